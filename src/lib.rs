@@ -1,0 +1,8 @@
+//! gulbara: a Gul bara (rosespring backgammon, crazy narde) engine.
+//!
+//! The rules core ([`rules`], [`notation`]) knows nothing about the protocol
+//! or the search; the evaluators and search build on it; the protocol and the
+//! transports build on those.
+
+pub mod notation;
+pub mod rules;

@@ -1,0 +1,16 @@
+//! The rules core: board, steps, stage generation, turns, the game driver.
+//!
+//! Knows nothing about the protocol, the search or the match runner.
+
+pub mod game;
+pub mod movegen;
+pub mod options;
+pub mod position;
+pub mod state;
+pub mod step;
+
+pub use movegen::{MoveGen, StageEnd, stage_ends};
+pub use options::RuleOptions;
+pub use position::{Checkers, Position};
+pub use state::{GameResult, GameState, Pending, PlayError, Side};
+pub use step::{Play, StageDice, Step};

@@ -1,0 +1,211 @@
+//! The position as the side to move sees it.
+//!
+//! Both sides run the same way round the board, each in its own numbering: a
+//! side's checkers start on its own point 24 and leave from its points 1–6.
+//! A [`Position`] keeps each side's checkers in that side's own numbering,
+//! packed four bits per point into a `u128` (nibble 0 is the borne-off count,
+//! nibbles 1–24 the points), so a position is 32 bytes, `Copy`, and hashes and
+//! compares as two integers. Turning the board round for the other side is a
+//! swap of the two halves.
+
+/// Number of checkers per side.
+pub const CHECKERS: u8 = 15;
+
+/// Mover's point `p` seen from the opponent's numbering (an involution).
+#[inline]
+pub const fn other_numbering(p: u8) -> u8 {
+    ((p + 11) % 24) + 1
+}
+
+/// Bit mask of the home quarter (points 1–6) in an occupancy mask where bit
+/// `p - 1` stands for point `p`.
+pub const HOME_MASK: u32 = 0x3F;
+
+/// Checkers of one side in its own numbering, four bits per point.
+///
+/// Nibble 0 holds the borne-off count, nibble `p` the checkers on point `p`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug, Default)]
+pub struct Checkers(pub u128);
+
+impl Checkers {
+    /// All 15 checkers on point 24: the start.
+    pub const START: Checkers = Checkers((CHECKERS as u128) << (4 * 24));
+
+    /// Builds from counts: `points[p - 1]` checkers on point `p`, the rest borne off.
+    /// Returns `None` when more than 15 checkers are given.
+    pub fn from_counts(points: &[u8; 24]) -> Option<Checkers> {
+        let mut total: u32 = 0;
+        let mut bits: u128 = 0;
+        for (i, &n) in points.iter().enumerate() {
+            total += u32::from(n);
+            if n > CHECKERS {
+                return None;
+            }
+            bits |= (n as u128) << (4 * (i + 1));
+        }
+        if total > u32::from(CHECKERS) {
+            return None;
+        }
+        bits |= (u128::from(CHECKERS) - total as u128) & 0xF;
+        Some(Checkers(bits))
+    }
+
+    /// Checkers on point `p` (1..=24).
+    #[inline]
+    pub const fn at(self, p: u8) -> u8 {
+        ((self.0 >> (4 * p as u32)) & 0xF) as u8
+    }
+
+    /// Checkers borne off.
+    #[inline]
+    pub const fn off(self) -> u8 {
+        (self.0 & 0xF) as u8
+    }
+
+    /// Checkers still on the board.
+    #[inline]
+    pub const fn on_board(self) -> u8 {
+        CHECKERS - self.off()
+    }
+
+    /// Occupancy mask: bit `p - 1` set when point `p` holds a checker.
+    #[inline]
+    pub fn mask(self) -> u32 {
+        // Fold each nibble onto its low bit, then gather the 24 low bits.
+        let x = self.0 >> 4;
+        let x = x | (x >> 1);
+        let x = (x | (x >> 2)) & 0x1111_1111_1111_1111_1111_1111;
+        let mut m = 0u32;
+        let mut lo = x as u64;
+        let mut hi = (x >> 64) as u64;
+        let mut i = 0;
+        while lo != 0 {
+            let t = lo.trailing_zeros();
+            m |= 1 << (i + t / 4);
+            lo &= lo - 1;
+        }
+        i = 16;
+        while hi != 0 {
+            let t = hi.trailing_zeros();
+            m |= 1 << (i + t / 4);
+            hi &= hi - 1;
+        }
+        m
+    }
+
+    /// Counts per point, index `p - 1` for point `p`.
+    pub fn counts(self) -> [u8; 24] {
+        let mut out = [0u8; 24];
+        for (i, c) in out.iter_mut().enumerate() {
+            *c = self.at(i as u8 + 1);
+        }
+        out
+    }
+
+    /// Pip count: the sum of the distances every checker still has to run.
+    pub fn pips(self) -> u32 {
+        (1..=24u8).map(|p| u32::from(self.at(p)) * u32::from(p)).sum()
+    }
+
+    /// Moves one checker from `from` to `to` (0 is off). No legality check.
+    #[inline]
+    pub fn moved(self, from: u8, to: u8) -> Checkers {
+        Checkers(self.0 - (1u128 << (4 * from as u32)) + (1u128 << (4 * to as u32)))
+    }
+}
+
+/// A position from the side to move's point of view.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub struct Position {
+    /// The mover's checkers, in the mover's numbering.
+    pub own: Checkers,
+    /// The opponent's checkers, in the opponent's own numbering.
+    pub opp: Checkers,
+}
+
+impl Position {
+    /// The starting position (either side to move: the start is symmetric).
+    pub const START: Position = Position {
+        own: Checkers::START,
+        opp: Checkers::START,
+    };
+
+    /// The same position seen by the other side.
+    #[inline]
+    pub const fn flipped(self) -> Position {
+        Position {
+            own: self.opp,
+            opp: self.own,
+        }
+    }
+
+    /// Points (mover's numbering, bit `p - 1`) the mover may not land on.
+    #[inline]
+    pub fn blocked(self) -> u32 {
+        let m = self.opp.mask();
+        ((m << 12) | (m >> 12)) & 0xFF_FFFF
+    }
+
+    /// Opponent checkers on the mover's point `p`.
+    #[inline]
+    pub fn opp_at(self, p: u8) -> u8 {
+        self.opp.at(other_numbering(p))
+    }
+
+    /// Whether either side has borne off all its checkers.
+    #[inline]
+    pub fn is_over(self) -> bool {
+        self.own.off() == CHECKERS || self.opp.off() == CHECKERS
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn start_counts_and_pips() {
+        let p = Position::START;
+        assert_eq!(p.own.at(24), 15);
+        assert_eq!(p.own.off(), 0);
+        assert_eq!(p.own.pips(), 360);
+        assert_eq!(p.own.mask(), 1 << 23);
+        // Black's start (its 24) is White's 12.
+        assert_eq!(p.blocked(), 1 << 11);
+    }
+
+    #[test]
+    fn numbering_is_an_involution() {
+        for p in 1..=24 {
+            let q = other_numbering(p);
+            assert!((1..=24).contains(&q));
+            assert_eq!(other_numbering(q), p);
+        }
+        assert_eq!(other_numbering(24), 12);
+        assert_eq!(other_numbering(1), 13);
+    }
+
+    #[test]
+    fn mask_matches_counts() {
+        let mut counts = [0u8; 24];
+        counts[0] = 3;
+        counts[15] = 1;
+        counts[16] = 2;
+        counts[23] = 9;
+        let c = Checkers::from_counts(&counts).unwrap();
+        assert_eq!(c.mask(), 1 | (1 << 15) | (1 << 16) | (1 << 23));
+        assert_eq!(c.off(), 0);
+        assert_eq!(c.counts(), counts);
+        let moved = c.moved(24, 0);
+        assert_eq!(moved.off(), 1);
+        assert_eq!(moved.at(24), 8);
+    }
+
+    #[test]
+    fn too_many_checkers_rejected() {
+        let mut counts = [0u8; 24];
+        counts[0] = 10;
+        counts[1] = 6;
+        assert!(Checkers::from_counts(&counts).is_none());
+    }
+}

@@ -1,0 +1,432 @@
+//! The game state between stages, and whole-turn handling.
+//!
+//! A turn is all a roll makes a side play: one stage for an ordinary roll or
+//! an exempt doublet; for an escalating doublet `d-d`, stages of four `d`s,
+//! four `(d+1)`s … up to four 6s, each judged on its own, stopping at the
+//! first stage not played whole. What such a chain leaves unplayed passes to
+//! the opponent as a *remainder*, which it plays stage by stage before its own
+//! roll. The state records where in that sequence the game stands.
+
+use super::movegen::{MoveGen, StageEnd, step_is_legal};
+use super::options::{ExemptScope, RemainderRule, RuleOptions};
+use super::position::{CHECKERS, Position};
+use super::step::{StageDice, Step};
+
+/// Rolls in a row without any checker moving after which a game ends drawn.
+pub const STUCK_LIMIT: u32 = 100;
+
+/// A side.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Side {
+    /// Runs 24 → 1 in its own (the board's) numbering; moves first from `startpos`.
+    White,
+    /// Starts on White's 12.
+    Black,
+}
+
+impl Side {
+    /// The other side.
+    pub const fn opponent(self) -> Side {
+        match self {
+            Side::White => Side::Black,
+            Side::Black => Side::White,
+        }
+    }
+
+    /// 0 for White, 1 for Black.
+    pub const fn index(self) -> usize {
+        match self {
+            Side::White => 0,
+            Side::Black => 1,
+        }
+    }
+}
+
+/// What the side to move has to do next.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Pending {
+    /// Roll the dice.
+    Roll,
+    /// Play the single stage of a rolled pair or exempt doublet.
+    Roll2 {
+        /// First die.
+        d1: u8,
+        /// Second die.
+        d2: u8,
+    },
+    /// Play the next stage of its own escalating chain: four `die`s.
+    Chain {
+        /// The number of this stage.
+        die: u8,
+        /// Whether this is the rolled doublet itself (no stage played yet):
+        /// a chain that cannot play even one of these dice passes nothing.
+        first: bool,
+    },
+    /// Play a remainder stage: `count` dice of `die`, then four of every
+    /// higher number up to 6.
+    Remainder {
+        /// The number of this stage.
+        die: u8,
+        /// How many dice of it.
+        count: u8,
+    },
+}
+
+/// How a game ended.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct GameResult {
+    /// The winner; `None` when the stuck rule ended the game.
+    pub winner: Option<Side>,
+    /// Points won: 1, 2 for a mars, 0 for a stuck game.
+    pub points: u8,
+}
+
+/// A full game state: position, side to move, roll counters, pending stage.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct GameState {
+    /// The position from the side to move's point of view.
+    pub pos: Position,
+    /// The side to move.
+    pub to_move: Side,
+    /// Rolls made by White and Black (a remainder is not a roll).
+    pub rolls: [u32; 2],
+    /// What the side to move has to do.
+    pub pending: Pending,
+    /// Rolls in a row in which no checker moved.
+    pub stuck: u32,
+    /// Whether a checker has moved during the current roll's turn.
+    pub moved_this_turn: bool,
+}
+
+/// Why a play was rejected.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PlayError {
+    /// The game is already over.
+    #[error("the game is over")]
+    GameOver,
+    /// The state does not expect this (e.g. a roll while a stage is pending).
+    #[error("{0}")]
+    BadState(String),
+    /// A step is not legal at the point it is played.
+    #[error("illegal step {step} (step {index} of the play): {why}")]
+    IllegalStep {
+        /// The step in notation.
+        step: String,
+        /// 1-based index among the steps given.
+        index: usize,
+        /// The reason.
+        why: String,
+    },
+    /// The steps are legal one by one but the stage as a whole is not.
+    #[error("{0}")]
+    IllegalPlay(String),
+}
+
+impl GameState {
+    /// The start of a game with `first` to roll.
+    pub fn start(first: Side) -> GameState {
+        GameState {
+            pos: Position::START,
+            to_move: first,
+            rolls: [0, 0],
+            pending: Pending::Roll,
+            stuck: 0,
+            moved_this_turn: false,
+        }
+    }
+
+    /// The result, once the game is over.
+    pub fn result(&self) -> Option<GameResult> {
+        let (winner, loser) = if self.pos.own.off() == CHECKERS {
+            (self.to_move, self.pos.opp)
+        } else if self.pos.opp.off() == CHECKERS {
+            (self.to_move.opponent(), self.pos.own)
+        } else if self.stuck >= STUCK_LIMIT {
+            return Some(GameResult {
+                winner: None,
+                points: 0,
+            });
+        } else {
+            return None;
+        };
+        Some(GameResult {
+            winner: Some(winner),
+            points: if loser.off() == 0 { 2 } else { 1 },
+        })
+    }
+
+    /// Whether `side`'s next roll escalates its doublets.
+    pub fn escalates(&self, opts: &RuleOptions, side: Side) -> bool {
+        let made = match opts.exempt_scope {
+            ExemptScope::Player => self.rolls[side.index()],
+            ExemptScope::Game => self.rolls[0] + self.rolls[1],
+        };
+        made >= opts.exempt_rolls
+    }
+
+    /// The side to move rolls `d1 d2`: counts the roll and sets up its first stage.
+    pub fn roll(&self, opts: &RuleOptions, d1: u8, d2: u8) -> Result<GameState, PlayError> {
+        if self.result().is_some() {
+            return Err(PlayError::GameOver);
+        }
+        if self.pending != Pending::Roll {
+            return Err(PlayError::BadState(format!(
+                "cannot roll now: {}",
+                self.pending_description()
+            )));
+        }
+        if !(1..=6).contains(&d1) || !(1..=6).contains(&d2) {
+            return Err(PlayError::BadState(format!("bad dice {d1}{d2}")));
+        }
+        let mut next = *self;
+        next.pending = if d1 == d2 && self.escalates(opts, self.to_move) {
+            Pending::Chain {
+                die: d1,
+                first: true,
+            }
+        } else {
+            Pending::Roll2 { d1, d2 }
+        };
+        next.rolls[self.to_move.index()] += 1;
+        next.moved_this_turn = false;
+        Ok(next)
+    }
+
+    /// The dice of the stage to play now, if a stage is pending.
+    pub fn stage_dice(&self) -> Option<StageDice> {
+        match self.pending {
+            Pending::Roll => None,
+            Pending::Roll2 { d1, d2 } => Some(StageDice::from_roll(d1, d2)),
+            Pending::Chain { die, .. } => Some(StageDice::Same { die, count: 4 }),
+            Pending::Remainder { die, count } => Some(StageDice::Same { die, count }),
+        }
+    }
+
+    /// Human description of the pending stage.
+    pub fn pending_description(&self) -> String {
+        match self.pending {
+            Pending::Roll => "the side to move must roll".into(),
+            Pending::Roll2 { d1, d2 } => format!("roll {d1}{d2} to play"),
+            Pending::Chain { die, .. } => format!("escalating chain at four {die}s"),
+            Pending::Remainder { die, count } => {
+                format!("remainder of {count} {die}s and the higher stages")
+            }
+        }
+    }
+
+    /// Moves on after the pending stage was played, ending at `end` (the
+    /// mover's view) with `used` dice played. The caller guarantees that `end`
+    /// is a legal end of the stage using as many dice as possible.
+    pub fn after_stage(&self, opts: &RuleOptions, end: Position, used: u8) -> GameState {
+        let mut next = *self;
+        let moved = end != self.pos;
+        next.pos = end;
+        if moved {
+            next.moved_this_turn = true;
+        }
+        if end.own.off() == CHECKERS {
+            // The last checker ended the game: nothing more is played.
+            next.pending = Pending::Roll;
+            next.stuck = 0;
+            return next;
+        }
+        match self.pending {
+            Pending::Roll => next,
+            Pending::Roll2 { .. } => next.end_turn(),
+            Pending::Chain { die, first } => {
+                if used == 4 && die < 6 {
+                    next.pending = Pending::Chain {
+                        die: die + 1,
+                        first: false,
+                    };
+                    return next;
+                }
+                let passes = used < 4
+                    && opts.remainder == RemainderRule::Opponent
+                    && !(first && used == 0);
+                let mut after = next.end_turn();
+                if passes {
+                    after.pending = Pending::Remainder {
+                        die,
+                        count: 4 - used,
+                    };
+                }
+                after
+            }
+            Pending::Remainder { die, .. } => {
+                if moved {
+                    next.stuck = 0;
+                }
+                next.pending = if die < 6 {
+                    Pending::Remainder {
+                        die: die + 1,
+                        count: 4,
+                    }
+                } else {
+                    Pending::Roll
+                };
+                next
+            }
+        }
+    }
+
+    /// Closes the current roll's turn: stuck bookkeeping, then the opponent is to move.
+    fn end_turn(mut self) -> GameState {
+        if self.moved_this_turn {
+            self.stuck = 0;
+        } else {
+            self.stuck += 1;
+        }
+        self.moved_this_turn = false;
+        self.pos = self.pos.flipped();
+        self.to_move = self.to_move.opponent();
+        self.pending = Pending::Roll;
+        self
+    }
+
+    /// Plays the pending stage with `steps` (in the mover's numbering),
+    /// checking each step and the stage as a whole against `movegen`'s ends.
+    pub fn play_stage(
+        &self,
+        opts: &RuleOptions,
+        movegen: &mut MoveGen,
+        ends: &mut Vec<StageEnd>,
+        steps: &[Step],
+    ) -> Result<GameState, PlayError> {
+        if self.result().is_some() {
+            return Err(PlayError::GameOver);
+        }
+        let dice = self.stage_dice().ok_or_else(|| {
+            PlayError::BadState("no stage to play: the side to move must roll".into())
+        })?;
+        let playable = movegen.generate(self.pos, dice, ends);
+        let pos = apply_steps(self.pos, dice, steps, 0)?;
+        if steps.len() < playable as usize && pos.own.off() != CHECKERS {
+            return Err(PlayError::IllegalPlay(format!(
+                "{} of the dice {} must be played, only {} given",
+                playable,
+                dice_text(dice),
+                steps.len()
+            )));
+        }
+        if !ends.iter().any(|e| e.pos == pos) {
+            return Err(PlayError::IllegalPlay(format!(
+                "the play does not reach a legal end for {} (the larger die must be played when only one fits)",
+                dice_text(dice)
+            )));
+        }
+        Ok(self.after_stage(opts, pos, playable))
+    }
+}
+
+/// The dice of a stage as text, `65` or `5555`.
+pub fn dice_text(dice: StageDice) -> String {
+    dice.dice().iter().map(|d| char::from(b'0' + d)).collect()
+}
+
+/// Applies `steps` one by one, each legal in turn and each using a die of
+/// `dice` not yet used. `offset` shifts the reported step index.
+pub fn apply_steps(
+    mut pos: Position,
+    dice: StageDice,
+    steps: &[Step],
+    offset: usize,
+) -> Result<Position, PlayError> {
+    let mut left = dice.dice();
+    for (i, &s) in steps.iter().enumerate() {
+        let err = |why: String| PlayError::IllegalStep {
+            step: crate::notation::step_text(s),
+            index: offset + i + 1,
+            why,
+        };
+        if pos.own.off() == CHECKERS {
+            return Err(err("the game already ended with the previous step".into()));
+        }
+        let Some(k) = left.iter().position(|&d| d == s.die) else {
+            return Err(err(format!(
+                "no die {} left of {}",
+                s.die,
+                dice_text(dice)
+            )));
+        };
+        if !step_is_legal(pos, s) {
+            return Err(err(step_illegal_reason(pos, s)));
+        }
+        left.swap_remove(k);
+        pos.own = pos.own.moved(s.from, s.to());
+    }
+    Ok(pos)
+}
+
+/// Why a step is not legal (for error messages).
+pub fn step_illegal_reason(pos: Position, s: Step) -> String {
+    if !(1..=24).contains(&s.from) || pos.own.at(s.from) == 0 {
+        return format!("no checker of the mover on {}", s.from);
+    }
+    if s.from > s.die {
+        return format!("point {} is closed by the opponent", s.to());
+    }
+    if pos.own.mask() & !super::position::HOME_MASK != 0 {
+        return "cannot bear off before all checkers are home".into();
+    }
+    format!("a {} bears off from {} only when no checker stands higher", s.die, s.from)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn opts() -> RuleOptions {
+        RuleOptions::default()
+    }
+
+    #[test]
+    fn roll_counts_and_exemption() {
+        let o = opts();
+        let mut s = GameState::start(Side::White);
+        for _ in 0..3 {
+            assert!(!s.escalates(&o, Side::White));
+            s.rolls[0] += 1;
+        }
+        assert!(s.escalates(&o, Side::White));
+        assert!(!s.escalates(&o, Side::Black));
+        let r = s.roll(&o, 2, 2).unwrap();
+        assert_eq!(r.pending, Pending::Chain { die: 2, first: true });
+        assert_eq!(r.rolls[0], 4);
+    }
+
+    #[test]
+    fn exempt_doublet_is_one_stage() {
+        let o = opts();
+        let s = GameState::start(Side::White).roll(&o, 3, 3).unwrap();
+        assert_eq!(s.stage_dice(), Some(StageDice::Same { die: 3, count: 4 }));
+        let mut g = MoveGen::new();
+        let mut ends = Vec::new();
+        let steps = [Step::new(24, 3); 4];
+        let n = s.play_stage(&o, &mut g, &mut ends, &steps).unwrap();
+        assert_eq!(n.to_move, Side::Black);
+        assert_eq!(n.pending, Pending::Roll);
+        assert_eq!(n.pos.opp.at(21), 4);
+    }
+
+    #[test]
+    fn illegal_play_changes_nothing_and_says_why() {
+        let o = opts();
+        let s = GameState::start(Side::White).roll(&o, 6, 5).unwrap();
+        let mut g = MoveGen::new();
+        let mut ends = Vec::new();
+        let e = s
+            .play_stage(&o, &mut g, &mut ends, &[Step::new(24, 6)])
+            .unwrap_err();
+        assert!(matches!(e, PlayError::IllegalPlay(_)), "{e}");
+        let e = s
+            .play_stage(&o, &mut g, &mut ends, &[Step::new(24, 6), Step::new(18, 6)])
+            .unwrap_err();
+        assert!(matches!(e, PlayError::IllegalStep { index: 2, .. }), "{e}");
+        // 24/18/12 lands on Black's start.
+        let e = s
+            .play_stage(&o, &mut g, &mut ends, &[Step::new(24, 5), Step::new(19, 6)])
+            .unwrap();
+        assert_eq!(e.pos.opp.at(13), 1);
+    }
+}
