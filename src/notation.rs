@@ -46,7 +46,10 @@ pub fn white_view(state: &GameState) -> [i8; 24] {
 }
 
 /// Builds the mover-view position from White-view counts.
-pub fn position_from_white_view(counts: &[i8; 24], to_move: Side) -> Result<Position, NotationError> {
+pub fn position_from_white_view(
+    counts: &[i8; 24],
+    to_move: Side,
+) -> Result<Position, NotationError> {
     let mut white = [0u8; 24];
     let mut black = [0u8; 24];
     for (i, &c) in counts.iter().enumerate() {
@@ -60,10 +63,14 @@ pub fn position_from_white_view(counts: &[i8; 24], to_move: Side) -> Result<Posi
     let w: u32 = white.iter().map(|&x| u32::from(x)).sum();
     let b: u32 = black.iter().map(|&x| u32::from(x)).sum();
     if w > u32::from(CHECKERS) {
-        return err(format!("White has {w} checkers on the board, at most 15 allowed"));
+        return err(format!(
+            "White has {w} checkers on the board, at most 15 allowed"
+        ));
     }
     if b > u32::from(CHECKERS) {
-        return err(format!("Black has {b} checkers on the board, at most 15 allowed"));
+        return err(format!(
+            "Black has {b} checkers on the board, at most 15 allowed"
+        ));
     }
     if w == 0 && b == 0 {
         return err("both sides have borne off all checkers");
@@ -153,7 +160,11 @@ pub fn parse_state(tokens: &[&str]) -> Result<(GameState, usize), NotationError>
         };
         rolls[k - 2] = match t.parse::<u32>() {
             Ok(n) if n <= 100_000 => n,
-            _ => return err(format!("{who}'s roll count must be a whole number, got '{t}'")),
+            _ => {
+                return err(format!(
+                    "{who}'s roll count must be a whole number, got '{t}'"
+                ));
+            }
         };
     }
     let pos = position_from_white_view(&counts, to_move)?;
@@ -174,7 +185,11 @@ pub fn parse_state(tokens: &[&str]) -> Result<(GameState, usize), NotationError>
             }
             let die = match v.parse::<u8>() {
                 Ok(d) if (2..=6).contains(&d) => d,
-                _ => return err(format!("chain=D needs D in 2..6 (a later stage), got '{v}'")),
+                _ => {
+                    return err(format!(
+                        "chain=D needs D in 2..6 (a later stage), got '{v}'"
+                    ));
+                }
             };
             state.pending = Pending::Chain { die, first: false };
             seen_pending = true;
@@ -232,7 +247,11 @@ pub fn play_text(steps: &[Step]) -> String {
     if steps.is_empty() {
         return "pass".into();
     }
-    steps.iter().map(|&s| step_text(s)).collect::<Vec<_>>().join(" ")
+    steps
+        .iter()
+        .map(|&s| step_text(s))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// A roll token `65` (two digits 1..6).
@@ -263,7 +282,9 @@ pub fn parse_step_token(tok: &str) -> Result<(u8, u8), NotationError> {
         }
     };
     if to != 0 && to >= from {
-        return err(format!("'{tok}': checkers move from higher to lower points"));
+        return err(format!(
+            "'{tok}': checkers move from higher to lower points"
+        ));
     }
     Ok((from, to))
 }
@@ -272,7 +293,14 @@ pub fn parse_step_token(tok: &str) -> Result<(u8, u8), NotationError> {
 /// in the stage, trying every order of dice for the one checker. Prefers the
 /// fewest dice; returns `None` when no legal path exists.
 pub fn expand_token(pos: Position, left: &[u8], from: u8, to: u8) -> Option<Vec<Step>> {
-    fn search(pos: Position, left: &[u8], at: u8, to: u8, depth: usize, path: &mut Vec<Step>) -> bool {
+    fn search(
+        pos: Position,
+        left: &[u8],
+        at: u8,
+        to: u8,
+        depth: usize,
+        path: &mut Vec<Step>,
+    ) -> bool {
         if path.len() == depth {
             return at == to || (to == 0 && path.last().is_some_and(|s| s.bears_off()));
         }
@@ -314,7 +342,11 @@ pub fn expand_token(pos: Position, left: &[u8], from: u8, to: u8) -> Option<Vec<
     }
     for depth in 1..=left.len() {
         // Prefer an exact bear-off over a higher die.
-        if depth == 1 && to == 0 && left.contains(&from) && step_is_legal(pos, Step::new(from, from)) {
+        if depth == 1
+            && to == 0
+            && left.contains(&from)
+            && step_is_legal(pos, Step::new(from, from))
+        {
             return Some(vec![Step::new(from, from)]);
         }
         let mut path = Vec::new();
@@ -382,7 +414,10 @@ pub fn apply_moves(
                 return Err(bad(
                     i,
                     tok,
-                    format!("the previous stage ({}) is not complete", s.pending_description()),
+                    format!(
+                        "the previous stage ({}) is not complete",
+                        s.pending_description()
+                    ),
                 ));
             }
             if let Some(dice) = s.stage_dice() {
@@ -395,7 +430,9 @@ pub fn apply_moves(
                     ),
                 ));
             }
-            s = s.roll(opts, d1, d2).map_err(|e| bad(i, tok, e.to_string()))?;
+            s = s
+                .roll(opts, d1, d2)
+                .map_err(|e| bad(i, tok, e.to_string()))?;
             s = skip_forced_empty(s, opts, &mut movegen, &mut ends);
             continue;
         }
@@ -403,10 +440,18 @@ pub fn apply_moves(
             return Err(bad(i, tok, "the game is over".into()));
         }
         let Some(dice) = s.stage_dice() else {
-            return Err(bad(i, tok, "expected a roll (like 65): the side to move must roll".into()));
+            return Err(bad(
+                i,
+                tok,
+                "expected a roll (like 65): the side to move must roll".into(),
+            ));
         };
         if tok == "pass" {
-            return Err(bad(i, tok, format!("'pass' but {} can be played", dice_text(dice))));
+            return Err(bad(
+                i,
+                tok,
+                format!("'pass' but {} can be played", dice_text(dice)),
+            ));
         }
         let (from, to) = parse_step_token(tok).map_err(|e| bad(i, tok, e.0))?;
         if stage_steps.is_empty() {

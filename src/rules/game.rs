@@ -116,16 +116,24 @@ pub fn play_game(
     let mut first_roll = match opts.opening {
         Opening::Single => {
             let &(w, b) = openings.last().unwrap_or(&(2, 1));
-            Some(if starter == Side::White { (w, b) } else { (b, w) })
+            Some(if starter == Side::White {
+                (w, b)
+            } else {
+                (b, w)
+            })
         }
         Opening::Reroll => None,
     };
     while state.result().is_none() {
         match state.pending {
             Pending::Roll => {
-                let (d1, d2) = first_roll.take().unwrap_or_else(|| (dice.die(), dice.die()));
+                let (d1, d2) = first_roll
+                    .take()
+                    .unwrap_or_else(|| (dice.die(), dice.die()));
                 // Rolling is always allowed in the Roll state of a live game.
-                let Ok(next) = state.roll(opts, d1, d2) else { break };
+                let Ok(next) = state.roll(opts, d1, d2) else {
+                    break;
+                };
                 state = next;
                 turns.push(TurnRecord {
                     side: state.to_move,
@@ -133,7 +141,9 @@ pub fn play_game(
                     stages: Vec::new(),
                 });
             }
-            Pending::Remainder { die, count } if count == 4 || !is_in_remainder_turn(&turns, state.to_move) => {
+            Pending::Remainder { die, count }
+                if count == 4 || !is_in_remainder_turn(&turns, state.to_move) =>
+            {
                 let _ = die;
                 turns.push(TurnRecord {
                     side: state.to_move,
@@ -143,7 +153,9 @@ pub fn play_game(
             }
             _ => {}
         }
-        let Some(stage) = state.stage_dice() else { continue };
+        let Some(stage) = state.stage_dice() else {
+            continue;
+        };
         let playable = movegen.generate(state.pos, stage, &mut ends);
         let remainder = matches!(state.pending, Pending::Remainder { .. });
         let pick = if playable == 0 {

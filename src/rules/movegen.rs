@@ -209,7 +209,9 @@ impl<R: StepRules> MoveGen<R> {
     #[inline(always)]
     fn can(&self, from: u8, die: u8) -> bool {
         step_ok(self.occ, self.blocked, from, die)
-            && self.rules.allows(self.own, self.blocked, Step::new(from, die))
+            && self
+                .rules
+                .allows(self.own, self.blocked, Step::new(from, die))
     }
 
     #[inline(always)]

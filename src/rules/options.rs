@@ -75,7 +75,9 @@ impl RuleOptions {
             "opening" => self.opening = value.parse()?,
             "exempt_rolls" => {
                 self.exempt_rolls = value.parse().map_err(|_| {
-                    OptionError(format!("exempt_rolls must be a whole number >= 0, got '{value}'"))
+                    OptionError(format!(
+                        "exempt_rolls must be a whole number >= 0, got '{value}'"
+                    ))
                 })?;
                 if self.exempt_rolls > 1000 {
                     return Err(OptionError(format!(

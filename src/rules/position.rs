@@ -104,7 +104,9 @@ impl Checkers {
 
     /// Pip count: the sum of the distances every checker still has to run.
     pub fn pips(self) -> u32 {
-        (1..=24u8).map(|p| u32::from(self.at(p)) * u32::from(p)).sum()
+        (1..=24u8)
+            .map(|p| u32::from(self.at(p)) * u32::from(p))
+            .sum()
     }
 
     /// Moves one checker from `from` to `to` (0 is off). No legality check.

@@ -241,9 +241,8 @@ impl GameState {
                     };
                     return next;
                 }
-                let passes = used < 4
-                    && opts.remainder == RemainderRule::Opponent
-                    && !(first && used == 0);
+                let passes =
+                    used < 4 && opts.remainder == RemainderRule::Opponent && !(first && used == 0);
                 let mut after = next.end_turn();
                 if passes {
                     after.pending = Pending::Remainder {
@@ -343,11 +342,7 @@ pub fn apply_steps(
             return Err(err("the game already ended with the previous step".into()));
         }
         let Some(k) = left.iter().position(|&d| d == s.die) else {
-            return Err(err(format!(
-                "no die {} left of {}",
-                s.die,
-                dice_text(dice)
-            )));
+            return Err(err(format!("no die {} left of {}", s.die, dice_text(dice))));
         };
         if !step_is_legal(pos, s) {
             return Err(err(step_illegal_reason(pos, s)));
@@ -369,7 +364,10 @@ pub fn step_illegal_reason(pos: Position, s: Step) -> String {
     if pos.own.mask() & !super::position::HOME_MASK != 0 {
         return "cannot bear off before all checkers are home".into();
     }
-    format!("a {} bears off from {} only when no checker stands higher", s.die, s.from)
+    format!(
+        "a {} bears off from {} only when no checker stands higher",
+        s.die, s.from
+    )
 }
 
 #[cfg(test)]
@@ -391,7 +389,13 @@ mod tests {
         assert!(s.escalates(&o, Side::White));
         assert!(!s.escalates(&o, Side::Black));
         let r = s.roll(&o, 2, 2).unwrap();
-        assert_eq!(r.pending, Pending::Chain { die: 2, first: true });
+        assert_eq!(
+            r.pending,
+            Pending::Chain {
+                die: 2,
+                first: true
+            }
+        );
         assert_eq!(r.rolls[0], 4);
     }
 
