@@ -4,5 +4,7 @@
 //! or the search; the evaluators and search build on it; the protocol and the
 //! transports build on those.
 
+pub mod eval;
 pub mod notation;
 pub mod rules;
+pub mod search;

@@ -1,0 +1,116 @@
+//! Evaluators: from a state where the side to move is about to roll (or to
+//! play a remainder and then roll), its chances of winning, winning a mars
+//! and losing a mars.
+//!
+//! Evaluators compose behind the [`Evaluator`] trait: the hand-written
+//! [`heuristic::Heuristic`] today, a trained network later, and the search
+//! on top of either.
+
+pub mod heuristic;
+
+use crate::rules::{GameState, RuleOptions, Side};
+
+/// Cubeless outcome probabilities for one side.
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+pub struct Probs {
+    /// Probability of winning (mars wins included).
+    pub win: f32,
+    /// Probability of winning a mars (2 points).
+    pub win_mars: f32,
+    /// Probability of losing a mars.
+    pub lose_mars: f32,
+}
+
+impl Probs {
+    /// Cubeless equity in points per game.
+    #[inline]
+    pub fn equity(&self) -> f32 {
+        2.0 * self.win - 1.0 + self.win_mars - self.lose_mars
+    }
+
+    /// The same chances seen by the opponent.
+    #[inline]
+    pub fn flipped(&self) -> Probs {
+        Probs {
+            win: 1.0 - self.win,
+            win_mars: self.lose_mars,
+            lose_mars: self.win_mars,
+        }
+    }
+
+    /// Weighted sum helper for averaging.
+    #[inline]
+    pub fn add_scaled(&mut self, other: &Probs, w: f32) {
+        self.win += other.win * w;
+        self.win_mars += other.win_mars * w;
+        self.lose_mars += other.lose_mars * w;
+    }
+
+    /// The exact outcome of a finished game, for `side`.
+    pub fn of_result(state: &GameState, side: Side) -> Option<Probs> {
+        let r = state.result()?;
+        let p = match r.winner {
+            None => Probs {
+                win: 0.5,
+                win_mars: 0.0,
+                lose_mars: 0.0,
+            },
+            Some(w) => {
+                let mars = if r.points == 2 { 1.0 } else { 0.0 };
+                if w == side {
+                    Probs {
+                        win: 1.0,
+                        win_mars: mars,
+                        lose_mars: 0.0,
+                    }
+                } else {
+                    Probs {
+                        win: 0.0,
+                        win_mars: 0.0,
+                        lose_mars: mars,
+                    }
+                }
+            }
+        };
+        Some(p)
+    }
+}
+
+/// Something that judges positions.
+pub trait Evaluator: Send + Sync {
+    /// Chances of `state.to_move`, which is about to roll or to play a
+    /// pending remainder and then roll. `state` is not finished.
+    fn eval(&self, state: &GameState, opts: &RuleOptions) -> Probs;
+
+    /// Short name for `info string` and logs.
+    fn name(&self) -> &'static str;
+}
+
+/// Chances of `side` in any state: exact when the game is over; otherwise
+/// the evaluator's view of the side to move, turned round when needed.
+/// A state in the middle of a chain is judged as if the chain stopped there.
+pub fn probs_for(eval: &dyn Evaluator, state: &GameState, opts: &RuleOptions, side: Side) -> Probs {
+    if let Some(p) = Probs::of_result(state, side) {
+        return p;
+    }
+    let s = settled(state);
+    let p = eval.eval(&s, opts);
+    if s.to_move == side { p } else { p.flipped() }
+}
+
+/// The state as if the side to move's own roll were finished: a pending
+/// own stage (a roll's stage or a chain stage) is dropped and the opponent
+/// is to roll. Remainders and rolls stay as they are.
+pub fn settled(state: &GameState) -> GameState {
+    use crate::rules::Pending;
+    match state.pending {
+        Pending::Roll | Pending::Remainder { .. } => *state,
+        Pending::Roll2 { .. } | Pending::Chain { .. } => {
+            let mut s = *state;
+            s.pos = s.pos.flipped();
+            s.to_move = s.to_move.opponent();
+            s.pending = Pending::Roll;
+            s
+        }
+    }
+}

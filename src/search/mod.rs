@@ -1,0 +1,400 @@
+//! Search: whole-turn planning and expectimax on top of an [`Evaluator`].
+//!
+//! Plies are counted as gnubg does in this module (0-ply: judge each turn's
+//! end; 1-ply: average the opponent's 21 rolls, each answered by its best
+//! 0-ply turn). The protocol's `engine.ply` is root-inclusive as in UBGI and
+//! is translated by the caller (`engine.ply 1` = 0-ply here).
+//!
+//! A turn with an escalating doublet is planned stage by stage with a beam:
+//! every end of a stage is judged as if the turn stopped there, the best
+//! `beam` of them go on to the next stage, so a 1-1 chain costs a few
+//! thousand evaluations instead of millions of whole-turn enumerations.
+
+use std::collections::HashSet;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::time::Instant;
+
+use crate::eval::{Evaluator, Probs, probs_for};
+use crate::rules::{GameState, MoveGen, RuleOptions, Side, StageEnd, Step};
+
+/// The 21 distinct rolls with their weights out of 36.
+pub const ROLLS: [(u8, u8, f32); 21] = {
+    let mut out = [(0u8, 0u8, 0f32); 21];
+    let mut i = 0;
+    let mut a = 1;
+    while a <= 6 {
+        let mut b = a;
+        while b <= 6 {
+            out[i] = (a, b, if a == b { 1.0 } else { 2.0 });
+            i += 1;
+            b += 1;
+        }
+        a += 1;
+    }
+    out
+};
+
+/// Search settings.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// gnubg plies: 0 or 1 (more is treated as 1).
+    pub plies: u8,
+    /// Beam width for chain stages at the root.
+    pub root_beam: usize,
+    /// Beam width for chain stages inside the look-ahead.
+    pub inner_beam: usize,
+    /// How many of the best 0-ply turns the 1-ply search re-judges.
+    pub candidates: usize,
+    /// Stop when this many evaluations were made (after the 0-ply pass).
+    pub nodes: Option<u64>,
+    /// Stop at this instant (after the 0-ply pass).
+    pub deadline: Option<Instant>,
+    /// Worker threads for the 1-ply pass.
+    pub threads: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            plies: 0,
+            root_beam: 24,
+            inner_beam: 3,
+            candidates: 8,
+            nodes: None,
+            deadline: None,
+            threads: 1,
+        }
+    }
+}
+
+/// One whole turn (or remainder) with its judged outcome.
+#[derive(Clone, Debug)]
+pub struct Candidate {
+    /// Every step of the turn, all stages in order.
+    pub steps: Vec<Step>,
+    /// The state after the turn.
+    pub end: GameState,
+    /// The mover's chances after the turn.
+    pub probs: Probs,
+    /// The gnubg ply this judgement comes from.
+    pub plies: u8,
+}
+
+/// Progress report for `info` lines.
+#[derive(Clone, Debug)]
+pub struct Progress {
+    /// Root-inclusive depth completed (1 = 0-ply done).
+    pub depth: u8,
+    /// Evaluations so far.
+    pub nodes: u64,
+    /// Milliseconds since the start.
+    pub millis: u64,
+    /// The best turn so far.
+    pub best: Candidate,
+}
+
+/// A search over one decision.
+pub struct Search<'a> {
+    eval: &'a dyn Evaluator,
+    opts: RuleOptions,
+    stop: &'a AtomicBool,
+    nodes: AtomicU64,
+    start: Instant,
+}
+
+impl<'a> Search<'a> {
+    /// A search judged by `eval`, stoppable through `stop`.
+    pub fn new(eval: &'a dyn Evaluator, opts: RuleOptions, stop: &'a AtomicBool) -> Self {
+        Search {
+            eval,
+            opts,
+            stop,
+            nodes: AtomicU64::new(0),
+            start: Instant::now(),
+        }
+    }
+
+    /// Evaluations made so far.
+    pub fn nodes(&self) -> u64 {
+        self.nodes.load(Ordering::Relaxed)
+    }
+
+    fn judge(&self, state: &GameState, side: Side) -> Probs {
+        self.nodes.fetch_add(1, Ordering::Relaxed);
+        probs_for(self.eval, state, &self.opts, side)
+    }
+
+    fn out_of_time(&self, limits: &Limits) -> bool {
+        self.stop.load(Ordering::Relaxed)
+            || limits.deadline.is_some_and(|d| Instant::now() >= d)
+            || limits.nodes.is_some_and(|n| self.nodes() >= n)
+    }
+
+    /// Every turn of the side to move (a pending roll stage, chain or
+    /// remainder, played to its end), judged at 0-ply, best first. Chain
+    /// stages after the first keep only the best `beam` partial turns.
+    pub fn turns(&self, state: &GameState, beam: usize) -> Vec<Candidate> {
+        let mover = state.to_move;
+        let mut movegen = MoveGen::new();
+        let mut ends: Vec<StageEnd> = Vec::new();
+        let mut frontier = vec![(state.to_owned(), Vec::<Step>::new())];
+        let mut finals: Vec<Candidate> = Vec::new();
+        while !frontier.is_empty() {
+            let mut next: Vec<Candidate> = Vec::new();
+            let mut seen = HashSet::new();
+            for (s, steps) in frontier.drain(..) {
+                let Some(dice) = s
+                    .stage_dice()
+                    .filter(|_| s.result().is_none() && s.to_move == mover)
+                else {
+                    continue;
+                };
+                let playable = movegen.generate(s.pos, dice, &mut ends);
+                for e in ends.iter() {
+                    let after = s.after_stage(&self.opts, e.pos, playable);
+                    if !seen.insert(after) {
+                        continue;
+                    }
+                    let mut all = steps.clone();
+                    all.extend_from_slice(e.play.steps());
+                    let probs = self.judge(&after, mover);
+                    next.push(Candidate {
+                        steps: all,
+                        end: after,
+                        probs,
+                        plies: 0,
+                    });
+                }
+            }
+            next.sort_by(|a, b| b.probs.equity().total_cmp(&a.probs.equity()));
+            let mut carry = Vec::new();
+            for c in next {
+                let turn_goes_on = c.end.result().is_none()
+                    && c.end.to_move == mover
+                    && c.end.stage_dice().is_some();
+                if turn_goes_on {
+                    if carry.len() < beam.max(1) {
+                        carry.push((c.end, c.steps));
+                    }
+                } else {
+                    finals.push(c);
+                }
+            }
+            frontier = carry;
+        }
+        finals.sort_by(|a, b| b.probs.equity().total_cmp(&a.probs.equity()));
+        finals
+    }
+
+    /// The side to move's best turn at 0-ply with a narrow beam (used for
+    /// the opponent's replies inside the look-ahead).
+    fn best_reply(&self, state: &GameState, beam: usize) -> GameState {
+        self.turns(state, beam)
+            .into_iter()
+            .next()
+            .map(|c| c.end)
+            .unwrap_or(*state)
+    }
+
+    /// `side`'s chances in `state` (opponent to move or to play a
+    /// remainder) after averaging the opponent's 21 rolls.
+    pub fn one_ply(&self, state: &GameState, side: Side, beam: usize) -> Probs {
+        if let Some(p) = Probs::of_result(state, side) {
+            return p;
+        }
+        let mut s = *state;
+        if s.stage_dice().is_some() {
+            // A remainder first: played before the roll, without knowing it.
+            s = self.best_reply(&s, beam);
+            if let Some(p) = Probs::of_result(&s, side) {
+                return p;
+            }
+        }
+        let mut total = Probs::default();
+        for &(a, b, w) in ROLLS.iter() {
+            let Ok(rolled) = s.roll(&self.opts, a, b) else {
+                return self.judge(&s, side);
+            };
+            let after = self.best_reply(&rolled, beam);
+            total.add_scaled(&self.judge(&after, side), w / 36.0);
+        }
+        total
+    }
+
+    /// The best turn for the pending stage(s), ranked list included.
+    /// Always returns at least one candidate for a live state with a stage
+    /// pending; a stop or a limit only cuts the 1-ply refinement short.
+    pub fn best_turn(
+        &self,
+        state: &GameState,
+        limits: &Limits,
+        on_progress: &mut dyn FnMut(&Progress),
+    ) -> Vec<Candidate> {
+        let mut ranked = self.turns(state, limits.root_beam);
+        if ranked.is_empty() {
+            return ranked;
+        }
+        on_progress(&Progress {
+            depth: 1,
+            nodes: self.nodes(),
+            millis: self.start.elapsed().as_millis() as u64,
+            best: ranked[0].clone(),
+        });
+        if limits.plies == 0 || ranked.len() == 1 || self.out_of_time(limits) {
+            return ranked;
+        }
+        let k = limits.candidates.max(1).min(ranked.len());
+        let mover = state.to_move;
+        let results: Vec<std::sync::Mutex<Option<Probs>>> =
+            (0..k).map(|_| std::sync::Mutex::new(None)).collect();
+        let next = AtomicUsize::new(0);
+        let work = || {
+            loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= k || (i > 0 && self.out_of_time(limits)) {
+                    break;
+                }
+                let p = self.one_ply(&ranked[i].end, mover, limits.inner_beam);
+                if let Ok(mut slot) = results[i].lock() {
+                    *slot = Some(p);
+                }
+            }
+        };
+        let threads = limits.threads.clamp(1, 64);
+        if threads == 1 {
+            work();
+        } else {
+            std::thread::scope(|sc| {
+                for _ in 0..threads {
+                    sc.spawn(&work);
+                }
+            });
+        }
+        let mut refined = Vec::new();
+        for (i, slot) in results.iter().enumerate() {
+            if let Some(p) = slot.lock().ok().and_then(|g| *g) {
+                let mut c = ranked[i].clone();
+                c.probs = p;
+                c.plies = 1;
+                refined.push(c);
+            }
+        }
+        refined.sort_by(|a, b| b.probs.equity().total_cmp(&a.probs.equity()));
+        let rest = ranked.split_off(k);
+        let mut out = refined;
+        // Turns the 1-ply pass did not reach keep their 0-ply order behind it.
+        let reached: Vec<bool> = results
+            .iter()
+            .map(|s| s.lock().map(|g| g.is_some()).unwrap_or(false))
+            .collect();
+        for (i, c) in ranked.into_iter().enumerate() {
+            if !reached[i] {
+                out.push(c);
+            }
+        }
+        out.extend(rest);
+        if let Some(best) = out.first() {
+            on_progress(&Progress {
+                depth: 2,
+                nodes: self.nodes(),
+                millis: self.start.elapsed().as_millis() as u64,
+                best: best.clone(),
+            });
+        }
+        out
+    }
+
+    /// The side to move's chances before its roll: the static judgement at
+    /// 0-ply, the average over its 21 rolls of its best turn at 1-ply.
+    pub fn before_roll(&self, state: &GameState, plies: u8, beam: usize) -> Probs {
+        let side = state.to_move;
+        if let Some(p) = Probs::of_result(state, side) {
+            return p;
+        }
+        if plies == 0 {
+            return self.judge(state, side);
+        }
+        let mut s = *state;
+        if s.stage_dice().is_some() {
+            s = self.best_reply(&s, beam);
+            if let Some(p) = Probs::of_result(&s, side) {
+                return p;
+            }
+            if s.to_move != side {
+                return self.judge(&s, side);
+            }
+        }
+        let mut total = Probs::default();
+        for &(a, b, w) in ROLLS.iter() {
+            let Ok(rolled) = s.roll(&self.opts, a, b) else {
+                return self.judge(&s, side);
+            };
+            let after = self.best_reply(&rolled, beam);
+            total.add_scaled(&self.judge(&after, side), w / 36.0);
+        }
+        total
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::heuristic::Heuristic;
+    use crate::notation::parse_state_text;
+
+    #[test]
+    fn rolls_weigh_36() {
+        let total: f32 = ROLLS.iter().map(|r| r.2).sum();
+        assert_eq!(total, 36.0);
+    }
+
+    #[test]
+    fn zero_ply_returns_every_distinct_end_for_a_plain_roll() {
+        let stop = AtomicBool::new(false);
+        let o = RuleOptions::default();
+        let s = GameState::start(Side::White).roll(&o, 6, 5).unwrap();
+        let search = Search::new(&Heuristic, o, &stop);
+        let turns = search.turns(&s, 8);
+        assert_eq!(turns.len(), 2);
+        assert!(turns[0].probs.equity() >= turns[1].probs.equity());
+    }
+
+    #[test]
+    fn escalating_chain_plays_every_stage() {
+        let stop = AtomicBool::new(false);
+        let o = RuleOptions::default();
+        // Rolls 3/3 made: White's 1-1 escalates; from the start all 24 steps fit.
+        let s =
+            parse_state_text("0,0,0,0,0,0,0,0,0,0,0,-15,0,0,0,0,0,0,0,0,0,0,0,15 w 3 3").unwrap();
+        let s = s.roll(&o, 1, 1).unwrap();
+        let search = Search::new(&Heuristic, o, &stop);
+        let best = search.best_turn(&s, &Limits::default(), &mut |_| {});
+        assert!(!best.is_empty());
+        assert_eq!(best[0].steps.len(), 24);
+        assert_eq!(best[0].end.to_move, Side::Black);
+        let pips: u32 = best[0].steps.iter().map(|st| u32::from(st.die)).sum();
+        assert_eq!(pips, 84);
+    }
+
+    #[test]
+    fn one_ply_search_finds_a_move_and_respects_stop() {
+        let o = RuleOptions::default();
+        let s = parse_state_text("2,1,2,2,0,1,-1,-2,-3,0,0,-5,3,0,0,-1,-3,4,0,0,0,0,0,0 w 10 10")
+            .unwrap()
+            .roll(&o, 4, 2)
+            .unwrap();
+        let stop = AtomicBool::new(false);
+        let search = Search::new(&Heuristic, o, &stop);
+        let limits = Limits {
+            plies: 1,
+            ..Limits::default()
+        };
+        let best = search.best_turn(&s, &limits, &mut |_| {});
+        assert_eq!(best[0].plies, 1);
+        let stopped = AtomicBool::new(true);
+        let search = Search::new(&Heuristic, o, &stopped);
+        let best = search.best_turn(&s, &limits, &mut |_| {});
+        assert!(!best.is_empty());
+        assert_eq!(best[0].plies, 0);
+    }
+}
