@@ -266,7 +266,7 @@ impl<'a> Search<'a> {
         } else {
             std::thread::scope(|sc| {
                 for _ in 0..threads {
-                    sc.spawn(&work);
+                    sc.spawn(work);
                 }
             });
         }
