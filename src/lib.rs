@@ -6,5 +6,6 @@
 
 pub mod eval;
 pub mod notation;
+pub mod record;
 pub mod rules;
 pub mod search;
