@@ -5,6 +5,7 @@
 //! transports build on those.
 
 pub mod eval;
+pub mod matchplay;
 pub mod notation;
 pub mod record;
 pub mod rules;

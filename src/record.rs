@@ -26,7 +26,7 @@ use std::fmt::Write as _;
 
 use crate::notation::{self, MovesError};
 use crate::rules::game::TurnRecord;
-use crate::rules::{GameResult, GameState, RuleOptions, Side, Step};
+use crate::rules::{GameResult, GameState, RuleOptions, Side};
 
 /// One game of a record.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -54,8 +54,8 @@ pub struct RecordedTurn {
     pub roll: Option<(u8, u8)>,
     /// For a remainder: its first stage (die, count).
     pub remainder: Option<(u8, u8)>,
-    /// Every step in play order.
-    pub steps: Vec<Step>,
+    /// Every step in play order, as notation tokens (`24/18`, `6/off`).
+    pub moves: Vec<String>,
 }
 
 impl RecordedTurn {
@@ -73,10 +73,10 @@ impl RecordedTurn {
             side: t.side,
             roll: t.roll,
             remainder,
-            steps: t
+            moves: t
                 .stages
                 .iter()
-                .flat_map(|s| s.steps.iter().copied())
+                .flat_map(|s| s.steps.iter().map(|&st| notation::step_text(st)))
                 .collect(),
         }
     }
@@ -87,7 +87,12 @@ impl RecordedTurn {
             (None, Some((d, n))) => format!("r{d}x{n}:"),
             (None, None) => "r:".into(),
         };
-        format!("{head} {}", notation::play_text(&self.steps))
+        let moves = if self.moves.is_empty() {
+            "pass".to_string()
+        } else {
+            self.moves.join(" ")
+        };
+        format!("{head} {moves}")
     }
 }
 
