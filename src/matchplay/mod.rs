@@ -2,6 +2,7 @@
 //! rules core, forfeits for crashes, timeouts and illegal moves, luck
 //! adjustment, SPRT, records.
 
+pub mod builtin;
 pub mod engine;
 pub mod stats;
 
@@ -18,6 +19,7 @@ use crate::rules::game::{DiceSource, SeededDice, opening_throw};
 use crate::rules::options::Opening;
 use crate::rules::{GameResult, GameState, MoveGen, Pending, RuleOptions, Side};
 use crate::search::{ROLLS, Search};
+use builtin::{Builtin, Player};
 use engine::{Engine, EngineError, EngineSpec};
 use stats::{Sprt, SprtState, mean_se};
 
@@ -222,11 +224,11 @@ pub fn roll_luck(state: &GameState, opts: &RuleOptions, roll: (u8, u8)) -> f64 {
 
 struct Seats<'a> {
     cfg: &'a MatchConfig,
-    engines: [Option<Engine>; 2],
+    engines: [Option<Box<dyn Player>>; 2],
 }
 
 impl Seats<'_> {
-    fn engine(&mut self, i: usize) -> Result<&mut Engine, EngineError> {
+    fn engine(&mut self, i: usize) -> Result<&mut Box<dyn Player>, EngineError> {
         if self.engines[i].is_none() {
             let extra: Vec<(String, String)> = RuleOptions::NAMES
                 .iter()
@@ -237,12 +239,19 @@ impl Seats<'_> {
                     )
                 })
                 .collect();
-            let e = Engine::start(
-                &self.cfg.engines[i],
-                &extra,
-                self.cfg.move_timeout.max(Duration::from_secs(10)),
-            )?;
-            self.engines[i] = Some(e);
+            let spec = &self.cfg.engines[i];
+            let player: Box<dyn Player> = if let Some(kind) = spec.cmd.strip_prefix("builtin:") {
+                let mut all = spec.options.clone();
+                all.extend(extra);
+                Box::new(Builtin::new(kind, &all)?)
+            } else {
+                Box::new(Engine::start(
+                    spec,
+                    &extra,
+                    self.cfg.move_timeout.max(Duration::from_secs(10)),
+                )?)
+            };
+            self.engines[i] = Some(player);
         }
         self.engines[i].as_mut().ok_or(EngineError::Closed)
     }
@@ -575,5 +584,47 @@ mod tests {
             total += roll_luck(&s, &o, (a, b)) * f64::from(w) / 36.0;
         }
         assert!(total.abs() < 1e-6, "{total}");
+    }
+}
+
+#[cfg(test)]
+mod match_tests {
+    use super::*;
+
+    fn spec(cmd: &str, name: &str, opts: &[(&str, &str)]) -> EngineSpec {
+        EngineSpec {
+            cmd: cmd.into(),
+            name: name.into(),
+            options: opts
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn builtin_match_is_reproducible_and_counts_add_up() {
+        let cfg = MatchConfig {
+            engines: [
+                spec("builtin:heuristic", "h0", &[("engine.ply", "1")]),
+                spec("builtin:random", "random", &[]),
+            ],
+            games: 8,
+            seed: 11,
+            jobs: 2,
+            move_timeout: Duration::from_secs(10),
+            rules: RuleOptions::default(),
+            luck_adjust: true,
+            sprt: None,
+            records: None,
+            progress: false,
+        };
+        let a = run_match(&cfg);
+        assert_eq!(a.games, 8);
+        assert_eq!(a.forfeits, [0, 0]);
+        assert_eq!(a.wins[0] + a.wins[1] + a.stuck, 8);
+        let b = run_match(&cfg);
+        assert_eq!((a.wins, a.mars, a.ppg), (b.wins, b.mars, b.ppg));
+        assert!(a.luck_ppg.is_some());
     }
 }

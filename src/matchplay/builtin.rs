@@ -1,0 +1,146 @@
+//! In-process players for matches without a protocol round trip:
+//! `cmd=builtin:heuristic` (the baseline search) and `cmd=builtin:random`
+//! (a uniformly random legal turn). Used by `selfplay` and for quick
+//! experiments; real engines are spawned or reached over TCP.
+
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+
+use super::engine::EngineError;
+use crate::eval::heuristic::Heuristic;
+use crate::notation::{parse_state_text, play_text};
+use crate::rules::{GameState, MoveGen, RuleOptions};
+use crate::search::{Limits, Search};
+
+/// Something that answers "your best turn here".
+pub trait Player: Send {
+    /// The words of `bestmove` for the position (and dice, unless a
+    /// remainder is pending).
+    fn best_move(
+        &mut self,
+        position: &str,
+        dice: Option<(u8, u8)>,
+        timeout: Duration,
+    ) -> Result<Vec<String>, EngineError>;
+
+    /// Ends the player (a process is asked to quit).
+    fn quit(self: Box<Self>) {}
+}
+
+/// How a builtin player chooses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BuiltinKind {
+    /// The baseline evaluator with search.
+    Heuristic,
+    /// A random legal turn.
+    Random,
+}
+
+/// An in-process player.
+pub struct Builtin {
+    kind: BuiltinKind,
+    rules: RuleOptions,
+    limits: Limits,
+    rng: StdRng,
+}
+
+impl Builtin {
+    /// A builtin player from `builtin:<kind>` and `engine.*` / `rules.*` options.
+    pub fn new(kind: &str, options: &[(String, String)]) -> Result<Builtin, EngineError> {
+        let kind = match kind {
+            "heuristic" => BuiltinKind::Heuristic,
+            "random" => BuiltinKind::Random,
+            other => {
+                return Err(EngineError::Start(format!(
+                    "unknown builtin player '{other}'"
+                )));
+            }
+        };
+        let mut b = Builtin {
+            kind,
+            rules: RuleOptions::default(),
+            limits: Limits {
+                plies: 1,
+                ..Limits::default()
+            },
+            rng: StdRng::seed_from_u64(0),
+        };
+        for (k, v) in options {
+            let bad = || EngineError::Protocol(format!("error bad_value {k} {v}"));
+            if let Some(r) = k.strip_prefix("rules.") {
+                b.rules.set(r, v).map_err(|_| bad())?;
+            } else if k == "engine.ply" {
+                let p: u8 = v.parse().map_err(|_| bad())?;
+                b.limits.plies = p.saturating_sub(1);
+            } else if k == "engine.seed" {
+                b.rng = StdRng::seed_from_u64(v.parse().map_err(|_| bad())?);
+            }
+        }
+        Ok(b)
+    }
+}
+
+impl Player for Builtin {
+    fn best_move(
+        &mut self,
+        position: &str,
+        dice: Option<(u8, u8)>,
+        _timeout: Duration,
+    ) -> Result<Vec<String>, EngineError> {
+        let bad = |m: String| EngineError::Protocol(format!("error bad_value {m}"));
+        let mut state: GameState = parse_state_text(position).map_err(|e| bad(e.0))?;
+        if let Some((a, b)) = dice {
+            state = state
+                .roll(&self.rules, a, b)
+                .map_err(|e| bad(e.to_string()))?;
+        }
+        let stop = AtomicBool::new(false);
+        let search = Search::new(&Heuristic, self.rules, &stop);
+        let steps = match self.kind {
+            BuiltinKind::Heuristic => search
+                .best_turn(&state, &self.limits, &mut |_| {})
+                .into_iter()
+                .next()
+                .map(|c| c.steps)
+                .unwrap_or_default(),
+            BuiltinKind::Random => {
+                // Random stage by stage: every stage's ends equally likely.
+                let mut movegen = MoveGen::new();
+                let mut ends = Vec::new();
+                let mover = state.to_move;
+                let mut steps = Vec::new();
+                let mut s = state;
+                while s.result().is_none() && s.to_move == mover {
+                    let Some(d) = s.stage_dice() else { break };
+                    let n = movegen.generate(s.pos, d, &mut ends);
+                    let e = ends[self.rng.random_range(0..ends.len())];
+                    steps.extend_from_slice(e.play.steps());
+                    s = s.after_stage(&self.rules, e.pos, n);
+                }
+                steps
+            }
+        };
+        Ok(play_text(&steps)
+            .split_whitespace()
+            .map(str::to_string)
+            .collect())
+    }
+}
+
+impl Player for super::engine::Engine {
+    fn best_move(
+        &mut self,
+        position: &str,
+        dice: Option<(u8, u8)>,
+        timeout: Duration,
+    ) -> Result<Vec<String>, EngineError> {
+        super::engine::Engine::best_move(self, position, dice, timeout)
+    }
+
+    fn quit(self: Box<Self>) {
+        super::engine::Engine::quit(*self)
+    }
+}
