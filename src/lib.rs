@@ -10,3 +10,7 @@ pub mod notation;
 pub mod record;
 pub mod rules;
 pub mod search;
+
+pub mod cli;
+pub mod protocol;
+pub mod server;

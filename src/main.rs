@@ -1,3 +1,5 @@
-fn main() {
-    println!("gulbara");
+//! The `gulbara` binary: see [`gulbara::cli`].
+
+fn main() -> std::process::ExitCode {
+    gulbara::cli::main()
 }

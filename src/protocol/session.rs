@@ -1,0 +1,610 @@
+//! The session state machine: applies parsed commands to a position, dice
+//! and settings, runs searches on a worker thread, and writes responses.
+//!
+//! A session owns no transport: it writes whole lines through an
+//! [`Output`] and is fed whole lines by the transport.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use crate::eval::Evaluator;
+use crate::eval::heuristic::Heuristic;
+use crate::notation::{self, play_text, side_text, state_text, white_view};
+use crate::protocol::parser::{Base, Command, GoParams, ProtocolError, parse_command, quote};
+use crate::protocol::settings::{EvalKind, Settings};
+use crate::rules::{GameState, MoveGen, Pending, Side};
+use crate::search::{Limits, Progress, Search};
+
+/// Where a session writes its response lines (without line endings). It
+/// must write each line whole and flush it at once; it is called from the
+/// reading thread and from the search thread.
+pub type Output = Arc<dyn Fn(&str) + Send + Sync>;
+
+/// What the transport should do after a line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    /// Keep reading.
+    Continue,
+    /// `quit` was received: close the session.
+    Quit,
+}
+
+/// What the worker thread is doing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum JobKind {
+    Go,
+    Eval,
+    Hint,
+}
+
+impl JobKind {
+    fn name(self) -> &'static str {
+        match self {
+            JobKind::Go => "go",
+            JobKind::Eval => "eval",
+            JobKind::Hint => "hint",
+        }
+    }
+}
+
+struct Worker {
+    kind: JobKind,
+    infinite: bool,
+    stop: Arc<AtomicBool>,
+    /// Set just before the job's final lines are written: from then on the
+    /// session is idle again (a client may answer those lines at once).
+    done: Arc<AtomicBool>,
+    handle: JoinHandle<()>,
+}
+
+/// One protocol session: a position, dice, settings and at most one search.
+pub struct Session {
+    out: Output,
+    settings: Settings,
+    state: GameState,
+    worker: Option<Worker>,
+}
+
+/// The engine's name and version line.
+pub fn id_name() -> String {
+    format!("id name gulbara {}", env!("CARGO_PKG_VERSION"))
+}
+
+fn evaluator(kind: EvalKind) -> Arc<dyn Evaluator> {
+    match kind {
+        EvalKind::Heuristic => Arc::new(Heuristic),
+    }
+}
+
+fn fmt_p(p: f32) -> String {
+    format!("{p:.4}")
+}
+
+impl Session {
+    /// A new session at the start position (White to roll), default settings.
+    pub fn new(out: Output) -> Session {
+        Session {
+            out,
+            settings: Settings::default(),
+            state: GameState::start(Side::White),
+            worker: None,
+        }
+    }
+
+    /// The current state (for tests and tools).
+    pub fn state(&self) -> &GameState {
+        &self.state
+    }
+
+    /// The current settings.
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    fn say(&self, line: &str) {
+        (self.out)(line);
+    }
+
+    fn error(&self, e: &ProtocolError) {
+        tracing::debug!(error = %e, "command rejected");
+        self.say(&e.to_string());
+    }
+
+    /// Handles one raw line (bytes, line ending removed): invalid UTF-8
+    /// is answered with `error bad_command`.
+    pub fn handle_bytes(&mut self, line: &[u8]) -> Flow {
+        match std::str::from_utf8(line) {
+            Ok(s) => self.handle_line(s),
+            Err(_) => {
+                self.error(&ProtocolError::bad_command("the line is not valid UTF-8"));
+                Flow::Continue
+            }
+        }
+    }
+
+    /// Answers a line that the transport cut because it was longer than `max` bytes.
+    pub fn line_too_long(&self, max: usize) {
+        self.error(&ProtocolError::bad_command(format!(
+            "line too long (more than {max} bytes); ignored"
+        )));
+    }
+
+    /// Whether a search (`go`, `eval` or `hint`) is running.
+    pub fn is_searching(&mut self) -> bool {
+        self.reap();
+        self.worker.is_some()
+    }
+
+    /// Joins a worker that has finished.
+    fn reap(&mut self) {
+        if self
+            .worker
+            .as_ref()
+            .is_some_and(|w| w.done.load(Ordering::Acquire) || w.handle.is_finished())
+            && let Some(w) = self.worker.take()
+        {
+            let _ = w.handle.join();
+        }
+    }
+
+    /// Stops a running search and waits for its last lines (a `go` prints
+    /// its `bestmove`). Does nothing when idle.
+    pub fn stop_search(&mut self) {
+        if let Some(w) = self.worker.take() {
+            w.stop.store(true, Ordering::Relaxed);
+            if w.handle.join().is_err() {
+                tracing::error!("search thread panicked");
+            }
+        }
+    }
+
+    /// The input ended: lets a running search finish and print its result
+    /// (a `go infinite` is stopped, as by `stop`), then returns.
+    pub fn finish_at_eof(&mut self) {
+        if self.worker.as_ref().is_some_and(|w| w.infinite) {
+            self.stop_search();
+        } else if let Some(w) = self.worker.take() {
+            let _ = w.handle.join();
+        }
+    }
+
+    /// Writes a line through the session's output (for transport notices).
+    pub fn say_line(&self, line: &str) {
+        self.say(line);
+    }
+
+    /// Handles one line of text.
+    pub fn handle_line(&mut self, line: &str) -> Flow {
+        tracing::trace!(line, "command");
+        match parse_command(line) {
+            Ok(cmd) => match self.apply(cmd) {
+                Ok(flow) => flow,
+                Err(e) => {
+                    self.error(&e);
+                    Flow::Continue
+                }
+            },
+            Err(e) => {
+                self.error(&e);
+                Flow::Continue
+            }
+        }
+    }
+
+    fn apply(&mut self, cmd: Command) -> Result<Flow, ProtocolError> {
+        self.reap();
+        let read_only = matches!(
+            cmd,
+            Command::Empty
+                | Command::IsReady
+                | Command::Stop
+                | Command::Quit
+                | Command::Ubgi
+                | Command::Keys
+                | Command::Get { .. }
+                | Command::Show
+                | Command::Legal { .. }
+        );
+        if !read_only && let Some(w) = &self.worker {
+            return Err(ProtocolError::bad_state(format!(
+                "a search ({}) is running; send stop first",
+                w.kind.name()
+            )));
+        }
+        match cmd {
+            Command::Empty => {}
+            Command::IsReady => self.say("readyok"),
+            Command::Stop => self.stop_search(),
+            Command::Quit => {
+                self.stop_search();
+                return Ok(Flow::Quit);
+            }
+            Command::Ubgi => {
+                self.say(&id_name());
+                self.say("id author the gulbara developers");
+                self.say("proto 0.2");
+                self.keys();
+                self.say("ubgiok");
+            }
+            Command::Keys => self.keys(),
+            Command::Get { key } => match self.settings.get(&key) {
+                Some(v) => self.say(&format!("value {key} {v}")),
+                None => {
+                    return Err(ProtocolError::bad_value(format!(
+                        "unknown key {} (send keys for the list)",
+                        quote(&key)
+                    )));
+                }
+            },
+            Command::Set { key, value } => self.settings.set(&key, &value)?,
+            Command::NewGame => self.state = GameState::start(Side::White),
+            Command::Position { base, moves } => {
+                let start = match base {
+                    Base::Start(side) => GameState::start(side),
+                    Base::Board(s) => s,
+                };
+                let toks: Vec<&str> = moves.iter().map(String::as_str).collect();
+                let next =
+                    notation::apply_moves(start, &self.settings.rules, &toks).map_err(|e| {
+                        let tok = if e.token.is_empty() {
+                            "(end of list)".to_string()
+                        } else {
+                            quote(&e.token)
+                        };
+                        ProtocolError::bad_value(format!(
+                            "moves token {} {tok}: {}",
+                            e.index, e.reason
+                        ))
+                    })?;
+                self.state = next;
+            }
+            Command::Dice(d1, d2) => self.dice(d1, d2)?,
+            Command::Show => self.show(),
+            Command::Legal { limit } => self.legal(limit)?,
+            Command::Go(p) => self.go(p)?,
+            Command::Eval => self.eval()?,
+            Command::Hint { count } => self.hint(count)?,
+        }
+        Ok(Flow::Continue)
+    }
+
+    fn keys(&self) {
+        for d in Settings::defs() {
+            self.say(&self.settings.key_line(&d));
+        }
+    }
+
+    fn dice(&mut self, d1: u8, d2: u8) -> Result<(), ProtocolError> {
+        if self.state.result().is_some() {
+            return Err(ProtocolError::bad_state("the game is over"));
+        }
+        match self.state.pending {
+            Pending::Roll => {}
+            Pending::Remainder { .. } => {
+                return Err(ProtocolError::bad_state(
+                    "a remainder is pending: play it first (go plays it without dice)",
+                ));
+            }
+            _ => {
+                return Err(ProtocolError::bad_state(format!(
+                    "dice are already set ({}); send position to start over",
+                    self.state.pending_description()
+                )));
+            }
+        }
+        self.state = self
+            .state
+            .roll(&self.settings.rules, d1, d2)
+            .map_err(|e| ProtocolError::bad_state(e.to_string()))?;
+        Ok(())
+    }
+
+    /// The pending stage's dice, or why there is nothing to play.
+    fn need_stage(&self, what: &str) -> Result<(), ProtocolError> {
+        if self.state.result().is_some() {
+            return Err(ProtocolError::bad_state("the game is over"));
+        }
+        if self.state.stage_dice().is_none() {
+            return Err(ProtocolError::bad_state(format!(
+                "no dice: send dice <d1> <d2> before {what}"
+            )));
+        }
+        Ok(())
+    }
+
+    fn legal(&self, limit: usize) -> Result<(), ProtocolError> {
+        self.need_stage("legal")?;
+        let Some(dice) = self.state.stage_dice() else {
+            return Ok(());
+        };
+        let mut movegen = MoveGen::new();
+        let mut ends = Vec::new();
+        let playable = movegen.generate(self.state.pos, dice, &mut ends);
+        for e in ends.iter().take(limit) {
+            self.say(&format!("play {}", play_text(e.play.steps())));
+        }
+        let truncated = if ends.len() > limit { " truncated" } else { "" };
+        self.say(&format!(
+            "legal count {} playable {playable}{truncated}",
+            ends.len()
+        ));
+        Ok(())
+    }
+
+    fn limits(&self, ply: u8) -> Limits {
+        Limits {
+            plies: if ply >= 2 { 1 } else { 0 },
+            root_beam: self.settings.beam,
+            threads: self.settings.threads,
+            ..Limits::default()
+        }
+    }
+
+    fn spawn(
+        &mut self,
+        kind: JobKind,
+        job: impl FnOnce(&Search<'_>, &AtomicBool, &Output) -> Vec<String> + Send + 'static,
+    ) -> Result<(), ProtocolError> {
+        let stop = Arc::new(AtomicBool::new(false));
+        let done = Arc::new(AtomicBool::new(false));
+        let done_flag = done.clone();
+        let out = self.out.clone();
+        let eval = evaluator(self.settings.eval);
+        let opts = self.settings.rules;
+        let flag = stop.clone();
+        let handle = std::thread::Builder::new()
+            .name(format!("gulbara-{}", kind.name()))
+            .spawn(move || {
+                let search = Search::new(eval.as_ref(), opts, &flag);
+                let last = job(&search, &flag, &out);
+                done_flag.store(true, Ordering::Release);
+                for l in last {
+                    out(&l);
+                }
+            })
+            .map_err(|e| ProtocolError::bad_state(format!("cannot start a search thread: {e}")))?;
+        self.worker = Some(Worker {
+            kind,
+            infinite: false,
+            stop,
+            done,
+            handle,
+        });
+        Ok(())
+    }
+
+    fn go(&mut self, p: GoParams) -> Result<(), ProtocolError> {
+        self.need_stage("go")?;
+        let ply = p.ply.unwrap_or(self.settings.ply);
+        let mut limits = self.limits(ply);
+        limits.nodes = p.nodes;
+        let movetime = p
+            .movetime
+            .or((self.settings.movetime > 0).then_some(self.settings.movetime));
+        let start = Instant::now();
+        if !p.infinite {
+            limits.deadline = movetime.map(|ms| start + Duration::from_millis(ms));
+        }
+        let state = self.state;
+        let infinite = p.infinite;
+        self.spawn(JobKind::Go, move |search, stop, out| {
+            if ply > 2 {
+                out("info string ply 3 is searched as ply 2");
+            }
+            let mut report = |pr: &Progress| {
+                let ms = pr.millis;
+                let nps = pr.nodes * 1000 / ms.max(1);
+                out(&format!(
+                    "info depth {} nodes {} nps {nps} time {ms} equity {} pv {}",
+                    pr.depth,
+                    pr.nodes,
+                    fmt_p(pr.best.probs.equity()),
+                    play_text(&pr.best.steps)
+                ));
+            };
+            let ranked = search.best_turn(&state, &limits, &mut report);
+            if infinite {
+                while !stop.load(Ordering::Relaxed) {
+                    std::thread::sleep(Duration::from_millis(2));
+                }
+            }
+            let best = ranked
+                .first()
+                .map(|c| play_text(&c.steps))
+                .unwrap_or_else(|| "pass".into());
+            vec![format!("bestmove {best}")]
+        })?;
+        if let Some(w) = self.worker.as_mut() {
+            w.infinite = infinite;
+        }
+        Ok(())
+    }
+
+    fn eval(&mut self) -> Result<(), ProtocolError> {
+        let dice_set = matches!(
+            self.state.pending,
+            Pending::Roll2 { .. } | Pending::Chain { .. }
+        );
+        if self.state.result().is_none() && dice_set {
+            // Dice set: the chances after the best play.
+            let limits = self.limits(self.settings.ply);
+            let state = self.state;
+            return self.spawn(JobKind::Eval, move |search, _, _| {
+                let ranked = search.best_turn(&state, &limits, &mut |_| {});
+                let probs = ranked.first().map(|c| c.probs).unwrap_or_default();
+                vec![evaluation_line(&probs)]
+            });
+        }
+        let plies = self.limits(self.settings.ply).plies;
+        let beam = Limits::default().inner_beam;
+        let state = self.state;
+        self.spawn(JobKind::Eval, move |search, _, _| {
+            vec![evaluation_line(&search.before_roll(&state, plies, beam))]
+        })
+    }
+
+    fn hint(&mut self, count: usize) -> Result<(), ProtocolError> {
+        self.need_stage("hint")?;
+        let mut limits = self.limits(self.settings.ply);
+        limits.candidates = limits.candidates.max(count);
+        let state = self.state;
+        self.spawn(JobKind::Hint, move |search, _, _| {
+            let ranked = search.best_turn(&state, &limits, &mut |_| {});
+            let mut lines: Vec<String> = ranked
+                .iter()
+                .take(count)
+                .enumerate()
+                .map(|(i, c)| {
+                    format!(
+                        "hint {} equity {} play {}",
+                        i + 1,
+                        fmt_p(c.probs.equity()),
+                        play_text(&c.steps)
+                    )
+                })
+                .collect();
+            lines.push("hintok".into());
+            lines
+        })
+    }
+
+    fn show(&self) {
+        for l in board_lines(&self.state) {
+            self.say(&l);
+        }
+        let s = &self.state;
+        self.say(&format!("position {}", state_text(s)));
+        let (w, b) = match s.to_move {
+            Side::White => (s.pos.own, s.pos.opp),
+            Side::Black => (s.pos.opp, s.pos.own),
+        };
+        self.say(&format!("tomove {}", side_text(s.to_move)));
+        self.say(&format!("pips white {} black {}", w.pips(), b.pips()));
+        self.say(&format!("off white {} black {}", w.off(), b.off()));
+        self.say(&format!("rolls white {} black {}", s.rolls[0], s.rolls[1]));
+        let pending = match s.pending {
+            Pending::Roll => "roll".to_string(),
+            Pending::Roll2 { d1, d2 } => format!("dice {d1}{d2}"),
+            Pending::Chain { die, first: true } => format!("dice {die}{die} escalating"),
+            Pending::Chain { die, first: false } => format!("chain {die}"),
+            Pending::Remainder { die, count } => format!("remainder {die}x{count}"),
+        };
+        self.say(&format!("pending {pending}"));
+        if let Some(r) = s.result() {
+            match r.winner {
+                Some(side) => self.say(&format!(
+                    "result winner {} points {}",
+                    side_text(side),
+                    r.points
+                )),
+                None => self.say("result stuck points 0"),
+            }
+        }
+        self.say("showok");
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        if let Some(w) = self.worker.take() {
+            w.stop.store(true, Ordering::Relaxed);
+            let _ = w.handle.join();
+        }
+    }
+}
+
+/// `evaluation win <p> winmars <p> losemars <p> equity <e>`.
+pub fn evaluation_line(p: &crate::eval::Probs) -> String {
+    format!(
+        "evaluation win {} winmars {} losemars {} equity {}",
+        fmt_p(p.win),
+        fmt_p(p.win_mars),
+        fmt_p(p.lose_mars),
+        fmt_p(p.equity())
+    )
+}
+
+/// The ASCII board of `show`: four lines starting with `board`, points
+/// 13..24 on top and 12..1 below (White's numbering), `15W` for fifteen
+/// White checkers, `3B` for three Black ones, `.` for an empty point.
+pub fn board_lines(state: &GameState) -> Vec<String> {
+    let v = white_view(state);
+    let cell = |p: usize| -> String {
+        let c = v[p - 1];
+        let t = match c {
+            0 => ".".to_string(),
+            n if n > 0 => format!("{n}W"),
+            n => format!("{}B", -n),
+        };
+        format!("{t:>4}")
+    };
+    let num = |p: usize| format!("{p:>4}");
+    let row = |pts: &[usize], f: &dyn Fn(usize) -> String| -> String {
+        let a: String = pts[..6].iter().map(|&p| f(p)).collect();
+        let b: String = pts[6..].iter().map(|&p| f(p)).collect();
+        format!("board{a} |{b}")
+    };
+    let top: Vec<usize> = (13..=24).collect();
+    let bottom: Vec<usize> = (1..=12).rev().collect();
+    vec![
+        row(&top, &num),
+        row(&top, &cell),
+        row(&bottom, &cell),
+        row(&bottom, &num),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Mutex;
+
+    fn session() -> (Session, Arc<Mutex<Vec<String>>>) {
+        let lines = Arc::new(Mutex::new(Vec::new()));
+        let l = lines.clone();
+        let out: Output = Arc::new(move |s: &str| l.lock().unwrap().push(s.to_string()));
+        (Session::new(out), lines)
+    }
+
+    fn run(s: &mut Session, lines: &Arc<Mutex<Vec<String>>>, cmd: &str) -> Vec<String> {
+        lines.lock().unwrap().clear();
+        s.handle_line(cmd);
+        while s.is_searching() {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        lines.lock().unwrap().clone()
+    }
+
+    #[test]
+    fn illegal_moves_change_nothing() {
+        let (mut s, l) = session();
+        run(&mut s, &l, "position startpos moves 65 24/13");
+        let before = *s.state();
+        let r = run(&mut s, &l, "position startpos moves 65 24/18 13/8");
+        assert!(
+            r[0].starts_with("error bad_value moves token 3 '13/8'"),
+            "{r:?}"
+        );
+        assert_eq!(*s.state(), before);
+    }
+
+    #[test]
+    fn go_needs_dice_and_answers_once() {
+        let (mut s, l) = session();
+        let r = run(&mut s, &l, "go");
+        assert!(r[0].starts_with("error bad_state"), "{r:?}");
+        run(&mut s, &l, "dice 6 5");
+        let r = run(&mut s, &l, "go ply 1");
+        assert_eq!(r.iter().filter(|x| x.starts_with("bestmove ")).count(), 1);
+    }
+
+    #[test]
+    fn board_has_four_rows() {
+        let b = board_lines(&GameState::start(Side::White));
+        assert_eq!(b.len(), 4);
+        assert!(b[1].ends_with("15W"));
+        assert!(b[2].starts_with("board 15B"));
+    }
+}

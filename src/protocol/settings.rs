@@ -1,0 +1,288 @@
+//! The session's settings: every key `ubgi`/`keys` lists, `set` and `get`.
+
+use crate::protocol::parser::ProtocolError;
+use crate::rules::RuleOptions;
+
+/// The evaluator behind `go`, `eval` and `hint`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum EvalKind {
+    /// The hand-written evaluator ([`crate::eval::heuristic::Heuristic`]).
+    #[default]
+    Heuristic,
+}
+
+/// The type of a setting, as announced in `key` lines.
+#[derive(Clone, Copy, Debug)]
+pub enum KeyKind {
+    /// A whole number in `min..=max`.
+    Int {
+        /// Smallest value.
+        min: u64,
+        /// Largest value.
+        max: u64,
+    },
+    /// One of the listed words.
+    Enum(&'static [&'static str]),
+}
+
+/// One setting's definition.
+#[derive(Clone, Copy, Debug)]
+pub struct KeyDef {
+    /// Its name, as in `set <name> <value>`.
+    pub name: &'static str,
+    /// Its type.
+    pub kind: KeyKind,
+    /// One-line description.
+    pub description: &'static str,
+}
+
+/// The largest `engine.threads`: the number of CPUs.
+pub fn max_threads() -> u64 {
+    std::thread::available_parallelism()
+        .map(|n| n.get() as u64)
+        .unwrap_or(1)
+        .max(1)
+}
+
+/// All settings of a session.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Settings {
+    /// The rule options (`rules.*`).
+    pub rules: RuleOptions,
+    /// `engine.ply`: root-inclusive plies, 1..3 (3 searches as 2).
+    pub ply: u8,
+    /// `engine.threads`.
+    pub threads: usize,
+    /// `engine.seed`: kept for reproducibility; the search uses no randomness.
+    pub seed: u64,
+    /// `engine.movetime`: milliseconds per `go`, 0 = no limit.
+    pub movetime: u64,
+    /// `engine.eval`.
+    pub eval: EvalKind,
+    /// `engine.beam`: how many partial turns of an escalating chain go on at the root.
+    pub beam: usize,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            rules: RuleOptions::default(),
+            ply: 2,
+            threads: 1,
+            seed: 0,
+            movetime: 0,
+            eval: EvalKind::Heuristic,
+            beam: crate::search::Limits::default().root_beam,
+        }
+    }
+}
+
+const MAX_MOVETIME: u64 = 86_400_000;
+
+impl Settings {
+    /// Every key, in the order `ubgi` and `keys` list them.
+    pub fn defs() -> Vec<KeyDef> {
+        vec![
+            KeyDef {
+                name: "game.variant",
+                kind: KeyKind::Enum(&["gulbara"]),
+                description: "the game played (Gul bara only for now)",
+            },
+            KeyDef {
+                name: "rules.opening",
+                kind: KeyKind::Enum(&["single", "reroll"]),
+                description: "opening: single = play the opening throw, reroll = the winner rolls both dice",
+            },
+            KeyDef {
+                name: "rules.exempt_rolls",
+                kind: KeyKind::Int { min: 0, max: 1000 },
+                description: "first rolls whose doublets do not escalate",
+            },
+            KeyDef {
+                name: "rules.exempt_scope",
+                kind: KeyKind::Enum(&["player", "game"]),
+                description: "whose rolls count towards the exemption",
+            },
+            KeyDef {
+                name: "rules.remainder",
+                kind: KeyKind::Enum(&["opponent", "lost"]),
+                description: "what happens to the unplayed rest of an escalating chain",
+            },
+            KeyDef {
+                name: "engine.ply",
+                kind: KeyKind::Int { min: 1, max: 3 },
+                description: "search depth counted root-inclusive (1 = gnubg 0-ply, 2 = gnubg 1-ply; 3 searches as 2)",
+            },
+            KeyDef {
+                name: "engine.threads",
+                kind: KeyKind::Int {
+                    min: 1,
+                    max: max_threads(),
+                },
+                description: "search threads",
+            },
+            KeyDef {
+                name: "engine.seed",
+                kind: KeyKind::Int {
+                    min: 0,
+                    max: u32::MAX as u64,
+                },
+                description: "random seed (the baseline search is deterministic and uses none)",
+            },
+            KeyDef {
+                name: "engine.movetime",
+                kind: KeyKind::Int {
+                    min: 0,
+                    max: MAX_MOVETIME,
+                },
+                description: "milliseconds per go, 0 = no limit",
+            },
+            KeyDef {
+                name: "engine.eval",
+                kind: KeyKind::Enum(&["heuristic"]),
+                description: "the evaluator",
+            },
+            KeyDef {
+                name: "engine.beam",
+                kind: KeyKind::Int { min: 1, max: 1000 },
+                description: "partial turns kept per stage of an escalating chain at the root",
+            },
+        ]
+    }
+
+    /// The definition of `name`.
+    pub fn def(name: &str) -> Option<KeyDef> {
+        Self::defs().into_iter().find(|d| d.name == name)
+    }
+
+    /// The UBGI `key` line of one setting, with its current value as default.
+    pub fn key_line(&self, def: &KeyDef) -> String {
+        let value = self.get(def.name).unwrap_or_default();
+        match def.kind {
+            KeyKind::Int { min, max } => format!(
+                "key {} int {min}..{max} {value} {}",
+                def.name, def.description
+            ),
+            KeyKind::Enum(vals) => format!(
+                "key {} enum {} {value} {}",
+                def.name,
+                vals.join("|"),
+                def.description
+            ),
+        }
+    }
+
+    /// The value of `name` as text, `None` for an unknown key.
+    pub fn get(&self, name: &str) -> Option<String> {
+        Some(match name {
+            "game.variant" => "gulbara".into(),
+            "engine.ply" => self.ply.to_string(),
+            "engine.threads" => self.threads.to_string(),
+            "engine.seed" => self.seed.to_string(),
+            "engine.movetime" => self.movetime.to_string(),
+            "engine.eval" => match self.eval {
+                EvalKind::Heuristic => "heuristic".into(),
+            },
+            "engine.beam" => self.beam.to_string(),
+            _ => {
+                let rule = name.strip_prefix("rules.")?;
+                self.rules.get(rule)?
+            }
+        })
+    }
+
+    /// Sets `name` to `value`; on error nothing changes.
+    pub fn set(&mut self, name: &str, value: &str) -> Result<(), ProtocolError> {
+        let Some(def) = Self::def(name) else {
+            return Err(ProtocolError::bad_value(format!(
+                "unknown key {} (send keys for the list)",
+                super::parser::quote(name)
+            )));
+        };
+        let int = |min: u64, max: u64| -> Result<u64, ProtocolError> {
+            match value.parse::<u64>() {
+                Ok(v) if (min..=max).contains(&v) => Ok(v),
+                _ => Err(ProtocolError::bad_value(format!(
+                    "{name} must be a whole number in {min}..{max}, got {}",
+                    super::parser::quote(value)
+                ))),
+            }
+        };
+        let check_enum = |vals: &[&str]| -> Result<(), ProtocolError> {
+            if vals.contains(&value) {
+                Ok(())
+            } else {
+                Err(ProtocolError::bad_value(format!(
+                    "{name} must be one of {}, got {}",
+                    vals.join("|"),
+                    super::parser::quote(value)
+                )))
+            }
+        };
+        match (def.name, def.kind) {
+            (_, KeyKind::Int { min, max }) => {
+                let v = int(min, max)?;
+                match def.name {
+                    "engine.ply" => self.ply = v as u8,
+                    "engine.threads" => self.threads = v as usize,
+                    "engine.seed" => self.seed = v,
+                    "engine.movetime" => self.movetime = v,
+                    "engine.beam" => self.beam = v as usize,
+                    "rules.exempt_rolls" => {
+                        let mut r = self.rules;
+                        r.set("exempt_rolls", value)
+                            .map_err(|e| ProtocolError::bad_value(e.0))?;
+                        self.rules = r;
+                    }
+                    _ => {}
+                }
+            }
+            (_, KeyKind::Enum(vals)) => {
+                check_enum(vals)?;
+                if let Some(rule) = def.name.strip_prefix("rules.") {
+                    let mut r = self.rules;
+                    r.set(rule, value)
+                        .map_err(|e| ProtocolError::bad_value(e.0))?;
+                    self.rules = r;
+                }
+                // game.variant and engine.eval have a single value today.
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_key_round_trips() {
+        let mut s = Settings::default();
+        for d in Settings::defs() {
+            let v = s.get(d.name).unwrap();
+            s.set(d.name, &v).unwrap();
+            assert_eq!(s.get(d.name).unwrap(), v);
+        }
+        assert_eq!(s, Settings::default());
+    }
+
+    #[test]
+    fn bad_values_change_nothing() {
+        let mut s = Settings::default();
+        for (k, v) in [
+            ("engine.ply", "0"),
+            ("engine.ply", "4"),
+            ("engine.threads", "0"),
+            ("engine.movetime", "-5"),
+            ("rules.opening", "double"),
+            ("game.variant", "backgammon"),
+            ("nope", "1"),
+        ] {
+            assert!(s.set(k, v).is_err(), "{k} {v}");
+        }
+        assert_eq!(s, Settings::default());
+        s.set("rules.remainder", "lost").unwrap();
+        assert_eq!(s.get("rules.remainder").unwrap(), "lost");
+    }
+}

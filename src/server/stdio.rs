@@ -1,0 +1,54 @@
+//! The protocol on stdin/stdout (the GUI mode). Responses go to stdout,
+//! flushed line by line; logs go to stderr.
+
+use std::io::{Read, Write};
+use std::sync::{Arc, Mutex};
+
+use super::connection::{Frame, LineFramer};
+use crate::protocol::{Flow, Output, Session};
+
+/// Runs one session on stdin/stdout until `quit` or the end of input. At the
+/// end of input a running search finishes and prints its result first (a
+/// `go infinite` is stopped).
+pub fn run(max_line: usize) -> std::io::Result<()> {
+    let stdout = Arc::new(Mutex::new(std::io::stdout()));
+    let out: Output = Arc::new(move |line: &str| {
+        if let Ok(mut o) = stdout.lock() {
+            let _ = writeln!(o, "{line}");
+            let _ = o.flush();
+        }
+    });
+    let mut session = Session::new(out);
+    let mut framer = LineFramer::new(max_line);
+    let mut stdin = std::io::stdin().lock();
+    let mut chunk = vec![0u8; 8192];
+    let mut frames = Vec::new();
+    loop {
+        let n = match stdin.read(&mut chunk) {
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if n == 0 {
+            frames.extend(framer.finish());
+        } else {
+            framer.push(&chunk[..n], &mut frames);
+        }
+        for f in frames.drain(..) {
+            let flow = match f {
+                Frame::Line(bytes) => session.handle_bytes(&bytes),
+                Frame::TooLong => {
+                    session.line_too_long(framer.max());
+                    Flow::Continue
+                }
+            };
+            if flow == Flow::Quit {
+                return Ok(());
+            }
+        }
+        if n == 0 {
+            session.finish_at_eof();
+            return Ok(());
+        }
+    }
+}
