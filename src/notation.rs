@@ -509,6 +509,39 @@ pub fn apply_moves(
     Ok(s)
 }
 
+/// Applies exactly one turn of the side to move from `start` (a stage
+/// pending: a rolled roll, or a remainder): the tokens must make up that
+/// whole turn, every stage of a chain included, and nothing more. `pass`
+/// tokens are ignored (a turn with nothing playable is empty).
+pub fn apply_turn(
+    start: &GameState,
+    opts: &RuleOptions,
+    words: &[&str],
+) -> Result<GameState, String> {
+    let mover = start.to_move;
+    let toks: Vec<&str> = words.iter().copied().filter(|w| *w != "pass").collect();
+    let over =
+        |s: &GameState| s.result().is_some() || s.to_move != mover || s.stage_dice().is_none();
+    // The shortest prefix that completes the turn; anything after it is extra.
+    for k in 0..=toks.len() {
+        if let Ok(s) = apply_moves(*start, opts, &toks[..k])
+            && over(&s)
+        {
+            if k < toks.len() {
+                return Err(format!(
+                    "extra words after the turn ended: '{}'",
+                    toks[k..].join(" ")
+                ));
+            }
+            return Ok(s);
+        }
+    }
+    match apply_moves(*start, opts, &toks) {
+        Err(e) => Err(e.to_string()),
+        Ok(_) => Err("the turn is not complete".into()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

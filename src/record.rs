@@ -236,9 +236,25 @@ pub enum RecordError {
     },
 }
 
+/// One turn of a replayed game.
+#[derive(Clone, Debug)]
+pub struct ReplayedTurn {
+    /// The state before it: the side to move about to roll, or with a
+    /// remainder pending.
+    pub before: GameState,
+    /// The roll, `None` for a remainder.
+    pub roll: Option<(u8, u8)>,
+    /// The move tokens of the turn.
+    pub moves: Vec<String>,
+}
+
 /// One replayed game.
 #[derive(Clone, Debug)]
 pub struct ReplayedGame {
+    /// White's and Black's names from the record.
+    pub players: [String; 2],
+    /// Every turn with the state before it.
+    pub turns: Vec<ReplayedTurn>,
     /// The final state.
     pub final_state: GameState,
     /// The starter.
@@ -254,6 +270,7 @@ pub struct ReplayedGame {
 pub fn replay(text: &str) -> Result<(RuleOptions, Vec<ReplayedGame>), RecordError> {
     let mut opts = RuleOptions::default();
     let mut games: Vec<(Side, Vec<String>, Option<String>)> = Vec::new();
+    let mut names: Vec<[String; 2]> = Vec::new();
     for (ln, raw) in text.lines().enumerate() {
         let line = raw.trim();
         let syntax = |msg: String| RecordError::Syntax { line: ln + 1, msg };
@@ -274,12 +291,16 @@ pub fn replay(text: &str) -> Result<(RuleOptions, Vec<ReplayedGame>), RecordErro
         }
         if line.starts_with("Game ") {
             games.push((Side::White, Vec::new(), None));
+            names.push([String::new(), String::new()]);
             continue;
         }
         let Some(game) = games.last_mut() else {
             return Err(syntax("moves before the first 'Game' line".into()));
         };
-        if line.starts_with("White :") {
+        if let Some(rest) = line.strip_prefix("White :") {
+            if let (Some(n), Some((w, b))) = (names.last_mut(), rest.split_once(" Black : ")) {
+                *n = [w.trim().to_string(), b.trim().to_string()];
+            }
             continue;
         }
         if let Some(rest) = line.strip_prefix("Opening ") {
@@ -303,24 +324,85 @@ pub fn replay(text: &str) -> Result<(RuleOptions, Vec<ReplayedGame>), RecordErro
             _ => return Err(syntax(format!("unexpected line '{line}'"))),
         }
         for t in toks {
-            if t == "--" || t == "pass" || (t.starts_with('r') && t.ends_with(':')) {
+            if t == "--" || t == "pass" {
+                continue;
+            }
+            if t.starts_with('r') && t.ends_with(':') {
+                // Remainder marker: kept so turns can be split again.
+                game.1.push(t.to_string());
                 continue;
             }
             if let Some(roll) = t.strip_suffix(':') {
                 if notation::parse_roll(roll).is_none() {
                     return Err(syntax(format!("bad roll '{t}'")));
                 }
-                game.1.push(roll.to_string());
+                game.1.push(t.to_string());
             } else {
                 game.1.push(t.to_string());
             }
         }
     }
     let mut out = Vec::new();
-    for (i, (starter, tokens, result_line)) in games.into_iter().enumerate() {
-        let toks: Vec<&str> = tokens.iter().map(String::as_str).collect();
-        let state = notation::apply_moves(GameState::start(starter), &opts, &toks)
-            .map_err(|err| RecordError::Illegal { game: i + 1, err })?;
+    for (i, (starter, marked, result_line)) in games.into_iter().enumerate() {
+        // Split into turns at the `65:` and `rDxN:` markers.
+        let mut segments: Vec<(Option<(u8, u8)>, Vec<String>)> = Vec::new();
+        for t in marked {
+            if let Some(head) = t.strip_suffix(':') {
+                segments.push((notation::parse_roll(head), Vec::new()));
+            } else if let Some(seg) = segments.last_mut() {
+                seg.1.push(t);
+            } else {
+                return Err(RecordError::Syntax {
+                    line: 0,
+                    msg: format!("game {}: a move before the first roll", i + 1),
+                });
+            }
+        }
+        let mut state = GameState::start(starter);
+        let mut movegen = crate::rules::MoveGen::new();
+        let mut ends = Vec::new();
+        let mut turns = Vec::new();
+        let mut tokens = Vec::new();
+        for (roll, moves) in segments {
+            let before = state;
+            let illegal = |reason: String, tok: &str| RecordError::Illegal {
+                game: i + 1,
+                err: MovesError {
+                    index: tokens.len() + 1,
+                    token: tok.to_string(),
+                    reason,
+                },
+            };
+            let start = match roll {
+                Some((a, b)) => {
+                    let t = format!("{a}{b}");
+                    state
+                        .roll(&opts, a, b)
+                        .map_err(|e| illegal(e.to_string(), &t))?
+                }
+                None => state,
+            };
+            let start = notation::skip_forced_empty(start, &opts, &mut movegen, &mut ends);
+            let words: Vec<&str> = moves.iter().map(String::as_str).collect();
+            let over = start.result().is_some()
+                || start.to_move != before.to_move
+                || start.stage_dice().is_none();
+            state = if over && words.is_empty() {
+                start
+            } else {
+                notation::apply_turn(&start, &opts, &words)
+                    .map_err(|why| illegal(why, moves.first().map(String::as_str).unwrap_or("")))?
+            };
+            if let Some((a, b)) = roll {
+                tokens.push(format!("{a}{b}"));
+            }
+            tokens.extend(moves.iter().cloned());
+            turns.push(ReplayedTurn {
+                before,
+                roll,
+                moves,
+            });
+        }
         if let Some(line) = &result_line {
             let want = state.result().map(|r| match r.winner {
                 Some(w) => format!(
@@ -339,6 +421,8 @@ pub fn replay(text: &str) -> Result<(RuleOptions, Vec<ReplayedGame>), RecordErro
             }
         }
         out.push(ReplayedGame {
+            players: names.get(i).cloned().unwrap_or_default(),
+            turns,
             final_state: state,
             starter,
             tokens,
@@ -357,6 +441,12 @@ mod tests {
         let mut a = RandomChooser::new(seed);
         let mut b = RandomChooser::new(seed ^ 0xABCD);
         let g = play_game(opts, &mut SeededDice::new(seed), [&mut a, &mut b]);
+        // A remainder is one turn, all its stages together.
+        assert!(
+            !g.turns
+                .windows(2)
+                .any(|w| w[0].roll.is_none() && w[1].roll.is_none() && w[0].side == w[1].side)
+        );
         let game = RecordedGame {
             players: ["alpha".into(), "beta".into()],
             opening: *g.openings.last().unwrap(),

@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use crate::eval::heuristic::Heuristic;
 use crate::eval::probs_for;
-use crate::notation::{apply_moves, skip_forced_empty, state_text};
+use crate::notation::{apply_turn, skip_forced_empty, state_text};
 use crate::record::{Record, RecordedGame, RecordedTurn, rules_tag, write_record};
 use crate::rules::game::{DiceSource, SeededDice, opening_throw};
 use crate::rules::options::Opening;
@@ -167,31 +167,8 @@ pub fn referee_turn(
     opts: &RuleOptions,
     words: &[String],
 ) -> Result<GameState, String> {
-    let mover = start.to_move;
-    let toks: Vec<&str> = words
-        .iter()
-        .map(String::as_str)
-        .filter(|w| *w != "pass")
-        .collect();
-    let over =
-        |s: &GameState| s.result().is_some() || s.to_move != mover || s.stage_dice().is_none();
-    for k in 0..=toks.len() {
-        if let Ok(s) = apply_moves(*start, opts, &toks[..k])
-            && over(&s)
-        {
-            if k < toks.len() {
-                return Err(format!(
-                    "extra words after the turn ended: '{}'",
-                    toks[k..].join(" ")
-                ));
-            }
-            return Ok(s);
-        }
-    }
-    match apply_moves(*start, opts, &toks) {
-        Err(e) => Err(e.to_string()),
-        Ok(_) => Err("the turn is not complete".into()),
-    }
+    let toks: Vec<&str> = words.iter().map(String::as_str).collect();
+    apply_turn(start, opts, &toks)
 }
 
 /// Luck of rolling `roll` in `state` (side to move about to roll), for the

@@ -141,10 +141,8 @@ pub fn play_game(
                     stages: Vec::new(),
                 });
             }
-            Pending::Remainder { die, count }
-                if count == 4 || !is_in_remainder_turn(&turns, state.to_move) =>
-            {
-                let _ = die;
+            // A remainder is one turn of its own, all its stages together.
+            Pending::Remainder { .. } if !is_in_remainder_turn(&turns, state.to_move) => {
                 turns.push(TurnRecord {
                     side: state.to_move,
                     roll: None,
