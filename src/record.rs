@@ -236,6 +236,9 @@ pub enum RecordError {
     },
 }
 
+/// A roll (or `None` for a remainder) and the move tokens after it.
+type Segment = (Option<(u8, u8)>, Vec<String>);
+
 /// One turn of a replayed game.
 #[derive(Clone, Debug)]
 pub struct ReplayedTurn {
@@ -345,7 +348,7 @@ pub fn replay(text: &str) -> Result<(RuleOptions, Vec<ReplayedGame>), RecordErro
     let mut out = Vec::new();
     for (i, (starter, marked, result_line)) in games.into_iter().enumerate() {
         // Split into turns at the `65:` and `rDxN:` markers.
-        let mut segments: Vec<(Option<(u8, u8)>, Vec<String>)> = Vec::new();
+        let mut segments: Vec<Segment> = Vec::new();
         for t in marked {
             if let Some(head) = t.strip_suffix(':') {
                 segments.push((notation::parse_roll(head), Vec::new()));
