@@ -288,13 +288,12 @@ fn match_vectors_replay() {
                 if playable == 0 {
                     // The record lists a stage with nothing playable as an
                     // empty auto play.
-                    if let Some(p) = plays.get(next_play) {
-                        if p["auto"].as_bool().unwrap()
-                            && p["steps"].as_array().unwrap().is_empty()
-                            && seat_side(p["seat"].as_i64().unwrap()) == state.to_move
-                        {
-                            next_play += 1;
-                        }
+                    if let Some(p) = plays.get(next_play)
+                        && p["auto"].as_bool().unwrap()
+                        && p["steps"].as_array().unwrap().is_empty()
+                        && seat_side(p["seat"].as_i64().unwrap()) == state.to_move
+                    {
+                        next_play += 1;
                     }
                     state = state.after_stage(&opts, state.pos, 0);
                     continue;
