@@ -4,6 +4,7 @@
 //! or the search; the evaluators and search build on it; the protocol and the
 //! transports build on those.
 
+pub mod analysis;
 pub mod eval;
 pub mod matchplay;
 pub mod notation;

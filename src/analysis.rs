@@ -1,0 +1,230 @@
+//! Analysis of recorded games, like gnubg's: for every decision, the
+//! engine's preferred turn and the equity the played turn gave up; per
+//! player, the error rate (average equity lost per decision).
+
+use std::collections::BTreeMap;
+use std::sync::atomic::AtomicBool;
+
+use crate::eval::{Evaluator, Probs, probs_for};
+use crate::notation::{apply_turn, play_text, skip_forced_empty};
+use crate::record::{RecordError, replay};
+use crate::rules::{GameState, MoveGen, Side};
+use crate::search::{Limits, Search};
+
+/// One analysed decision.
+#[derive(Clone, Debug)]
+pub struct Decision {
+    /// 1-based game number.
+    pub game: usize,
+    /// 1-based turn number within the game.
+    pub turn: usize,
+    /// The player's name.
+    pub player: String,
+    /// The roll, `None` for a remainder.
+    pub roll: Option<(u8, u8)>,
+    /// What was played.
+    pub played: String,
+    /// Its equity for the mover.
+    pub played_equity: f32,
+    /// The engine's preferred turn.
+    pub best: String,
+    /// Its equity.
+    pub best_equity: f32,
+}
+
+impl Decision {
+    /// Equity given up (never negative).
+    pub fn loss(&self) -> f32 {
+        (self.best_equity - self.played_equity).max(0.0)
+    }
+}
+
+/// Per-player totals.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PlayerStats {
+    /// Decisions (turns with more than one distinct outcome).
+    pub decisions: usize,
+    /// Total equity lost.
+    pub total_loss: f64,
+}
+
+impl PlayerStats {
+    /// Average equity lost per decision.
+    pub fn error_rate(&self) -> f64 {
+        if self.decisions == 0 {
+            0.0
+        } else {
+            self.total_loss / self.decisions as f64
+        }
+    }
+}
+
+/// The analysis of a record.
+#[derive(Clone, Debug, Default)]
+pub struct Analysis {
+    /// Every decision in order.
+    pub decisions: Vec<Decision>,
+    /// Totals per player name.
+    pub players: BTreeMap<String, PlayerStats>,
+}
+
+impl Analysis {
+    /// A report for people.
+    pub fn to_text(&self) -> String {
+        let mut s = String::new();
+        for d in &self.decisions {
+            let head = match d.roll {
+                Some((a, b)) => format!("{a}{b}"),
+                None => "remainder".into(),
+            };
+            s.push_str(&format!(
+                "game {} turn {} {} {}: played {} ({:+.3}); best {} ({:+.3}); lost {:.3}\n",
+                d.game,
+                d.turn,
+                d.player,
+                head,
+                d.played,
+                d.played_equity,
+                d.best,
+                d.best_equity,
+                d.loss()
+            ));
+        }
+        for (name, p) in &self.players {
+            s.push_str(&format!(
+                "player {name}: decisions {} total loss {:.3} error rate {:.4}\n",
+                p.decisions,
+                p.total_loss,
+                p.error_rate()
+            ));
+        }
+        s
+    }
+}
+
+/// Analyses a record's text at `plies` (gnubg plies: 0 or 1).
+pub fn analyse(text: &str, eval: &dyn Evaluator, plies: u8) -> Result<Analysis, RecordError> {
+    let (opts, games) = replay(text)?;
+    let stop = AtomicBool::new(false);
+    let search = Search::new(eval, opts, &stop);
+    let limits = Limits {
+        plies,
+        ..Limits::default()
+    };
+    let mut movegen = MoveGen::new();
+    let mut ends = Vec::new();
+    let mut out = Analysis::default();
+    for (gi, g) in games.iter().enumerate() {
+        for (ti, t) in g.turns.iter().enumerate() {
+            let mover = t.before.to_move;
+            let start = match t.roll {
+                Some((a, b)) => match t.before.roll(&opts, a, b) {
+                    Ok(s) => s,
+                    Err(_) => continue,
+                },
+                None => t.before,
+            };
+            let start = skip_forced_empty(start, &opts, &mut movegen, &mut ends);
+            if start.result().is_some() || start.to_move != mover || start.stage_dice().is_none() {
+                continue;
+            }
+            let ranked = search.best_turn(&start, &limits, &mut |_| {});
+            if ranked.len() <= 1 {
+                continue;
+            }
+            let words: Vec<&str> = t.moves.iter().map(String::as_str).collect();
+            let Ok(played_end) = apply_turn(&start, &opts, &words) else {
+                continue;
+            };
+            let value = |end: &GameState| -> Probs {
+                if plies == 0 {
+                    probs_for(eval, end, &opts, mover)
+                } else {
+                    search.one_ply(end, mover, limits.inner_beam)
+                }
+            };
+            let best = &ranked[0];
+            let best_equity = if best.plies == plies {
+                best.probs.equity()
+            } else {
+                value(&best.end).equity()
+            };
+            let played_equity = match ranked
+                .iter()
+                .find(|c| c.end == played_end && c.plies == plies)
+            {
+                Some(c) => c.probs.equity(),
+                None => value(&played_end).equity(),
+            };
+            let player = match mover {
+                Side::White => g.players[0].clone(),
+                Side::Black => g.players[1].clone(),
+            };
+            let player = if player.is_empty() {
+                format!("{mover:?}")
+            } else {
+                player
+            };
+            let d = Decision {
+                game: gi + 1,
+                turn: ti + 1,
+                player: player.clone(),
+                roll: t.roll,
+                played: if t.moves.is_empty() {
+                    "pass".into()
+                } else {
+                    t.moves.join(" ")
+                },
+                played_equity,
+                best: play_text(&best.steps),
+                best_equity,
+            };
+            let stats = out.players.entry(player).or_default();
+            stats.decisions += 1;
+            stats.total_loss += f64::from(d.loss());
+            out.decisions.push(d);
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::heuristic::Heuristic;
+    use crate::record::{Record, RecordedGame, RecordedTurn, rules_tag, write_record};
+    use crate::rules::RuleOptions;
+    use crate::rules::game::{RandomChooser, SeededDice, play_game};
+
+    #[test]
+    fn engine_against_itself_loses_nothing_and_random_loses_more() {
+        let opts = RuleOptions::default();
+        let mut a = RandomChooser::new(5);
+        let mut b = RandomChooser::new(6);
+        let g = play_game(&opts, &mut SeededDice::new(5), [&mut a, &mut b]);
+        let rec = Record {
+            tags: vec![("Rules".into(), rules_tag(&opts))],
+            games: vec![RecordedGame {
+                players: ["rand1".into(), "rand2".into()],
+                opening: *g.openings.last().unwrap(),
+                starter: g.starter,
+                turns: g.turns.iter().map(RecordedTurn::from_driver).collect(),
+                result: Some(g.result),
+                note: None,
+            }],
+        };
+        let text = write_record(&rec);
+        let an = analyse(&text, &Heuristic, 0).unwrap();
+        assert!(!an.decisions.is_empty());
+        // Replaying the engine's own choices loses nothing.
+        for d in &an.decisions {
+            if d.played == d.best {
+                assert!(d.loss() < 1e-6);
+            }
+            assert!(d.loss() >= 0.0);
+        }
+        let total: f64 = an.players.values().map(|p| p.total_loss).sum();
+        assert!(total > 0.0, "random play should give up some equity");
+        assert!(an.to_text().contains("error rate"));
+    }
+}
