@@ -32,6 +32,14 @@ pub struct Cli {
 pub enum Commands {
     /// Serve the protocol over TCP, one session per connection.
     Serve(ServeArgs),
+    /// Play a match between two engines (mirrored dice pairs).
+    Match(crate::tools::MatchArgs),
+    /// Check a game record against the rules and print the final positions.
+    Replay(crate::tools::ReplayArgs),
+    /// Analyse a game record: preferred plays, equity lost, error rates.
+    Analyse(crate::tools::AnalyseArgs),
+    /// Play the baseline against itself and write records.
+    Selfplay(crate::tools::SelfplayArgs),
 }
 
 /// Options of `serve`.
@@ -93,6 +101,22 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
                 idle_timeout: (a.idle_timeout > 0).then(|| Duration::from_secs(a.idle_timeout)),
                 max_connections: a.max_connections,
             })
+        }
+        Some(Commands::Match(a)) => {
+            init_logging(cli.log_level.as_deref(), "warn");
+            crate::tools::run_match_cmd(a)
+        }
+        Some(Commands::Replay(a)) => {
+            init_logging(cli.log_level.as_deref(), "warn");
+            crate::tools::run_replay(a)
+        }
+        Some(Commands::Analyse(a)) => {
+            init_logging(cli.log_level.as_deref(), "warn");
+            crate::tools::run_analyse(a)
+        }
+        Some(Commands::Selfplay(a)) => {
+            init_logging(cli.log_level.as_deref(), "warn");
+            crate::tools::run_selfplay(a)
         }
     }
 }

@@ -15,3 +15,4 @@ pub mod search;
 pub mod cli;
 pub mod protocol;
 pub mod server;
+pub mod tools;

@@ -1,0 +1,199 @@
+//! The offline subcommands: `match`, `replay`, `analyse`, `selfplay`.
+//! Each is a clap `Args` struct plus a `run` function; `cli.rs` only
+//! dispatches.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use anyhow::{Context, bail};
+use clap::{ArgAction, Args};
+
+use crate::analysis::analyse;
+use crate::eval::heuristic::Heuristic;
+use crate::matchplay::engine::EngineSpec;
+use crate::matchplay::stats::Sprt;
+use crate::matchplay::{MatchConfig, parse_rules, run_match};
+use crate::notation::state_text;
+use crate::record::replay;
+
+/// Options of `match`.
+#[derive(Args, Debug)]
+pub struct MatchArgs {
+    /// An engine, cutechess style: `cmd=<command line>|tcp://host:port|builtin:heuristic|builtin:random [name=<label>] [option.<key>=<value> ...]`. Give it twice.
+    #[arg(long = "engine", num_args = 1.., action = ArgAction::Append, required = true)]
+    pub engine: Vec<String>,
+    /// Games to play, in mirrored pairs (an odd number is rounded up).
+    #[arg(long, default_value_t = 100)]
+    pub games: usize,
+    /// Seed of the whole match (dice of every pair).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Games at once.
+    #[arg(short = 'j', long = "jobs", default_value_t = 1)]
+    pub jobs: usize,
+    /// Milliseconds an engine has for one decision before it forfeits.
+    #[arg(long, default_value_t = 30_000)]
+    pub timeout_ms: u64,
+    /// A rule option `name=value` for the referee and both engines (repeatable).
+    #[arg(long = "rule")]
+    pub rule: Vec<String>,
+    /// Also report a luck-adjusted ppg (reference: the baseline evaluator, 0-ply).
+    #[arg(long)]
+    pub luck_adjust: bool,
+    /// Stop early by SPRT on ppg: `p0,p1[,alpha,beta]`.
+    #[arg(long)]
+    pub sprt: Option<String>,
+    /// Print the summary as one JSON object.
+    #[arg(long)]
+    pub json: bool,
+    /// Write one record per game into this folder.
+    #[arg(long)]
+    pub records: Option<PathBuf>,
+    /// No progress bar.
+    #[arg(long)]
+    pub no_progress: bool,
+}
+
+/// Runs `match`.
+pub fn run_match_cmd(a: MatchArgs) -> anyhow::Result<()> {
+    // Every `cmd=` word starts the next engine's words.
+    let mut groups: Vec<Vec<String>> = Vec::new();
+    for w in a.engine {
+        if w.starts_with("cmd=") || groups.is_empty() {
+            groups.push(Vec::new());
+        }
+        if let Some(g) = groups.last_mut() {
+            g.push(w);
+        }
+    }
+    if groups.len() != 2 {
+        bail!(
+            "give --engine exactly twice, each with cmd=... (got {})",
+            groups.len()
+        );
+    }
+    let e0 = EngineSpec::parse(&groups[0]).map_err(anyhow::Error::msg)?;
+    let e1 = EngineSpec::parse(&groups[1]).map_err(anyhow::Error::msg)?;
+    let rules = parse_rules(&a.rule).map_err(anyhow::Error::msg)?;
+    let sprt = a
+        .sprt
+        .as_deref()
+        .map(Sprt::parse)
+        .transpose()
+        .map_err(anyhow::Error::msg)?;
+    if a.games == 0 {
+        bail!("--games must be at least 1");
+    }
+    let cfg = MatchConfig {
+        engines: [e0, e1],
+        games: a.games,
+        seed: a.seed,
+        jobs: a.jobs.max(1),
+        move_timeout: Duration::from_millis(a.timeout_ms.max(1)),
+        rules,
+        luck_adjust: a.luck_adjust,
+        sprt,
+        records: a.records,
+        progress: !a.no_progress,
+    };
+    let report = run_match(&cfg);
+    if a.json {
+        println!("{}", report.to_json());
+    } else {
+        print!("{}", report.to_text());
+    }
+    Ok(())
+}
+
+/// Options of `replay`.
+#[derive(Args, Debug)]
+pub struct ReplayArgs {
+    /// The record file.
+    pub file: PathBuf,
+}
+
+/// Runs `replay`: checks a record and prints each game's final position.
+pub fn run_replay(a: ReplayArgs) -> anyhow::Result<()> {
+    let text = std::fs::read_to_string(&a.file)
+        .with_context(|| format!("cannot read {}", a.file.display()))?;
+    let (_, games) = replay(&text).map_err(|e| anyhow::anyhow!("{}: {e}", a.file.display()))?;
+    for (i, g) in games.iter().enumerate() {
+        println!(
+            "game {} final {} result {}",
+            i + 1,
+            state_text(&g.final_state),
+            g.result_line.as_deref().unwrap_or("none")
+        );
+    }
+    println!("ok {} games", games.len());
+    Ok(())
+}
+
+/// Options of `analyse`.
+#[derive(Args, Debug)]
+pub struct AnalyseArgs {
+    /// The record file.
+    pub file: PathBuf,
+    /// Search depth, root-inclusive as `engine.ply` (1 = gnubg 0-ply, 2 = gnubg 1-ply).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(1..=3))]
+    pub ply: u8,
+}
+
+/// Runs `analyse`.
+pub fn run_analyse(a: AnalyseArgs) -> anyhow::Result<()> {
+    let text = std::fs::read_to_string(&a.file)
+        .with_context(|| format!("cannot read {}", a.file.display()))?;
+    let an = analyse(&text, &Heuristic, a.ply.saturating_sub(1).min(1))
+        .map_err(|e| anyhow::anyhow!("{}: {e}", a.file.display()))?;
+    print!("{}", an.to_text());
+    Ok(())
+}
+
+/// Options of `selfplay`.
+#[derive(Args, Debug)]
+pub struct SelfplayArgs {
+    /// Games to play.
+    #[arg(long, default_value_t = 100)]
+    pub games: usize,
+    /// Seed.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Search depth of both sides, root-inclusive as `engine.ply`.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=3))]
+    pub ply: u8,
+    /// Games at once.
+    #[arg(short = 'j', long = "jobs", default_value_t = 1)]
+    pub jobs: usize,
+    /// A rule option `name=value` (repeatable).
+    #[arg(long = "rule")]
+    pub rule: Vec<String>,
+    /// Write one record per game here.
+    #[arg(long, default_value = "selfplay")]
+    pub records: PathBuf,
+}
+
+/// Runs `selfplay`: the baseline player against itself, records written.
+pub fn run_selfplay(a: SelfplayArgs) -> anyhow::Result<()> {
+    let rules = parse_rules(&a.rule).map_err(anyhow::Error::msg)?;
+    let spec = |name: &str| EngineSpec {
+        cmd: "builtin:heuristic".into(),
+        name: name.into(),
+        options: vec![("engine.ply".into(), a.ply.to_string())],
+    };
+    let cfg = MatchConfig {
+        engines: [spec("gulbara-a"), spec("gulbara-b")],
+        games: a.games.max(1),
+        seed: a.seed,
+        jobs: a.jobs.max(1),
+        move_timeout: Duration::from_secs(60),
+        rules,
+        luck_adjust: false,
+        sprt: None,
+        records: Some(a.records.clone()),
+        progress: true,
+    };
+    let report = run_match(&cfg);
+    print!("{}", report.to_text());
+    println!("records in {}", a.records.display());
+    Ok(())
+}
