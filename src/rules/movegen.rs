@@ -20,6 +20,10 @@ use super::step::{Play, StageDice, Step};
 /// Extra restrictions a rule set places on single steps (head rule, six-block
 /// rule of other tables games). Gul bara has none.
 pub trait StepRules {
+    /// True when the rule set never forbids a step ([`StepRules::allows`]
+    /// always true), which lets the generator use its fast paths.
+    const UNRESTRICTED: bool = false;
+
     /// Whether the mover, with checkers `own` and blocked points `blocked`,
     /// may play `step` (already known to be legal under the common rules).
     #[inline]
@@ -31,7 +35,9 @@ pub trait StepRules {
 /// Gul bara: no restrictions beyond the common ones.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct GulBaraSteps;
-impl StepRules for GulBaraSteps {}
+impl StepRules for GulBaraSteps {
+    const UNRESTRICTED: bool = true;
+}
 
 /// One distinct end of a stage with a play that reaches it.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -166,13 +172,6 @@ impl<R: StepRules> MoveGen<R> {
     /// holds the single unchanged position with the empty play.
     pub fn generate(&mut self, pos: Position, dice: StageDice, out: &mut Vec<StageEnd>) -> u8 {
         out.clear();
-        self.seen.clear();
-        self.max_used = 0;
-        self.own = pos.own;
-        self.opp = pos.opp;
-        self.occ = pos.own.mask();
-        self.blocked = pos.blocked();
-        self.play = Play::EMPTY;
         if pos.is_over() {
             out.push(StageEnd {
                 pos,
@@ -180,6 +179,70 @@ impl<R: StepRules> MoveGen<R> {
             });
             return 0;
         }
+        let occ = pos.own.mask();
+        let blocked = pos.blocked();
+        if R::UNRESTRICTED {
+            // Fast paths: no bearing off can happen during the stage, so no
+            // two plays of the enumeration reach the same end (see
+            // `pair_no_bearoff` and `same_no_bearoff`).
+            match dice {
+                StageDice::Pair(a, b)
+                    if a != b
+                        && (1..=6).contains(&a)
+                        && (1..=6).contains(&b)
+                        && outside_at_least(pos.own, occ, 2) =>
+                {
+                    let (hi, lo) = if a > b { (a, b) } else { (b, a) };
+                    if pair_no_bearoff(pos, occ, blocked, hi, lo, out) {
+                        return 2;
+                    }
+                }
+                StageDice::Same { die, count }
+                    if (1..=6).contains(&die)
+                        && count > 0
+                        && outside_at_least(pos.own, occ, count.min(4)) =>
+                {
+                    let mut same = SameNoBearoff {
+                        opp: pos.opp,
+                        open: open_for(blocked, die),
+                        die,
+                        max_used: 0,
+                        out,
+                    };
+                    same.run(pos.own, occ, count.min(4), 24, Play::EMPTY);
+                    if same.max_used > 0 {
+                        return same.max_used;
+                    }
+                    out.push(StageEnd {
+                        pos,
+                        play: Play::EMPTY,
+                    });
+                    return 0;
+                }
+                _ => {}
+            }
+        }
+        self.general(pos, occ, blocked, dice, out)
+    }
+
+    /// The general enumeration (any rule set, bearing off, one-die plays),
+    /// removing repeated ends with a hash set.
+    fn general(
+        &mut self,
+        pos: Position,
+        occ: u32,
+        blocked: u32,
+        dice: StageDice,
+        out: &mut Vec<StageEnd>,
+    ) -> u8 {
+        out.clear();
+        self.seen.clear();
+        self.max_used = 0;
+        self.own = pos.own;
+        self.opp = pos.opp;
+        self.occ = occ;
+        self.blocked = blocked;
+        self.play = Play::EMPTY;
         match dice {
             StageDice::Pair(a, b) => {
                 let (hi, lo) = if a >= b { (a, b) } else { (b, a) };
@@ -319,6 +382,175 @@ impl<R: StepRules> MoveGen<R> {
     }
 }
 
+/// Points (bit `p - 1`) from which a die `die` moves to an open point
+/// without bearing off.
+#[inline(always)]
+fn open_for(blocked: u32, die: u8) -> u32 {
+    !(blocked << die) & (0xFF_FFFF << die) & 0xFF_FFFF
+}
+
+/// Whether at least `n` of the mover's checkers are outside its home
+/// quarter. Each step brings at most one checker home and bearing off needs
+/// all of them home, so then none of `n` dice can bear off.
+#[inline(always)]
+fn outside_at_least(own: Checkers, occ: u32, n: u8) -> bool {
+    let mut outside = occ & !HOME_MASK;
+    if outside.count_ones() >= u32::from(n) {
+        return true;
+    }
+    let mut total = 0;
+    while outside != 0 {
+        let p = outside.trailing_zeros() as u8 + 1;
+        outside &= outside - 1;
+        total += own.at(p);
+    }
+    total >= n
+}
+
+/// Highest point (1..=24) of a non-empty mask.
+#[inline(always)]
+fn highest(mask: u32) -> u8 {
+    (32 - mask.leading_zeros()) as u8
+}
+
+#[inline(always)]
+fn play2(p: u8, d1: u8, q: u8, d2: u8) -> Play {
+    let mut play = Play::EMPTY;
+    play.push(Step::new(p, d1));
+    play.push(Step::new(q, d2));
+    play
+}
+
+/// Two different dice `hi > lo` when no step can bear off. Pushes every
+/// two-dice end in the order (and with the plays) of the general
+/// enumeration and returns true; returns false, having pushed nothing, when
+/// no play uses both dice.
+///
+/// Without bearing off the two steps of different checkers are legal in
+/// either order, so the ends are: `p` moves `hi` and `q` moves `lo` for every
+/// such pair of checkers (distinct ends, except that a `q` equal to `p - hi`
+/// or `q - lo` equal to `p` gives one checker moved by both dice), plus each
+/// checker moved by both dice, through `p - hi` or `p - lo`. The general
+/// enumeration plays `hi` first from the highest point down, then `lo`
+/// first; this keeps its first occurrence of each end.
+#[inline(always)]
+fn pair_no_bearoff(
+    pos: Position,
+    occ: u32,
+    blocked: u32,
+    hi: u8,
+    lo: u8,
+    out: &mut Vec<StageEnd>,
+) -> bool {
+    let own = pos.own;
+    let open_hi = open_for(blocked, hi);
+    let open_lo = open_for(blocked, lo);
+    let a_hi = occ & open_hi;
+    let start = out.len();
+    // `hi` first from p, then `lo` from q.
+    let mut ps = a_hi;
+    while ps != 0 {
+        let p = highest(ps);
+        ps &= !(1 << (p - 1));
+        let to = p - hi;
+        let own1 = own.moved(p, to);
+        let mut occ1 = occ | (1 << (to - 1));
+        if own.at(p) == 1 {
+            occ1 &= !(1 << (p - 1));
+        }
+        // q = p + lo moving onto p: one checker moved by both dice, already
+        // found through q - hi when q could move `hi`.
+        let mut qs = occ1 & open_lo & !(a_hi & (1 << (p + lo - 1)));
+        while qs != 0 {
+            let q = highest(qs);
+            qs &= !(1 << (q - 1));
+            out.push(StageEnd {
+                pos: Position {
+                    own: own1.moved(q, q - lo),
+                    opp: pos.opp,
+                },
+                play: play2(p, hi, q, lo),
+            });
+        }
+    }
+    // `lo` first: only one checker moved by both dice through p - lo is new,
+    // when p - hi is closed (or p cannot move `hi`) and no checker stood on
+    // p - lo to make it a pair of the first pass.
+    let both = lo + hi;
+    let mut ps = occ & open_lo & !a_hi & !(occ << lo) & open_for(blocked, both);
+    while ps != 0 {
+        let p = highest(ps);
+        ps &= !(1 << (p - 1));
+        out.push(StageEnd {
+            pos: Position {
+                own: own.moved(p, p - both),
+                opp: pos.opp,
+            },
+            play: play2(p, lo, p - lo, hi),
+        });
+    }
+    out.len() > start
+}
+
+/// Equal dice when no step can bear off: the general enumeration
+/// (non-increasing source points) without its hash set. Distinct multisets
+/// of steps reach distinct ends when nothing is borne off, so no end repeats.
+struct SameNoBearoff<'a> {
+    opp: Checkers,
+    /// Points a checker may leave with `die`.
+    open: u32,
+    die: u8,
+    max_used: u8,
+    out: &'a mut Vec<StageEnd>,
+}
+
+impl SameNoBearoff<'_> {
+    /// Plays up to `left` more dice from sources at or below `top`.
+    fn run(&mut self, own: Checkers, occ: u32, left: u8, top: u8, play: Play) {
+        let die = self.die;
+        let mut froms = occ & self.open & (u32::MAX >> (32 - u32::from(top)));
+        if froms == 0 {
+            let used = play.len() as u8;
+            if used > 0 {
+                self.record(own, used, play);
+            }
+            return;
+        }
+        while froms != 0 {
+            let from = highest(froms);
+            froms &= !(1 << (from - 1));
+            let to = from - die;
+            let own1 = own.moved(from, to);
+            let mut play1 = play;
+            play1.push(Step::new(from, die));
+            if left == 1 {
+                self.record(own1, play1.len() as u8, play1);
+            } else {
+                let mut occ1 = occ | (1 << (to - 1));
+                if own.at(from) == 1 {
+                    occ1 &= !(1 << (from - 1));
+                }
+                self.run(own1, occ1, left - 1, from, play1);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn record(&mut self, own: Checkers, used: u8, play: Play) {
+        if used < self.max_used {
+            return;
+        }
+        if used > self.max_used {
+            self.max_used = used;
+            self.out.clear();
+        }
+        self.out.push(StageEnd {
+            pos: Position { own, opp: self.opp },
+            play,
+        });
+    }
+}
+
 /// Convenience: every distinct end of a stage and the number of playable dice.
 pub fn stage_ends(pos: Position, dice: StageDice) -> (Vec<StageEnd>, u8) {
     let mut out = Vec::new();
@@ -343,6 +575,93 @@ mod tests {
         Position {
             own: Checkers::from_counts(&o).unwrap(),
             opp: Checkers::from_counts(&b).unwrap(),
+        }
+    }
+
+    /// Gul bara through the general enumeration only.
+    #[derive(Clone, Copy, Default)]
+    struct GeneralOnly;
+    impl StepRules for GeneralOnly {}
+
+    /// A random position: each side's checkers spread over its own points
+    /// (weighted towards `home_bias` of them at home), no point shared.
+    fn random_position(seed: &mut u64, home_bias: u64) -> Position {
+        let mut next = |n: u64| {
+            *seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (*seed >> 33) % n
+        };
+        let mut own = [0u8; 24];
+        let mut opp = [0u8; 24];
+        let own_off = next(4) * next(5);
+        let opp_off = next(4) * next(5);
+        for side in 0..2 {
+            let off = if side == 0 { own_off } else { opp_off };
+            for _ in off..15 {
+                for _ in 0..50 {
+                    let p = if next(100) < home_bias {
+                        next(6) as u8 + 1
+                    } else {
+                        next(24) as u8 + 1
+                    };
+                    let q = super::super::position::other_numbering(p);
+                    let (mine, other) = if side == 0 {
+                        (&mut own, &opp)
+                    } else {
+                        (&mut opp, &own)
+                    };
+                    if other[q as usize - 1] == 0 {
+                        mine[p as usize - 1] += 1;
+                        break;
+                    }
+                }
+            }
+        }
+        Position {
+            own: Checkers::from_counts(&own).unwrap(),
+            opp: Checkers::from_counts(&opp).unwrap(),
+        }
+    }
+
+    fn all_stages() -> Vec<StageDice> {
+        let mut v = Vec::new();
+        for a in 0..=7u8 {
+            for b in 0..=7u8 {
+                v.push(StageDice::Pair(a, b));
+            }
+            for count in 0..=5 {
+                v.push(StageDice::Same { die: a, count });
+            }
+        }
+        v
+    }
+
+    /// The fast paths give exactly what the general enumeration gives: the
+    /// same ends, in the same order, with the same plays.
+    #[test]
+    fn fast_paths_match_general_enumeration() {
+        let mut fast = MoveGen::new();
+        let mut general = MoveGen::with_rules(GeneralOnly);
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        let mut seed = 7;
+        let stages = all_stages();
+        for i in 0..3_000 {
+            let pos = random_position(&mut seed, [0, 30, 70, 95][i % 4]);
+            for &dice in &stages {
+                if matches!(
+                    dice,
+                    StageDice::Same { count: 0, .. }
+                        | StageDice::Same { die: 0, .. }
+                        | StageDice::Pair(0, _)
+                        | StageDice::Pair(_, 0)
+                ) {
+                    continue;
+                }
+                let n = fast.generate(pos, dice, &mut a);
+                let m = general.generate(pos, dice, &mut b);
+                assert_eq!((n, &a), (m, &b), "{pos:?} {dice:?}");
+            }
         }
     }
 

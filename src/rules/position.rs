@@ -21,6 +21,16 @@ pub const fn other_numbering(p: u8) -> u8 {
 /// `p - 1` stands for point `p`.
 pub const HOME_MASK: u32 = 0x3F;
 
+/// Gathers bit `4k` of `x` into bit `k` (k = 0..16).
+#[inline(always)]
+const fn compress_nibbles(x: u64) -> u32 {
+    let x = x & 0x1111_1111_1111_1111;
+    let x = (x | (x >> 3)) & 0x0303_0303_0303_0303;
+    let x = (x | (x >> 6)) & 0x000F_000F_000F_000F;
+    let x = (x | (x >> 12)) & 0x0000_00FF_0000_00FF;
+    ((x | (x >> 24)) & 0xFFFF) as u32
+}
+
 /// Checkers of one side in its own numbering, four bits per point.
 ///
 /// Nibble 0 holds the borne-off count, nibble `p` the checkers on point `p`.
@@ -70,27 +80,15 @@ impl Checkers {
 
     /// Occupancy mask: bit `p - 1` set when point `p` holds a checker.
     #[inline]
-    pub fn mask(self) -> u32 {
-        // Fold each nibble onto its low bit, then gather the 24 low bits.
+    pub const fn mask(self) -> u32 {
+        // Fold each nibble onto its low bit, then compress the nibbles' low
+        // bits into consecutive bits, one 64-bit half at a time.
         let x = self.0 >> 4;
         let x = x | (x >> 1);
-        let x = (x | (x >> 2)) & 0x1111_1111_1111_1111_1111_1111;
-        let mut m = 0u32;
-        let mut lo = x as u64;
-        let mut hi = (x >> 64) as u64;
-        let mut i = 0;
-        while lo != 0 {
-            let t = lo.trailing_zeros();
-            m |= 1 << (i + t / 4);
-            lo &= lo - 1;
-        }
-        i = 16;
-        while hi != 0 {
-            let t = hi.trailing_zeros();
-            m |= 1 << (i + t / 4);
-            hi &= hi - 1;
-        }
-        m
+        let x = x | (x >> 2);
+        let lo = compress_nibbles(x as u64);
+        let hi = compress_nibbles((x >> 64) as u64);
+        (lo | (hi << 16)) & 0xFF_FFFF
     }
 
     /// Counts per point, index `p - 1` for point `p`.
@@ -201,6 +199,28 @@ mod tests {
         let moved = c.moved(24, 0);
         assert_eq!(moved.off(), 1);
         assert_eq!(moved.at(24), 8);
+    }
+
+    #[test]
+    fn mask_agrees_with_at_on_many_placements() {
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..10_000 {
+            let mut counts = [0u8; 24];
+            for _ in 0..CHECKERS {
+                seed = seed
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1_442_695_040_888_963_407);
+                let p = (seed >> 33) % 30;
+                if p < 24 {
+                    counts[p as usize] += 1;
+                }
+            }
+            let c = Checkers::from_counts(&counts).unwrap();
+            let expected = (1..=24u8)
+                .filter(|&p| c.at(p) > 0)
+                .fold(0u32, |m, p| m | (1 << (p - 1)));
+            assert_eq!(c.mask(), expected, "{counts:?}");
+        }
     }
 
     #[test]
