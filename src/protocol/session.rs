@@ -322,8 +322,11 @@ impl Session {
         let mut movegen = MoveGen::new();
         let mut ends = Vec::new();
         let playable = movegen.generate(self.state.pos, dice, &mut ends);
-        for e in ends.iter().take(limit) {
-            self.say(&format!("play {}", play_text(e.play.steps())));
+        // Sorted by text, so the order does not depend on the generator's.
+        let mut plays: Vec<String> = ends.iter().map(|e| play_text(e.play.steps())).collect();
+        plays.sort_unstable();
+        for p in plays.iter().take(limit) {
+            self.say(&format!("play {p}"));
         }
         let truncated = if ends.len() > limit { " truncated" } else { "" };
         self.say(&format!(

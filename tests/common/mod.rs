@@ -1,0 +1,355 @@
+//! Shared helpers for the protocol integration tests: the transcript format
+//! of protocol/transcripts/*.txt and bounded line I/O with the real binary.
+
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::PathBuf;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
+/// How long any single expected line may take (debug builds search slowly).
+pub const LINE_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// One expected response line.
+#[derive(Debug, Clone)]
+pub enum Expect {
+    /// `< line`: exactly this.
+    Exact(String),
+    /// `<~ pattern`: `*` matches any run of characters.
+    Pattern(String),
+}
+
+impl Expect {
+    pub fn matches(&self, line: &str) -> bool {
+        match self {
+            Expect::Exact(s) => s == line,
+            Expect::Pattern(p) => glob(p, line),
+        }
+    }
+}
+
+/// One command with the lines it must produce.
+#[derive(Debug, Clone)]
+pub struct Exchange {
+    pub send: String,
+    pub expect: Vec<Expect>,
+    pub line_no: usize,
+}
+
+/// `*` matches any run of characters (including none).
+pub fn glob(pattern: &str, text: &str) -> bool {
+    let p: Vec<char> = pattern.chars().collect();
+    let t: Vec<char> = text.chars().collect();
+    let (mut pi, mut ti) = (0, 0);
+    let (mut star, mut mark) = (None, 0);
+    while ti < t.len() {
+        if pi < p.len() && p[pi] != '*' && p[pi] == t[ti] {
+            pi += 1;
+            ti += 1;
+        } else if pi < p.len() && p[pi] == '*' {
+            star = Some(pi);
+            mark = ti;
+            pi += 1;
+        } else if let Some(s) = star {
+            pi = s + 1;
+            mark += 1;
+            ti = mark;
+        } else {
+            return false;
+        }
+    }
+    while pi < p.len() && p[pi] == '*' {
+        pi += 1;
+    }
+    pi == p.len()
+}
+
+/// Parses a transcript file.
+pub fn parse_transcript(text: &str) -> Vec<Exchange> {
+    let mut out: Vec<Exchange> = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() || line.starts_with('#') {
+            continue;
+        }
+        if let Some(cmd) = line.strip_prefix("> ") {
+            out.push(Exchange {
+                send: cmd.to_string(),
+                expect: Vec::new(),
+                line_no: i + 1,
+            });
+        } else if let Some(p) = line.strip_prefix("<~ ") {
+            out.last_mut()
+                .expect("expectation before any command")
+                .expect
+                .push(Expect::Pattern(p.to_string()));
+        } else if let Some(l) = line.strip_prefix("< ") {
+            out.last_mut()
+                .expect("expectation before any command")
+                .expect
+                .push(Expect::Exact(l.to_string()));
+        } else {
+            panic!("transcript line {}: cannot read {line:?}", i + 1);
+        }
+    }
+    out
+}
+
+/// Every transcript in protocol/transcripts, by file name.
+pub fn transcripts() -> Vec<(String, String)> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("protocol/transcripts");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("protocol/transcripts")
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "txt"))
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "no transcripts found");
+    files
+        .into_iter()
+        .map(|p| {
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            (name, std::fs::read_to_string(&p).unwrap())
+        })
+        .collect()
+}
+
+/// Line I/O with an engine, every read bounded by a timeout.
+pub trait LineIo {
+    fn send_bytes(&mut self, bytes: &[u8]);
+    fn recv_timeout(&mut self, t: Duration) -> Option<String>;
+
+    fn send(&mut self, line: &str) {
+        let mut b = line.as_bytes().to_vec();
+        b.push(b'\n');
+        self.send_bytes(&b);
+    }
+
+    fn recv(&mut self) -> String {
+        self.recv_timeout(LINE_TIMEOUT)
+            .expect("timed out waiting for a response line")
+    }
+
+    /// Sends `isready` and expects `readyok` as the very next line.
+    fn sync(&mut self) {
+        self.send("isready");
+        assert_eq!(self.recv(), "readyok");
+    }
+
+    /// Sends a line and reads exactly `n` response lines (then syncs).
+    fn ask(&mut self, line: &str, n: usize) -> Vec<String> {
+        self.send(line);
+        let v: Vec<String> = (0..n).map(|_| self.recv()).collect();
+        self.sync();
+        v
+    }
+
+    /// Reads lines until one starts with `prefix`; returns them all.
+    fn recv_until(&mut self, prefix: &str) -> Vec<String> {
+        let mut v = Vec::new();
+        loop {
+            let l = self.recv();
+            let done = l.starts_with(prefix);
+            v.push(l);
+            if done {
+                return v;
+            }
+        }
+    }
+}
+
+/// Replays a transcript: after each command's expected lines, `isready`
+/// must be answered by the very next line, so nothing unexpected was written.
+pub fn replay(io: &mut dyn LineIo, name: &str, text: &str) {
+    for ex in parse_transcript(text) {
+        io.send(&ex.send);
+        for e in &ex.expect {
+            let got = io.recv_timeout(LINE_TIMEOUT).unwrap_or_else(|| {
+                panic!(
+                    "{name}:{}: '{}': timed out waiting for {e:?}",
+                    ex.line_no, ex.send
+                )
+            });
+            assert!(
+                e.matches(&got),
+                "{name}:{}: '{}': expected {e:?}, got {got:?}",
+                ex.line_no,
+                ex.send
+            );
+        }
+        io.send("isready");
+        let got = io.recv_timeout(LINE_TIMEOUT);
+        assert_eq!(
+            got.as_deref(),
+            Some("readyok"),
+            "{name}:{}: '{}': unexpected extra output",
+            ex.line_no,
+            ex.send
+        );
+    }
+}
+
+/// A child process killed when dropped.
+pub struct Proc(pub Child);
+
+impl Drop for Proc {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+impl Proc {
+    /// Waits up to `t` for the process to exit.
+    pub fn wait_timeout(&mut self, t: Duration) -> Option<std::process::ExitStatus> {
+        let start = std::time::Instant::now();
+        while start.elapsed() < t {
+            if let Ok(Some(s)) = self.0.try_wait() {
+                return Some(s);
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        None
+    }
+}
+
+/// Lines of a reader, delivered through a channel by a thread.
+pub fn line_channel(r: impl Read + Send + 'static) -> mpsc::Receiver<String> {
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut r = BufReader::new(r);
+        let mut buf = Vec::new();
+        loop {
+            buf.clear();
+            match r.read_until(b'\n', &mut buf) {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {
+                    if buf.last() == Some(&b'\n') {
+                        buf.pop();
+                    }
+                    if tx.send(String::from_utf8_lossy(&buf).into_owned()).is_err() {
+                        break;
+                    }
+                }
+            }
+        }
+    });
+    rx
+}
+
+pub fn bin() -> &'static str {
+    env!("CARGO_BIN_EXE_gulbara")
+}
+
+/// The engine on a pipe.
+pub struct StdioEngine {
+    pub proc: Proc,
+    pub stdin: Option<ChildStdin>,
+    pub lines: mpsc::Receiver<String>,
+}
+
+impl StdioEngine {
+    pub fn start() -> StdioEngine {
+        let mut child = Command::new(bin())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start gulbara");
+        let stdin = child.stdin.take();
+        let lines = line_channel(child.stdout.take().unwrap());
+        StdioEngine {
+            proc: Proc(child),
+            stdin,
+            lines,
+        }
+    }
+
+    /// Closes stdin (end of input).
+    pub fn close_input(&mut self) {
+        self.stdin = None;
+    }
+}
+
+impl LineIo for StdioEngine {
+    fn send_bytes(&mut self, bytes: &[u8]) {
+        let s = self.stdin.as_mut().expect("stdin open");
+        s.write_all(bytes).expect("write to engine");
+        s.flush().unwrap();
+    }
+    fn recv_timeout(&mut self, t: Duration) -> Option<String> {
+        self.lines.recv_timeout(t).ok()
+    }
+}
+
+/// `gulbara serve` on an ephemeral loopback port.
+pub struct Server {
+    pub proc: Proc,
+    pub addr: String,
+}
+
+impl Server {
+    pub fn start(extra: &[&str]) -> Server {
+        let mut child = Command::new(bin())
+            .args(["serve", "--listen", "127.0.0.1:0"])
+            .args(extra)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start gulbara serve");
+        let lines = line_channel(child.stdout.take().unwrap());
+        let first = lines
+            .recv_timeout(Duration::from_secs(30))
+            .expect("server announces its address");
+        let addr = first
+            .strip_prefix("listening ")
+            .unwrap_or_else(|| panic!("unexpected first line {first:?}"))
+            .to_string();
+        Server {
+            proc: Proc(child),
+            addr,
+        }
+    }
+
+    pub fn connect(&self) -> TcpClient {
+        TcpClient::connect(&self.addr)
+    }
+}
+
+/// A protocol client over TCP.
+pub struct TcpClient {
+    pub stream: TcpStream,
+    pub lines: mpsc::Receiver<String>,
+}
+
+impl TcpClient {
+    pub fn connect(addr: &str) -> TcpClient {
+        let stream = TcpStream::connect(addr).expect("connect");
+        stream.set_write_timeout(Some(LINE_TIMEOUT)).unwrap();
+        let lines = line_channel(stream.try_clone().unwrap());
+        TcpClient { stream, lines }
+    }
+}
+
+impl LineIo for TcpClient {
+    fn send_bytes(&mut self, bytes: &[u8]) {
+        self.stream.write_all(bytes).expect("write to server");
+    }
+    fn recv_timeout(&mut self, t: Duration) -> Option<String> {
+        self.lines.recv_timeout(t).ok()
+    }
+}
+
+#[test]
+fn glob_works() {
+    assert!(glob("a * c", "a b c"));
+    assert!(glob("a*", "a"));
+    assert!(glob("*", ""));
+    assert!(glob("x * y * z", "x 1 2 y 3 z"));
+    assert!(!glob("a * c", "a b d"));
+    assert!(!glob("abc", "abcd"));
+}

@@ -1,0 +1,133 @@
+//! The protocol over a pipe: the real binary with no arguments.
+
+mod common;
+
+use std::time::Duration;
+
+use common::{LineIo, StdioEngine, replay, transcripts};
+
+#[test]
+fn transcripts_replay_over_a_pipe() {
+    for (name, text) in transcripts() {
+        let mut e = StdioEngine::start();
+        replay(&mut e, &name, &text);
+        e.send("quit");
+        let status = e.proc.wait_timeout(Duration::from_secs(10));
+        assert!(status.is_some_and(|s| s.success()), "{name}: quit");
+    }
+}
+
+#[test]
+fn garbage_overlong_and_invalid_utf8_never_break_the_session() {
+    let mut e = StdioEngine::start();
+    e.send("position startpos moves 65 24/13");
+    let before = e.ask("show", 11);
+    e.send_bytes(b"\xff\xfe\xfd\n");
+    assert!(e.recv().starts_with("error bad_command"));
+    e.send_bytes(b"position \xc3\x28 startpos\n");
+    assert!(e.recv().starts_with("error bad_command"));
+    e.send_bytes(b"\x00\x01\x02 \x1b[2J\n");
+    assert!(e.recv().starts_with("error bad_command"));
+    e.send_bytes(b"go\tmovetime\t\t\n");
+    assert!(e.recv().starts_with("error bad_command"));
+    let long = vec![b'a'; 200_000];
+    e.send_bytes(&long);
+    e.send_bytes(b"\n");
+    let l = e.recv();
+    assert!(l.starts_with("error bad_command line too long"), "{l}");
+    e.send("position startpos moves 65 24/13 99/1");
+    assert!(e.recv().starts_with("error bad_value moves token 3"));
+    e.send("dice 9 9");
+    assert!(e.recv().starts_with("error bad_value"));
+    e.send("position board 15,0,0,0,0,0,0,0,0,0,0,-15,0,0,0,0,0,0,0,0,0,0,0,15 w 0 0");
+    assert!(e.recv().starts_with("error bad_value"));
+    e.sync();
+    // CRLF endings and runs of spaces and tabs.
+    e.send_bytes(b"  \t show \t\r\n");
+    let after: Vec<String> = (0..11).map(|_| e.recv()).collect();
+    assert_eq!(before, after, "the position changed");
+    e.sync();
+}
+
+#[test]
+fn illegal_moves_leave_the_position_unchanged() {
+    let mut e = StdioEngine::start();
+    e.send("position startpos moves 65 24/18 24/19 31 24/23 24/21");
+    let before = e.ask("show", 11);
+    e.send("position startpos moves 65 24/18 24/19 31 24/23 24/23");
+    let err = e.recv();
+    assert!(
+        err.starts_with("error bad_value moves token 6 '24/23'"),
+        "{err}"
+    );
+    let after = e.ask("show", 11);
+    assert_eq!(before, after);
+}
+
+fn chain_position(e: &mut StdioEngine) {
+    // White's 1-1 past the exemption: a 24-step chain, slowest at ply 2.
+    e.send("position board 0,0,0,0,0,0,0,0,0,0,0,-15,0,0,0,0,0,0,0,0,0,0,0,15 w 3 3");
+    e.send("dice 1 1");
+    e.sync();
+}
+
+#[test]
+fn stop_during_go_infinite_gives_exactly_one_bestmove() {
+    let mut e = StdioEngine::start();
+    chain_position(&mut e);
+    e.send("go infinite");
+    // Meanwhile isready is answered and a second go is refused.
+    e.send("isready");
+    e.send("go");
+    let mut lines = Vec::new();
+    while lines
+        .iter()
+        .filter(|l: &&String| l.starts_with("error"))
+        .count()
+        == 0
+    {
+        lines.push(e.recv());
+    }
+    assert!(lines.contains(&"readyok".to_string()), "{lines:?}");
+    assert!(
+        lines.iter().any(|l| l.starts_with("error bad_state")),
+        "{lines:?}"
+    );
+    // No bestmove arrives by itself.
+    let deadline = std::time::Instant::now() + Duration::from_millis(1500);
+    while let Some(l) =
+        e.recv_timeout(deadline.saturating_duration_since(std::time::Instant::now()))
+    {
+        assert!(!l.starts_with("bestmove"), "bestmove before stop");
+    }
+    let t = std::time::Instant::now();
+    e.send("stop");
+    let got = e.recv_until("bestmove");
+    assert!(t.elapsed() < Duration::from_secs(10), "stop was slow");
+    assert_eq!(got.iter().filter(|l| l.starts_with("bestmove")).count(), 1);
+    e.sync();
+    e.send("stop");
+    e.sync();
+}
+
+#[test]
+fn quit_during_a_search_exits_cleanly() {
+    let mut e = StdioEngine::start();
+    chain_position(&mut e);
+    e.send("go infinite");
+    e.send("quit");
+    let status = e.proc.wait_timeout(Duration::from_secs(20));
+    assert!(status.is_some_and(|s| s.success()));
+}
+
+#[test]
+fn end_of_input_lets_the_search_finish() {
+    let mut e = StdioEngine::start();
+    e.send("dice 6 5");
+    e.send("go ply 1");
+    e.close_input();
+    let got = e.recv_until("bestmove");
+    assert!(got.last().unwrap().starts_with("bestmove 24/"));
+    let status = e.proc.wait_timeout(Duration::from_secs(20));
+    assert!(status.is_some_and(|s| s.success()));
+}
