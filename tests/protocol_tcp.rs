@@ -1,0 +1,187 @@
+//! The protocol over TCP: `gulbara serve` on a loopback port.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::{LineIo, Server, TcpClient, replay, transcripts};
+
+#[test]
+fn transcripts_replay_over_tcp() {
+    let server = Server::start(&[]);
+    for (name, text) in transcripts() {
+        let mut c = server.connect();
+        replay(&mut c, &name, &text);
+        c.send("quit");
+        // The server closes the connection after quit.
+        assert_eq!(c.recv_timeout(Duration::from_secs(10)), None, "{name}");
+    }
+}
+
+#[test]
+fn concurrent_sessions_do_not_interfere() {
+    let server = Server::start(&[]);
+    let addr = server.addr.clone();
+    let handles: Vec<_> = (0..16)
+        .map(|i| {
+            let addr = addr.clone();
+            std::thread::spawn(move || {
+                let mut c = TcpClient::connect(&addr);
+                // Each session keeps its own settings, position and dice.
+                let ply = 1 + i % 2;
+                c.send(&format!("set engine.ply {ply}"));
+                let (d1, d2) = (1 + i % 6, 1 + (i / 6) % 6);
+                let d2 = if d1 == d2 { d2 % 6 + 1 } else { d2 };
+                c.send(&format!("dice {d1} {d2}"));
+                c.sync();
+                for round in 0..3 {
+                    assert_eq!(
+                        c.ask("get engine.ply", 1),
+                        vec![format!("value engine.ply {ply}")]
+                    );
+                    let show = c.ask("show", 11);
+                    assert_eq!(show[9], format!("pending dice {d1}{d2}"), "{i} {round}");
+                    c.send("go");
+                    let got = c.recv_until("bestmove");
+                    assert!(got.last().unwrap().starts_with("bestmove 24/"), "{got:?}");
+                    c.sync();
+                }
+                c.send("quit");
+            })
+        })
+        .collect();
+    for h in handles {
+        h.join().expect("client thread");
+    }
+    // The server is still fine.
+    let mut c = server.connect();
+    c.sync();
+}
+
+#[test]
+fn a_client_vanishing_during_go_does_not_disturb_others() {
+    let server = Server::start(&[]);
+    let mut other = server.connect();
+    other.send("dice 6 5");
+    other.sync();
+    for _ in 0..3 {
+        let mut c = server.connect();
+        c.send("position board 0,0,0,0,0,0,0,0,0,0,0,-15,0,0,0,0,0,0,0,0,0,0,0,15 w 3 3");
+        c.send("dice 1 1");
+        c.send("go infinite");
+        c.sync();
+        drop(c);
+    }
+    std::thread::sleep(Duration::from_millis(200));
+    other.send("go ply 1");
+    let got = other.recv_until("bestmove");
+    assert!(got.last().unwrap().starts_with("bestmove 24/"));
+    other.sync();
+    let mut fresh = server.connect();
+    fresh.sync();
+}
+
+#[test]
+fn stop_isready_and_second_go_over_tcp() {
+    let server = Server::start(&[]);
+    let mut c = server.connect();
+    c.send("position board 0,0,0,0,0,0,0,0,0,0,0,-15,0,0,0,0,0,0,0,0,0,0,0,15 w 3 3");
+    c.send("dice 1 1");
+    c.sync();
+    c.send("go infinite");
+    c.send("isready");
+    c.send("go");
+    let mut lines = Vec::new();
+    while !lines.iter().any(|l: &String| l.starts_with("error")) {
+        lines.push(c.recv());
+    }
+    assert!(lines.contains(&"readyok".to_string()));
+    assert!(lines.iter().any(|l| l.starts_with("error bad_state")));
+    assert!(!lines.iter().any(|l| l.starts_with("bestmove")));
+    c.send("stop");
+    let got = c.recv_until("bestmove");
+    assert_eq!(got.iter().filter(|l| l.starts_with("bestmove")).count(), 1);
+    c.sync();
+}
+
+#[test]
+fn garbage_overlong_lines_and_invalid_utf8_over_tcp() {
+    let server = Server::start(&["--max-line", "100"]);
+    let mut c = server.connect();
+    c.send("position startpos moves 65 24/13");
+    let before = c.ask("show", 11);
+    c.send_bytes(&[b'x'; 5000]);
+    c.send_bytes(b"\n");
+    assert!(c.recv().starts_with("error bad_command line too long"));
+    c.send_bytes(b"\xff\xff\xff\r\n");
+    assert!(c.recv().starts_with("error bad_command"));
+    c.send("position startpos moves 65 24/18 13/8");
+    assert!(c.recv().starts_with("error bad_value moves token 3 '13/8'"));
+    c.send("\t\t");
+    let after = c.ask("show", 11);
+    assert_eq!(before, after);
+}
+
+#[test]
+fn connection_limit_refuses_extra_clients() {
+    let server = Server::start(&["--max-connections", "2"]);
+    let mut a = server.connect();
+    let mut b = server.connect();
+    a.sync();
+    b.sync();
+    let mut c = server.connect();
+    let l = c.recv();
+    assert!(l.starts_with("error bad_state too many connections"), "{l}");
+    assert_eq!(c.recv_timeout(Duration::from_secs(10)), None);
+    a.send("quit");
+    assert_eq!(a.recv_timeout(Duration::from_secs(10)), None);
+    // A slot is free again.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let mut d = server.connect();
+        d.send("isready");
+        match d.recv_timeout(Duration::from_secs(10)) {
+            Some(l) if l == "readyok" => break,
+            other => assert!(Instant::now() < deadline, "no slot: {other:?}"),
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    b.sync();
+}
+
+#[test]
+fn idle_connections_are_closed() {
+    let server = Server::start(&["--idle-timeout", "1"]);
+    let mut c = server.connect();
+    c.sync();
+    let l = c.recv_timeout(Duration::from_secs(10));
+    assert!(l.is_some_and(|l| l.starts_with("error bad_state idle timeout")));
+    assert_eq!(c.recv_timeout(Duration::from_secs(10)), None);
+}
+
+#[cfg(unix)]
+#[test]
+fn sigterm_shuts_down_cleanly() {
+    let mut server = Server::start(&[]);
+    let mut c = server.connect();
+    c.send("position board 0,0,0,0,0,0,0,0,0,0,0,-15,0,0,0,0,0,0,0,0,0,0,0,15 w 3 3");
+    c.send("dice 1 1");
+    c.send("go infinite");
+    c.sync();
+    let pid = server.proc.0.id().to_string();
+    let ok = std::process::Command::new("kill")
+        .args(["-TERM", &pid])
+        .status()
+        .expect("kill");
+    assert!(ok.success());
+    let lines: Vec<String> =
+        std::iter::from_fn(|| c.recv_timeout(Duration::from_secs(20))).collect();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l == "info string server shutting down"),
+        "{lines:?}"
+    );
+    let status = server.proc.wait_timeout(Duration::from_secs(20));
+    assert!(status.is_some_and(|s| s.success()), "{status:?}");
+}
