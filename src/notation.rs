@@ -192,6 +192,10 @@ pub fn parse_state(tokens: &[&str]) -> Result<(GameState, usize), NotationError>
                 }
             };
             state.pending = Pending::Chain { die, first: false };
+            // A later stage of a chain is reached only by playing the
+            // previous stage's four dice: this roll has moved checkers (the
+            // stuck count restarts when the chain ends).
+            state.moved_this_turn = true;
             seen_pending = true;
         } else if let Some(v) = t.strip_prefix("rem=") {
             if seen_pending {

@@ -221,13 +221,18 @@ impl GameState {
         let mut next = *self;
         let moved = end != self.pos;
         next.pos = end;
-        if moved {
+        // `moved_this_turn` belongs to a roll's turn (its stages); a remainder
+        // is not a roll, and resets the stuck count by itself below. Keeping
+        // it false outside a roll's turn makes the state a function of its
+        // position text.
+        if moved && !matches!(self.pending, Pending::Remainder { .. }) {
             next.moved_this_turn = true;
         }
         if end.own.off() == CHECKERS {
             // The last checker ended the game: nothing more is played.
             next.pending = Pending::Roll;
             next.stuck = 0;
+            next.moved_this_turn = false;
             return next;
         }
         match self.pending {
