@@ -40,6 +40,8 @@ pub enum Commands {
     Analyse(crate::tools::AnalyseArgs),
     /// Play the baseline against itself and write records.
     Selfplay(crate::tools::SelfplayArgs),
+    /// Train the network by self-play (resumable; see docs/TRAINING.md).
+    Train(crate::tools::TrainArgs),
 }
 
 /// Options of `serve`.
@@ -117,6 +119,10 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Some(Commands::Selfplay(a)) => {
             init_logging(cli.log_level.as_deref(), "warn");
             crate::tools::run_selfplay(a)
+        }
+        Some(Commands::Train(a)) => {
+            init_logging(cli.log_level.as_deref(), "warn");
+            crate::tools::run_train(a)
         }
     }
 }

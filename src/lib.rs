@@ -16,3 +16,4 @@ pub mod cli;
 pub mod protocol;
 pub mod server;
 pub mod tools;
+pub mod train;

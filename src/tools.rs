@@ -197,3 +197,52 @@ pub fn run_selfplay(a: SelfplayArgs) -> anyhow::Result<()> {
     println!("records in {}", a.records.display());
     Ok(())
 }
+
+/// Options of `train`.
+#[derive(Args, Debug)]
+pub struct TrainArgs {
+    /// Folder for the checkpoint, the best weights and the learning curve
+    /// (an existing checkpoint there is resumed).
+    #[arg(long, default_value = "training")]
+    pub dir: PathBuf,
+    /// Total self-play games.
+    #[arg(long, default_value_t = 100_000)]
+    pub games: u64,
+    /// Hidden units.
+    #[arg(long, default_value_t = 64)]
+    pub hidden: usize,
+    /// Seed of the run.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Learning rate at the start.
+    #[arg(long, default_value_t = 0.1)]
+    pub rate_start: f32,
+    /// Learning rate at the end.
+    #[arg(long, default_value_t = 0.02)]
+    pub rate_end: f32,
+    /// Games between checkpoints and gates.
+    #[arg(long, default_value_t = 5_000)]
+    pub checkpoint_every: u64,
+    /// Gate games against the baseline per checkpoint (0 = none).
+    #[arg(long, default_value_t = 400)]
+    pub gate_games: usize,
+    /// Beam width for chains in self-play.
+    #[arg(long, default_value_t = 4)]
+    pub beam: usize,
+}
+
+/// Runs `train`.
+pub fn run_train(a: TrainArgs) -> anyhow::Result<()> {
+    let cfg = crate::train::TrainConfig {
+        hidden: a.hidden,
+        games: a.games,
+        seed: a.seed,
+        rate: (a.rate_start, a.rate_end),
+        checkpoint_every: a.checkpoint_every.max(1),
+        gate_games: a.gate_games,
+        dir: a.dir,
+        beam: a.beam.max(1),
+    };
+    crate::train::train(&cfg, &mut |line| eprintln!("{line}"))?;
+    Ok(())
+}

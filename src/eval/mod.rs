@@ -7,6 +7,7 @@
 //! on top of either.
 
 pub mod heuristic;
+pub mod net;
 
 use crate::rules::{GameState, RuleOptions, Side};
 

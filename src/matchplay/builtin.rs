@@ -1,5 +1,6 @@
 //! In-process players for matches without a protocol round trip:
-//! `cmd=builtin:heuristic` (the baseline search) and `cmd=builtin:random`
+//! `cmd=builtin:heuristic` (the baseline search), `cmd=builtin:net` (the
+//! network, `option.engine.weights=<file>` or the shipped one) and `cmd=builtin:random`
 //! (a uniformly random legal turn). Used by `selfplay` and for quick
 //! experiments; real engines are spawned or reached over TCP.
 
@@ -10,7 +11,9 @@ use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
 use super::engine::EngineError;
+use crate::eval::Evaluator;
 use crate::eval::heuristic::Heuristic;
+use crate::eval::net::Net;
 use crate::notation::{parse_state_text, play_text};
 use crate::rules::{GameState, MoveGen, RuleOptions};
 use crate::search::{Limits, Search};
@@ -33,8 +36,8 @@ pub trait Player: Send {
 /// How a builtin player chooses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BuiltinKind {
-    /// The baseline evaluator with search.
-    Heuristic,
+    /// An evaluator with search.
+    Search,
     /// A random legal turn.
     Random,
 }
@@ -42,6 +45,7 @@ pub enum BuiltinKind {
 /// An in-process player.
 pub struct Builtin {
     kind: BuiltinKind,
+    eval: Box<dyn Evaluator>,
     rules: RuleOptions,
     limits: Limits,
     rng: StdRng,
@@ -50,17 +54,29 @@ pub struct Builtin {
 impl Builtin {
     /// A builtin player from `builtin:<kind>` and `engine.*` / `rules.*` options.
     pub fn new(kind: &str, options: &[(String, String)]) -> Result<Builtin, EngineError> {
-        let kind = match kind {
-            "heuristic" => BuiltinKind::Heuristic,
-            "random" => BuiltinKind::Random,
+        let (kind, eval): (BuiltinKind, Box<dyn Evaluator>) = match kind {
+            "heuristic" => (BuiltinKind::Search, Box::new(Heuristic)),
+            "random" => (BuiltinKind::Random, Box::new(Heuristic)),
+            "net" => {
+                let net = match options.iter().find(|(k, _)| k == "engine.weights") {
+                    Some((_, path)) => std::fs::read(path)
+                        .map_err(|e| EngineError::Start(format!("{path}: {e}")))
+                        .and_then(|b| {
+                            Net::from_bytes(&b).map_err(|e| EngineError::Start(e.to_string()))
+                        })?,
+                    None => Net::shipped().map_err(|e| EngineError::Start(e.to_string()))?,
+                };
+                (BuiltinKind::Search, Box::new(net))
+            }
             other => {
                 return Err(EngineError::Start(format!(
-                    "unknown builtin player '{other}'"
+                    "unknown builtin player '{other}' (heuristic, net, random)"
                 )));
             }
         };
         let mut b = Builtin {
             kind,
+            eval,
             rules: RuleOptions::default(),
             limits: Limits {
                 plies: 1,
@@ -98,9 +114,9 @@ impl Player for Builtin {
                 .map_err(|e| bad(e.to_string()))?;
         }
         let stop = AtomicBool::new(false);
-        let search = Search::new(&Heuristic, self.rules, &stop);
+        let search = Search::new(&*self.eval, self.rules, &stop);
         let steps = match self.kind {
-            BuiltinKind::Heuristic => search
+            BuiltinKind::Search => search
                 .best_turn(&state, &self.limits, &mut |_| {})
                 .into_iter()
                 .next()

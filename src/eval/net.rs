@@ -1,0 +1,423 @@
+//! A small neural evaluator: one hidden layer, three sigmoid outputs
+//! (win, win mars, lose mars) for the side to move before its roll.
+//!
+//! Inputs (layout version 1), all from the side to move's point of view:
+//! for each side, in its own numbering, four units per point (≥1, ≥2, ≥3
+//! checkers, and (n−3)/2 beyond three), borne-off count / 15, pips / 200;
+//! then, for each side, whether its next roll escalates; the pips of a
+//! pending remainder / 84; and, per side, how many of its checkers stand
+//! behind 3+, 4+, 5+ and 6 closed points in a row within a die's reach.
+//!
+//! The weights file: magic `GBNN`, then little-endian u32s: format version,
+//! input-layout version, inputs, hidden, outputs, description length; the
+//! UTF-8 description; then f32s: hidden weights input-major
+//! (`inputs × hidden`), hidden biases, output weights output-major
+//! (`outputs × hidden`), output biases.
+
+use super::{Evaluator, Probs};
+use crate::rules::position::Checkers;
+use crate::rules::{GameState, Pending, RuleOptions};
+
+/// Inputs of layout version 1.
+pub const INPUTS: usize = 2 * (24 * 4 + 2) + 2 + 1 + 2 * 4;
+/// Outputs: win, win mars, lose mars.
+pub const OUTPUTS: usize = 3;
+/// Current file format version.
+pub const FORMAT_VERSION: u32 = 1;
+/// Current input layout version.
+pub const LAYOUT_VERSION: u32 = 1;
+const MAGIC: &[u8; 4] = b"GBNN";
+
+/// The shipped weights.
+pub static SHIPPED: &[u8] = include_bytes!("gulbara.gbnn");
+
+/// A one-hidden-layer network.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Net {
+    /// Hidden units.
+    pub hidden: usize,
+    /// `inputs × hidden`, input-major.
+    pub w1: Vec<f32>,
+    /// Hidden biases.
+    pub b1: Vec<f32>,
+    /// `outputs × hidden`, output-major.
+    pub w2: Vec<f32>,
+    /// Output biases.
+    pub b2: Vec<f32>,
+    /// What the weights are.
+    pub description: String,
+}
+
+#[inline]
+fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// Sparse input vector: indices and values of the non-zero inputs.
+pub struct Inputs {
+    /// Active (index, value) pairs.
+    pub active: Vec<(u16, f32)>,
+}
+
+fn side_features(c: Checkers, base: usize, out: &mut Vec<(u16, f32)>) {
+    for p in 1..=24u8 {
+        let n = c.at(p);
+        if n == 0 {
+            continue;
+        }
+        let i = base + (p as usize - 1) * 4;
+        out.push((i as u16, 1.0));
+        if n >= 2 {
+            out.push((i as u16 + 1, 1.0));
+        }
+        if n >= 3 {
+            out.push((i as u16 + 2, 1.0));
+        }
+        if n > 3 {
+            out.push((i as u16 + 3, f32::from(n - 3) / 2.0));
+        }
+    }
+    let off = c.off();
+    if off > 0 {
+        out.push(((base + 96) as u16, f32::from(off) / 15.0));
+    }
+    out.push(((base + 97) as u16, c.pips() as f32 / 200.0));
+}
+
+/// Counts of `runner`'s checkers behind 3+, 4+, 5+, 6 closed points in a
+/// row within a die's reach (`blocks` in the runner's numbering).
+fn trapped(runner: Checkers, blocks: u32) -> [f32; 4] {
+    let mut out = [0f32; 4];
+    for p in 7..=24u8 {
+        let n = runner.at(p);
+        if n == 0 {
+            continue;
+        }
+        let mut run = 0;
+        let mut best = 0;
+        for d in 1..=6u8 {
+            let q = p - d;
+            if blocks & (1 << (q - 1)) != 0 {
+                run += 1;
+                best = best.max(run);
+            } else {
+                run = 0;
+            }
+        }
+        for (k, slot) in out.iter_mut().enumerate() {
+            if best >= 3 + k {
+                *slot += f32::from(n) / 15.0;
+            }
+        }
+    }
+    out
+}
+
+/// The inputs of a state (side to move about to roll or to play a remainder).
+pub fn features(state: &GameState, opts: &RuleOptions) -> Inputs {
+    let mut active = Vec::with_capacity(80);
+    let pos = state.pos;
+    side_features(pos.own, 0, &mut active);
+    side_features(pos.opp, 98, &mut active);
+    let mut i = 196;
+    if state.escalates(opts, state.to_move) {
+        active.push((i as u16, 1.0));
+    }
+    i += 1;
+    if state.escalates(opts, state.to_move.opponent()) {
+        active.push((i as u16, 1.0));
+    }
+    i += 1;
+    if let Pending::Remainder { die, count } = state.pending {
+        let mut pips = u32::from(die) * u32::from(count);
+        for d in die + 1..=6 {
+            pips += 4 * u32::from(d);
+        }
+        active.push((i as u16, pips as f32 / 84.0));
+    }
+    i += 1;
+    let own_blocks_opp = {
+        let m = pos.own.mask();
+        ((m << 12) | (m >> 12)) & 0xFF_FFFF
+    };
+    for (k, v) in trapped(pos.own, pos.blocked()).into_iter().enumerate() {
+        if v > 0.0 {
+            active.push(((i + k) as u16, v));
+        }
+    }
+    i += 4;
+    for (k, v) in trapped(pos.opp, own_blocks_opp).into_iter().enumerate() {
+        if v > 0.0 {
+            active.push(((i + k) as u16, v));
+        }
+    }
+    debug_assert!(i + 4 == INPUTS);
+    Inputs { active }
+}
+
+/// Hidden activations and outputs of one forward pass (kept for training).
+pub struct Forward {
+    /// Hidden activations.
+    pub hidden: Vec<f32>,
+    /// Output activations.
+    pub out: [f32; OUTPUTS],
+}
+
+/// A malformed weights file.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("bad weights file: {0}")]
+pub struct WeightsError(pub String);
+
+impl Net {
+    /// A network with small random weights from `seed`.
+    pub fn random(hidden: usize, seed: u64) -> Net {
+        use rand::rngs::StdRng;
+        use rand::{RngExt, SeedableRng};
+        let mut rng = StdRng::seed_from_u64(seed);
+        let mut r = |scale: f32| (rng.random::<f32>() * 2.0 - 1.0) * scale;
+        Net {
+            hidden,
+            w1: (0..INPUTS * hidden).map(|_| r(0.1)).collect(),
+            b1: (0..hidden).map(|_| r(0.1)).collect(),
+            w2: (0..OUTPUTS * hidden).map(|_| r(0.1)).collect(),
+            b2: vec![0.0; OUTPUTS],
+            description: String::new(),
+        }
+    }
+
+    /// Forward pass.
+    pub fn forward(&self, x: &Inputs) -> Forward {
+        let h = self.hidden;
+        let mut acc = self.b1.clone();
+        for &(i, v) in &x.active {
+            let row = &self.w1[i as usize * h..(i as usize + 1) * h];
+            for (a, w) in acc.iter_mut().zip(row) {
+                *a += w * v;
+            }
+        }
+        for a in acc.iter_mut() {
+            *a = sigmoid(*a);
+        }
+        let mut out = [0f32; OUTPUTS];
+        for (k, o) in out.iter_mut().enumerate() {
+            let row = &self.w2[k * h..(k + 1) * h];
+            let s: f32 = row.iter().zip(&acc).map(|(w, a)| w * a).sum();
+            *o = sigmoid(s + self.b2[k]);
+        }
+        Forward { hidden: acc, out }
+    }
+
+    /// One gradient step of the squared error towards `target` at `x`.
+    pub fn train(&mut self, x: &Inputs, fwd: &Forward, target: &[f32; OUTPUTS], rate: f32) {
+        let h = self.hidden;
+        let mut delta_out = [0f32; OUTPUTS];
+        for k in 0..OUTPUTS {
+            let o = fwd.out[k];
+            delta_out[k] = (target[k] - o) * o * (1.0 - o);
+        }
+        let mut delta_hidden = vec![0f32; h];
+        for (j, dh) in delta_hidden.iter_mut().enumerate() {
+            let mut s = 0.0;
+            for (k, d) in delta_out.iter().enumerate() {
+                s += self.w2[k * h + j] * d;
+            }
+            let a = fwd.hidden[j];
+            *dh = s * a * (1.0 - a);
+        }
+        for (k, d) in delta_out.iter().enumerate() {
+            let row = &mut self.w2[k * h..(k + 1) * h];
+            for (w, a) in row.iter_mut().zip(&fwd.hidden) {
+                *w += rate * d * a;
+            }
+            self.b2[k] += rate * d;
+        }
+        for &(i, v) in &x.active {
+            let row = &mut self.w1[i as usize * h..(i as usize + 1) * h];
+            for (w, d) in row.iter_mut().zip(&delta_hidden) {
+                *w += rate * d * v;
+            }
+        }
+        for (b, d) in self.b1.iter_mut().zip(&delta_hidden) {
+            *b += rate * d;
+        }
+    }
+
+    /// Outputs as consistent probabilities.
+    pub fn probs(out: &[f32; OUTPUTS]) -> Probs {
+        let win = out[0].clamp(0.0, 1.0);
+        Probs {
+            win,
+            win_mars: out[1].clamp(0.0, win),
+            lose_mars: out[2].clamp(0.0, 1.0 - win),
+        }
+    }
+
+    /// Serializes to the weights file format.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut b = Vec::new();
+        b.extend_from_slice(MAGIC);
+        for v in [
+            FORMAT_VERSION,
+            LAYOUT_VERSION,
+            INPUTS as u32,
+            self.hidden as u32,
+            OUTPUTS as u32,
+            self.description.len() as u32,
+        ] {
+            b.extend_from_slice(&v.to_le_bytes());
+        }
+        b.extend_from_slice(self.description.as_bytes());
+        for v in self
+            .w1
+            .iter()
+            .chain(&self.b1)
+            .chain(&self.w2)
+            .chain(&self.b2)
+        {
+            b.extend_from_slice(&v.to_le_bytes());
+        }
+        b
+    }
+
+    /// Reads the weights file format.
+    pub fn from_bytes(data: &[u8]) -> Result<Net, WeightsError> {
+        let bad = |m: &str| WeightsError(m.to_string());
+        if data.len() < 28 || &data[..4] != MAGIC {
+            return Err(bad("not a gulbara weights file (magic GBNN missing)"));
+        }
+        let u = |i: usize| u32::from_le_bytes([data[i], data[i + 1], data[i + 2], data[i + 3]]);
+        let (format, layout, inputs, hidden, outputs, desc_len) = (
+            u(4),
+            u(8),
+            u(12) as usize,
+            u(16) as usize,
+            u(20) as usize,
+            u(24) as usize,
+        );
+        if format != FORMAT_VERSION {
+            return Err(WeightsError(format!(
+                "format version {format}, expected {FORMAT_VERSION}"
+            )));
+        }
+        if layout != LAYOUT_VERSION || inputs != INPUTS || outputs != OUTPUTS {
+            return Err(WeightsError(format!(
+                "input layout {layout} with {inputs} inputs and {outputs} outputs; this build reads layout {LAYOUT_VERSION}, {INPUTS} inputs, {OUTPUTS} outputs"
+            )));
+        }
+        if hidden == 0 || hidden > 4096 {
+            return Err(WeightsError(format!("{hidden} hidden units")));
+        }
+        let floats = inputs * hidden + hidden + outputs * hidden + outputs;
+        let start = 28 + desc_len;
+        if data.len() != start + 4 * floats {
+            return Err(WeightsError(format!(
+                "{} bytes, expected {}",
+                data.len(),
+                start + 4 * floats
+            )));
+        }
+        let description = String::from_utf8_lossy(&data[28..start]).into_owned();
+        let mut vals = data[start..]
+            .chunks_exact(4)
+            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]));
+        let mut take = |n: usize| -> Vec<f32> { vals.by_ref().take(n).collect() };
+        let w1 = take(inputs * hidden);
+        let b1 = take(hidden);
+        let w2 = take(outputs * hidden);
+        let b2 = take(outputs);
+        if [&w1, &b1, &w2, &b2]
+            .iter()
+            .any(|v| v.iter().any(|x| !x.is_finite()))
+        {
+            return Err(bad("non-finite weight"));
+        }
+        Ok(Net {
+            hidden,
+            w1,
+            b1,
+            w2,
+            b2,
+            description,
+        })
+    }
+
+    /// The network shipped inside the binary.
+    pub fn shipped() -> Result<Net, WeightsError> {
+        Net::from_bytes(SHIPPED)
+    }
+}
+
+impl Evaluator for Net {
+    fn eval(&self, state: &GameState, opts: &RuleOptions) -> Probs {
+        let x = features(state, opts);
+        Net::probs(&self.forward(&x).out)
+    }
+
+    fn name(&self) -> &'static str {
+        "net"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::parse_state_text;
+
+    #[test]
+    fn file_format_round_trips_and_rejects_garbage() {
+        let mut n = Net::random(8, 1);
+        n.description = "test".into();
+        let b = n.to_bytes();
+        assert_eq!(Net::from_bytes(&b).unwrap(), n);
+        assert!(Net::from_bytes(&b[..b.len() - 1]).is_err());
+        assert!(Net::from_bytes(b"nope").is_err());
+        let mut wrong = b.clone();
+        wrong[8] = 9;
+        assert!(Net::from_bytes(&wrong).is_err());
+    }
+
+    #[test]
+    fn features_fit_the_layout() {
+        let s = parse_state_text(
+            "2,1,2,2,0,1,-1,-2,-3,0,0,-5,3,0,0,-1,-3,4,0,0,0,0,0,0 w 10 10 rem=4x2",
+        )
+        .unwrap();
+        let x = features(&s, &RuleOptions::default());
+        assert!(x.active.iter().all(|&(i, _)| (i as usize) < INPUTS));
+        let mut idx: Vec<u16> = x.active.iter().map(|a| a.0).collect();
+        idx.sort();
+        idx.dedup();
+        assert_eq!(idx.len(), x.active.len());
+    }
+
+    #[test]
+    fn training_moves_towards_the_target() {
+        let mut n = Net::random(16, 2);
+        let s = parse_state_text(crate::notation::START_TEXT).unwrap();
+        let x = features(&s, &RuleOptions::default());
+        let target = [0.9, 0.3, 0.05];
+        let err = |n: &Net| {
+            let o = n.forward(&x).out;
+            o.iter()
+                .zip(&target)
+                .map(|(a, b)| (a - b).powi(2))
+                .sum::<f32>()
+        };
+        let before = err(&n);
+        for _ in 0..50 {
+            let f = n.forward(&x);
+            n.train(&x, &f, &target, 0.5);
+        }
+        assert!(err(&n) < before * 0.5);
+    }
+
+    #[test]
+    fn shipped_weights_load() {
+        let n = Net::shipped().unwrap();
+        let p = n.eval(
+            &parse_state_text(crate::notation::START_TEXT).unwrap(),
+            &RuleOptions::default(),
+        );
+        assert!((0.0..=1.0).contains(&p.win));
+    }
+}
