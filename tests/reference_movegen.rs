@@ -1,16 +1,16 @@
-//! `MoveGen::generate` against a naive reference generator (tests/common):
+//! `MoveGen::generate` against a naive reference generator (tests/rules_common):
 //! same set of distinct end positions and the same number of playable dice,
 //! on thousands of random reachable positions, both sides to move, all 21
 //! rolls (non-doublets as a pair, doublets as one stage of four) and partial
 //! stages of one to three equal dice (chain and remainder stages).
 
-mod common;
+mod rules_common;
 
 use std::collections::HashSet;
 
-use common::{board_of, naive_stage, naive_stage_keys, reachable_boards};
 use gulbara::notation::position_from_white_view;
 use gulbara::rules::{Checkers, MoveGen, Side, StageDice, StageEnd};
+use rules_common::{board_of, naive_stage, naive_stage_keys, reachable_boards};
 
 fn stages() -> Vec<(StageDice, Vec<u8>)> {
     let mut v = Vec::new();
