@@ -202,16 +202,9 @@ impl<R: StepRules> MoveGen<R> {
                         && count > 0
                         && outside_at_least(pos.own, occ, count.min(4)) =>
                 {
-                    let mut same = SameNoBearoff {
-                        opp: pos.opp,
-                        open: open_for(blocked, die),
-                        die,
-                        max_used: 0,
-                        out,
-                    };
-                    same.run(pos.own, occ, count.min(4), 24, Play::EMPTY);
-                    if same.max_used > 0 {
-                        return same.max_used;
+                    let used = same_no_bearoff(pos, occ, blocked, die, count.min(4), out);
+                    if used > 0 {
+                        return used;
                     }
                     out.push(StageEnd {
                         pos,
@@ -452,12 +445,7 @@ fn pair_no_bearoff(
     while ps != 0 {
         let p = highest(ps);
         ps &= !(1 << (p - 1));
-        let to = p - hi;
-        let own1 = own.moved(p, to);
-        let mut occ1 = occ | (1 << (to - 1));
-        if own.at(p) == 1 {
-            occ1 &= !(1 << (p - 1));
-        }
+        let (own1, occ1) = step_no_bearoff(own.0, occ, p, hi);
         // q = p + lo moving onto p: one checker moved by both dice, already
         // found through q - hi when q could move `hi`.
         let mut qs = occ1 & open_lo & !(a_hi & (1 << (p + lo - 1)));
@@ -466,7 +454,7 @@ fn pair_no_bearoff(
             qs &= !(1 << (q - 1));
             out.push(StageEnd {
                 pos: Position {
-                    own: own1.moved(q, q - lo),
+                    own: Checkers(own1.wrapping_add(DELTA[usize::from(lo)][usize::from(q)])),
                     opp: pos.opp,
                 },
                 play: play2(p, hi, q, lo),
@@ -483,7 +471,11 @@ fn pair_no_bearoff(
         ps &= !(1 << (p - 1));
         out.push(StageEnd {
             pos: Position {
-                own: own.moved(p, p - both),
+                own: Checkers(
+                    own.0
+                        .wrapping_add(DELTA[usize::from(lo)][usize::from(p)])
+                        .wrapping_add(DELTA[usize::from(hi)][usize::from(p - lo)]),
+                ),
                 opp: pos.opp,
             },
             play: play2(p, lo, p - lo, hi),
@@ -492,63 +484,147 @@ fn pair_no_bearoff(
     out.len() > start
 }
 
-/// Equal dice when no step can bear off: the general enumeration
-/// (non-increasing source points) without its hash set. Distinct multisets
-/// of steps reach distinct ends when nothing is borne off, so no end repeats.
-struct SameNoBearoff<'a> {
+/// `DELTA[die][from]` added (wrapping) to a side's packed checkers moves one
+/// checker from `from` to `from - die` (`from > die`).
+const DELTA: [[u128; 25]; 7] = {
+    let mut t = [[0u128; 25]; 7];
+    let mut die = 1;
+    while die <= 6 {
+        let mut from = die + 1;
+        while from <= 24 {
+            t[die][from] = (1u128 << (4 * (from - die))).wrapping_sub(1u128 << (4 * from));
+            from += 1;
+        }
+        die += 1;
+    }
+    t
+};
+
+/// Moves a checker `from` → `from - die` (no bearing off) in packed checkers
+/// and their occupancy mask.
+#[inline(always)]
+fn step_no_bearoff(own: u128, occ: u32, from: u8, die: u8) -> (u128, u32) {
+    let own1 = own.wrapping_add(DELTA[usize::from(die)][usize::from(from)]);
+    let mut occ1 = occ | (1 << (from - die - 1));
+    if (own1 >> (4 * u32::from(from))) & 0xF == 0 {
+        occ1 &= !(1 << (from - 1));
+    }
+    (own1, occ1)
+}
+
+/// Points at or below `top` (1..=24) as a mask.
+#[inline(always)]
+fn up_to(top: u8) -> u32 {
+    u32::MAX >> (32 - u32::from(top))
+}
+
+/// The play of equal dice `die` from the given sources, in order.
+#[inline(always)]
+fn play_same<const N: usize>(froms: [u8; N], die: u8) -> Play {
+    let mut play = Play::EMPTY;
+    for from in froms {
+        play.push(Step::new(from, die));
+    }
+    play
+}
+
+/// Collects the ends of the longest plays.
+struct Longest<'a> {
     opp: Checkers,
-    /// Points a checker may leave with `die`.
-    open: u32,
-    die: u8,
-    max_used: u8,
+    best: u8,
     out: &'a mut Vec<StageEnd>,
 }
 
-impl SameNoBearoff<'_> {
-    /// Plays up to `left` more dice from sources at or below `top`.
-    fn run(&mut self, own: Checkers, occ: u32, left: u8, top: u8, play: Play) {
-        let die = self.die;
-        let mut froms = occ & self.open & (u32::MAX >> (32 - u32::from(top)));
-        if froms == 0 {
-            let used = play.len() as u8;
-            if used > 0 {
-                self.record(own, used, play);
-            }
-            return;
-        }
-        while froms != 0 {
-            let from = highest(froms);
-            froms &= !(1 << (from - 1));
-            let to = from - die;
-            let own1 = own.moved(from, to);
-            let mut play1 = play;
-            play1.push(Step::new(from, die));
-            if left == 1 {
-                self.record(own1, play1.len() as u8, play1);
-            } else {
-                let mut occ1 = occ | (1 << (to - 1));
-                if own.at(from) == 1 {
-                    occ1 &= !(1 << (from - 1));
-                }
-                self.run(own1, occ1, left - 1, from, play1);
-            }
-        }
-    }
-
+impl Longest<'_> {
     #[inline(always)]
-    fn record(&mut self, own: Checkers, used: u8, play: Play) {
-        if used < self.max_used {
+    fn record(&mut self, own: u128, used: u8, play: Play) {
+        if used < self.best {
             return;
         }
-        if used > self.max_used {
-            self.max_used = used;
+        if used > self.best {
+            self.best = used;
             self.out.clear();
         }
         self.out.push(StageEnd {
-            pos: Position { own, opp: self.opp },
+            pos: Position {
+                own: Checkers(own),
+                opp: self.opp,
+            },
             play,
         });
     }
+}
+
+/// `count` (1..=4) equal dice when no step can bear off: the general
+/// enumeration (non-increasing source points, longest plays only) without
+/// its hash set. Distinct multisets of steps reach distinct ends when nothing
+/// is borne off, so no end repeats. Returns the dice played (0: `out` empty).
+#[inline(always)]
+fn same_no_bearoff(
+    pos: Position,
+    occ: u32,
+    blocked: u32,
+    die: u8,
+    count: u8,
+    out: &mut Vec<StageEnd>,
+) -> u8 {
+    let open = open_for(blocked, die);
+    let mut ends = Longest {
+        opp: pos.opp,
+        best: 0,
+        out,
+    };
+    let own0 = pos.own.0;
+    let mut fa = occ & open;
+    while fa != 0 {
+        let a = highest(fa);
+        fa &= !(1 << (a - 1));
+        let (own1, occ1) = step_no_bearoff(own0, occ, a, die);
+        if count == 1 {
+            ends.record(own1, 1, play_same([a], die));
+            continue;
+        }
+        let mut fb = occ1 & open & up_to(a);
+        if fb == 0 {
+            ends.record(own1, 1, play_same([a], die));
+            continue;
+        }
+        while fb != 0 {
+            let b = highest(fb);
+            fb &= !(1 << (b - 1));
+            let (own2, occ2) = step_no_bearoff(own1, occ1, b, die);
+            if count == 2 {
+                ends.record(own2, 2, play_same([a, b], die));
+                continue;
+            }
+            let mut fc = occ2 & open & up_to(b);
+            if fc == 0 {
+                ends.record(own2, 2, play_same([a, b], die));
+                continue;
+            }
+            while fc != 0 {
+                let c = highest(fc);
+                fc &= !(1 << (c - 1));
+                let (own3, occ3) = step_no_bearoff(own2, occ2, c, die);
+                if count == 3 {
+                    ends.record(own3, 3, play_same([a, b, c], die));
+                    continue;
+                }
+                let mut fd = occ3 & open & up_to(c);
+                if fd == 0 {
+                    ends.record(own3, 3, play_same([a, b, c], die));
+                    continue;
+                }
+                while fd != 0 {
+                    let d = highest(fd);
+                    fd &= !(1 << (d - 1));
+                    let own4 = own3.wrapping_add(DELTA[usize::from(die)][usize::from(d)]);
+                    ends.record(own4, 4, play_same([a, b, c, d], die));
+                }
+            }
+        }
+    }
+    ends.best
 }
 
 /// Convenience: every distinct end of a stage and the number of playable dice.
