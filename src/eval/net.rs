@@ -347,6 +347,31 @@ impl Net {
     }
 }
 
+/// Networks loaded by name: `shipped` (the weights inside the binary) or a
+/// file path. Each is read and checked once, then shared.
+pub fn load_cached(name: &str) -> Result<std::sync::Arc<Net>, WeightsError> {
+    use std::collections::HashMap;
+    use std::sync::{Arc, Mutex, OnceLock};
+    static CACHE: OnceLock<Mutex<HashMap<String, Arc<Net>>>> = OnceLock::new();
+    let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
+    if let Ok(map) = cache.lock()
+        && let Some(n) = map.get(name)
+    {
+        return Ok(n.clone());
+    }
+    let net = if name == "shipped" {
+        Net::shipped()?
+    } else {
+        let bytes = std::fs::read(name).map_err(|e| WeightsError(format!("{name}: {e}")))?;
+        Net::from_bytes(&bytes)?
+    };
+    let net = Arc::new(net);
+    if let Ok(mut map) = cache.lock() {
+        map.insert(name.to_string(), net.clone());
+    }
+    Ok(net)
+}
+
 impl Evaluator for Net {
     fn eval(&self, state: &GameState, opts: &RuleOptions) -> Probs {
         let x = features(state, opts);

@@ -72,9 +72,14 @@ pub fn id_name() -> String {
     format!("id name gulbara {}", env!("CARGO_PKG_VERSION"))
 }
 
-fn evaluator(kind: EvalKind) -> Arc<dyn Evaluator> {
+fn evaluator(kind: EvalKind, weights: &str) -> Arc<dyn Evaluator> {
     match kind {
         EvalKind::Heuristic => Arc::new(Heuristic),
+        // The weights were checked when set; should they vanish, fall back.
+        EvalKind::Net => match crate::eval::net::load_cached(weights) {
+            Ok(net) => net,
+            Err(_) => Arc::new(Heuristic),
+        },
     }
 }
 
@@ -354,7 +359,7 @@ impl Session {
         let done = Arc::new(AtomicBool::new(false));
         let done_flag = done.clone();
         let out = self.out.clone();
-        let eval = evaluator(self.settings.eval);
+        let eval = evaluator(self.settings.eval, &self.settings.weights);
         let opts = self.settings.rules;
         let flag = stop.clone();
         let handle = std::thread::Builder::new()

@@ -9,6 +9,8 @@ pub enum EvalKind {
     /// The hand-written evaluator ([`crate::eval::heuristic::Heuristic`]).
     #[default]
     Heuristic,
+    /// The trained network ([`crate::eval::net::Net`]), weights from `engine.weights`.
+    Net,
 }
 
 /// The type of a setting, as announced in `key` lines.
@@ -23,6 +25,8 @@ pub enum KeyKind {
     },
     /// One of the listed words.
     Enum(&'static [&'static str]),
+    /// Free text (one token).
+    Text,
 }
 
 /// One setting's definition.
@@ -61,6 +65,8 @@ pub struct Settings {
     pub eval: EvalKind,
     /// `engine.beam`: how many partial turns of an escalating chain go on at the root.
     pub beam: usize,
+    /// `engine.weights`: `shipped` or the path of a weights file for `engine.eval net`.
+    pub weights: String,
 }
 
 impl Default for Settings {
@@ -73,6 +79,7 @@ impl Default for Settings {
             movetime: 0,
             eval: EvalKind::Heuristic,
             beam: crate::search::Limits::default().root_beam,
+            weights: "shipped".into(),
         }
     }
 }
@@ -139,8 +146,13 @@ impl Settings {
             },
             KeyDef {
                 name: "engine.eval",
-                kind: KeyKind::Enum(&["heuristic"]),
-                description: "the evaluator",
+                kind: KeyKind::Enum(&["heuristic", "net"]),
+                description: "the evaluator: heuristic = hand-written baseline, net = trained network",
+            },
+            KeyDef {
+                name: "engine.weights",
+                kind: KeyKind::Text,
+                description: "network weights for engine.eval net: shipped (inside the binary) or a file path",
             },
             KeyDef {
                 name: "engine.beam",
@@ -169,6 +181,7 @@ impl Settings {
                 vals.join("|"),
                 def.description
             ),
+            KeyKind::Text => format!("key {} string {value} {}", def.name, def.description),
         }
     }
 
@@ -182,7 +195,9 @@ impl Settings {
             "engine.movetime" => self.movetime.to_string(),
             "engine.eval" => match self.eval {
                 EvalKind::Heuristic => "heuristic".into(),
+                EvalKind::Net => "net".into(),
             },
+            "engine.weights" => self.weights.clone(),
             "engine.beam" => self.beam.to_string(),
             _ => {
                 let rule = name.strip_prefix("rules.")?;
@@ -245,7 +260,19 @@ impl Settings {
                         .map_err(|e| ProtocolError::bad_value(e.0))?;
                     self.rules = r;
                 }
-                // game.variant and engine.eval have a single value today.
+                if def.name == "engine.eval" {
+                    self.eval = if value == "net" {
+                        EvalKind::Net
+                    } else {
+                        EvalKind::Heuristic
+                    };
+                }
+            }
+            (_, KeyKind::Text) => {
+                // engine.weights: loaded and checked now, so a bad file is refused here.
+                crate::eval::net::load_cached(value)
+                    .map_err(|e| ProtocolError::bad_value(e.to_string()))?;
+                self.weights = value.to_string();
             }
         }
         Ok(())
