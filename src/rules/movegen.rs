@@ -193,9 +193,7 @@ impl<R: StepRules> MoveGen<R> {
                         && outside_at_least(pos.own, occ, 2) =>
                 {
                     let (hi, lo) = if a > b { (a, b) } else { (b, a) };
-                    if pair_no_bearoff(pos, occ, blocked, hi, lo, out) {
-                        return 2;
-                    }
+                    return pair_no_bearoff(pos, occ, blocked, hi, lo, out);
                 }
                 StageDice::Same { die, count }
                     if (1..=6).contains(&die)
@@ -414,10 +412,9 @@ fn play2(p: u8, d1: u8, q: u8, d2: u8) -> Play {
     play
 }
 
-/// Two different dice `hi > lo` when no step can bear off. Pushes every
-/// two-dice end in the order (and with the plays) of the general
-/// enumeration and returns true; returns false, having pushed nothing, when
-/// no play uses both dice.
+/// Two different dice `hi > lo` when no step can bear off. Pushes the ends
+/// of the longest plays in the order (and with the plays) of the general
+/// enumeration and returns the number of dice they use.
 ///
 /// Without bearing off the two steps of different checkers are legal in
 /// either order, so the ends are: `p` moves `hi` and `q` moves `lo` for every
@@ -434,7 +431,7 @@ fn pair_no_bearoff(
     hi: u8,
     lo: u8,
     out: &mut Vec<StageEnd>,
-) -> bool {
+) -> u8 {
     let own = pos.own;
     let open_hi = open_for(blocked, hi);
     let open_lo = open_for(blocked, lo);
@@ -481,7 +478,41 @@ fn pair_no_bearoff(
             play: play2(p, lo, p - lo, hi),
         });
     }
-    out.len() > start
+    if out.len() > start {
+        return 2;
+    }
+    // One die only: the larger if it can be played (a checker that moves
+    // `hi` could not move on, or the play would have used both dice).
+    let (mut ps, die) = if a_hi != 0 {
+        (a_hi, hi)
+    } else {
+        (occ & open_lo, lo)
+    };
+    if ps == 0 {
+        out.push(StageEnd {
+            pos,
+            play: Play::EMPTY,
+        });
+        return 0;
+    }
+    while ps != 0 {
+        let p = highest(ps);
+        ps &= !(1 << (p - 1));
+        let mut play = Play::EMPTY;
+        play.push(Step::new(p, die));
+        out.push(StageEnd {
+            pos: Position {
+                own: Checkers(
+                    pos.own
+                        .0
+                        .wrapping_add(DELTA[usize::from(die)][usize::from(p)]),
+                ),
+                opp: pos.opp,
+            },
+            play,
+        });
+    }
+    1
 }
 
 /// `DELTA[die][from]` added (wrapping) to a side's packed checkers moves one
@@ -661,7 +692,8 @@ mod tests {
 
     /// A random position: each side's checkers spread over its own points
     /// (weighted towards `home_bias` of them at home), no point shared.
-    fn random_position(seed: &mut u64, home_bias: u64) -> Position {
+    /// With `spread`, the opponent takes as many points as it can (primes).
+    fn random_position(seed: &mut u64, home_bias: u64, spread: bool) -> Position {
         let mut next = |n: u64| {
             *seed = seed
                 .wrapping_mul(6_364_136_223_846_793_005)
@@ -687,7 +719,8 @@ mod tests {
                     } else {
                         (&mut opp, &own)
                     };
-                    if other[q as usize - 1] == 0 {
+                    let crowd = spread && side == 1 && mine[p as usize - 1] > 0;
+                    if other[q as usize - 1] == 0 && !crowd {
                         mine[p as usize - 1] += 1;
                         break;
                     }
@@ -722,8 +755,11 @@ mod tests {
         let (mut a, mut b) = (Vec::new(), Vec::new());
         let mut seed = 7;
         let stages = all_stages();
-        for i in 0..3_000 {
-            let pos = random_position(&mut seed, [0, 30, 70, 95][i % 4]);
+        // Fast-path cases seen: pairs with one die, pairs with none, doublets
+        // with some but not all dice.
+        let mut seen = [0u32; 3];
+        for i in 0..4_000 {
+            let pos = random_position(&mut seed, [0, 30, 70, 95][i % 4], i % 8 >= 4);
             for &dice in &stages {
                 if matches!(
                     dice,
@@ -737,10 +773,21 @@ mod tests {
                 let n = fast.generate(pos, dice, &mut a);
                 let m = general.generate(pos, dice, &mut b);
                 assert_eq!((n, &a), (m, &b), "{pos:?} {dice:?}");
+                if !pos.is_over() && outside_at_least(pos.own, pos.own.mask(), 4) {
+                    match dice {
+                        StageDice::Pair(x, y) if x != y && x <= 6 && y <= 6 && n < 2 => {
+                            seen[usize::from(n)] += 1
+                        }
+                        StageDice::Same { count, die } if die <= 6 && n > 0 && n < count.min(4) => {
+                            seen[2] += 1
+                        }
+                        _ => {}
+                    }
+                }
             }
         }
+        assert!(seen.iter().all(|&n| n > 10), "fast-path coverage {seen:?}");
     }
-
     #[test]
     fn start_65_has_two_ends() {
         let (ends, n) = stage_ends(Position::START, StageDice::Pair(6, 5));
