@@ -451,7 +451,7 @@ fn pair_no_bearoff(
             qs &= !(1 << (q - 1));
             out.push(StageEnd {
                 pos: Position {
-                    own: Checkers(own1.wrapping_add(DELTA[usize::from(lo)][usize::from(q)])),
+                    own: Checkers(own1.wrapping_add(delta(lo, q))),
                     opp: pos.opp,
                 },
                 play: play2(p, hi, q, lo),
@@ -470,8 +470,8 @@ fn pair_no_bearoff(
             pos: Position {
                 own: Checkers(
                     own.0
-                        .wrapping_add(DELTA[usize::from(lo)][usize::from(p)])
-                        .wrapping_add(DELTA[usize::from(hi)][usize::from(p - lo)]),
+                        .wrapping_add(delta(lo, p))
+                        .wrapping_add(delta(hi, p - lo)),
                 ),
                 opp: pos.opp,
             },
@@ -502,11 +502,7 @@ fn pair_no_bearoff(
         play.push(Step::new(p, die));
         out.push(StageEnd {
             pos: Position {
-                own: Checkers(
-                    pos.own
-                        .0
-                        .wrapping_add(DELTA[usize::from(die)][usize::from(p)]),
-                ),
+                own: Checkers(pos.own.0.wrapping_add(delta(die, p))),
                 opp: pos.opp,
             },
             play,
@@ -516,9 +512,10 @@ fn pair_no_bearoff(
 }
 
 /// `DELTA[die][from]` added (wrapping) to a side's packed checkers moves one
-/// checker from `from` to `from - die` (`from > die`).
-const DELTA: [[u128; 25]; 7] = {
-    let mut t = [[0u128; 25]; 7];
+/// checker from `from` to `from - die` (`from > die`). Padded to powers of
+/// two so that masked indices need no bounds checks.
+const DELTA: [[u128; 32]; 8] = {
+    let mut t = [[0u128; 32]; 8];
     let mut die = 1;
     while die <= 6 {
         let mut from = die + 1;
@@ -531,11 +528,17 @@ const DELTA: [[u128; 25]; 7] = {
     t
 };
 
+/// The [`DELTA`] entry for `die` (1..=6) and `from` (`die < from <= 24`).
+#[inline(always)]
+fn delta(die: u8, from: u8) -> u128 {
+    DELTA[usize::from(die & 7)][usize::from(from & 31)]
+}
+
 /// Moves a checker `from` → `from - die` (no bearing off) in packed checkers
 /// and their occupancy mask.
 #[inline(always)]
 fn step_no_bearoff(own: u128, occ: u32, from: u8, die: u8) -> (u128, u32) {
-    let own1 = own.wrapping_add(DELTA[usize::from(die)][usize::from(from)]);
+    let own1 = own.wrapping_add(delta(die, from));
     let mut occ1 = occ | (1 << (from - die - 1));
     if (own1 >> (4 * u32::from(from))) & 0xF == 0 {
         occ1 &= !(1 << (from - 1));
@@ -649,7 +652,7 @@ fn same_no_bearoff(
                 while fd != 0 {
                     let d = highest(fd);
                     fd &= !(1 << (d - 1));
-                    let own4 = own3.wrapping_add(DELTA[usize::from(die)][usize::from(d)]);
+                    let own4 = own3.wrapping_add(delta(die, d));
                     ends.record(own4, 4, play_same([a, b, c, d], die));
                 }
             }
