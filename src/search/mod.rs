@@ -43,8 +43,11 @@ pub struct Limits {
     pub root_beam: usize,
     /// Beam width for chain stages inside the look-ahead.
     pub inner_beam: usize,
-    /// How many of the best 0-ply turns the 1-ply search re-judges.
+    /// How many of the best 0-ply turns the 1-ply search re-judges, at most.
     pub candidates: usize,
+    /// Move filter: only turns within this much equity of the 0-ply best
+    /// are re-judged (gnubg's filter does the same).
+    pub filter: f32,
     /// Stop when this many evaluations were made (after the 0-ply pass).
     pub nodes: Option<u64>,
     /// Stop at this instant (after the 0-ply pass).
@@ -58,8 +61,9 @@ impl Default for Limits {
         Limits {
             plies: 0,
             root_beam: 24,
-            inner_beam: 3,
+            inner_beam: 1,
             candidates: 8,
+            filter: 0.16,
             nodes: None,
             deadline: None,
             threads: 1,
@@ -243,7 +247,13 @@ impl<'a> Search<'a> {
         if limits.plies == 0 || ranked.len() == 1 || self.out_of_time(limits) {
             return ranked;
         }
-        let k = limits.candidates.max(1).min(ranked.len());
+        let cutoff = ranked[0].probs.equity() - limits.filter;
+        let k = ranked
+            .iter()
+            .take(limits.candidates.max(1))
+            .take_while(|c| c.probs.equity() >= cutoff)
+            .count()
+            .max(1);
         let mover = state.to_move;
         let results: Vec<std::sync::Mutex<Option<Probs>>> =
             (0..k).map(|_| std::sync::Mutex::new(None)).collect();
