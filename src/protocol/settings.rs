@@ -7,9 +7,9 @@ use crate::rules::RuleOptions;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum EvalKind {
     /// The hand-written evaluator ([`crate::eval::heuristic::Heuristic`]).
-    #[default]
     Heuristic,
     /// The trained network ([`crate::eval::net::Net`]), weights from `engine.weights`.
+    #[default]
     Net,
 }
 
@@ -77,7 +77,7 @@ impl Default for Settings {
             threads: 1,
             seed: 0,
             movetime: 0,
-            eval: EvalKind::Heuristic,
+            eval: EvalKind::Net,
             beam: crate::search::Limits::default().root_beam,
             weights: "shipped".into(),
         }
