@@ -17,8 +17,7 @@ use crate::eval::Evaluator;
 use crate::eval::net::{Forward, Inputs, Net, OUTPUTS, features};
 use crate::matchplay::engine::EngineSpec;
 use crate::matchplay::{MatchConfig, pair_seed, run_match};
-use crate::rules::game::{DiceSource, SeededDice, opening_throw};
-use crate::rules::options::Opening;
+use crate::rules::game::{DiceSource, SeededDice, open_game};
 use crate::rules::{GameState, Pending, RuleOptions, Side};
 use crate::search::Search;
 
@@ -83,16 +82,9 @@ pub fn train_game(
     beam: usize,
 ) -> usize {
     let mut dice = SeededDice::new(dice_seed);
-    let (throws, starter) = opening_throw(&mut dice);
-    let opening = *throws.last().unwrap_or(&(2, 1));
-    let mut first_roll = match opts.opening {
-        Opening::Single => Some(if starter == Side::White {
-            opening
-        } else {
-            (opening.1, opening.0)
-        }),
-        Opening::Reroll => None,
-    };
+    let opened = open_game(opts, &mut dice);
+    let mut first_roll = opened.first_roll;
+    let starter = opened.starter;
     let mut state = GameState::start(starter);
     let stop = AtomicBool::new(false);
     let mut prev: Option<(Inputs, Forward, Side)> = None;

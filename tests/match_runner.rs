@@ -135,6 +135,7 @@ fn engine_over_tcp_plays() {
         "--engine",
         &tcp,
         "name=tcp",
+        "option.engine.eval=heuristic",
         "option.engine.ply=1",
         "--engine",
         "cmd=builtin:heuristic",

@@ -15,8 +15,7 @@ use crate::eval::heuristic::Heuristic;
 use crate::eval::probs_for;
 use crate::notation::{apply_turn, skip_forced_empty, state_text};
 use crate::record::{Record, RecordedGame, RecordedTurn, rules_tag, write_record};
-use crate::rules::game::{DiceSource, SeededDice, opening_throw};
-use crate::rules::options::Opening;
+use crate::rules::game::{DiceSource, SeededDice, open_game};
 use crate::rules::{GameResult, GameState, MoveGen, Pending, RuleOptions, Side};
 use crate::search::{ROLLS, Search};
 use builtin::{Builtin, Player};
@@ -252,16 +251,9 @@ fn play_game(seats: &mut Seats, pair: usize, white_engine: usize, dice_seed: u64
         }
     };
     let mut dice = SeededDice::new(dice_seed);
-    let (throws, starter) = opening_throw(&mut dice);
-    let opening = *throws.last().unwrap_or(&(2, 1));
-    let mut first_roll = match opts.opening {
-        Opening::Single => Some(if starter == Side::White {
-            opening
-        } else {
-            (opening.1, opening.0)
-        }),
-        Opening::Reroll => None,
-    };
+    let opened = open_game(&opts, &mut dice);
+    let (starter, mut first_roll) = (opened.starter, opened.first_roll);
+    let opening = *opened.throws.last().unwrap_or(&(2, 1));
     let mut state = GameState::start(starter);
     let mut movegen = MoveGen::new();
     let mut ends = Vec::new();

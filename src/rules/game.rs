@@ -100,6 +100,38 @@ pub fn opening_throw(dice: &mut dyn DiceSource) -> (Vec<(u8, u8)>, Side) {
     }
 }
 
+/// How a game opens: the opening throws, the starter, and the starter's
+/// first roll when the opening throw is played as it fell
+/// (`Opening::Single`); `None` when the starter rolls anew.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Opened {
+    /// The opening throws (White's die first), ties included.
+    pub throws: Vec<(u8, u8)>,
+    /// The side that starts.
+    pub starter: Side,
+    /// The starter's first roll, as (starter's die, other die).
+    pub first_roll: Option<(u8, u8)>,
+}
+
+/// Throws the opening and decides the first roll under `opts`.
+pub fn open_game(opts: &RuleOptions, dice: &mut dyn DiceSource) -> Opened {
+    let (throws, starter) = opening_throw(dice);
+    let &(w, b) = throws.last().unwrap_or(&(2, 1));
+    let first_roll = match opts.opening {
+        Opening::Single => Some(if starter == Side::White {
+            (w, b)
+        } else {
+            (b, w)
+        }),
+        Opening::Reroll => None,
+    };
+    Opened {
+        throws,
+        starter,
+        first_roll,
+    }
+}
+
 /// Plays a whole game. `choosers[0]` plays White, `choosers[1]` Black.
 pub fn play_game(
     opts: &RuleOptions,
@@ -108,22 +140,15 @@ pub fn play_game(
 ) -> GameRecord {
     let [white, black] = choosers;
     let players: [&mut dyn Chooser; 2] = [white, black];
-    let (openings, starter) = opening_throw(dice);
+    let Opened {
+        throws: openings,
+        starter,
+        mut first_roll,
+    } = open_game(opts, dice);
     let mut state = GameState::start(starter);
     let mut movegen = MoveGen::new();
     let mut ends = Vec::new();
     let mut turns: Vec<TurnRecord> = Vec::new();
-    let mut first_roll = match opts.opening {
-        Opening::Single => {
-            let &(w, b) = openings.last().unwrap_or(&(2, 1));
-            Some(if starter == Side::White {
-                (w, b)
-            } else {
-                (b, w)
-            })
-        }
-        Opening::Reroll => None,
-    };
     while state.result().is_none() {
         match state.pending {
             Pending::Roll => {

@@ -200,18 +200,23 @@ impl<'a> Search<'a> {
             .unwrap_or(*state)
     }
 
-    /// `side`'s chances in `state` (opponent to move or to play a
-    /// remainder) after averaging the opponent's 21 rolls.
+    /// `side`'s chances in `state` after the side to move plays its pending
+    /// remainder (if any, without knowing the roll to come) and then each of
+    /// its 21 rolls with its best 0-ply turn. With a rolled stage pending,
+    /// that turn is played and judged as it stands.
     pub fn one_ply(&self, state: &GameState, side: Side, beam: usize) -> Probs {
         if let Some(p) = Probs::of_result(state, side) {
             return p;
         }
+        let mover = state.to_move;
         let mut s = *state;
         if s.stage_dice().is_some() {
-            // A remainder first: played before the roll, without knowing it.
             s = self.best_reply(&s, beam);
             if let Some(p) = Probs::of_result(&s, side) {
                 return p;
+            }
+            if s.to_move != mover {
+                return self.judge(&s, side);
             }
         }
         let mut total = Probs::default();
@@ -318,31 +323,10 @@ impl<'a> Search<'a> {
     /// 0-ply, the average over its 21 rolls of its best turn at 1-ply.
     pub fn before_roll(&self, state: &GameState, plies: u8, beam: usize) -> Probs {
         let side = state.to_move;
-        if let Some(p) = Probs::of_result(state, side) {
-            return p;
-        }
         if plies == 0 {
-            return self.judge(state, side);
+            return Probs::of_result(state, side).unwrap_or_else(|| self.judge(state, side));
         }
-        let mut s = *state;
-        if s.stage_dice().is_some() {
-            s = self.best_reply(&s, beam);
-            if let Some(p) = Probs::of_result(&s, side) {
-                return p;
-            }
-            if s.to_move != side {
-                return self.judge(&s, side);
-            }
-        }
-        let mut total = Probs::default();
-        for &(a, b, w) in ROLLS.iter() {
-            let Ok(rolled) = s.roll(&self.opts, a, b) else {
-                return self.judge(&s, side);
-            };
-            let after = self.best_reply(&rolled, beam);
-            total.add_scaled(&self.judge(&after, side), w / 36.0);
-        }
-        total
+        self.one_ply(state, side, beam)
     }
 }
 
