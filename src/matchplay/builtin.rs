@@ -48,7 +48,7 @@ pub struct Builtin {
     eval: Box<dyn Evaluator>,
     rules: RuleOptions,
     limits: Limits,
-    rng: StdRng,
+    seed: u64,
 }
 
 impl Builtin {
@@ -82,7 +82,7 @@ impl Builtin {
                 plies: 1,
                 ..Limits::default()
             },
-            rng: StdRng::seed_from_u64(0),
+            seed: 0,
         };
         for (k, v) in options {
             let bad = || EngineError::Protocol(format!("error bad_value {k} {v}"));
@@ -92,7 +92,7 @@ impl Builtin {
                 let p: u8 = v.parse().map_err(|_| bad())?;
                 b.limits.plies = p.saturating_sub(1);
             } else if k == "engine.seed" {
-                b.rng = StdRng::seed_from_u64(v.parse().map_err(|_| bad())?);
+                b.seed = v.parse().map_err(|_| bad())?;
             }
         }
         Ok(b)
@@ -124,6 +124,9 @@ impl Player for Builtin {
                 .unwrap_or_default(),
             BuiltinKind::Random => {
                 // Random stage by stage: every stage's ends equally likely.
+                // The choices depend only on the seed, the position and the
+                // dice, so a match gives the same games whatever `-j` is.
+                let mut rng = StdRng::seed_from_u64(fnv1a(self.seed, position, dice));
                 let mut movegen = MoveGen::new();
                 let mut ends = Vec::new();
                 let mover = state.to_move;
@@ -132,7 +135,7 @@ impl Player for Builtin {
                 while s.result().is_none() && s.to_move == mover {
                     let Some(d) = s.stage_dice() else { break };
                     let n = movegen.generate(s.pos, d, &mut ends);
-                    let e = ends[self.rng.random_range(0..ends.len())];
+                    let e = ends[rng.random_range(0..ends.len())];
                     steps.extend_from_slice(e.play.steps());
                     s = s.after_stage(&self.rules, e.pos, n);
                 }
@@ -144,6 +147,22 @@ impl Player for Builtin {
             .map(str::to_string)
             .collect())
     }
+}
+
+/// FNV-1a over the seed, the position text and the dice.
+fn fnv1a(seed: u64, position: &str, dice: Option<(u8, u8)>) -> u64 {
+    let (a, b) = dice.unwrap_or((0, 0));
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in seed
+        .to_le_bytes()
+        .iter()
+        .chain(position.as_bytes())
+        .chain(&[a, b])
+    {
+        h ^= u64::from(*byte);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
 }
 
 impl Player for super::engine::Engine {
