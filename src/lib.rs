@@ -3,6 +3,16 @@
 //! The rules core ([`rules`], [`notation`]) knows nothing about the protocol
 //! or the search; the evaluators and search build on it; the protocol and the
 //! transports build on those.
+//!
+//! ```
+//! use gulbara::notation::{apply_moves, parse_state_text, START_TEXT};
+//! use gulbara::rules::RuleOptions;
+//!
+//! // Seed 001's worked example: White 6-5 plays 24/19 24/18, 349 pips left.
+//! let start = parse_state_text(START_TEXT).unwrap();
+//! let after = apply_moves(start, &RuleOptions::default(), &["65", "24/19", "24/18"]).unwrap();
+//! assert_eq!(after.pos.opp.pips(), 349); // Black is to move; White is the opponent.
+//! ```
 
 pub mod analysis;
 pub mod eval;
