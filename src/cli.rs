@@ -89,40 +89,28 @@ pub fn main() -> ExitCode {
 
 /// Runs a parsed command line.
 pub fn run(cli: Cli) -> anyhow::Result<()> {
+    // The server logs its connections; everything else only warnings.
+    let default_level = if matches!(cli.command, Some(Commands::Serve(_))) {
+        "info"
+    } else {
+        "warn"
+    };
+    init_logging(cli.log_level.as_deref(), default_level);
     match cli.command {
         None => {
-            init_logging(cli.log_level.as_deref(), "warn");
             server::stdio::run(DEFAULT_MAX_LINE)?;
             Ok(())
         }
-        Some(Commands::Serve(a)) => {
-            init_logging(cli.log_level.as_deref(), "info");
-            server::serve(ServeConfig {
-                listen: a.listen,
-                max_line: a.max_line,
-                idle_timeout: (a.idle_timeout > 0).then(|| Duration::from_secs(a.idle_timeout)),
-                max_connections: a.max_connections,
-            })
-        }
-        Some(Commands::Match(a)) => {
-            init_logging(cli.log_level.as_deref(), "warn");
-            crate::tools::run_match_cmd(a)
-        }
-        Some(Commands::Replay(a)) => {
-            init_logging(cli.log_level.as_deref(), "warn");
-            crate::tools::run_replay(a)
-        }
-        Some(Commands::Analyse(a)) => {
-            init_logging(cli.log_level.as_deref(), "warn");
-            crate::tools::run_analyse(a)
-        }
-        Some(Commands::Selfplay(a)) => {
-            init_logging(cli.log_level.as_deref(), "warn");
-            crate::tools::run_selfplay(a)
-        }
-        Some(Commands::Train(a)) => {
-            init_logging(cli.log_level.as_deref(), "warn");
-            crate::tools::run_train(a)
-        }
+        Some(Commands::Serve(a)) => server::serve(ServeConfig {
+            listen: a.listen,
+            max_line: a.max_line,
+            idle_timeout: (a.idle_timeout > 0).then(|| Duration::from_secs(a.idle_timeout)),
+            max_connections: a.max_connections,
+        }),
+        Some(Commands::Match(a)) => crate::tools::run_match_cmd(a),
+        Some(Commands::Replay(a)) => crate::tools::run_replay(a),
+        Some(Commands::Analyse(a)) => crate::tools::run_analyse(a),
+        Some(Commands::Selfplay(a)) => crate::tools::run_selfplay(a),
+        Some(Commands::Train(a)) => crate::tools::run_train(a),
     }
 }
