@@ -36,19 +36,13 @@ fn parse_code(code: &str) -> ([i8; 24], [u8; 2]) {
     for (i, t) in points.iter().enumerate() {
         counts[i] = if t.is_empty() { 0 } else { t.parse().unwrap() };
     }
-    let bar: Vec<u8> = parts
-        .next()
-        .unwrap()
-        .split(',')
-        .map(|t| t.parse().unwrap())
-        .collect();
+    let mut pair = || -> Vec<u8> {
+        let field = parts.next().unwrap();
+        field.split(',').map(|t| t.parse().unwrap()).collect()
+    };
+    let bar = pair();
     assert_eq!(bar, vec![0, 0]);
-    let off: Vec<u8> = parts
-        .next()
-        .unwrap()
-        .split(',')
-        .map(|t| t.parse().unwrap())
-        .collect();
+    let off = pair();
     (counts, [off[0], off[1]])
 }
 

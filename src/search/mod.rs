@@ -285,28 +285,27 @@ impl<'a> Search<'a> {
                 }
             });
         }
-        let mut refined = Vec::new();
-        for (i, slot) in results.iter().enumerate() {
-            if let Some(p) = slot.lock().ok().and_then(|g| *g) {
-                let mut c = ranked[i].clone();
-                c.probs = p;
-                c.plies = 1;
-                refined.push(c);
-            }
-        }
-        refined.sort_by(|a, b| b.probs.equity().total_cmp(&a.probs.equity()));
-        let rest = ranked.split_off(k);
-        let mut out = refined;
-        // Turns the 1-ply pass did not reach keep their 0-ply order behind it.
-        let reached: Vec<bool> = results
-            .iter()
-            .map(|s| s.lock().map(|g| g.is_some()).unwrap_or(false))
+        // Re-judged turns first, best first; the ones the 1-ply pass did not
+        // reach keep their 0-ply order behind them.
+        let judged: Vec<Option<Probs>> = results
+            .into_iter()
+            .map(|slot| slot.into_inner().ok().flatten())
             .collect();
-        for (i, c) in ranked.into_iter().enumerate() {
-            if !reached[i] {
-                out.push(c);
+        let rest = ranked.split_off(k);
+        let mut out = Vec::with_capacity(k + rest.len());
+        let mut unreached = Vec::new();
+        for (mut c, p) in ranked.into_iter().zip(judged) {
+            match p {
+                Some(p) => {
+                    c.probs = p;
+                    c.plies = 1;
+                    out.push(c);
+                }
+                None => unreached.push(c),
             }
         }
+        out.sort_by(|a, b| b.probs.equity().total_cmp(&a.probs.equity()));
+        out.extend(unreached);
         out.extend(rest);
         if let Some(best) = out.first() {
             on_progress(&Progress {
