@@ -128,15 +128,33 @@ fn chain_planning(name: &str, eval: &dyn Evaluator, states: &[GameState]) {
     );
 }
 
+/// Sections to run: all, or those named in `GULBARA_BENCH` (comma-separated
+/// among `eval`, `chains`, `decisions`, `net1`), e.g. for profiling one.
+fn wanted(section: &str) -> bool {
+    match std::env::var("GULBARA_BENCH") {
+        Ok(list) => list.split(',').any(|w| w.trim() == section),
+        Err(_) => section != "net1",
+    }
+}
+
 fn main() {
     let states = corpus();
     let net = Net::shipped().expect("shipped weights");
-    eval_speed("heuristic", &Heuristic, &states);
-    eval_speed("net", &net, &states);
-    chain_planning("heuristic", &Heuristic, &states);
-    chain_planning("net", &net, &states);
-    for plies in [0, 1] {
-        decision_speed("heuristic", &Heuristic, &states, plies);
-        decision_speed("net", &net, &states, plies);
+    if wanted("eval") {
+        eval_speed("heuristic", &Heuristic, &states);
+        eval_speed("net", &net, &states);
+    }
+    if wanted("chains") {
+        chain_planning("heuristic", &Heuristic, &states);
+        chain_planning("net", &net, &states);
+    }
+    if wanted("decisions") {
+        for plies in [0, 1] {
+            decision_speed("heuristic", &Heuristic, &states, plies);
+            decision_speed("net", &net, &states, plies);
+        }
+    }
+    if wanted("net1") {
+        decision_speed("net", &net, &states, 1);
     }
 }

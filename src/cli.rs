@@ -42,6 +42,8 @@ pub enum Commands {
     Selfplay(crate::tools::SelfplayArgs),
     /// Train the network by self-play (resumable; see docs/TRAINING.md).
     Train(crate::tools::TrainArgs),
+    /// Refine a network towards its own 1-ply judgement (see docs/TRAINING.md).
+    Refine(crate::tools::RefineArgs),
 }
 
 /// Options of `serve`.
@@ -112,5 +114,6 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Some(Commands::Analyse(a)) => crate::tools::run_analyse(a),
         Some(Commands::Selfplay(a)) => crate::tools::run_selfplay(a),
         Some(Commands::Train(a)) => crate::tools::run_train(a),
+        Some(Commands::Refine(a)) => crate::tools::run_refine(a),
     }
 }

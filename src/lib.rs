@@ -24,6 +24,7 @@ pub mod search;
 
 pub mod cli;
 pub mod protocol;
+pub mod refine;
 pub mod server;
 pub mod tools;
 pub mod train;

@@ -229,6 +229,9 @@ pub struct TrainArgs {
     /// Beam width for chains in self-play.
     #[arg(long, default_value_t = 4)]
     pub beam: usize,
+    /// TD(λ)'s λ (0 = online TD(0), the method of the first shipped net).
+    #[arg(long, default_value_t = 0.0)]
+    pub lambda: f32,
 }
 
 /// Runs `train`.
@@ -242,7 +245,69 @@ pub fn run_train(a: TrainArgs) -> anyhow::Result<()> {
         gate_games: a.gate_games,
         dir: a.dir,
         beam: a.beam.max(1),
+        lambda: a.lambda.clamp(0.0, 1.0),
     };
     crate::train::train(&cfg, &mut |line| eprintln!("{line}"))?;
+    Ok(())
+}
+
+/// Options of `refine`.
+#[derive(Args, Debug)]
+pub struct RefineArgs {
+    /// Weights to refine: `shipped` or a file.
+    #[arg(long, default_value = "shipped")]
+    pub from: String,
+    /// Folder for the checkpoint and the curve (an existing checkpoint
+    /// there is resumed instead of starting from `--from`).
+    #[arg(long, default_value = "refining")]
+    pub dir: PathBuf,
+    /// Self-play games whose positions are trained on.
+    #[arg(long, default_value_t = 10_000)]
+    pub games: u64,
+    /// Seed of the dice.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Learning rate at the start.
+    #[arg(long, default_value_t = 0.02)]
+    pub rate_start: f32,
+    /// Learning rate at the end.
+    #[arg(long, default_value_t = 0.005)]
+    pub rate_end: f32,
+    /// Beam for chains in the self-play games.
+    #[arg(long, default_value_t = 4)]
+    pub beam: usize,
+    /// Beam for chains inside the 1-ply targets.
+    #[arg(long, default_value_t = 1)]
+    pub inner_beam: usize,
+    /// Threads computing targets (the result does not depend on it).
+    #[arg(long, default_value_t = 2)]
+    pub threads: usize,
+    /// Games between checkpoints and gates.
+    #[arg(long, default_value_t = 1_000)]
+    pub checkpoint_every: u64,
+    /// Gate games against the baseline per checkpoint (0 = none).
+    #[arg(long, default_value_t = 0)]
+    pub gate_games: usize,
+}
+
+/// Runs `refine`.
+pub fn run_refine(a: RefineArgs) -> anyhow::Result<()> {
+    let start = if a.from == "shipped" {
+        crate::eval::net::Net::shipped()?
+    } else {
+        crate::eval::net::Net::from_bytes(&std::fs::read(&a.from)?)?
+    };
+    let cfg = crate::refine::RefineConfig {
+        games: a.games,
+        seed: a.seed,
+        rate: (a.rate_start, a.rate_end),
+        beam: a.beam.max(1),
+        inner_beam: a.inner_beam.max(1),
+        threads: a.threads.max(1),
+        checkpoint_every: a.checkpoint_every.max(1),
+        gate_games: a.gate_games,
+        dir: a.dir,
+    };
+    crate::refine::refine(start, &cfg, &mut |line| eprintln!("{line}"))?;
     Ok(())
 }

@@ -40,6 +40,9 @@ pub struct TrainConfig {
     pub dir: PathBuf,
     /// Beam width for chains during self-play.
     pub beam: usize,
+    /// TD(λ)'s λ. 0 learns online after every turn (TD(0)); above 0 the
+    /// game's positions learn at its end towards their λ-returns.
+    pub lambda: f32,
 }
 
 /// Outcome of one gate.
@@ -61,7 +64,7 @@ fn target_from(out: &[f32; OUTPUTS], same_side: bool) -> [f32; OUTPUTS] {
     }
 }
 
-fn exact_target(state: &GameState, side: Side) -> [f32; OUTPUTS] {
+pub(crate) fn exact_target(state: &GameState, side: Side) -> [f32; OUTPUTS] {
     match state.result() {
         Some(r) => match r.winner {
             Some(w) if w == side => [1.0, if r.points == 2 { 1.0 } else { 0.0 }, 0.0],
@@ -72,33 +75,26 @@ fn exact_target(state: &GameState, side: Side) -> [f32; OUTPUTS] {
     }
 }
 
-/// Plays one self-play game with `net`, learning as it goes. Returns the
-/// number of turns played.
-pub fn train_game(
+/// Plays one self-play game: both sides play `net`'s best 0-ply turn,
+/// chains planned with a beam of `beam`. `visit` sees every before-roll
+/// state (a pending remainder is one too) before it is played and may
+/// change the network, which then plays on with the new weights. Returns
+/// the final state (a result, or where the game was cut off) and the turns.
+pub fn self_play(
     net: &mut Net,
     opts: &RuleOptions,
     dice_seed: u64,
-    rate: f32,
     beam: usize,
-) -> usize {
+    visit: &mut dyn FnMut(&mut Net, &GameState),
+) -> (GameState, usize) {
     let mut dice = SeededDice::new(dice_seed);
     let opened = open_game(opts, &mut dice);
     let mut first_roll = opened.first_roll;
-    let starter = opened.starter;
-    let mut state = GameState::start(starter);
+    let mut state = GameState::start(opened.starter);
     let stop = AtomicBool::new(false);
-    let mut prev: Option<(Inputs, Forward, Side)> = None;
     let mut turns = 0;
     while state.result().is_none() && turns < 2000 {
-        // A before-roll state: learn the previous one towards it.
-        let x = features(&state, opts);
-        let fwd = net.forward(&x);
-        if let Some((px, pf, ps)) = prev.take() {
-            let t = target_from(&fwd.out, ps == state.to_move);
-            net.train(&px, &pf, &t, rate);
-        }
-        let side = state.to_move;
-        prev = Some((x, fwd, side));
+        visit(net, &state);
         let start = match state.pending {
             Pending::Roll => {
                 let (a, b) = first_roll
@@ -121,14 +117,88 @@ pub fn train_game(
         };
         turns += 1;
     }
+    (state, turns)
+}
+
+/// The target after the last visited position of a game, from `side`'s
+/// view: the result, or the network's judgement where the game was cut off.
+fn final_target(net: &Net, opts: &RuleOptions, end: &GameState, side: Side) -> [f32; OUTPUTS] {
+    if end.result().is_some() {
+        exact_target(end, side)
+    } else {
+        let f = net.forward(&features(end, opts));
+        target_from(&f.out, side == end.to_move)
+    }
+}
+
+/// Plays one self-play game with `net`, learning as it goes (TD(0)):
+/// every before-roll position learns towards the next one. Returns the
+/// number of turns played.
+pub fn train_game(
+    net: &mut Net,
+    opts: &RuleOptions,
+    dice_seed: u64,
+    rate: f32,
+    beam: usize,
+) -> usize {
+    let mut prev: Option<(Inputs, Forward, Side)> = None;
+    let (end, turns) = self_play(net, opts, dice_seed, beam, &mut |net, state| {
+        let x = features(state, opts);
+        let fwd = net.forward(&x);
+        if let Some((px, pf, ps)) = prev.take() {
+            let t = target_from(&fwd.out, ps == state.to_move);
+            net.train(&px, &pf, &t, rate);
+        }
+        prev = Some((x, fwd, state.to_move));
+    });
     if let Some((px, pf, ps)) = prev.take() {
-        let t = if state.result().is_some() {
-            exact_target(&state, ps)
-        } else {
-            let f = net.forward(&features(&state, opts));
-            target_from(&f.out, ps == state.to_move)
-        };
+        let t = final_target(net, opts, &end, ps);
         net.train(&px, &pf, &t, rate);
+    }
+    turns
+}
+
+/// Plays one self-play game with `net` and then trains every before-roll
+/// position of it towards its λ-return (the offline form of TD(λ)): the
+/// return of position `t` mixes the judgement of position `t + 1` with
+/// weight `1 − λ` and the return of `t + 1` with weight `λ`, the last one
+/// being the game's result. Judgements are those the network gave during
+/// the game; each update recomputes the forward pass, as earlier updates
+/// of the same game have changed the weights. Returns the turns played.
+pub fn train_game_lambda(
+    net: &mut Net,
+    opts: &RuleOptions,
+    dice_seed: u64,
+    rate: f32,
+    beam: usize,
+    lambda: f32,
+) -> usize {
+    let mut seen: Vec<(Inputs, [f32; OUTPUTS], Side)> = Vec::new();
+    let (end, turns) = self_play(net, opts, dice_seed, beam, &mut |net, state| {
+        let x = features(state, opts);
+        let out = net.forward(&x).out;
+        seen.push((x, out, state.to_move));
+    });
+    let Some(last) = seen.last() else {
+        return turns;
+    };
+    // The return after the last position, from its mover's view.
+    let mut ret = final_target(net, opts, &end, last.2);
+    let mut targets = vec![[0f32; OUTPUTS]; seen.len()];
+    for t in (0..seen.len()).rev() {
+        targets[t] = ret;
+        if t > 0 {
+            let same = seen[t - 1].2 == seen[t].2;
+            let v = target_from(&seen[t].1, same);
+            let g = target_from(&ret, same);
+            for k in 0..OUTPUTS {
+                ret[k] = (1.0 - lambda) * v[k] + lambda * g[k];
+            }
+        }
+    }
+    for ((x, _, _), t) in seen.iter().zip(&targets) {
+        let fwd = net.forward(x);
+        net.train(x, &fwd, t, rate);
     }
     turns
 }
@@ -216,17 +286,22 @@ pub fn train(cfg: &TrainConfig, log: &mut dyn FnMut(&str)) -> anyhow::Result<Vec
         while done < upto {
             let frac = done as f32 / cfg.games.max(1) as f32;
             let rate = cfg.rate.0 + (cfg.rate.1 - cfg.rate.0) * frac;
-            train_game(
-                &mut net,
-                &opts,
-                pair_seed(cfg.seed ^ 0x7D1C_E5EE_D000_0000, done as usize),
-                rate,
-                cfg.beam,
-            );
+            let dice_seed = pair_seed(cfg.seed ^ 0x7D1C_E5EE_D000_0000, done as usize);
+            if cfg.lambda > 0.0 {
+                train_game_lambda(&mut net, &opts, dice_seed, rate, cfg.beam, cfg.lambda);
+            } else {
+                train_game(&mut net, &opts, dice_seed, rate, cfg.beam);
+            }
             done += 1;
         }
+        // TD(0) runs keep the description the shipped file was made with.
+        let method = if cfg.lambda > 0.0 {
+            format!("TD(lambda={})", cfg.lambda)
+        } else {
+            "TD(0)".to_string()
+        };
         net.description = format!(
-            "gulbara TD(0) self-play net: hidden={} games={} seed={} rate={}..{} beam={}",
+            "gulbara {method} self-play net: hidden={} games={} seed={} rate={}..{} beam={}",
             cfg.hidden, done, cfg.seed, cfg.rate.0, cfg.rate.1, cfg.beam
         );
         std::fs::write(&ckpt, net.to_bytes())?;
@@ -273,5 +348,32 @@ mod tests {
         }
         assert_eq!(a, b);
         assert_ne!(a, Net::random(8, 3));
+    }
+
+    #[test]
+    fn lambda_training_is_reproducible_and_differs_from_td0() {
+        let opts = RuleOptions::default();
+        let mut a = Net::random(8, 3);
+        let mut b = Net::random(8, 3);
+        let mut c = Net::random(8, 3);
+        for g in 0..3 {
+            train_game_lambda(&mut a, &opts, 100 + g, 0.1, 2, 0.7);
+            train_game_lambda(&mut b, &opts, 100 + g, 0.1, 2, 0.7);
+            train_game(&mut c, &opts, 100 + g, 0.1, 2);
+        }
+        assert_eq!(a, b);
+        assert_ne!(a, c);
+        assert_ne!(a, Net::random(8, 3));
+    }
+
+    #[test]
+    fn lambda_rate_zero_keeps_the_weights() {
+        let opts = RuleOptions::default();
+        let net = Net::random(8, 5);
+        let mut probe = net.clone();
+        train_game_lambda(&mut probe, &opts, 77, 0.0, 2, 1.0);
+        assert_eq!(probe, net, "rate 0 must not change the weights");
+        train_game_lambda(&mut probe, &opts, 77, 0.5, 2, 1.0);
+        assert_ne!(probe, net);
     }
 }

@@ -27,6 +27,8 @@ pub const FORMAT_VERSION: u32 = 1;
 /// Current input layout version.
 pub const LAYOUT_VERSION: u32 = 1;
 const MAGIC: &[u8; 4] = b"GBNN";
+/// Hidden layers up to this size are evaluated without allocating.
+pub const MAX_HIDDEN: usize = 512;
 
 /// The shipped weights.
 pub static SHIPPED: &[u8] = include_bytes!("gulbara.gbnn");
@@ -60,11 +62,12 @@ pub struct Inputs {
 }
 
 fn side_features(c: Checkers, base: usize, out: &mut Vec<(u16, f32)>) {
-    for p in 1..=24u8 {
+    // Only occupied points, in ascending order (the layout's order).
+    let mut m = c.mask();
+    while m != 0 {
+        let p = m.trailing_zeros() as u8 + 1;
+        m &= m - 1;
         let n = c.at(p);
-        if n == 0 {
-            continue;
-        }
         let i = base + (p as usize - 1) * 4;
         out.push((i as u16, 1.0));
         if n >= 2 {
@@ -84,26 +87,41 @@ fn side_features(c: Checkers, base: usize, out: &mut Vec<(u16, f32)>) {
     out.push(((base + 97) as u16, c.pips() as f32 / 200.0));
 }
 
+/// The longest run of set bits in a 6-bit window, for every window.
+const LONGEST_RUN: [u8; 64] = {
+    let mut t = [0u8; 64];
+    let mut w = 0;
+    while w < 64 {
+        let (mut run, mut best, mut b) = (0u8, 0u8, 0);
+        while b < 6 {
+            if w & (1 << b) != 0 {
+                run += 1;
+                if run > best {
+                    best = run;
+                }
+            } else {
+                run = 0;
+            }
+            b += 1;
+        }
+        t[w] = best;
+        w += 1;
+    }
+    t
+};
+
 /// Counts of `runner`'s checkers behind 3+, 4+, 5+, 6 closed points in a
 /// row within a die's reach (`blocks` in the runner's numbering).
 fn trapped(runner: Checkers, blocks: u32) -> [f32; 4] {
     let mut out = [0f32; 4];
-    for p in 7..=24u8 {
+    // Points 7..=24 that hold a runner; the six points in front of point p
+    // (p−6..=p−1) are bits p−7..=p−2 of `blocks`.
+    let mut m = runner.mask() & !0x3F;
+    while m != 0 {
+        let p = m.trailing_zeros() as u8 + 1;
+        m &= m - 1;
         let n = runner.at(p);
-        if n == 0 {
-            continue;
-        }
-        let mut run = 0;
-        let mut best = 0;
-        for d in 1..=6u8 {
-            let q = p - d;
-            if blocks & (1 << (q - 1)) != 0 {
-                run += 1;
-                best = best.max(run);
-            } else {
-                run = 0;
-            }
-        }
+        let best = usize::from(LONGEST_RUN[((blocks >> (p - 7)) & 0x3F) as usize]);
         for (k, slot) in out.iter_mut().enumerate() {
             if best >= 3 + k {
                 *slot += f32::from(n) / 15.0;
@@ -185,26 +203,74 @@ impl Net {
         }
     }
 
-    /// Forward pass.
-    pub fn forward(&self, x: &Inputs) -> Forward {
+    /// Hidden activations of `x` into `acc` (`hidden` long).
+    #[inline]
+    fn hidden_into(&self, x: &Inputs, acc: &mut [f32]) {
         let h = self.hidden;
-        let mut acc = self.b1.clone();
+        acc.copy_from_slice(&self.b1);
         for &(i, v) in &x.active {
             let row = &self.w1[i as usize * h..(i as usize + 1) * h];
-            for (a, w) in acc.iter_mut().zip(row) {
-                *a += w * v;
+            // Most inputs are 1.0, and `a + w` is `a + w * 1.0` to the bit.
+            if v == 1.0 {
+                for (a, w) in acc.iter_mut().zip(row) {
+                    *a += w;
+                }
+            } else {
+                for (a, w) in acc.iter_mut().zip(row) {
+                    *a += w * v;
+                }
             }
         }
         for a in acc.iter_mut() {
             *a = sigmoid(*a);
         }
+    }
+
+    /// Outputs from hidden activations. The dot products run in eight
+    /// lanes summed in a fixed order, so they vectorize and still give the
+    /// same bits on every machine.
+    #[inline]
+    fn outputs_from(&self, hidden: &[f32]) -> [f32; OUTPUTS] {
+        let h = self.hidden;
         let mut out = [0f32; OUTPUTS];
         for (k, o) in out.iter_mut().enumerate() {
             let row = &self.w2[k * h..(k + 1) * h];
-            let s: f32 = row.iter().zip(&acc).map(|(w, a)| w * a).sum();
+            let mut lanes = [0f32; 8];
+            let mut rows = row.chunks_exact(8);
+            let mut hs = hidden.chunks_exact(8);
+            for (r, a) in (&mut rows).zip(&mut hs) {
+                for l in 0..8 {
+                    lanes[l] += r[l] * a[l];
+                }
+            }
+            for (r, a) in rows.remainder().iter().zip(hs.remainder()) {
+                lanes[0] += r * a;
+            }
+            let s = ((lanes[0] + lanes[4]) + (lanes[1] + lanes[5]))
+                + ((lanes[2] + lanes[6]) + (lanes[3] + lanes[7]));
             *o = sigmoid(s + self.b2[k]);
         }
+        out
+    }
+
+    /// Forward pass, keeping the hidden activations for training.
+    pub fn forward(&self, x: &Inputs) -> Forward {
+        let mut acc = vec![0f32; self.hidden];
+        self.hidden_into(x, &mut acc);
+        let out = self.outputs_from(&acc);
         Forward { hidden: acc, out }
+    }
+
+    /// The three outputs of `x` (the same bits as [`Net::forward`], without
+    /// allocating for networks of up to [`MAX_HIDDEN`] hidden units).
+    pub fn outputs(&self, x: &Inputs) -> [f32; OUTPUTS] {
+        if self.hidden > MAX_HIDDEN {
+            return self.forward(x).out;
+        }
+        let mut buf = [0f32; MAX_HIDDEN];
+        let acc = &mut buf[..self.hidden];
+        self.hidden_into(x, acc);
+        self.outputs_from(acc)
     }
 
     /// One gradient step of the squared error towards `target` at `x`.
@@ -375,7 +441,7 @@ pub fn load_cached(name: &str) -> Result<std::sync::Arc<Net>, WeightsError> {
 impl Evaluator for Net {
     fn eval(&self, state: &GameState, opts: &RuleOptions) -> Probs {
         let x = features(state, opts);
-        Net::probs(&self.forward(&x).out)
+        Net::probs(&self.outputs(&x))
     }
 
     fn name(&self) -> &'static str {
@@ -387,6 +453,83 @@ impl Evaluator for Net {
 mod tests {
     use super::*;
     use crate::notation::parse_state_text;
+
+    /// The layout's block features, computed the plain way.
+    fn trapped_naive(runner: Checkers, blocks: u32) -> [f32; 4] {
+        let mut out = [0f32; 4];
+        for p in 7..=24u8 {
+            let n = runner.at(p);
+            if n == 0 {
+                continue;
+            }
+            let (mut run, mut best) = (0, 0);
+            for d in 1..=6u8 {
+                if blocks & (1 << (p - d - 1)) != 0 {
+                    run += 1;
+                    best = best.max(run);
+                } else {
+                    run = 0;
+                }
+            }
+            for (k, slot) in out.iter_mut().enumerate() {
+                if best >= 3 + k {
+                    *slot += f32::from(n) / 15.0;
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn fast_features_and_outputs_match_the_plain_computation() {
+        use crate::rules::game::{DiceSource, SeededDice};
+        let opts = RuleOptions::default();
+        let net = Net::shipped().expect("shipped weights");
+        let mut dice = SeededDice::new(9);
+        let mut state = GameState::start(crate::rules::Side::White);
+        let mut checked = 0;
+        // Random play through several games, checking every position.
+        for _ in 0..600 {
+            if state.result().is_some() {
+                state = GameState::start(crate::rules::Side::Black);
+            }
+            let pos = state.pos;
+            for (runner, blocks) in [
+                (pos.own, pos.blocked()),
+                (pos.opp, {
+                    let m = pos.own.mask();
+                    ((m << 12) | (m >> 12)) & 0xFF_FFFF
+                }),
+                (pos.own, 0xFF_FFFF),
+                (pos.opp, 0x0F0F0F),
+            ] {
+                assert_eq!(trapped(runner, blocks), trapped_naive(runner, blocks));
+            }
+            let x = features(&state, &opts);
+            for w in x.active.windows(2) {
+                assert!(w[0].0 < w[1].0, "inputs in layout order");
+            }
+            for p in 1..=24u8 {
+                let n = pos.own.at(p);
+                let first = (p as usize - 1) * 4;
+                let on = x.active.iter().any(|&(i, _)| i as usize == first);
+                assert_eq!(on, n > 0);
+            }
+            assert_eq!(net.outputs(&x), net.forward(&x).out);
+            checked += 1;
+            let rolled = match state.pending {
+                Pending::Roll => state.roll(&opts, dice.die(), dice.die()).expect("roll"),
+                _ => state,
+            };
+            let stop = std::sync::atomic::AtomicBool::new(false);
+            let search =
+                crate::search::Search::new(&crate::eval::heuristic::Heuristic, opts, &stop);
+            let turns = search.turns(&rolled, 1);
+            let k = usize::from(dice.die()) % turns.len().max(1);
+            state = turns.get(k).map(|c| c.end).unwrap_or(rolled);
+        }
+        assert_eq!(checked, 600);
+    }
 
     #[test]
     fn file_format_round_trips_and_rejects_garbage() {

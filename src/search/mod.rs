@@ -11,6 +11,7 @@
 //! thousand evaluations instead of millions of whole-turn enumerations.
 
 use std::collections::HashSet;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::Instant;
 
@@ -33,6 +34,55 @@ pub const ROLLS: [(u8, u8, f32); 21] = {
     }
     out
 };
+
+/// A small multiply-rotate hasher for the search's sets of states (the
+/// standard SipHash costs more than the evaluation it guards against).
+#[derive(Default)]
+struct StateHasher(u64);
+
+impl StateHasher {
+    #[inline]
+    fn add(&mut self, v: u64) {
+        self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x517C_C1B7_2722_0A95);
+    }
+}
+
+impl Hasher for StateHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            let mut b = [0u8; 8];
+            b.copy_from_slice(c);
+            self.add(u64::from_le_bytes(b));
+        }
+        for &b in chunks.remainder() {
+            self.add(u64::from(b));
+        }
+    }
+    fn write_u8(&mut self, v: u8) {
+        self.add(u64::from(v));
+    }
+    fn write_u32(&mut self, v: u32) {
+        self.add(u64::from(v));
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.add(v);
+    }
+    fn write_u128(&mut self, v: u128) {
+        self.add(v as u64);
+        self.add((v >> 64) as u64);
+    }
+    fn write_usize(&mut self, v: usize) {
+        self.add(v as u64);
+    }
+    fn finish(&self) -> u64 {
+        // The multiply leaves the low bits poorly mixed; fold the high ones in.
+        let x = self.0;
+        (x ^ (x >> 29)).wrapping_mul(0xBF58_476D_1CE4_E5B9) ^ (x >> 32)
+    }
+}
+
+type StateSet = HashSet<GameState, BuildHasherDefault<StateHasher>>;
 
 /// Search settings.
 #[derive(Clone, Copy, Debug)]
@@ -145,7 +195,7 @@ impl<'a> Search<'a> {
         let mut finals: Vec<Candidate> = Vec::new();
         while !frontier.is_empty() {
             let mut next: Vec<Candidate> = Vec::new();
-            let mut seen = HashSet::new();
+            let mut seen = StateSet::default();
             for (s, steps) in frontier.drain(..) {
                 let Some(dice) = s
                     .stage_dice()
