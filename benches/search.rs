@@ -102,6 +102,7 @@ fn chain_planning(name: &str, eval: &dyn Evaluator, states: &[GameState]) {
     let opts = RuleOptions::default();
     let stop = AtomicBool::new(false);
     let beam = Limits::default().root_beam;
+    let keep = Limits::default().root_prefilter;
     let mut times = Vec::new();
     let mut nodes = Vec::new();
     for s in states.iter().take(300) {
@@ -113,14 +114,14 @@ fn chain_planning(name: &str, eval: &dyn Evaluator, states: &[GameState]) {
             };
             let search = Search::new(eval, opts, &stop);
             let t = Instant::now();
-            black_box(search.turns(&rolled, beam));
+            black_box(search.turns_prefiltered(&rolled, beam, keep));
             times.push(t.elapsed().as_secs_f64() * 1000.0);
             nodes.push(search.nodes() as f64);
         }
     }
     times.sort_by(f64::total_cmp);
     println!(
-        "chain planning {name} (beam {beam}): {} chains, median {:.3} ms, p99 {:.3} ms, median {:.0} evaluations per chain",
+        "chain planning {name} (beam {beam}, prefilter {keep}): {} chains, median {:.3} ms, p99 {:.3} ms, median {:.0} evaluations per chain",
         times.len(),
         percentile(&times, 0.5),
         percentile(&times, 0.99),
@@ -128,12 +129,116 @@ fn chain_planning(name: &str, eval: &dyn Evaluator, states: &[GameState]) {
     );
 }
 
+/// What the look-ahead's doublet prefilter costs in play quality and
+/// saves in time: the 1-ply decision with every end of the opponent's
+/// doublet stages judged (the reference) against keeping `keep` of them.
+/// The loss of a decision is the reference 1-ply equity of the reference's
+/// choice minus the reference 1-ply equity of the prefiltered choice.
+fn prefilter_cost(eval: &dyn Evaluator, states: &[GameState], keep: usize) {
+    let opts = RuleOptions::default();
+    let stop = AtomicBool::new(false);
+    let limits = Limits {
+        plies: 1,
+        ..Limits::default()
+    };
+    let (mut times, mut same, mut total_loss, mut n) = (Vec::new(), 0, 0.0f64, 0);
+    for (i, s) in states.iter().enumerate().take(400) {
+        let (a, b) = roll_for(i);
+        let Ok(rolled) = s.roll(&opts, a, b) else {
+            continue;
+        };
+        let reference = Search::new(eval, opts, &stop).with_prefilter(0);
+        let ref_ranked = reference.best_turn(&rolled, &limits, &mut |_| {});
+        let search = Search::new(eval, opts, &stop).with_prefilter(keep);
+        let t = Instant::now();
+        let ranked = search.best_turn(&rolled, &limits, &mut |_| {});
+        times.push(t.elapsed().as_secs_f64() * 1000.0);
+        let (Some(r), Some(c)) = (ref_ranked.first(), ranked.first()) else {
+            continue;
+        };
+        n += 1;
+        if r.end == c.end {
+            same += 1;
+            continue;
+        }
+        let mover = rolled.to_move;
+        let ref_eq = |end: &GameState| {
+            ref_ranked
+                .iter()
+                .find(|x| x.end == *end && x.plies == 1)
+                .map(|x| x.probs.equity())
+                .unwrap_or_else(|| reference.one_ply(end, mover, limits.inner_beam).equity())
+        };
+        total_loss += f64::from(ref_eq(&r.end) - ref_eq(&c.end));
+    }
+    times.sort_by(f64::total_cmp);
+    println!(
+        "prefilter {keep}: {n} decisions, same choice {same}, mean loss {:.5} ppg per decision, median {:.3} ms, p90 {:.3} ms, p99 {:.3} ms",
+        total_loss / n.max(1) as f64,
+        percentile(&times, 0.5),
+        percentile(&times, 0.9),
+        percentile(&times, 0.99)
+    );
+}
+
+/// How much of the best chain plan each root beam finds: for escalating
+/// doublets on corpus positions, the 0-ply equity of the best whole turn
+/// with a beam of 48 minus that with the beam measured (the shortfall),
+/// and the planning time. A setting `k_0bb` is beam `bb` with the ends of
+/// each doublet stage prefiltered to the best `k` by the cheap score.
+fn beam_quality(eval: &dyn Evaluator, states: &[GameState]) {
+    let opts = RuleOptions::default();
+    let stop = AtomicBool::new(false);
+    let mut chains = Vec::new();
+    for s in states.iter().take(150) {
+        let mut s = *s;
+        s.rolls = [s.rolls[0].max(3), s.rolls[1].max(3)];
+        for d in 1..=6u8 {
+            if let Ok(rolled) = s.roll(&opts, d, d) {
+                chains.push(rolled);
+            }
+        }
+    }
+    let best = |beam: usize, st: &GameState| {
+        let search = Search::new(eval, opts, &stop);
+        let t = Instant::now();
+        let eq = search
+            .turns_prefiltered(st, beam % 1000, beam / 1000)
+            .first()
+            .map(|c| c.probs.equity())
+            .unwrap_or(0.0);
+        (eq, t.elapsed().as_secs_f64() * 1000.0)
+    };
+    let wide: Vec<f32> = chains.iter().map(|c| best(48, c).0).collect();
+    for beam in [4, 8, 16, 24, 16_048, 32_048] {
+        let mut times = Vec::new();
+        let mut short = 0.0f64;
+        let mut worse = 0;
+        for (c, w) in chains.iter().zip(&wide) {
+            let (eq, ms) = best(beam, c);
+            times.push(ms);
+            short += f64::from(w - eq);
+            if eq < *w - 1e-6 {
+                worse += 1;
+            }
+        }
+        times.sort_by(f64::total_cmp);
+        println!(
+            "root beam {beam}: {} chains, mean shortfall {:.5} ppg vs beam 48, worse in {worse}, median {:.3} ms, p99 {:.3} ms",
+            chains.len(),
+            short / chains.len().max(1) as f64,
+            percentile(&times, 0.5),
+            percentile(&times, 0.99)
+        );
+    }
+}
+
 /// Sections to run: all, or those named in `GULBARA_BENCH` (comma-separated
-/// among `eval`, `chains`, `decisions`, `net1`), e.g. for profiling one.
+/// among `eval`, `chains`, `decisions`, `net1`, `prefilter`, `beams`), e.g. for profiling one.
 fn wanted(section: &str) -> bool {
     match std::env::var("GULBARA_BENCH") {
         Ok(list) => list.split(',').any(|w| w.trim() == section),
-        Err(_) => section != "net1",
+        Err(_) => !matches!(section, "net1" | "prefilter" | "beams"),
     }
 }
 
@@ -156,5 +261,13 @@ fn main() {
     }
     if wanted("net1") {
         decision_speed("net", &net, &states, 1);
+    }
+    if wanted("beams") {
+        beam_quality(&net, &states);
+    }
+    if wanted("prefilter") {
+        for keep in [4, 8, 16] {
+            prefilter_cost(&net, &states, keep);
+        }
     }
 }

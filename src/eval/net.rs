@@ -15,7 +15,7 @@
 //! (`outputs × hidden`), output biases.
 
 use super::{Evaluator, Probs};
-use crate::rules::position::Checkers;
+use crate::rules::position::{Checkers, longest_block_in_front};
 use crate::rules::{GameState, Pending, RuleOptions};
 
 /// Inputs of layout version 1.
@@ -87,29 +87,6 @@ fn side_features(c: Checkers, base: usize, out: &mut Vec<(u16, f32)>) {
     out.push(((base + 97) as u16, c.pips() as f32 / 200.0));
 }
 
-/// The longest run of set bits in a 6-bit window, for every window.
-const LONGEST_RUN: [u8; 64] = {
-    let mut t = [0u8; 64];
-    let mut w = 0;
-    while w < 64 {
-        let (mut run, mut best, mut b) = (0u8, 0u8, 0);
-        while b < 6 {
-            if w & (1 << b) != 0 {
-                run += 1;
-                if run > best {
-                    best = run;
-                }
-            } else {
-                run = 0;
-            }
-            b += 1;
-        }
-        t[w] = best;
-        w += 1;
-    }
-    t
-};
-
 /// Counts of `runner`'s checkers behind 3+, 4+, 5+, 6 closed points in a
 /// row within a die's reach (`blocks` in the runner's numbering).
 fn trapped(runner: Checkers, blocks: u32) -> [f32; 4] {
@@ -121,7 +98,7 @@ fn trapped(runner: Checkers, blocks: u32) -> [f32; 4] {
         let p = m.trailing_zeros() as u8 + 1;
         m &= m - 1;
         let n = runner.at(p);
-        let best = usize::from(LONGEST_RUN[((blocks >> (p - 7)) & 0x3F) as usize]);
+        let best = usize::from(longest_block_in_front(blocks, p));
         for (k, slot) in out.iter_mut().enumerate() {
             if best >= 3 + k {
                 *slot += f32::from(n) / 15.0;

@@ -345,6 +345,7 @@ impl Session {
         Limits {
             plies: if ply >= 2 { 1 } else { 0 },
             root_beam: self.settings.beam,
+            root_prefilter: self.settings.prefilter,
             threads: self.settings.threads,
             ..Limits::default()
         }

@@ -65,6 +65,9 @@ pub struct Settings {
     pub eval: EvalKind,
     /// `engine.beam`: how many partial turns of an escalating chain go on at the root.
     pub beam: usize,
+    /// `engine.prefilter`: ends of each doublet stage at the root judged by
+    /// the evaluator (the best by a cheap score), 0 = all.
+    pub prefilter: usize,
     /// `engine.weights`: `shipped` or the path of a weights file for `engine.eval net`.
     pub weights: String,
 }
@@ -79,6 +82,7 @@ impl Default for Settings {
             movetime: 0,
             eval: EvalKind::Net,
             beam: crate::search::Limits::default().root_beam,
+            prefilter: crate::search::Limits::default().root_prefilter,
             weights: "shipped".into(),
         }
     }
@@ -159,6 +163,14 @@ impl Settings {
                 kind: KeyKind::Int { min: 1, max: 1000 },
                 description: "partial turns kept per stage of an escalating chain at the root",
             },
+            KeyDef {
+                name: "engine.prefilter",
+                kind: KeyKind::Int {
+                    min: 0,
+                    max: 100000,
+                },
+                description: "ends of each doublet stage at the root judged by the evaluator, the best by a cheap race and blocking score (0 = all)",
+            },
         ]
     }
 
@@ -199,6 +211,7 @@ impl Settings {
             },
             "engine.weights" => self.weights.clone(),
             "engine.beam" => self.beam.to_string(),
+            "engine.prefilter" => self.prefilter.to_string(),
             _ => {
                 let rule = name.strip_prefix("rules.")?;
                 self.rules.get(rule)?
@@ -243,6 +256,7 @@ impl Settings {
                     "engine.seed" => self.seed = v,
                     "engine.movetime" => self.movetime = v,
                     "engine.beam" => self.beam = v as usize,
+                    "engine.prefilter" => self.prefilter = v as usize,
                     "rules.exempt_rolls" => {
                         let mut r = self.rules;
                         r.set("exempt_rolls", value)

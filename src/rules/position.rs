@@ -159,6 +159,38 @@ impl Position {
     }
 }
 
+/// The longest run of set bits in a 6-bit window, for every window.
+const LONGEST_RUN: [u8; 64] = {
+    let mut t = [0u8; 64];
+    let mut w = 0;
+    while w < 64 {
+        let (mut run, mut best, mut b) = (0u8, 0u8, 0);
+        while b < 6 {
+            if w & (1 << b) != 0 {
+                run += 1;
+                if run > best {
+                    best = run;
+                }
+            } else {
+                run = 0;
+            }
+            b += 1;
+        }
+        t[w] = best;
+        w += 1;
+    }
+    t
+};
+
+/// The longest row of closed points among the six in front of point `p`
+/// (`p − 6 ..= p − 1`), with `blocks` a mask in the same numbering (bit
+/// `q − 1` for point `q`). `p` must be 7..=24: nearer points can bear off.
+#[inline]
+pub fn longest_block_in_front(blocks: u32, p: u8) -> u8 {
+    debug_assert!((7..=24).contains(&p));
+    LONGEST_RUN[((blocks >> (p - 7)) & 0x3F) as usize]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -16,7 +16,10 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::Instant;
 
 use crate::eval::{Evaluator, Probs, probs_for};
-use crate::rules::{GameState, MoveGen, RuleOptions, Side, StageEnd, Step};
+use crate::rules::position::longest_block_in_front;
+use crate::rules::{
+    Checkers, GameState, MoveGen, Position, RuleOptions, Side, StageDice, StageEnd, Step,
+};
 
 /// The 21 distinct rolls with their weights out of 36.
 pub const ROLLS: [(u8, u8, f32); 21] = {
@@ -84,6 +87,41 @@ impl Hasher for StateHasher {
 
 type StateSet = HashSet<GameState, BuildHasherDefault<StateHasher>>;
 
+/// How many ends of a doublet stage inside the look-ahead are judged by the
+/// evaluator by default; the rest are dropped by [`quick_score`].
+pub const INNER_PREFILTER: usize = 8;
+
+/// Quarter-pips a checker loses standing behind a row of 0..=6 closed points.
+const TRAP_QUARTERS: [i32; 7] = [0, 0, 0, 6, 14, 28, 56];
+
+/// Quarter-pips `runner`'s checkers lose to the points in `blocks` (a mask
+/// in the runner's numbering): 0.5 pip per closed point within a die's reach
+/// and more behind rows of three or more.
+fn held_up(runner: Checkers, blocks: u32) -> i32 {
+    let mut total = 0;
+    let mut m = runner.mask() & !0x3F;
+    while m != 0 {
+        let p = m.trailing_zeros() as u8 + 1;
+        m &= m - 1;
+        let n = i32::from(runner.at(p));
+        let window = (blocks >> (p - 7)) & 0x3F;
+        let run = usize::from(longest_block_in_front(blocks, p));
+        total += n * (2 * window.count_ones() as i32 + TRAP_QUARTERS[run]);
+    }
+    total
+}
+
+/// A cheap score of a stage end for the mover (higher is better), in
+/// quarter-pips: the race, and the blocking both ways. It only decides
+/// which ends of a doublet stage the look-ahead judges, so an opponent's
+/// escalating chain costs a few dozen evaluations instead of a thousand.
+pub fn quick_score(pos: Position) -> i32 {
+    let own = pos.own.mask();
+    let own_in_opp_numbering = ((own << 12) | (own >> 12)) & 0xFF_FFFF;
+    -4 * pos.own.pips() as i32 + held_up(pos.opp, own_in_opp_numbering)
+        - held_up(pos.own, pos.blocked())
+}
+
 /// Search settings.
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
@@ -91,6 +129,9 @@ pub struct Limits {
     pub plies: u8,
     /// Beam width for chain stages at the root.
     pub root_beam: usize,
+    /// How many ends of each doublet stage at the root are judged, the best
+    /// by [`quick_score`] (0: all).
+    pub root_prefilter: usize,
     /// Beam width for chain stages inside the look-ahead.
     pub inner_beam: usize,
     /// How many of the best 0-ply turns the 1-ply search re-judges, at most.
@@ -110,7 +151,8 @@ impl Default for Limits {
     fn default() -> Self {
         Limits {
             plies: 0,
-            root_beam: 24,
+            root_beam: 48,
+            root_prefilter: 16,
             inner_beam: 1,
             candidates: 8,
             filter: 0.16,
@@ -154,6 +196,7 @@ pub struct Search<'a> {
     stop: &'a AtomicBool,
     nodes: AtomicU64,
     start: Instant,
+    prefilter: usize,
 }
 
 impl<'a> Search<'a> {
@@ -165,7 +208,15 @@ impl<'a> Search<'a> {
             stop,
             nodes: AtomicU64::new(0),
             start: Instant::now(),
+            prefilter: INNER_PREFILTER,
         }
+    }
+
+    /// Sets how many ends of a doublet stage inside the look-ahead are
+    /// judged (0: all of them).
+    pub fn with_prefilter(mut self, ends: usize) -> Self {
+        self.prefilter = ends;
+        self
     }
 
     /// Evaluations made so far.
@@ -188,6 +239,17 @@ impl<'a> Search<'a> {
     /// remainder, played to its end), judged at 0-ply, best first. Chain
     /// stages after the first keep only the best `beam` partial turns.
     pub fn turns(&self, state: &GameState, beam: usize) -> Vec<Candidate> {
+        self.turns_prefiltered(state, beam, 0)
+    }
+
+    /// [`Search::turns`], judging at most `prefilter` ends of each doublet
+    /// stage (the best by [`quick_score`]); 0 judges every end.
+    pub fn turns_prefiltered(
+        &self,
+        state: &GameState,
+        beam: usize,
+        prefilter: usize,
+    ) -> Vec<Candidate> {
         let mover = state.to_move;
         let mut movegen = MoveGen::new();
         let mut ends: Vec<StageEnd> = Vec::new();
@@ -204,6 +266,18 @@ impl<'a> Search<'a> {
                     continue;
                 };
                 let playable = movegen.generate(s.pos, dice, &mut ends);
+                if prefilter > 0 && ends.len() > prefilter && matches!(dice, StageDice::Same { .. })
+                {
+                    let mut scored: Vec<(i32, usize)> = ends
+                        .iter()
+                        .enumerate()
+                        .map(|(i, e)| (quick_score(e.pos), i))
+                        .collect();
+                    scored.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+                    let keep: Vec<StageEnd> =
+                        scored[..prefilter].iter().map(|&(_, i)| ends[i]).collect();
+                    ends = keep;
+                }
                 for e in ends.iter() {
                     let after = s.after_stage(&self.opts, e.pos, playable);
                     if !seen.insert(after) {
@@ -243,7 +317,7 @@ impl<'a> Search<'a> {
     /// The side to move's best turn at 0-ply with a narrow beam (used for
     /// the opponent's replies inside the look-ahead).
     fn best_reply(&self, state: &GameState, beam: usize) -> GameState {
-        self.turns(state, beam)
+        self.turns_prefiltered(state, beam, self.prefilter)
             .into_iter()
             .next()
             .map(|c| c.end)
@@ -289,7 +363,7 @@ impl<'a> Search<'a> {
         limits: &Limits,
         on_progress: &mut dyn FnMut(&Progress),
     ) -> Vec<Candidate> {
-        let mut ranked = self.turns(state, limits.root_beam);
+        let mut ranked = self.turns_prefiltered(state, limits.root_beam, limits.root_prefilter);
         if ranked.is_empty() {
             return ranked;
         }
@@ -417,6 +491,69 @@ mod tests {
         assert_eq!(best[0].end.to_move, Side::Black);
         let pips: u32 = best[0].steps.iter().map(|st| u32::from(st.die)).sum();
         assert_eq!(pips, 84);
+    }
+
+    #[test]
+    fn prefilter_keeps_the_best_doublet_ends_by_the_cheap_score() {
+        let stop = AtomicBool::new(false);
+        let o = RuleOptions::default();
+        // A plain (not escalating) 2-2 in a middle game: one stage of four steps.
+        let s = parse_state_text("2,1,2,2,0,1,-1,-2,-3,0,0,-5,3,0,0,-1,-3,4,0,0,0,0,0,0 w 1 1")
+            .unwrap()
+            .roll(&o, 2, 2)
+            .unwrap();
+        let search = Search::new(&Heuristic, o, &stop);
+        let all = search.turns(&s, 8);
+        let kept = search.turns_prefiltered(&s, 8, 5);
+        assert!(all.len() > 5, "the test needs more than five ends");
+        assert_eq!(kept.len(), 5);
+        for k in &kept {
+            assert!(all.iter().any(|c| c.end == k.end && c.steps == k.steps));
+        }
+        // The kept ones are the five best by the cheap score.
+        let mut movegen = MoveGen::new();
+        let mut ends = Vec::new();
+        movegen.generate(s.pos, s.stage_dice().unwrap(), &mut ends);
+        let mut scores: Vec<i32> = ends.iter().map(|e| quick_score(e.pos)).collect();
+        scores.sort_unstable_by(|a, b| b.cmp(a));
+        let fifth = scores[4];
+        for k in &kept {
+            let e = ends.iter().find(|e| e.play.steps() == k.steps.as_slice());
+            assert!(quick_score(e.expect("a generated end").pos) >= fifth);
+        }
+        // 0 keeps everything.
+        assert_eq!(search.turns_prefiltered(&s, 8, 0).len(), all.len());
+    }
+
+    #[test]
+    fn quick_score_prefers_the_shorter_race_and_the_block() {
+        let start = Position::START;
+        let ahead = Position {
+            own: start.own.moved(24, 20),
+            opp: start.opp,
+        };
+        assert!(quick_score(ahead) > quick_score(start));
+        // The opponent's checkers start on its 24-point, our 12: our points
+        // 11..=6 are the six in front of them. A full prime there beats the
+        // same six checkers spread out, though those are further on.
+        let mut own = start.own;
+        for p in [11u8, 10, 9, 8, 7, 6] {
+            own = own.moved(24, p);
+        }
+        let primed = Position {
+            own,
+            opp: start.opp,
+        };
+        let mut own2 = start.own;
+        for p in [11u8, 9, 7, 5, 3, 1] {
+            own2 = own2.moved(24, p);
+        }
+        let scattered = Position {
+            own: own2,
+            opp: start.opp,
+        };
+        assert!(own.pips() > own2.pips());
+        assert!(quick_score(primed) > quick_score(scattered));
     }
 
     #[test]
