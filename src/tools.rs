@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::{Context, bail};
-use clap::{ArgAction, Args};
+use clap::{ArgAction, Args, ValueEnum};
 
 use crate::analysis::analyse;
 use crate::eval::heuristic::Heuristic;
@@ -37,9 +37,12 @@ pub struct MatchArgs {
     /// A rule option `name=value` for the referee and both engines (repeatable).
     #[arg(long = "rule")]
     pub rule: Vec<String>,
-    /// Also report a luck-adjusted ppg (reference: the baseline evaluator, 0-ply).
+    /// Also report a luck-adjusted ppg.
     #[arg(long)]
     pub luck_adjust: bool,
+    /// The evaluator judging each roll's luck for --luck-adjust, at 0-ply.
+    #[arg(long, value_enum, default_value = "net")]
+    pub luck_eval: LuckEvalArg,
     /// Stop early by SPRT on ppg: `p0,p1[,alpha,beta]`.
     #[arg(long)]
     pub sprt: Option<String>,
@@ -92,6 +95,10 @@ pub fn run_match_cmd(a: MatchArgs) -> anyhow::Result<()> {
         move_timeout: Duration::from_millis(a.timeout_ms.max(1)),
         rules,
         luck_adjust: a.luck_adjust,
+        luck_reference: match a.luck_eval {
+            LuckEvalArg::Baseline => crate::matchplay::LuckReference::Baseline,
+            LuckEvalArg::Net => crate::matchplay::LuckReference::Net,
+        },
         sprt,
         records: a.records,
         progress: !a.no_progress,
@@ -188,6 +195,7 @@ pub fn run_selfplay(a: SelfplayArgs) -> anyhow::Result<()> {
         move_timeout: Duration::from_secs(60),
         rules,
         luck_adjust: false,
+        luck_reference: Default::default(),
         sprt: None,
         records: Some(a.records.clone()),
         progress: true,
@@ -196,6 +204,15 @@ pub fn run_selfplay(a: SelfplayArgs) -> anyhow::Result<()> {
     print!("{}", report.to_text());
     println!("records in {}", a.records.display());
     Ok(())
+}
+
+/// The luck reference on the command line.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum LuckEvalArg {
+    /// The hand-written baseline evaluator.
+    Baseline,
+    /// The shipped network.
+    Net,
 }
 
 /// Options of `train`.

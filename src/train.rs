@@ -239,6 +239,7 @@ pub fn gate(weights: &Path, games: usize, seed: u64, jobs: usize) -> (f64, f64) 
         move_timeout: Duration::from_secs(60),
         rules: RuleOptions::default(),
         luck_adjust: false,
+        luck_reference: Default::default(),
         sprt: None,
         records: None,
         progress: false,

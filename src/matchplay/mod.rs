@@ -12,7 +12,7 @@ use std::sync::mpsc::channel;
 use std::time::Duration;
 
 use crate::eval::heuristic::Heuristic;
-use crate::eval::probs_for;
+use crate::eval::{Evaluator, probs_for};
 use crate::notation::{apply_turn, skip_forced_empty, state_text};
 use crate::record::{Record, RecordedGame, RecordedTurn, rules_tag, write_record};
 use crate::rules::game::{DiceSource, SeededDice, open_game};
@@ -21,6 +21,31 @@ use crate::search::{ROLLS, Search};
 use builtin::{Builtin, Player};
 use engine::{Engine, EngineError, EngineSpec};
 use stats::{Sprt, SprtState, mean_se};
+
+/// The evaluator that judges luck (at 0-ply, chains planned with a beam of 4).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum LuckReference {
+    /// The hand-written baseline evaluator.
+    Baseline,
+    /// The shipped network.
+    #[default]
+    Net,
+}
+
+impl LuckReference {
+    /// The evaluator itself.
+    pub fn evaluator(self) -> std::sync::Arc<dyn Evaluator + Send + Sync> {
+        match self {
+            LuckReference::Baseline => std::sync::Arc::new(Heuristic),
+            LuckReference::Net => match crate::eval::net::load_cached("shipped") {
+                Ok(net) => net,
+                // The shipped weights are checked by the tests; should they
+                // ever fail to load, luck is judged by the baseline.
+                Err(_) => std::sync::Arc::new(Heuristic),
+            },
+        }
+    }
+}
 
 /// Everything a match needs.
 #[derive(Clone, Debug)]
@@ -39,6 +64,8 @@ pub struct MatchConfig {
     pub rules: RuleOptions,
     /// Report a luck-adjusted ppg as well.
     pub luck_adjust: bool,
+    /// The evaluator that judges the luck of each roll.
+    pub luck_reference: LuckReference,
     /// Stop early by SPRT.
     pub sprt: Option<Sprt>,
     /// Write one record per game here.
@@ -172,9 +199,14 @@ pub fn referee_turn(
 
 /// Luck of rolling `roll` in `state` (side to move about to roll), for the
 /// roller: its best 0-ply turn's equity minus the average over all rolls.
-pub fn roll_luck(state: &GameState, opts: &RuleOptions, roll: (u8, u8)) -> f64 {
+pub fn roll_luck(
+    reference: &dyn Evaluator,
+    state: &GameState,
+    opts: &RuleOptions,
+    roll: (u8, u8),
+) -> f64 {
     let stop = AtomicBool::new(false);
-    let search = Search::new(&Heuristic, *opts, &stop);
+    let search = Search::new(reference, *opts, &stop);
     let side = state.to_move;
     let value = |a: u8, b: u8| -> f64 {
         let Ok(rolled) = state.roll(opts, a, b) else {
@@ -183,7 +215,7 @@ pub fn roll_luck(state: &GameState, opts: &RuleOptions, roll: (u8, u8)) -> f64 {
         let turns = search.turns(&rolled, 4);
         match turns.first() {
             Some(c) => f64::from(c.probs.equity()),
-            None => f64::from(probs_for(&Heuristic, &rolled, opts, side).equity()),
+            None => f64::from(probs_for(reference, &rolled, opts, side).equity()),
         }
     };
     let mut avg = 0.0;
@@ -259,6 +291,7 @@ fn play_game(seats: &mut Seats, pair: usize, white_engine: usize, dice_seed: u64
     let mut ends = Vec::new();
     let mut turns = Vec::new();
     let mut luck = [0.0; 2];
+    let reference = cfg.luck_adjust.then(|| cfg.luck_reference.evaluator());
     let mut forfeit: Option<(usize, String)> = None;
     while state.result().is_none() {
         let mover = state.to_move;
@@ -268,8 +301,8 @@ fn play_game(seats: &mut Seats, pair: usize, white_engine: usize, dice_seed: u64
                 let r = first_roll
                     .take()
                     .unwrap_or_else(|| (dice.die(), dice.die()));
-                if cfg.luck_adjust {
-                    luck[who] += roll_luck(&state, &opts, r);
+                if let Some(reference) = &reference {
+                    luck[who] += roll_luck(reference.as_ref(), &state, &opts, r);
                 }
                 match state.roll(&opts, r.0, r.1) {
                     Ok(s) => (Some(r), s),
@@ -550,9 +583,19 @@ mod tests {
         .unwrap();
         let mut total = 0.0;
         for &(a, b, w) in ROLLS.iter() {
-            total += roll_luck(&s, &o, (a, b)) * f64::from(w) / 36.0;
+            total += roll_luck(&Heuristic, &s, &o, (a, b)) * f64::from(w) / 36.0;
         }
         assert!(total.abs() < 1e-6, "{total}");
+        let net = LuckReference::Net.evaluator();
+        let mut total = 0.0;
+        let mut spread = 0.0;
+        for &(a, b, w) in ROLLS.iter() {
+            let l = roll_luck(net.as_ref(), &s, &o, (a, b));
+            total += l * f64::from(w) / 36.0;
+            spread += l.abs();
+        }
+        assert!(total.abs() < 1e-6, "{total}");
+        assert!(spread > 0.1, "rolls differ in value: {spread}");
     }
 }
 
@@ -584,6 +627,7 @@ mod match_tests {
             move_timeout: Duration::from_secs(10),
             rules: RuleOptions::default(),
             luck_adjust: true,
+            luck_reference: LuckReference::Net,
             sprt: None,
             records: None,
             progress: false,
