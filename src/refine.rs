@@ -34,6 +34,8 @@ pub struct RefineConfig {
     pub beam: usize,
     /// Beam for chains inside the 1-ply targets.
     pub inner_beam: usize,
+    /// Ends of each doublet stage judged inside the 1-ply targets (0: all).
+    pub inner_prefilter: usize,
     /// Threads computing targets.
     pub threads: usize,
     /// Games between checkpoints and gates.
@@ -51,9 +53,10 @@ pub fn one_ply_target(
     opts: &RuleOptions,
     state: &GameState,
     beam: usize,
+    prefilter: usize,
 ) -> [f32; OUTPUTS] {
     let stop = AtomicBool::new(false);
-    let search = Search::new(net as &dyn Evaluator, *opts, &stop);
+    let search = Search::new(net as &dyn Evaluator, *opts, &stop).with_prefilter(prefilter);
     let p = search.before_roll(state, 1, beam);
     [p.win, p.win_mars, p.lose_mars]
 }
@@ -78,7 +81,7 @@ pub fn refine_game(
         for (ss, ts) in states.chunks(chunk).zip(targets.chunks_mut(chunk)) {
             sc.spawn(move || {
                 for (s, t) in ss.iter().zip(ts.iter_mut()) {
-                    *t = one_ply_target(frozen, opts, s, cfg.inner_beam);
+                    *t = one_ply_target(frozen, opts, s, cfg.inner_beam, cfg.inner_prefilter);
                 }
             });
         }
@@ -140,8 +143,8 @@ pub fn refine(start: Net, cfg: &RefineConfig, log: &mut dyn FnMut(&str)) -> anyh
             done += 1;
         }
         net.description = format!(
-            "{origin} | refine: 1-ply targets, refined={done} seed={} rate={}..{} beam={} inner_beam={}",
-            cfg.seed, cfg.rate.0, cfg.rate.1, cfg.beam, cfg.inner_beam
+            "{origin} | refine: 1-ply targets, refined={done} seed={} rate={}..{} beam={} inner_beam={} inner_prefilter={}",
+            cfg.seed, cfg.rate.0, cfg.rate.1, cfg.beam, cfg.inner_beam, cfg.inner_prefilter
         );
         std::fs::write(&ckpt, net.to_bytes())?;
         let secs = started.elapsed().as_secs();
@@ -173,6 +176,7 @@ mod tests {
             rate: (0.05, 0.05),
             beam: 2,
             inner_beam: 1,
+            inner_prefilter: 8,
             threads,
             checkpoint_every: 1,
             gate_games: 0,
@@ -201,7 +205,7 @@ mod tests {
             "2,1,2,2,0,1,-1,-2,-3,0,0,-5,3,0,0,-1,-3,4,0,0,0,0,0,0 w 10 10",
         )
         .expect("state");
-        let t = one_ply_target(&net, &opts, &s, 1);
+        let t = one_ply_target(&net, &opts, &s, 1, 0);
         assert!(t.iter().all(|v| (0.0..=1.0).contains(v)));
         assert!(t[1] <= t[0] && t[2] <= 1.0 - t[0]);
         let static_win = net.eval(&s, &opts).win;

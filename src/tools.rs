@@ -296,6 +296,9 @@ pub struct RefineArgs {
     /// Beam for chains inside the 1-ply targets.
     #[arg(long, default_value_t = 1)]
     pub inner_beam: usize,
+    /// Ends of each doublet stage judged inside the 1-ply targets (0 = all).
+    #[arg(long, default_value_t = 0)]
+    pub inner_prefilter: usize,
     /// Threads computing targets (the result does not depend on it).
     #[arg(long, default_value_t = 2)]
     pub threads: usize,
@@ -320,6 +323,7 @@ pub fn run_refine(a: RefineArgs) -> anyhow::Result<()> {
         rate: (a.rate_start, a.rate_end),
         beam: a.beam.max(1),
         inner_beam: a.inner_beam.max(1),
+        inner_prefilter: a.inner_prefilter,
         threads: a.threads.max(1),
         checkpoint_every: a.checkpoint_every.max(1),
         gate_games: a.gate_games,
