@@ -10,6 +10,6 @@ jobs="${3:-2}"
 cargo build --release --quiet
 bin="$PWD/target/release/gulbara"
 "$bin" match \
-  --engine cmd="$bin" name=baseline-0ply option.engine.ply=1 \
-  --engine cmd="$bin" name=baseline-1ply option.engine.ply=2 \
+  --engine cmd="$bin" name=baseline-0ply option.engine.eval=heuristic option.engine.ply=1 \
+  --engine cmd="$bin" name=baseline-1ply option.engine.eval=heuristic option.engine.ply=2 \
   --games "$games" --seed "$seed" -j "$jobs" --luck-adjust
