@@ -246,6 +246,10 @@ pub struct TrainArgs {
     /// Beam width for chains in self-play.
     #[arg(long, default_value_t = 4)]
     pub beam: usize,
+    /// Stop after this many games (at a checkpoint); the learning-rate
+    /// schedule still runs over --games, so a stopped run resumes as if never stopped.
+    #[arg(long)]
+    pub stop_after: Option<u64>,
     /// TD(λ)'s λ (0 = online TD(0), the method of the first shipped net).
     #[arg(long, default_value_t = 0.0)]
     pub lambda: f32,
@@ -263,6 +267,7 @@ pub fn run_train(a: TrainArgs) -> anyhow::Result<()> {
         dir: a.dir,
         beam: a.beam.max(1),
         lambda: a.lambda.clamp(0.0, 1.0),
+        stop_after: a.stop_after,
     };
     crate::train::train(&cfg, &mut |line| eprintln!("{line}"))?;
     Ok(())

@@ -40,6 +40,9 @@ pub struct TrainConfig {
     pub dir: PathBuf,
     /// Beam width for chains during self-play.
     pub beam: usize,
+    /// Stop once this many games are done (at a checkpoint), without
+    /// changing the learning-rate schedule, which runs over `games`.
+    pub stop_after: Option<u64>,
     /// TD(λ)'s λ. 0 learns online after every turn (TD(0)); above 0 the
     /// game's positions learn at its end towards their λ-returns.
     pub lambda: f32,
@@ -282,8 +285,9 @@ pub fn train(cfg: &TrainConfig, log: &mut dyn FnMut(&str)) -> anyhow::Result<Vec
         best_ppg = p;
     }
     let started = Instant::now();
-    while done < cfg.games {
-        let upto = (done + cfg.checkpoint_every).min(cfg.games);
+    let last = cfg.stop_after.map_or(cfg.games, |s| s.min(cfg.games));
+    while done < last {
+        let upto = (done + cfg.checkpoint_every).min(last);
         while done < upto {
             let frac = done as f32 / cfg.games.max(1) as f32;
             let rate = cfg.rate.0 + (cfg.rate.1 - cfg.rate.0) * frac;
@@ -376,5 +380,32 @@ mod tests {
         assert_eq!(probe, net, "rate 0 must not change the weights");
         train_game_lambda(&mut probe, &opts, 77, 0.5, 2, 1.0);
         assert_ne!(probe, net);
+    }
+
+    #[test]
+    fn a_stopped_run_resumes_to_the_same_weights() {
+        let base = std::env::temp_dir().join(format!("gulbara-train-{}", std::process::id()));
+        let cfg = |dir: &str, stop_after: Option<u64>| TrainConfig {
+            hidden: 4,
+            games: 4,
+            seed: 5,
+            rate: (0.1, 0.02),
+            checkpoint_every: 1,
+            gate_games: 0,
+            dir: base.join(dir),
+            beam: 1,
+            lambda: 0.7,
+            stop_after,
+        };
+        let mut quiet = |_: &str| {};
+        train(&cfg("whole", None), &mut quiet).expect("whole run");
+        train(&cfg("split", Some(2)), &mut quiet).expect("first sitting");
+        let half =
+            Net::from_bytes(&std::fs::read(checkpoint_path(&base.join("split"))).unwrap()).unwrap();
+        assert_eq!(games_done(&half), 2);
+        train(&cfg("split", None), &mut quiet).expect("second sitting");
+        let read = |d: &str| std::fs::read(checkpoint_path(&base.join(d))).unwrap();
+        assert_eq!(read("whole"), read("split"));
+        let _ = std::fs::remove_dir_all(&base);
     }
 }
