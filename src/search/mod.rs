@@ -10,16 +10,17 @@
 //! `beam` of them go on to the next stage, so a 1-1 chain costs a few
 //! thousand evaluations instead of millions of whole-turn enumerations.
 
-use std::collections::HashSet;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::Instant;
 
 use crate::eval::{Evaluator, Probs, probs_for};
-use crate::rules::position::longest_block_in_front;
-use crate::rules::{
-    Checkers, GameState, MoveGen, Position, RuleOptions, Side, StageDice, StageEnd, Step,
-};
+use crate::rules::{GameState, MoveGen, RuleOptions, Side, StageDice, StageEnd, Step};
+
+mod hashing;
+mod prefilter;
+
+use hashing::StateSet;
+pub use prefilter::{INNER_PREFILTER, quick_score};
 
 /// The 21 distinct rolls with their weights out of 36.
 pub const ROLLS: [(u8, u8, f32); 21] = {
@@ -37,90 +38,6 @@ pub const ROLLS: [(u8, u8, f32); 21] = {
     }
     out
 };
-
-/// A small multiply-rotate hasher for the search's sets of states (the
-/// standard SipHash costs more than the evaluation it guards against).
-#[derive(Default)]
-struct StateHasher(u64);
-
-impl StateHasher {
-    #[inline]
-    fn add(&mut self, v: u64) {
-        self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x517C_C1B7_2722_0A95);
-    }
-}
-
-impl Hasher for StateHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for c in &mut chunks {
-            let mut b = [0u8; 8];
-            b.copy_from_slice(c);
-            self.add(u64::from_le_bytes(b));
-        }
-        for &b in chunks.remainder() {
-            self.add(u64::from(b));
-        }
-    }
-    fn write_u8(&mut self, v: u8) {
-        self.add(u64::from(v));
-    }
-    fn write_u32(&mut self, v: u32) {
-        self.add(u64::from(v));
-    }
-    fn write_u64(&mut self, v: u64) {
-        self.add(v);
-    }
-    fn write_u128(&mut self, v: u128) {
-        self.add(v as u64);
-        self.add((v >> 64) as u64);
-    }
-    fn write_usize(&mut self, v: usize) {
-        self.add(v as u64);
-    }
-    fn finish(&self) -> u64 {
-        // The multiply leaves the low bits poorly mixed; fold the high ones in.
-        let x = self.0;
-        (x ^ (x >> 29)).wrapping_mul(0xBF58_476D_1CE4_E5B9) ^ (x >> 32)
-    }
-}
-
-type StateSet = HashSet<GameState, BuildHasherDefault<StateHasher>>;
-
-/// How many ends of a doublet stage inside the look-ahead are judged by the
-/// evaluator by default; the rest are dropped by [`quick_score`].
-pub const INNER_PREFILTER: usize = 8;
-
-/// Quarter-pips a checker loses standing behind a row of 0..=6 closed points.
-const TRAP_QUARTERS: [i32; 7] = [0, 0, 0, 6, 14, 28, 56];
-
-/// Quarter-pips `runner`'s checkers lose to the points in `blocks` (a mask
-/// in the runner's numbering): 0.5 pip per closed point within a die's reach
-/// and more behind rows of three or more.
-fn held_up(runner: Checkers, blocks: u32) -> i32 {
-    let mut total = 0;
-    let mut m = runner.mask() & !0x3F;
-    while m != 0 {
-        let p = m.trailing_zeros() as u8 + 1;
-        m &= m - 1;
-        let n = i32::from(runner.at(p));
-        let window = (blocks >> (p - 7)) & 0x3F;
-        let run = usize::from(longest_block_in_front(blocks, p));
-        total += n * (2 * window.count_ones() as i32 + TRAP_QUARTERS[run]);
-    }
-    total
-}
-
-/// A cheap score of a stage end for the mover (higher is better), in
-/// quarter-pips: the race, and the blocking both ways. It only decides
-/// which ends of a doublet stage the look-ahead judges, so an opponent's
-/// escalating chain costs a few dozen evaluations instead of a thousand.
-pub fn quick_score(pos: Position) -> i32 {
-    let own = pos.own.mask();
-    let own_in_opp_numbering = ((own << 12) | (own >> 12)) & 0xFF_FFFF;
-    -4 * pos.own.pips() as i32 + held_up(pos.opp, own_in_opp_numbering)
-        - held_up(pos.own, pos.blocked())
-}
 
 /// Search settings.
 #[derive(Clone, Copy, Debug)]
@@ -523,37 +440,6 @@ mod tests {
         }
         // 0 keeps everything.
         assert_eq!(search.turns_prefiltered(&s, 8, 0).len(), all.len());
-    }
-
-    #[test]
-    fn quick_score_prefers_the_shorter_race_and_the_block() {
-        let start = Position::START;
-        let ahead = Position {
-            own: start.own.moved(24, 20),
-            opp: start.opp,
-        };
-        assert!(quick_score(ahead) > quick_score(start));
-        // The opponent's checkers start on its 24-point, our 12: our points
-        // 11..=6 are the six in front of them. A full prime there beats the
-        // same six checkers spread out, though those are further on.
-        let mut own = start.own;
-        for p in [11u8, 10, 9, 8, 7, 6] {
-            own = own.moved(24, p);
-        }
-        let primed = Position {
-            own,
-            opp: start.opp,
-        };
-        let mut own2 = start.own;
-        for p in [11u8, 9, 7, 5, 3, 1] {
-            own2 = own2.moved(24, p);
-        }
-        let scattered = Position {
-            own: own2,
-            opp: start.opp,
-        };
-        assert!(own.pips() > own2.pips());
-        assert!(quick_score(primed) > quick_score(scattered));
     }
 
     #[test]
