@@ -17,9 +17,9 @@ use std::time::Instant;
 use crate::eval::Evaluator;
 use crate::eval::net::{Net, OUTPUTS, features};
 use crate::matchplay::pair_seed;
-use crate::rules::{GameState, RuleOptions};
+use crate::rules::{GameState, RuleOptions, Side};
 use crate::search::Search;
-use crate::train::{checkpoint_path, gate, self_play};
+use crate::train::{checkpoint_path, game_end_target, gate, lambda_returns, self_play};
 
 /// Settings of a refinement run.
 #[derive(Clone, Debug)]
@@ -36,6 +36,9 @@ pub struct RefineConfig {
     pub inner_beam: usize,
     /// Ends of each doublet stage judged inside the 1-ply targets (0: all).
     pub inner_prefilter: usize,
+    /// Weight of the game's own λ-return (λ = 0.7) in each target; the
+    /// 1-ply value has the rest. 0 is pure refinement.
+    pub mix: f32,
     /// Threads computing targets.
     pub threads: usize,
     /// Games between checkpoints and gates.
@@ -72,7 +75,7 @@ pub fn refine_game(
     rate: f32,
 ) -> usize {
     let mut states: Vec<GameState> = Vec::new();
-    self_play(net, opts, dice_seed, cfg.beam, &mut |_, s| states.push(*s));
+    let (end, _) = self_play(net, opts, dice_seed, cfg.beam, &mut |_, s| states.push(*s));
     let mut targets = vec![[0f32; OUTPUTS]; states.len()];
     let threads = cfg.threads.clamp(1, 64);
     let chunk = states.len().div_ceil(threads).max(1);
@@ -86,6 +89,21 @@ pub fn refine_game(
             });
         }
     });
+    if cfg.mix > 0.0
+        && let Some(last) = states.last()
+    {
+        let judged: Vec<([f32; OUTPUTS], Side)> = states
+            .iter()
+            .map(|s| (net.forward(&features(s, opts)).out, s.to_move))
+            .collect();
+        let fin = game_end_target(net, opts, &end, last.to_move);
+        let returns = lambda_returns(&judged, fin, 0.7);
+        for (t, r) in targets.iter_mut().zip(&returns) {
+            for k in 0..OUTPUTS {
+                t[k] = (1.0 - cfg.mix) * t[k] + cfg.mix * r[k];
+            }
+        }
+    }
     for (s, t) in states.iter().zip(&targets) {
         let x = features(s, opts);
         let fwd = net.forward(&x);
@@ -143,8 +161,14 @@ pub fn refine(start: Net, cfg: &RefineConfig, log: &mut dyn FnMut(&str)) -> anyh
             done += 1;
         }
         net.description = format!(
-            "{origin} | refine: 1-ply targets, refined={done} seed={} rate={}..{} beam={} inner_beam={} inner_prefilter={}",
-            cfg.seed, cfg.rate.0, cfg.rate.1, cfg.beam, cfg.inner_beam, cfg.inner_prefilter
+            "{origin} | refine: 1-ply targets, refined={done} seed={} rate={}..{} beam={} inner_beam={} inner_prefilter={} mix={}",
+            cfg.seed,
+            cfg.rate.0,
+            cfg.rate.1,
+            cfg.beam,
+            cfg.inner_beam,
+            cfg.inner_prefilter,
+            cfg.mix
         );
         std::fs::write(&ckpt, net.to_bytes())?;
         let secs = started.elapsed().as_secs();
@@ -177,6 +201,7 @@ mod tests {
             beam: 2,
             inner_beam: 1,
             inner_prefilter: 8,
+            mix: 0.0,
             threads,
             checkpoint_every: 1,
             gate_games: 0,

@@ -304,6 +304,9 @@ pub struct RefineArgs {
     /// Ends of each doublet stage judged inside the 1-ply targets (0 = all).
     #[arg(long, default_value_t = 0)]
     pub inner_prefilter: usize,
+    /// Weight of the game's λ-return (λ = 0.7) mixed into each 1-ply target.
+    #[arg(long, default_value_t = 0.0)]
+    pub mix: f32,
     /// Threads computing targets (the result does not depend on it).
     #[arg(long, default_value_t = 2)]
     pub threads: usize,
@@ -329,6 +332,7 @@ pub fn run_refine(a: RefineArgs) -> anyhow::Result<()> {
         beam: a.beam.max(1),
         inner_beam: a.inner_beam.max(1),
         inner_prefilter: a.inner_prefilter,
+        mix: a.mix.clamp(0.0, 1.0),
         threads: a.threads.max(1),
         checkpoint_every: a.checkpoint_every.max(1),
         gate_games: a.gate_games,

@@ -125,7 +125,12 @@ pub fn self_play(
 
 /// The target after the last visited position of a game, from `side`'s
 /// view: the result, or the network's judgement where the game was cut off.
-fn final_target(net: &Net, opts: &RuleOptions, end: &GameState, side: Side) -> [f32; OUTPUTS] {
+pub fn game_end_target(
+    net: &Net,
+    opts: &RuleOptions,
+    end: &GameState,
+    side: Side,
+) -> [f32; OUTPUTS] {
     if end.result().is_some() {
         exact_target(end, side)
     } else {
@@ -155,7 +160,7 @@ pub fn train_game(
         prev = Some((x, fwd, state.to_move));
     });
     if let Some((px, pf, ps)) = prev.take() {
-        let t = final_target(net, opts, &end, ps);
+        let t = game_end_target(net, opts, &end, ps);
         net.train(&px, &pf, &t, rate);
     }
     turns
@@ -185,25 +190,39 @@ pub fn train_game_lambda(
     let Some(last) = seen.last() else {
         return turns;
     };
-    // The return after the last position, from its mover's view.
-    let mut ret = final_target(net, opts, &end, last.2);
-    let mut targets = vec![[0f32; OUTPUTS]; seen.len()];
-    for t in (0..seen.len()).rev() {
+    let last = game_end_target(net, opts, &end, last.2);
+    let judged: Vec<([f32; OUTPUTS], Side)> = seen.iter().map(|(_, o, s)| (*o, *s)).collect();
+    let targets = lambda_returns(&judged, last, lambda);
+    for ((x, _, _), t) in seen.iter().zip(&targets) {
+        let fwd = net.forward(x);
+        net.train(x, &fwd, t, rate);
+    }
+    turns
+}
+
+/// The λ-return of every position of a game, each from its mover's view.
+/// `judged` holds the network's judgement of each position and its mover;
+/// `last` is the target after the last position (the result), from that
+/// position's mover's view.
+pub fn lambda_returns(
+    judged: &[([f32; OUTPUTS], Side)],
+    last: [f32; OUTPUTS],
+    lambda: f32,
+) -> Vec<[f32; OUTPUTS]> {
+    let mut ret = last;
+    let mut targets = vec![[0f32; OUTPUTS]; judged.len()];
+    for t in (0..judged.len()).rev() {
         targets[t] = ret;
         if t > 0 {
-            let same = seen[t - 1].2 == seen[t].2;
-            let v = target_from(&seen[t].1, same);
+            let same = judged[t - 1].1 == judged[t].1;
+            let v = target_from(&judged[t].0, same);
             let g = target_from(&ret, same);
             for k in 0..OUTPUTS {
                 ret[k] = (1.0 - lambda) * v[k] + lambda * g[k];
             }
         }
     }
-    for ((x, _, _), t) in seen.iter().zip(&targets) {
-        let fwd = net.forward(x);
-        net.train(x, &fwd, t, rate);
-    }
-    turns
+    targets
 }
 
 /// Checkpoint file names in `dir`.
