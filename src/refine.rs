@@ -19,7 +19,7 @@ use crate::eval::net::{Net, OUTPUTS, features};
 use crate::matchplay::pair_seed;
 use crate::rules::{GameState, RuleOptions, Side};
 use crate::search::Search;
-use crate::train::{checkpoint_path, game_end_target, gate, lambda_returns, self_play};
+use crate::train::{RunFolder, counter_in, game_end_target, gate, lambda_returns, self_play};
 
 /// Settings of a refinement run.
 #[derive(Clone, Debug)]
@@ -112,29 +112,11 @@ pub fn refine_game(
     states.len()
 }
 
-fn refined_games(net: &Net) -> u64 {
-    net.description
-        .split_whitespace()
-        .find_map(|w| w.strip_prefix("refined=").and_then(|v| v.parse().ok()))
-        .unwrap_or(0)
-}
-
 /// Refines `start` (or resumes the checkpoint in `cfg.dir`). `log` gets
 /// one line per checkpoint. Returns the final weights.
 pub fn refine(start: Net, cfg: &RefineConfig, log: &mut dyn FnMut(&str)) -> anyhow::Result<Net> {
-    std::fs::create_dir_all(&cfg.dir)?;
-    let ckpt = checkpoint_path(&cfg.dir);
-    let mut net = if ckpt.exists() {
-        let n = Net::from_bytes(&std::fs::read(&ckpt)?)?;
-        log(&format!(
-            "resuming from {} at {} games",
-            ckpt.display(),
-            refined_games(&n)
-        ));
-        n
-    } else {
-        start
-    };
+    let (folder, mut net) = RunFolder::open(&cfg.dir, "refined", || start, log)?;
+    let ckpt = &folder.ckpt;
     // The description of the network refined from, without earlier
     // refinement fields, so the file says what it was made from.
     let origin = net
@@ -144,11 +126,7 @@ pub fn refine(start: Net, cfg: &RefineConfig, log: &mut dyn FnMut(&str)) -> anyh
         .unwrap_or_default()
         .to_string();
     let opts = RuleOptions::default();
-    let mut done = refined_games(&net);
-    let curve_path = cfg.dir.join("curve.csv");
-    if !curve_path.exists() {
-        std::fs::write(&curve_path, "games,ppg,se,seconds\n")?;
-    }
+    let mut done = counter_in(&net, "refined");
     let started = Instant::now();
     let mut positions = 0usize;
     while done < cfg.games {
@@ -170,13 +148,11 @@ pub fn refine(start: Net, cfg: &RefineConfig, log: &mut dyn FnMut(&str)) -> anyh
             cfg.inner_prefilter,
             cfg.mix
         );
-        std::fs::write(&ckpt, net.to_bytes())?;
+        std::fs::write(ckpt, net.to_bytes())?;
         let secs = started.elapsed().as_secs();
         if cfg.gate_games > 0 {
-            let (ppg, se) = gate(&ckpt, cfg.gate_games, cfg.seed.wrapping_add(done), 2);
-            let mut curve = std::fs::read_to_string(&curve_path).unwrap_or_default();
-            curve.push_str(&format!("{done},{ppg:.4},{se:.4},{secs}\n"));
-            std::fs::write(&curve_path, curve)?;
+            let (ppg, se) = gate(ckpt, cfg.gate_games, cfg.seed.wrapping_add(done), 2);
+            folder.add_gate(done, ppg, se, secs)?;
             log(&format!(
                 "refined {done} games ({positions} positions this sitting, {secs} s): vs baseline (0-ply) {ppg:+.3} ± {se:.3} ppg"
             ));

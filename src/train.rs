@@ -230,11 +230,70 @@ pub fn checkpoint_path(dir: &Path) -> PathBuf {
     dir.join("checkpoint.gbnn")
 }
 
-fn games_done(net: &Net) -> u64 {
+/// The number after `key=` in a weights description (0 when absent): how
+/// far the run that wrote it had got.
+pub(crate) fn counter_in(net: &Net, key: &str) -> u64 {
     net.description
         .split_whitespace()
-        .find_map(|w| w.strip_prefix("games=").and_then(|v| v.parse().ok()))
+        .find_map(|w| {
+            w.strip_prefix(key)
+                .and_then(|r| r.strip_prefix('='))
+                .and_then(|v| v.parse().ok())
+        })
         .unwrap_or(0)
+}
+
+fn games_done(net: &Net) -> u64 {
+    counter_in(net, "games")
+}
+
+/// A training or refinement run's folder: its checkpoint (resumed when
+/// there) and its curve of gates.
+pub(crate) struct RunFolder {
+    /// The checkpoint file.
+    pub ckpt: PathBuf,
+    /// The curve file (`games,ppg,se,seconds`).
+    pub curve: PathBuf,
+}
+
+impl RunFolder {
+    /// Opens `dir` (created if missing) and returns the network to go on
+    /// with: the checkpoint there, or `fresh()` when there is none. `counter`
+    /// names the description field that says how far the checkpoint got.
+    pub(crate) fn open(
+        dir: &Path,
+        counter: &str,
+        fresh: impl FnOnce() -> Net,
+        log: &mut dyn FnMut(&str),
+    ) -> anyhow::Result<(RunFolder, Net)> {
+        std::fs::create_dir_all(dir)?;
+        let folder = RunFolder {
+            ckpt: checkpoint_path(dir),
+            curve: dir.join("curve.csv"),
+        };
+        let net = if folder.ckpt.exists() {
+            let n = Net::from_bytes(&std::fs::read(&folder.ckpt)?)?;
+            log(&format!(
+                "resuming from {} at {} games",
+                folder.ckpt.display(),
+                counter_in(&n, counter)
+            ));
+            n
+        } else {
+            fresh()
+        };
+        if !folder.curve.exists() {
+            std::fs::write(&folder.curve, "games,ppg,se,seconds\n")?;
+        }
+        Ok((folder, net))
+    }
+
+    /// Appends one gate to the curve.
+    pub(crate) fn add_gate(&self, games: u64, ppg: f64, se: f64, secs: u64) -> std::io::Result<()> {
+        let mut curve = std::fs::read_to_string(&self.curve).unwrap_or_default();
+        curve.push_str(&format!("{games},{ppg:.4},{se:.4},{secs}\n"));
+        std::fs::write(&self.curve, curve)
+    }
 }
 
 /// Gates `weights` against the baseline at 0-ply.
@@ -272,25 +331,11 @@ pub fn gate(weights: &Path, games: usize, seed: u64, jobs: usize) -> (f64, f64) 
 
 /// Runs (or resumes) a training run. `log` receives one line per checkpoint.
 pub fn train(cfg: &TrainConfig, log: &mut dyn FnMut(&str)) -> anyhow::Result<Vec<Gate>> {
-    std::fs::create_dir_all(&cfg.dir)?;
-    let ckpt = checkpoint_path(&cfg.dir);
-    let mut net = if ckpt.exists() {
-        let n = Net::from_bytes(&std::fs::read(&ckpt)?)?;
-        log(&format!(
-            "resuming from {} at {} games",
-            ckpt.display(),
-            games_done(&n)
-        ));
-        n
-    } else {
-        Net::random(cfg.hidden, cfg.seed)
-    };
+    let (folder, mut net) =
+        RunFolder::open(&cfg.dir, "games", || Net::random(cfg.hidden, cfg.seed), log)?;
+    let ckpt = &folder.ckpt;
     let opts = RuleOptions::default();
     let mut done = games_done(&net);
-    let curve_path = cfg.dir.join("curve.csv");
-    if !curve_path.exists() {
-        std::fs::write(&curve_path, "games,ppg,se,seconds\n")?;
-    }
     let mut gates = Vec::new();
     let mut best_ppg = f64::NEG_INFINITY;
     let best_path = cfg.dir.join("best.gbnn");
@@ -328,14 +373,10 @@ pub fn train(cfg: &TrainConfig, log: &mut dyn FnMut(&str)) -> anyhow::Result<Vec
             "gulbara {method} self-play net: hidden={} games={} seed={} rate={}..{} beam={}",
             cfg.hidden, done, cfg.seed, cfg.rate.0, cfg.rate.1, cfg.beam
         );
-        std::fs::write(&ckpt, net.to_bytes())?;
+        std::fs::write(ckpt, net.to_bytes())?;
         if cfg.gate_games > 0 {
-            let (ppg, se) = gate(&ckpt, cfg.gate_games, cfg.seed.wrapping_add(done), 2);
-            let line = format!("{done},{ppg:.4},{se:.4},{}", started.elapsed().as_secs());
-            let mut curve = std::fs::read_to_string(&curve_path).unwrap_or_default();
-            curve.push_str(&line);
-            curve.push('\n');
-            std::fs::write(&curve_path, curve)?;
+            let (ppg, se) = gate(ckpt, cfg.gate_games, cfg.seed.wrapping_add(done), 2);
+            folder.add_gate(done, ppg, se, started.elapsed().as_secs())?;
             log(&format!(
                 "games {done}: net vs baseline (0-ply) {ppg:+.3} ± {se:.3} ppg"
             ));
