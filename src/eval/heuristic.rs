@@ -25,12 +25,6 @@ fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
 
-/// Occupancy mask of a side's checkers translated into the other side's numbering.
-fn mask_in_other_numbering(c: Checkers) -> u32 {
-    let m = c.mask();
-    ((m << 12) | (m >> 12)) & 0xFF_FFFF
-}
-
 /// Pip-equivalent penalty for `runner`'s checkers held up by `blocker`'s
 /// points (blocker given as a mask in the runner's numbering).
 fn blockage(runner: Checkers, blocks: u32) -> f32 {
@@ -103,7 +97,7 @@ impl Evaluator for Heuristic {
         let opp_pips = pos.opp.pips() as f32;
         // Blocks: the opponent's points seen in my numbering, and mine in its.
         let opp_blocks_me = pos.blocked();
-        let mine_block_opp = mask_in_other_numbering(pos.own);
+        let mine_block_opp = pos.own.mask_in_other_numbering();
         let contact = {
             // Any of my checkers behind any of the opponent's (in my path)?
             let my_highest = 32 - pos.own.mask().leading_zeros();

@@ -131,10 +131,7 @@ pub fn features(state: &GameState, opts: &RuleOptions) -> Inputs {
         active.push((i as u16, pips as f32 / 84.0));
     }
     i += 1;
-    let own_blocks_opp = {
-        let m = pos.own.mask();
-        ((m << 12) | (m >> 12)) & 0xFF_FFFF
-    };
+    let own_blocks_opp = pos.own.mask_in_other_numbering();
     for (k, v) in trapped(pos.own, pos.blocked()).into_iter().enumerate() {
         if v > 0.0 {
             active.push(((i + k) as u16, v));
@@ -473,10 +470,7 @@ mod tests {
             let pos = state.pos;
             for (runner, blocks) in [
                 (pos.own, pos.blocked()),
-                (pos.opp, {
-                    let m = pos.own.mask();
-                    ((m << 12) | (m >> 12)) & 0xFF_FFFF
-                }),
+                (pos.opp, pos.own.mask_in_other_numbering()),
                 (pos.own, 0xFF_FFFF),
                 (pos.opp, 0x0F0F0F),
             ] {

@@ -91,6 +91,15 @@ impl Checkers {
         (lo | (hi << 16)) & 0xFF_FFFF
     }
 
+    /// The occupancy mask translated into the other side's numbering (its
+    /// point `p` is this side's point `p ± 12`): the points this side closes
+    /// to the other.
+    #[inline]
+    pub const fn mask_in_other_numbering(self) -> u32 {
+        let m = self.mask();
+        ((m << 12) | (m >> 12)) & 0xFF_FFFF
+    }
+
     /// Counts per point, index `p - 1` for point `p`.
     pub fn counts(self) -> [u8; 24] {
         let mut out = [0u8; 24];
@@ -142,8 +151,7 @@ impl Position {
     /// Points (mover's numbering, bit `p - 1`) the mover may not land on.
     #[inline]
     pub fn blocked(self) -> u32 {
-        let m = self.opp.mask();
-        ((m << 12) | (m >> 12)) & 0xFF_FFFF
+        self.opp.mask_in_other_numbering()
     }
 
     /// Opponent checkers on the mover's point `p`.

@@ -35,9 +35,7 @@ fn held_up(runner: Checkers, blocks: u32) -> i32 {
 /// which ends of a doublet stage the look-ahead judges, so an opponent's
 /// escalating chain costs a few dozen evaluations instead of a thousand.
 pub fn quick_score(pos: Position) -> i32 {
-    let own = pos.own.mask();
-    let own_in_opp_numbering = ((own << 12) | (own >> 12)) & 0xFF_FFFF;
-    -4 * pos.own.pips() as i32 + held_up(pos.opp, own_in_opp_numbering)
+    -4 * pos.own.pips() as i32 + held_up(pos.opp, pos.own.mask_in_other_numbering())
         - held_up(pos.own, pos.blocked())
 }
 
