@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
 
-use crate::server::{self, ServeConfig, connection::DEFAULT_MAX_LINE};
+use crate::server::{self, ServeConfig, connection::DEFAULT_MAX_LINE, tcp};
 
 /// The gulbara engine.
 #[derive(Parser, Debug)]
@@ -49,18 +49,59 @@ pub enum Commands {
 /// Options of `serve`.
 #[derive(Args, Debug)]
 pub struct ServeArgs {
-    /// Address to listen on.
+    /// Address to listen on (a warning is logged for one that is not loopback).
     #[arg(long, default_value = "127.0.0.1:7667")]
     pub listen: SocketAddr,
     /// Longest accepted line in bytes; longer lines are answered with an error.
     #[arg(long, default_value_t = DEFAULT_MAX_LINE)]
     pub max_line: usize,
-    /// Seconds without a line after which an idle connection is closed (0 = never).
-    #[arg(long, default_value_t = 600)]
+    /// Seconds without a whole line after which a connection that is not
+    /// searching is closed (0 = never). Bytes of an unfinished line do not count.
+    #[arg(long, default_value_t = tcp::DEFAULT_IDLE_TIMEOUT_S)]
     pub idle_timeout: u64,
+    /// Seconds within which a line, once begun, must be finished (0 = no limit).
+    #[arg(long, default_value_t = tcp::DEFAULT_LINE_TIMEOUT_S)]
+    pub line_timeout: u64,
+    /// Seconds a client may leave its output unread before it is closed (at least 1).
+    #[arg(long, default_value_t = tcp::DEFAULT_WRITE_TIMEOUT_S)]
+    pub write_timeout: u64,
     /// Most connections at once; more are refused with an error line.
+    /// Clamped below the open-file limit.
     #[arg(long, default_value_t = 64)]
     pub max_connections: usize,
+    /// Most connections from one IP address at once (default: a quarter of
+    /// --max-connections).
+    #[arg(long)]
+    pub max_per_ip: Option<usize>,
+    /// Longest a search may run in milliseconds, `go infinite` included
+    /// (0 = no cap).
+    #[arg(long, default_value_t = tcp::DEFAULT_MAX_SEARCH_MS)]
+    pub max_search_ms: u64,
+    /// Directory whose regular files clients may load with `set engine.weights
+    /// <name>`; without it, clients can only use the shipped weights.
+    #[arg(long, value_name = "DIR")]
+    pub weights_dir: Option<std::path::PathBuf>,
+}
+
+impl ServeArgs {
+    /// The server configuration these options describe.
+    pub fn config(&self) -> ServeConfig {
+        let secs = |s: u64| (s > 0).then(|| Duration::from_secs(s));
+        ServeConfig {
+            listen: self.listen,
+            max_line: self.max_line,
+            idle_timeout: secs(self.idle_timeout),
+            line_timeout: secs(self.line_timeout),
+            write_timeout: Duration::from_secs(self.write_timeout.max(1)),
+            max_connections: self.max_connections.max(1),
+            max_per_ip: self
+                .max_per_ip
+                .unwrap_or_else(|| tcp::default_max_per_ip(self.max_connections))
+                .max(1),
+            max_search: (self.max_search_ms > 0).then(|| Duration::from_millis(self.max_search_ms)),
+            weights_dir: self.weights_dir.clone(),
+        }
+    }
 }
 
 fn init_logging(level: Option<&str>, default: &str) {
@@ -103,12 +144,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             server::stdio::run(DEFAULT_MAX_LINE)?;
             Ok(())
         }
-        Some(Commands::Serve(a)) => server::serve(ServeConfig {
-            listen: a.listen,
-            max_line: a.max_line,
-            idle_timeout: (a.idle_timeout > 0).then(|| Duration::from_secs(a.idle_timeout)),
-            max_connections: a.max_connections,
-        }),
+        Some(Commands::Serve(a)) => server::serve(a.config()),
         Some(Commands::Match(a)) => crate::tools::run_match_cmd(a),
         Some(Commands::Replay(a)) => crate::tools::run_replay(a),
         Some(Commands::Analyse(a)) => crate::tools::run_analyse(a),

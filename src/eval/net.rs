@@ -160,6 +160,64 @@ pub struct Forward {
 #[error("bad weights file: {0}")]
 pub struct WeightsError(pub String);
 
+/// Length of the fixed header: magic and six u32s.
+const HEADER_LEN: usize = 28;
+/// Longest description a weights file may carry.
+const MAX_DESCRIPTION: usize = 1 << 16;
+/// The largest weights file ever read (far above any network this build
+/// accepts: 4,096 hidden units make about 3.3 MB).
+pub const MAX_WEIGHTS_FILE: u64 = 16 << 20;
+
+/// The checked fixed header of a weights file.
+struct Header {
+    hidden: usize,
+    desc_len: usize,
+}
+
+impl Header {
+    fn read(h: &[u8; HEADER_LEN]) -> Result<Header, WeightsError> {
+        if &h[..4] != MAGIC {
+            return Err(WeightsError(
+                "not a gulbara weights file (magic GBNN missing)".into(),
+            ));
+        }
+        let u = |i: usize| u32::from_le_bytes([h[i], h[i + 1], h[i + 2], h[i + 3]]);
+        let (format, layout, inputs, hidden, outputs, desc_len) = (
+            u(4),
+            u(8),
+            u(12) as usize,
+            u(16) as usize,
+            u(20) as usize,
+            u(24) as usize,
+        );
+        if format != FORMAT_VERSION {
+            return Err(WeightsError(format!(
+                "format version {format}, expected {FORMAT_VERSION}"
+            )));
+        }
+        if layout != LAYOUT_VERSION || inputs != INPUTS || outputs != OUTPUTS {
+            return Err(WeightsError(format!(
+                "input layout {layout} with {inputs} inputs and {outputs} outputs; this build reads layout {LAYOUT_VERSION}, {INPUTS} inputs, {OUTPUTS} outputs"
+            )));
+        }
+        if hidden == 0 || hidden > 4096 {
+            return Err(WeightsError(format!("{hidden} hidden units")));
+        }
+        if desc_len > MAX_DESCRIPTION {
+            return Err(WeightsError(format!(
+                "a description of {desc_len} bytes (at most {MAX_DESCRIPTION})"
+            )));
+        }
+        Ok(Header { hidden, desc_len })
+    }
+
+    /// The file length the header declares.
+    fn file_len(&self) -> u64 {
+        let floats = INPUTS * self.hidden + self.hidden + OUTPUTS * self.hidden + OUTPUTS;
+        (HEADER_LEN + self.desc_len + 4 * floats) as u64
+    }
+}
+
 impl Net {
     /// A network with small random weights from `seed`.
     pub fn random(hidden: usize, seed: u64) -> Net {
@@ -321,41 +379,22 @@ impl Net {
 
     /// Reads the weights file format.
     pub fn from_bytes(data: &[u8]) -> Result<Net, WeightsError> {
-        let bad = |m: &str| WeightsError(m.to_string());
-        if data.len() < 28 || &data[..4] != MAGIC {
-            return Err(bad("not a gulbara weights file (magic GBNN missing)"));
-        }
-        let u = |i: usize| u32::from_le_bytes([data[i], data[i + 1], data[i + 2], data[i + 3]]);
-        let (format, layout, inputs, hidden, outputs, desc_len) = (
-            u(4),
-            u(8),
-            u(12) as usize,
-            u(16) as usize,
-            u(20) as usize,
-            u(24) as usize,
-        );
-        if format != FORMAT_VERSION {
-            return Err(WeightsError(format!(
-                "format version {format}, expected {FORMAT_VERSION}"
-            )));
-        }
-        if layout != LAYOUT_VERSION || inputs != INPUTS || outputs != OUTPUTS {
-            return Err(WeightsError(format!(
-                "input layout {layout} with {inputs} inputs and {outputs} outputs; this build reads layout {LAYOUT_VERSION}, {INPUTS} inputs, {OUTPUTS} outputs"
-            )));
-        }
-        if hidden == 0 || hidden > 4096 {
-            return Err(WeightsError(format!("{hidden} hidden units")));
-        }
-        let floats = inputs * hidden + hidden + outputs * hidden + outputs;
-        let start = 28 + desc_len;
-        if data.len() != start + 4 * floats {
+        let header: &[u8; HEADER_LEN] = data
+            .get(..HEADER_LEN)
+            .and_then(|h| h.try_into().ok())
+            .ok_or_else(|| {
+                WeightsError("not a gulbara weights file (magic GBNN missing)".into())
+            })?;
+        let layout = Header::read(header)?;
+        let start = HEADER_LEN + layout.desc_len;
+        if data.len() as u64 != layout.file_len() {
             return Err(WeightsError(format!(
                 "{} bytes, expected {}",
                 data.len(),
-                start + 4 * floats
+                layout.file_len()
             )));
         }
+        let (inputs, hidden, outputs) = (INPUTS, layout.hidden, OUTPUTS);
         let description = String::from_utf8_lossy(&data[28..start]).into_owned();
         let mut vals = data[start..]
             .chunks_exact(4)
@@ -369,7 +408,7 @@ impl Net {
             .iter()
             .any(|v| v.iter().any(|x| !x.is_finite()))
         {
-            return Err(bad("non-finite weight"));
+            return Err(WeightsError("non-finite weight".into()));
         }
         Ok(Net {
             hidden,
@@ -387,29 +426,135 @@ impl Net {
     }
 }
 
-/// Networks loaded by name: `shipped` (the weights inside the binary) or a
-/// file path. Each is read and checked once, then shared.
-pub fn load_cached(name: &str) -> Result<std::sync::Arc<Net>, WeightsError> {
-    use std::collections::HashMap;
-    use std::sync::{Arc, Mutex, OnceLock};
-    static CACHE: OnceLock<Mutex<HashMap<String, Arc<Net>>>> = OnceLock::new();
-    let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
-    if let Ok(map) = cache.lock()
-        && let Some(n) = map.get(name)
+/// Why a weights file could not be loaded.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LoadError {
+    /// The file could not be opened or read, or is not a regular file of a
+    /// sane size. The text names file-system details: show it only to the
+    /// local user.
+    #[error("{0}")]
+    File(String),
+    /// The bytes are not a valid weights file.
+    #[error(transparent)]
+    Format(#[from] WeightsError),
+}
+
+/// Reads a weights file without ever blocking or reading more than the
+/// header declares: the file is opened non-blocking (a FIFO or a device
+/// neither stalls nor streams), it must be a regular file of at most
+/// [`MAX_WEIGHTS_FILE`] bytes, and exactly the declared length is read.
+/// With `no_follow`, a symbolic link as the last component is refused.
+pub fn read_weights_file(path: &std::path::Path, no_follow: bool) -> Result<Vec<u8>, LoadError> {
+    use std::io::Read;
+    let shown = path.display();
+    let mut open = std::fs::OpenOptions::new();
+    open.read(true);
+    #[cfg(unix)]
     {
-        return Ok(n.clone());
+        use std::os::unix::fs::OpenOptionsExt;
+        let mut flags = libc::O_NONBLOCK | libc::O_NOCTTY;
+        if no_follow {
+            flags |= libc::O_NOFOLLOW;
+        }
+        open.custom_flags(flags);
     }
-    let net = if name == "shipped" {
-        Net::shipped()?
-    } else {
-        let bytes = std::fs::read(name).map_err(|e| WeightsError(format!("{name}: {e}")))?;
-        Net::from_bytes(&bytes)?
-    };
-    let net = Arc::new(net);
-    if let Ok(mut map) = cache.lock() {
-        map.insert(name.to_string(), net.clone());
+    #[cfg(not(unix))]
+    let _ = no_follow;
+    let file = open
+        .open(path)
+        .map_err(|e| LoadError::File(format!("{shown}: {e}")))?;
+    let meta = file
+        .metadata()
+        .map_err(|e| LoadError::File(format!("{shown}: {e}")))?;
+    if !meta.is_file() {
+        return Err(LoadError::File(format!("{shown}: not a regular file")));
+    }
+    if meta.len() > MAX_WEIGHTS_FILE {
+        return Err(LoadError::File(format!(
+            "{shown}: {} bytes, more than the {MAX_WEIGHTS_FILE} a weights file may have",
+            meta.len()
+        )));
+    }
+    let mut header = [0u8; HEADER_LEN];
+    let mut reader = file.take(MAX_WEIGHTS_FILE + 1);
+    reader.read_exact(&mut header).map_err(|_| {
+        LoadError::Format(WeightsError(
+            "not a gulbara weights file (magic GBNN missing)".into(),
+        ))
+    })?;
+    let declared = Header::read(&header)?.file_len();
+    if declared != meta.len() {
+        return Err(LoadError::Format(WeightsError(format!(
+            "{} bytes, expected {declared}",
+            meta.len()
+        ))));
+    }
+    // `declared` is at most MAX_WEIGHTS_FILE here: `meta.len()` was checked.
+    let mut bytes = Vec::with_capacity(declared as usize);
+    bytes.extend_from_slice(&header);
+    reader.set_limit(declared - HEADER_LEN as u64 + 1);
+    reader
+        .read_to_end(&mut bytes)
+        .map_err(|e| LoadError::File(format!("{shown}: {e}")))?;
+    if bytes.len() as u64 != declared {
+        return Err(LoadError::File(format!(
+            "{shown}: changed while it was read"
+        )));
+    }
+    Ok(bytes)
+}
+
+/// How many networks read from files stay cached.
+pub const CACHED_NETWORKS: usize = 4;
+
+/// The shipped network, parsed once.
+pub fn shipped_shared() -> Result<std::sync::Arc<Net>, WeightsError> {
+    use std::sync::{Arc, OnceLock};
+    static SHIPPED_NET: OnceLock<Result<Arc<Net>, WeightsError>> = OnceLock::new();
+    SHIPPED_NET
+        .get_or_init(|| Net::shipped().map(Arc::new))
+        .clone()
+}
+
+/// The network of these weights-file bytes, parsed once per content: a
+/// small cache keyed by the bytes' hash and length (whatever path they came
+/// from), the least recently used entry evicted beyond [`CACHED_NETWORKS`].
+pub fn from_bytes_cached(bytes: &[u8]) -> Result<std::sync::Arc<Net>, WeightsError> {
+    use std::hash::{DefaultHasher, Hash, Hasher};
+    use std::sync::{Arc, Mutex};
+    type Key = (u64, usize);
+    static CACHE: Mutex<Vec<(Key, Arc<Net>)>> = Mutex::new(Vec::new());
+    // DefaultHasher::new() has fixed keys: the same bytes, the same key.
+    let mut h = DefaultHasher::new();
+    bytes.hash(&mut h);
+    let key = (h.finish(), bytes.len());
+    if let Ok(mut cache) = CACHE.lock()
+        && let Some(i) = cache.iter().position(|(k, _)| *k == key)
+    {
+        let entry = cache.remove(i);
+        let net = entry.1.clone();
+        cache.push(entry);
+        return Ok(net);
+    }
+    let net = Arc::new(Net::from_bytes(bytes)?);
+    if let Ok(mut cache) = CACHE.lock() {
+        if cache.len() >= CACHED_NETWORKS {
+            cache.remove(0);
+        }
+        cache.push((key, net.clone()));
     }
     Ok(net)
+}
+
+/// Networks loaded by name: `shipped` (the weights inside the binary) or a
+/// file path, read with [`read_weights_file`] and shared through
+/// [`from_bytes_cached`].
+pub fn load_cached(name: &str) -> Result<std::sync::Arc<Net>, LoadError> {
+    if name == "shipped" {
+        return Ok(shipped_shared()?);
+    }
+    let bytes = read_weights_file(std::path::Path::new(name), false)?;
+    Ok(from_bytes_cached(&bytes)?)
 }
 
 impl Evaluator for Net {

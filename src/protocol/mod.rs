@@ -10,5 +10,5 @@ pub mod session;
 pub mod settings;
 
 pub use parser::{Command, ErrorCode, ProtocolError, parse_command};
-pub use session::{Flow, Output, Session};
+pub use session::{FileAccess, Flow, Output, Session, SessionConfig};
 pub use settings::Settings;

@@ -104,12 +104,22 @@ impl std::error::Error for ProtocolError {}
 /// Shortens a user's token for an error message.
 pub fn quote(tok: &str) -> String {
     const MAX: usize = 40;
-    if tok.chars().count() <= MAX {
-        format!("'{tok}'")
-    } else {
-        let head: String = tok.chars().take(MAX).collect();
-        format!("'{head}...'")
+    // Control characters are escaped, so a quoted token never breaks a
+    // response line (a CR or an escape sequence sent by a client).
+    let mut out = String::from("'");
+    for (i, c) in tok.chars().enumerate() {
+        if i == MAX {
+            out.push_str("...");
+            break;
+        }
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
     }
+    out.push('\'');
+    out
 }
 
 /// Where a `position` command starts from.

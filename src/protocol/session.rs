@@ -4,13 +4,15 @@
 //! A session owns no transport: it writes whole lines through an
 //! [`Output`] and is fed whole lines by the transport.
 
-use std::sync::Arc;
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use crate::eval::Evaluator;
 use crate::eval::heuristic::Heuristic;
+use crate::eval::net::{LoadError, Net};
 use crate::notation::{self, play_text, side_text, state_text, white_view};
 use crate::protocol::parser::{Base, Command, GoParams, ProtocolError, parse_command, quote};
 use crate::protocol::settings::{EvalKind, Settings};
@@ -49,10 +51,78 @@ impl JobKind {
     }
 }
 
+/// A search's stop request: a flag the search polls, and a condition
+/// variable for a finished `go infinite` that waits for it without polling.
+#[derive(Default)]
+struct StopSignal {
+    flag: AtomicBool,
+    lock: Mutex<()>,
+    raised: Condvar,
+}
+
+impl StopSignal {
+    fn raise(&self) {
+        self.flag.store(true, Ordering::Release);
+        // Taken so a waiter between its check and its wait cannot miss this.
+        let _guard = self.lock.lock();
+        self.raised.notify_all();
+    }
+
+    /// Waits until raised, or until `deadline` passes.
+    fn wait(&self, deadline: Option<Instant>) {
+        let Ok(mut guard) = self.lock.lock() else {
+            return;
+        };
+        while !self.flag.load(Ordering::Acquire) {
+            guard = match deadline {
+                None => match self.raised.wait(guard) {
+                    Ok(g) => g,
+                    Err(_) => return,
+                },
+                Some(d) => {
+                    let left = d.saturating_duration_since(Instant::now());
+                    if left.is_zero() {
+                        return;
+                    }
+                    match self.raised.wait_timeout(guard, left) {
+                        Ok((g, _)) => g,
+                        Err(_) => return,
+                    }
+                }
+            };
+        }
+    }
+}
+
+/// What a session may do with the machine's files.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum FileAccess {
+    /// The user runs the engine themselves (stdio): any path they name is
+    /// read (still bounded, never blocking), and errors say what failed.
+    #[default]
+    Local,
+    /// A remote client: no file is read unless the server names a weights
+    /// directory, and then only regular files inside it. Errors name no
+    /// file-system detail.
+    Remote {
+        /// The canonical weights directory, if the server has one.
+        weights_dir: Option<PathBuf>,
+    },
+}
+
+/// How a session is set up by its transport.
+#[derive(Clone, Debug, Default)]
+pub struct SessionConfig {
+    /// What it may read.
+    pub files: FileAccess,
+    /// The longest a search may run (`go infinite` included), if capped.
+    pub max_search: Option<Duration>,
+}
+
 struct Worker {
     kind: JobKind,
     infinite: bool,
-    stop: Arc<AtomicBool>,
+    stop: Arc<StopSignal>,
     /// Set just before the job's final lines are written: from then on the
     /// session is idle again (a client may answer those lines at once).
     done: Arc<AtomicBool>,
@@ -62,7 +132,10 @@ struct Worker {
 /// One protocol session: a position, dice, settings and at most one search.
 pub struct Session {
     out: Output,
+    config: SessionConfig,
     settings: Settings,
+    /// The network of `engine.weights`, loaded when it was set.
+    net: Option<Arc<Net>>,
     state: GameState,
     worker: Option<Worker>,
 }
@@ -72,14 +145,46 @@ pub fn id_name() -> String {
     format!("id name gulbara {}", env!("CARGO_PKG_VERSION"))
 }
 
-fn evaluator(kind: EvalKind, weights: &str) -> Arc<dyn Evaluator> {
-    match kind {
-        EvalKind::Heuristic => Arc::new(Heuristic),
-        // The weights were checked when set; should they vanish, fall back.
-        EvalKind::Net => match crate::eval::net::load_cached(weights) {
-            Ok(net) => net,
-            Err(_) => Arc::new(Heuristic),
-        },
+/// Loads the weights `value` names under the `files` policy.
+fn load_weights(files: &FileAccess, value: &str) -> Result<Arc<Net>, ProtocolError> {
+    if value == "shipped" {
+        return crate::eval::net::shipped_shared()
+            .map_err(|e| ProtocolError::bad_value(format!("engine.weights: {e}")));
+    }
+    match files {
+        FileAccess::Local => crate::eval::net::load_cached(value)
+            .map_err(|e| ProtocolError::bad_value(format!("engine.weights: {e}"))),
+        FileAccess::Remote { weights_dir: None } => Err(ProtocolError::unsupported(
+            "engine.weights: this server reads no weights files (it was started without --weights-dir); only shipped",
+        )),
+        FileAccess::Remote {
+            weights_dir: Some(dir),
+        } => {
+            // One answer for every file-system failure, so a client learns
+            // nothing about the server's files beyond the directory.
+            let refused = || {
+                ProtocolError::bad_value(
+                    "engine.weights: no readable weights file of that name in the weights directory",
+                )
+            };
+            let named = std::path::Path::new(value);
+            let path = if named.is_absolute() {
+                named.to_path_buf()
+            } else {
+                dir.join(named)
+            };
+            // Canonical: no `..` and no symbolic link leads out of the directory.
+            let real = path.canonicalize().map_err(|_| refused())?;
+            if !real.starts_with(dir) || real == *dir {
+                return Err(refused());
+            }
+            let bytes = crate::eval::net::read_weights_file(&real, true).map_err(|e| match e {
+                LoadError::File(_) => refused(),
+                LoadError::Format(f) => ProtocolError::bad_value(format!("engine.weights: {f}")),
+            })?;
+            crate::eval::net::from_bytes_cached(&bytes)
+                .map_err(|e| ProtocolError::bad_value(format!("engine.weights: {e}")))
+        }
     }
 }
 
@@ -90,11 +195,33 @@ fn fmt_p(p: f32) -> String {
 impl Session {
     /// A new session at the start position (White to roll), default settings.
     pub fn new(out: Output) -> Session {
+        Session::with_config(out, SessionConfig::default())
+    }
+
+    /// A new session with the transport's file policy and search cap.
+    pub fn with_config(out: Output, config: SessionConfig) -> Session {
         Session {
             out,
+            config,
             settings: Settings::default(),
+            net: None,
             state: GameState::start(Side::White),
             worker: None,
+        }
+    }
+
+    fn evaluator(&self) -> Arc<dyn Evaluator> {
+        match self.settings.eval {
+            EvalKind::Heuristic => Arc::new(Heuristic),
+            EvalKind::Net => match &self.net {
+                Some(net) => net.clone(),
+                // The shipped weights are checked by the tests; should they
+                // ever fail to load, the baseline plays.
+                None => match crate::eval::net::shipped_shared() {
+                    Ok(net) => net,
+                    Err(_) => Arc::new(Heuristic),
+                },
+            },
         }
     }
 
@@ -109,7 +236,24 @@ impl Session {
     }
 
     fn say(&self, line: &str) {
-        (self.out)(line);
+        // Every response is one line: a control character that slipped into
+        // a message (from a client's text) is escaped, never passed on.
+        if line.chars().any(char::is_control) {
+            let clean: String = line
+                .chars()
+                .flat_map(|c| {
+                    let esc: Vec<char> = if c.is_control() {
+                        c.escape_default().collect()
+                    } else {
+                        vec![c]
+                    };
+                    esc
+                })
+                .collect();
+            (self.out)(&clean);
+        } else {
+            (self.out)(line);
+        }
     }
 
     fn error(&self, e: &ProtocolError) {
@@ -158,7 +302,7 @@ impl Session {
     /// its `bestmove`). Does nothing when idle.
     pub fn stop_search(&mut self) {
         if let Some(w) = self.worker.take() {
-            w.stop.store(true, Ordering::Relaxed);
+            w.stop.raise();
             if w.handle.join().is_err() {
                 tracing::error!("search thread panicked");
             }
@@ -243,7 +387,18 @@ impl Session {
                     )));
                 }
             },
-            Command::Set { key, value } => self.settings.set(&key, &value)?,
+            Command::Set { key, value } => {
+                if key == "engine.weights" {
+                    // The token check first: a malformed name is never
+                    // looked up, and the stored value prints on one line.
+                    crate::protocol::settings::check_token(&key, &value)?;
+                    let net = load_weights(&self.config.files, &value)?;
+                    self.settings.set(&key, &value)?;
+                    self.net = Some(net);
+                } else {
+                    self.settings.set(&key, &value)?;
+                }
+            }
             Command::NewGame => self.state = GameState::start(Side::White),
             Command::Position { base, moves } => {
                 let start = match base {
@@ -354,20 +509,20 @@ impl Session {
     fn spawn(
         &mut self,
         kind: JobKind,
-        job: impl FnOnce(&Search<'_>, &AtomicBool, &Output) -> Vec<String> + Send + 'static,
+        job: impl FnOnce(&Search<'_>, &StopSignal, &Output) -> Vec<String> + Send + 'static,
     ) -> Result<(), ProtocolError> {
-        let stop = Arc::new(AtomicBool::new(false));
+        let stop = Arc::new(StopSignal::default());
         let done = Arc::new(AtomicBool::new(false));
         let done_flag = done.clone();
         let out = self.out.clone();
-        let eval = evaluator(self.settings.eval, &self.settings.weights);
+        let eval = self.evaluator();
         let opts = self.settings.rules;
-        let flag = stop.clone();
+        let signal = stop.clone();
         let handle = std::thread::Builder::new()
             .name(format!("gulbara-{}", kind.name()))
             .spawn(move || {
-                let search = Search::new(eval.as_ref(), opts, &flag);
-                let last = job(&search, &flag, &out);
+                let search = Search::new(eval.as_ref(), opts, &signal.flag);
+                let last = job(&search, &signal, &out);
                 done_flag.store(true, Ordering::Release);
                 for l in last {
                     out(&l);
@@ -393,9 +548,12 @@ impl Session {
             .movetime
             .or((self.settings.movetime > 0).then_some(self.settings.movetime));
         let start = Instant::now();
+        // The server's cap holds for every search, `go infinite` included.
+        let cap = self.config.max_search.map(|d| start + d);
         if !p.infinite {
             limits.deadline = movetime.map(|ms| start + Duration::from_millis(ms));
         }
+        limits.deadline = earliest(limits.deadline, cap);
         let state = self.state;
         let infinite = p.infinite;
         self.spawn(JobKind::Go, move |search, stop, out| {
@@ -415,9 +573,7 @@ impl Session {
             };
             let ranked = search.best_turn(&state, &limits, &mut report);
             if infinite {
-                while !stop.load(Ordering::Relaxed) {
-                    std::thread::sleep(Duration::from_millis(2));
-                }
+                stop.wait(cap);
             }
             let best = ranked
                 .first()
@@ -438,7 +594,8 @@ impl Session {
         );
         if self.state.result().is_none() && dice_set {
             // Dice set: the chances after the best play.
-            let limits = self.limits(self.settings.ply);
+            let mut limits = self.limits(self.settings.ply);
+            limits.deadline = self.config.max_search.map(|d| Instant::now() + d);
             let state = self.state;
             return self.spawn(JobKind::Eval, move |search, _, _| {
                 let ranked = search.best_turn(&state, &limits, &mut |_| {});
@@ -458,6 +615,7 @@ impl Session {
         self.need_stage("hint")?;
         let mut limits = self.limits(self.settings.ply);
         limits.candidates = limits.candidates.max(count);
+        limits.deadline = self.config.max_search.map(|d| Instant::now() + d);
         let state = self.state;
         self.spawn(JobKind::Hint, move |search, _, _| {
             let ranked = search.best_turn(&state, &limits, &mut |_| {});
@@ -518,9 +676,18 @@ impl Session {
 impl Drop for Session {
     fn drop(&mut self) {
         if let Some(w) = self.worker.take() {
-            w.stop.store(true, Ordering::Relaxed);
+            w.stop.raise();
             let _ = w.handle.join();
         }
+    }
+}
+
+/// The earlier of two optional deadlines.
+fn earliest(a: Option<Instant>, b: Option<Instant>) -> Option<Instant> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, None) => a,
+        (None, b) => b,
     }
 }
 

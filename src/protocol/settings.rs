@@ -90,6 +90,24 @@ impl Default for Settings {
 
 const MAX_MOVETIME: u64 = 86_400_000;
 
+/// The longest `string` value.
+pub const MAX_TEXT_VALUE: usize = 4096;
+
+/// A `string` value must be one token that every response line can carry:
+/// no white space, no control characters, not too long.
+pub fn check_token(name: &str, value: &str) -> Result<(), ProtocolError> {
+    if value.is_empty()
+        || value.len() > MAX_TEXT_VALUE
+        || value.chars().any(|c| c.is_whitespace() || c.is_control())
+    {
+        return Err(ProtocolError::bad_value(format!(
+            "{name} must be one token of at most {MAX_TEXT_VALUE} bytes without spaces or control characters, got {}",
+            super::parser::quote(value)
+        )));
+    }
+    Ok(())
+}
+
 impl Settings {
     /// Every key, in the order `ubgi` and `keys` list them.
     pub fn defs() -> Vec<KeyDef> {
@@ -156,7 +174,7 @@ impl Settings {
             KeyDef {
                 name: "engine.weights",
                 kind: KeyKind::Text,
-                description: "network weights for engine.eval net: shipped (inside the binary) or a file path",
+                description: "network weights for engine.eval net: shipped (inside the binary) or a weights file (over TCP only one inside the server's --weights-dir)",
             },
             KeyDef {
                 name: "engine.beam",
@@ -283,9 +301,9 @@ impl Settings {
                 }
             }
             (_, KeyKind::Text) => {
-                // engine.weights: loaded and checked now, so a bad file is refused here.
-                crate::eval::net::load_cached(value)
-                    .map_err(|e| ProtocolError::bad_value(e.to_string()))?;
+                // engine.weights: the session loads and checks the file
+                // (under its file-access policy) before it calls this.
+                check_token(name, value)?;
                 self.weights = value.to_string();
             }
         }
@@ -318,6 +336,9 @@ mod tests {
             ("engine.movetime", "-5"),
             ("rules.opening", "double"),
             ("game.variant", "backgammon"),
+            ("engine.weights", "a b"),
+            ("engine.weights", "a\rb"),
+            ("engine.weights", ""),
             ("nope", "1"),
         ] {
             assert!(s.set(k, v).is_err(), "{k} {v}");

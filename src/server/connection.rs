@@ -82,7 +82,8 @@ impl LineFramer {
         }
     }
 
-    /// At the end of input: a last line without a line ending, if any.
+    /// At the end of input: a last line without a line ending, if any
+    /// (held to the same maximum as every other line).
     pub fn finish(&mut self) -> Option<Frame> {
         if self.discarding {
             self.discarding = false;
@@ -95,7 +96,16 @@ impl LineFramer {
         if line.last() == Some(&b'\r') {
             line.pop();
         }
+        if line.len() > self.max {
+            return Some(Frame::TooLong);
+        }
         Some(Frame::Line(line))
+    }
+
+    /// Whether bytes of an unfinished line have been received (or an
+    /// overlong line is being skipped).
+    pub fn has_partial(&self) -> bool {
+        self.discarding || !self.buf.is_empty()
     }
 }
 
@@ -106,6 +116,8 @@ pub struct Connection {
     ready: std::collections::VecDeque<Frame>,
     chunk: Vec<u8>,
     eof: bool,
+    partial_since: Option<std::time::Instant>,
+    line_timeout: Option<std::time::Duration>,
 }
 
 impl Connection {
@@ -117,7 +129,22 @@ impl Connection {
             ready: Default::default(),
             chunk: vec![0; 8192],
             eof: false,
+            partial_since: None,
+            line_timeout: None,
         }
+    }
+
+    /// A line, once begun, must be finished within `limit`; else
+    /// [`Connection::read_frame`] fails with [`std::io::ErrorKind::TimedOut`]
+    /// (bytes trickling in do not extend it).
+    pub fn with_line_timeout(mut self, limit: Option<std::time::Duration>) -> Self {
+        self.line_timeout = limit;
+        self
+    }
+
+    /// When the first byte of the line still unfinished arrived, if any.
+    pub fn partial_since(&self) -> Option<std::time::Instant> {
+        self.partial_since
     }
 
     /// The next frame; `None` at the end of input. Cancel-safe: a frame is
@@ -130,7 +157,21 @@ impl Connection {
             if self.eof {
                 return Ok(None);
             }
-            let n = self.reader.read(&mut self.chunk).await?;
+            let deadline = self
+                .line_timeout
+                .and_then(|d| self.partial_since.map(|t| t + d));
+            let n = match deadline {
+                None => self.reader.read(&mut self.chunk).await?,
+                // Reading a socket is cancel-safe: no byte is lost on timeout.
+                Some(at) => tokio::time::timeout_at(at.into(), self.reader.read(&mut self.chunk))
+                    .await
+                    .map_err(|_| {
+                        std::io::Error::new(
+                            std::io::ErrorKind::TimedOut,
+                            "line not finished in time",
+                        )
+                    })??,
+            };
             if n == 0 {
                 self.eof = true;
                 if let Some(f) = self.framer.finish() {
@@ -141,6 +182,12 @@ impl Connection {
             let mut frames = Vec::new();
             self.framer.push(&self.chunk[..n], &mut frames);
             self.ready.extend(frames);
+            if !self.framer.has_partial() {
+                self.partial_since = None;
+            } else if self.partial_since.is_none() || !self.ready.is_empty() {
+                // A new unfinished line started in this chunk.
+                self.partial_since = Some(std::time::Instant::now());
+            }
         }
     }
 }
@@ -170,6 +217,17 @@ mod tests {
             vec![line("ab"), line("cd"), line("ef")]
         );
         assert_eq!(frames(100, &[b"\n\r\n"]), vec![line(""), line("")]);
+    }
+
+    #[test]
+    fn the_last_unterminated_line_obeys_the_maximum() {
+        assert_eq!(frames(4, &[b"abcd"]), vec![line("abcd")]);
+        assert_eq!(frames(4, &[b"abcde"]), vec![Frame::TooLong]);
+        assert_eq!(frames(4, &[b"ok\nabcd\r"]), vec![line("ok"), line("abcd")]);
+        assert_eq!(
+            frames(4, &[b"ok\nabcde\r"]),
+            vec![line("ok"), Frame::TooLong]
+        );
     }
 
     #[test]

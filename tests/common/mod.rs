@@ -133,10 +133,26 @@ pub trait LineIo {
             .expect("timed out waiting for a response line")
     }
 
-    /// Sends `isready` and expects `readyok` as the very next line.
+    /// Sends `isready` and expects `readyok` as the next synchronous line.
+    /// A running search's `info` lines are asynchronous (SPEC orders only
+    /// the answers to commands), so they may come first and are skipped;
+    /// any other line before `readyok` fails the test.
     fn sync(&mut self) {
+        self.sync_collect();
+    }
+
+    /// Like [`LineIo::sync`], returning the `info` lines that came first.
+    fn sync_collect(&mut self) -> Vec<String> {
         self.send("isready");
-        assert_eq!(self.recv(), "readyok");
+        let mut info = Vec::new();
+        loop {
+            let l = self.recv();
+            if l == "readyok" {
+                return info;
+            }
+            assert!(l.starts_with("info "), "expected readyok, got {l:?}");
+            info.push(l);
+        }
     }
 
     /// Sends a line and reads exactly `n` response lines (then syncs).
@@ -293,12 +309,22 @@ pub struct Server {
 
 impl Server {
     pub fn start(extra: &[&str]) -> Server {
-        let mut child = Command::new(bin())
-            .args(["serve", "--listen", "127.0.0.1:0"])
-            .args(extra)
+        Server::start_with_stderr(extra, Stdio::null())
+    }
+
+    /// Starts the server with its log (stderr) going to `stderr`.
+    pub fn start_with_stderr(extra: &[&str], stderr: impl Into<Stdio>) -> Server {
+        let mut cmd = Command::new(bin());
+        cmd.args(["serve", "--listen", "127.0.0.1:0"]).args(extra);
+        Server::spawn(cmd, stderr)
+    }
+
+    /// Starts a prepared `serve` command line (it must listen on port 0).
+    pub fn spawn(mut cmd: Command, stderr: impl Into<Stdio>) -> Server {
+        let mut child = cmd
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(stderr)
             .spawn()
             .expect("start gulbara serve");
         let lines = line_channel(child.stdout.take().unwrap());
@@ -318,6 +344,28 @@ impl Server {
     pub fn connect(&self) -> TcpClient {
         TcpClient::connect(&self.addr)
     }
+
+    pub fn pid(&self) -> u32 {
+        self.proc.0.id()
+    }
+}
+
+/// The resident set size of a process in KiB (Linux), from /proc.
+pub fn rss_kib(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+}
+
+/// A fresh empty directory under the target directory, for one test.
+pub fn scratch_dir(name: &str) -> PathBuf {
+    let dir =
+        PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    dir
 }
 
 /// A protocol client over TCP.

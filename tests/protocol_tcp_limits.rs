@@ -1,0 +1,605 @@
+//! The TCP server's limits, each over a real socket against the real
+//! binary: weights files (refused, or only inside --weights-dir), bounded
+//! output with backpressure, descriptor exhaustion, slot pinning (line and
+//! idle deadlines, the search cap, the per-address limit), one-line
+//! responses, exit statuses and warnings.
+//!
+//! No test asserts how fast something happens: deadlines are set short and
+//! the waits for them are long hang guards.
+
+mod common;
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::{LineIo, Server, TcpClient, bin, rss_kib, scratch_dir};
+
+const SHIPPED: &[u8] = include_bytes!("../src/eval/gulbara.gbnn");
+
+/// How long a test waits for something the server must do by itself.
+const GUARD: Duration = Duration::from_secs(30);
+
+/// Reads until the server closes the connection; returns what came.
+fn read_to_close(c: &mut TcpClient) -> Vec<String> {
+    std::iter::from_fn(|| c.recv_timeout(GUARD)).collect()
+}
+
+fn assert_one_line_answer(c: &mut TcpClient, cmd: &str) -> String {
+    c.send(cmd);
+    let answer = c.recv();
+    c.sync();
+    answer
+}
+
+/// The single text every file-system refusal gets, over TCP, with a weights directory.
+const REFUSED: &str = "error bad_value engine.weights: no readable weights file of that name in the weights directory";
+
+#[test]
+fn without_a_weights_dir_a_client_reads_no_file() {
+    let server = Server::start(&[]);
+    let mut c = server.connect();
+    let rss_before = rss_kib(server.pid()).unwrap_or(0);
+    let mut answers = Vec::new();
+    for path in [
+        "/dev/zero",
+        "/etc/passwd",
+        "/nonexistent",
+        "/tmp",
+        "/proc/self/fd/0",
+    ] {
+        let a = assert_one_line_answer(&mut c, &format!("set engine.weights {path}"));
+        assert!(a.starts_with("error unsupported engine.weights"), "{a}");
+        assert!(!a.contains(path), "the answer names the path: {a}");
+        answers.push(a);
+    }
+    // Each path gets the same answer: nothing to learn about the files.
+    assert!(answers.windows(2).all(|w| w[0] == w[1]), "{answers:?}");
+    assert_eq!(
+        c.ask("get engine.weights", 1),
+        vec!["value engine.weights shipped"]
+    );
+    c.sync();
+    assert!(c.ask("set engine.weights shipped", 0).is_empty());
+    // /dev/zero was not read: no gigabytes.
+    let rss_after = rss_kib(server.pid()).unwrap_or(0);
+    assert!(
+        rss_after < rss_before + 50 * 1024,
+        "{rss_before} -> {rss_after} KiB"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn a_weights_dir_serves_only_its_own_regular_files() {
+    let base = scratch_dir("weights-dir");
+    let dir = base.join("nets");
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    std::fs::write(dir.join("good.gbnn"), SHIPPED).unwrap();
+    std::fs::write(dir.join("sub/also.gbnn"), SHIPPED).unwrap();
+    std::fs::write(dir.join("bad.gbnn"), b"GBNN not really").unwrap();
+    // A valid file outside the directory, reachable by `..`, a symlink and its absolute path.
+    std::fs::write(base.join("outside.gbnn"), SHIPPED).unwrap();
+    std::os::unix::fs::symlink(base.join("outside.gbnn"), dir.join("link.gbnn")).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", dir.join("zero")).unwrap();
+    let fifo = dir.join("fifo");
+    let ok = Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(ok.success());
+    // Bigger than any weights file may be (sparse: no disk used).
+    let huge = std::fs::File::create(dir.join("huge.gbnn")).unwrap();
+    huge.set_len(17 << 20).unwrap();
+    drop(huge);
+
+    let server = Server::start(&["--weights-dir", dir.to_str().unwrap()]);
+    let mut c = server.connect();
+    for good in [
+        "good.gbnn",
+        "sub/also.gbnn",
+        "./sub/../good.gbnn",
+        dir.join("good.gbnn").to_str().unwrap(),
+    ] {
+        c.send(&format!("set engine.weights {good}"));
+        c.sync();
+        assert_eq!(
+            c.ask("get engine.weights", 1),
+            vec![format!("value engine.weights {good}")]
+        );
+    }
+    c.send("dice 6 5");
+    c.send("go");
+    let got = c.recv_until("bestmove");
+    assert!(got.last().unwrap().starts_with("bestmove 24/"), "{got:?}");
+    c.sync();
+
+    let outside = base.join("outside.gbnn");
+    for refused in [
+        "../outside.gbnn",
+        outside.to_str().unwrap(),
+        "link.gbnn",
+        "zero",
+        "fifo",
+        "huge.gbnn",
+        "missing.gbnn",
+        "sub",
+        ".",
+        "/etc/passwd",
+    ] {
+        let a = assert_one_line_answer(&mut c, &format!("set engine.weights {refused}"));
+        assert_eq!(a, REFUSED, "{refused}");
+    }
+    // A file inside the directory may say what is wrong with its contents.
+    let a = assert_one_line_answer(&mut c, "set engine.weights bad.gbnn");
+    assert!(
+        a.starts_with("error bad_value engine.weights: bad weights file"),
+        "{a}"
+    );
+    // Refusals changed nothing.
+    assert_eq!(
+        c.ask("get engine.weights", 1),
+        vec![format!(
+            "value engine.weights {}",
+            dir.join("good.gbnn").display()
+        )]
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn stdio_weights_never_block_or_stream() {
+    let dir = scratch_dir("stdio-weights");
+    let fifo = dir.join("fifo");
+    assert!(
+        Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    let mut e = common::StdioEngine::start();
+    for path in [
+        "/dev/zero".to_string(),
+        fifo.display().to_string(),
+        "/proc/self/fd/0".to_string(),
+    ] {
+        e.send(&format!("set engine.weights {path}"));
+        let a = e.recv();
+        assert!(
+            a.starts_with("error bad_value engine.weights:") && a.contains("not a regular file"),
+            "{a}"
+        );
+        // Later input still reaches the engine (stdin was not swallowed).
+        e.sync();
+    }
+    assert!(rss_kib(e.proc.0.id()).unwrap_or(0) < 100 * 1024);
+}
+
+#[test]
+fn the_weights_cache_is_bounded_whatever_the_spelling() {
+    let dir = scratch_dir("weights-cache");
+    let file = dir.join("net.gbnn");
+    std::fs::write(&file, SHIPPED).unwrap();
+    // A few distinct networks too: the cache keeps only a handful.
+    let mut distinct = Vec::new();
+    for k in 0..8u8 {
+        let mut bytes = SHIPPED.to_vec();
+        let last = bytes.len() - 1;
+        bytes[last] ^= k + 1;
+        let p = dir.join(format!("net{k}.gbnn"));
+        std::fs::write(&p, bytes).unwrap();
+        distinct.push(p);
+    }
+    let mut e = common::StdioEngine::start();
+    e.sync();
+    let before = rss_kib(e.proc.0.id()).unwrap_or(0);
+    let dir_text = dir.display().to_string();
+    for i in 0..3000 {
+        let spelled = format!("{dir_text}{}/net.gbnn", "/.".repeat(i % 500 + 1));
+        e.send(&format!("set engine.weights {spelled}"));
+        if i % 7 == 0 {
+            e.send(&format!(
+                "set engine.weights {}",
+                distinct[i % distinct.len()].display()
+            ));
+        }
+    }
+    e.sync();
+    let after = rss_kib(e.proc.0.id()).unwrap_or(0);
+    // Unbounded, 3,000 copies of a 52 KB network would be over 150 MB.
+    assert!(after < before + 40 * 1024, "{before} -> {after} KiB");
+}
+
+#[test]
+fn a_client_that_never_reads_is_bounded_then_closed() {
+    let server = Server::start(&["--write-timeout", "2", "--max-connections", "1"]);
+    {
+        let mut warm = server.connect();
+        warm.sync();
+        warm.send("quit");
+        assert!(read_to_close(&mut warm).is_empty());
+    }
+    let before = rss_kib(server.pid()).unwrap_or(0);
+    let stream = TcpStream::connect(&server.addr).unwrap();
+    stream
+        .set_write_timeout(Some(Duration::from_secs(5)))
+        .unwrap();
+    let mut writer = stream.try_clone().unwrap();
+    // 100,000 `show`s (about 9 MB of answers), never read.
+    let flood = std::thread::spawn(move || {
+        let chunk = "show\n".repeat(1000);
+        let mut sent = 0;
+        for _ in 0..100 {
+            if writer.write_all(chunk.as_bytes()).is_err() {
+                break;
+            }
+            sent += 1000;
+        }
+        sent
+    });
+    let mut peak = before;
+    let deadline = Instant::now() + GUARD;
+    // The server must give the slot back once it has closed the flooder.
+    let mut served = false;
+    while Instant::now() < deadline {
+        peak = peak.max(rss_kib(server.pid()).unwrap_or(0));
+        if let Ok(mut probe) = TcpStream::connect(&server.addr) {
+            let _ = probe.set_read_timeout(Some(Duration::from_millis(500)));
+            let _ = probe.write_all(b"isready\n");
+            let mut buf = [0u8; 64];
+            if let Ok(n) = probe.read(&mut buf)
+                && buf[..n].starts_with(b"readyok")
+            {
+                served = true;
+                break;
+            }
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    assert!(served, "the flooding client was never closed");
+    let sent = flood.join().unwrap();
+    assert!(sent > 0);
+    // A megabyte of queue plus buffers, not the ~9 MB of answers.
+    assert!(peak < before + 32 * 1024, "{before} -> peak {peak} KiB");
+    drop(stream);
+}
+
+#[test]
+fn pipelined_output_is_delivered_whole() {
+    // Backpressure must not lose or reorder anything for a client that reads.
+    let server = Server::start(&[]);
+    let mut c = server.connect();
+    let n = 5000;
+    let mut burst = String::new();
+    for _ in 0..n {
+        burst.push_str("show\n");
+    }
+    let mut writer = c.stream.try_clone().unwrap();
+    let t = std::thread::spawn(move || writer.write_all(burst.as_bytes()).unwrap());
+    let mut shows = 0;
+    while shows < n {
+        let l = c.recv();
+        if l == "showok" {
+            shows += 1;
+        } else {
+            assert!(
+                l.starts_with("board") || l.contains(' '),
+                "unexpected line {l:?}"
+            );
+        }
+    }
+    t.join().unwrap();
+    c.sync();
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn out_of_descriptors_the_server_waits_and_keeps_serving() {
+    let server = Server::start(&["--max-connections", "8"]);
+    let pid = server.pid() as libc::pid_t;
+    let mut a = server.connect();
+    a.sync();
+    // The lowest free descriptor number: with the soft limit there, every
+    // new descriptor is refused (EMFILE), while the open ones keep working.
+    let open: std::collections::HashSet<u64> = std::fs::read_dir(format!("/proc/{pid}/fd"))
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse().ok())
+        .collect();
+    let open_fds = (0..).find(|n| !open.contains(n)).unwrap();
+    let mut old = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    let tight = libc::rlimit {
+        rlim_cur: open_fds,
+        rlim_max: libc::RLIM_INFINITY,
+    };
+    // Only the soft limit changes; the hard one is read back and kept.
+    // SAFETY: prlimit reads and writes only the structs given.
+    let r = unsafe { libc::prlimit(pid, libc::RLIMIT_NOFILE, std::ptr::null(), &mut old) };
+    assert_eq!(r, 0);
+    let tight = libc::rlimit {
+        rlim_max: old.rlim_max,
+        ..tight
+    };
+    let r = unsafe { libc::prlimit(pid, libc::RLIMIT_NOFILE, &tight, std::ptr::null_mut()) };
+    assert_eq!(r, 0);
+    // The kernel completes the handshake; accept() fails with EMFILE.
+    let mut b = server.connect();
+    b.send("isready");
+    std::thread::sleep(Duration::from_millis(1500));
+    // The existing client is still served, and the server is still there.
+    a.sync();
+    a.send("dice 6 5");
+    a.send("go ply 1");
+    assert!(
+        a.recv_until("bestmove")
+            .last()
+            .unwrap()
+            .starts_with("bestmove ")
+    );
+    a.sync();
+    let r = unsafe { libc::prlimit(pid, libc::RLIMIT_NOFILE, &old, std::ptr::null_mut()) };
+    assert_eq!(r, 0);
+    // Descriptors are back: the waiting client is accepted and answered.
+    assert_eq!(b.recv(), "readyok");
+    b.sync();
+    let mut server = server;
+    assert!(server.proc.0.try_wait().unwrap().is_none(), "server exited");
+}
+
+#[cfg(unix)]
+#[test]
+fn max_connections_is_clamped_below_the_descriptor_limit() {
+    let log = scratch_dir("clamp").join("stderr.log");
+    let mut cmd = Command::new("sh");
+    cmd.arg("-c")
+        .arg("ulimit -n 64 && exec \"$0\" serve --listen 127.0.0.1:0 --max-connections 5000")
+        .arg(bin());
+    let server = Server::spawn(cmd, std::fs::File::create(&log).unwrap());
+    let mut c = server.connect();
+    c.sync();
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert!(
+        text.contains("--max-connections is above what the open-file limit allows; clamped"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_real_failure_exits_non_zero() {
+    // The address is taken.
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = taken.local_addr().unwrap().to_string();
+    for args in [
+        vec!["serve", "--listen", addr.as_str()],
+        vec![
+            "serve",
+            "--listen",
+            "127.0.0.1:0",
+            "--weights-dir",
+            "/nonexistent/dir",
+        ],
+    ] {
+        let out = Command::new(bin())
+            .args(&args)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "{args:?}: {:?}", out.status);
+        assert!(!out.stderr.is_empty());
+    }
+}
+
+#[test]
+fn a_non_loopback_listener_is_warned_about() {
+    let log = scratch_dir("loopback").join("stderr.log");
+    let mut cmd = Command::new(bin());
+    cmd.args(["serve", "--listen", "0.0.0.0:0"]);
+    let server = Server::spawn(cmd, std::fs::File::create(&log).unwrap());
+    let port = server.addr.rsplit(':').next().unwrap().to_string();
+    let mut c = TcpClient::connect(&format!("127.0.0.1:{port}"));
+    c.sync();
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert!(
+        text.contains("WARN") && text.contains("not loopback"),
+        "{text}"
+    );
+    // And a loopback listener is not.
+    let log2 = scratch_dir("loopback2").join("stderr.log");
+    let server2 = Server::start_with_stderr(&[], std::fs::File::create(&log2).unwrap());
+    server2.connect().sync();
+    let text = std::fs::read_to_string(&log2).unwrap();
+    assert!(!text.contains("not loopback"), "{text}");
+}
+
+#[test]
+fn an_unfinished_line_must_be_finished_in_time() {
+    let server = Server::start(&["--line-timeout", "1", "--idle-timeout", "0"]);
+    let mut c = server.connect();
+    c.sync();
+    // A byte now and then is no excuse (slowloris).
+    let mut writer = c.stream.try_clone().unwrap();
+    let trickle = std::thread::spawn(move || {
+        for _ in 0..100 {
+            if writer.write_all(b"x").is_err() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(200));
+        }
+    });
+    let lines = read_to_close(&mut c);
+    assert_eq!(
+        lines,
+        vec!["error bad_state line not finished in time; closing the connection"]
+    );
+    trickle.join().unwrap();
+}
+
+#[test]
+fn bytes_of_an_unfinished_line_are_not_activity() {
+    let server = Server::start(&["--idle-timeout", "1", "--line-timeout", "0"]);
+    let mut c = server.connect();
+    c.sync();
+    let mut writer = c.stream.try_clone().unwrap();
+    let trickle = std::thread::spawn(move || {
+        for _ in 0..100 {
+            if writer.write_all(b"i").is_err() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(200));
+        }
+    });
+    let lines = read_to_close(&mut c);
+    assert_eq!(
+        lines,
+        vec!["error bad_state idle timeout; closing the connection"]
+    );
+    trickle.join().unwrap();
+}
+
+#[test]
+fn go_infinite_is_capped_by_the_server() {
+    let server = Server::start(&["--max-search-ms", "300"]);
+    let mut c = server.connect();
+    c.send("position board 0,0,0,0,0,0,0,0,0,0,0,-15,0,0,0,0,0,0,0,0,0,0,0,15 w 3 3");
+    c.send("dice 1 1");
+    c.send("go infinite");
+    // No stop is sent: the cap ends the search and it answers.
+    let got = c.recv_until("bestmove");
+    assert!(got.last().unwrap().starts_with("bestmove 24/"), "{got:?}");
+    c.sync();
+    // A long movetime is capped too.
+    c.send("go movetime 86400000");
+    assert!(
+        c.recv_until("bestmove")
+            .last()
+            .unwrap()
+            .starts_with("bestmove ")
+    );
+    c.sync();
+}
+
+#[test]
+fn one_address_cannot_take_every_slot() {
+    let server = Server::start(&["--max-connections", "8", "--max-per-ip", "2"]);
+    let mut a = server.connect();
+    let mut b = server.connect();
+    a.sync();
+    b.sync();
+    let mut c = server.connect();
+    assert_eq!(
+        read_to_close(&mut c),
+        vec!["error bad_state too many connections from your address; try again later"]
+    );
+    // The slot is given back before the close is seen: no retry needed.
+    a.send("quit");
+    assert!(read_to_close(&mut a).is_empty());
+    let mut d = server.connect();
+    d.sync();
+    b.sync();
+}
+
+#[test]
+fn every_response_stays_one_line() {
+    let server = Server::start(&[]);
+    let mut c = server.connect();
+    for bad in [
+        "get a\rb",
+        "set engine.weights a\rb",
+        "set engine.weights a b",
+        "set engine.beam \u{1b}[2J",
+        "position board \r\r\r",
+        "legal limit \u{7}",
+    ] {
+        c.send(bad);
+        let a = c.recv();
+        assert!(a.starts_with("error "), "{bad:?}: {a:?}");
+        assert!(!a.chars().any(char::is_control), "{bad:?}: {a:?}");
+        c.sync();
+    }
+    // engine.weights is still one token in key and value lines.
+    c.send("keys");
+    let line = c.recv_until("key engine.prefilter");
+    let w = line
+        .iter()
+        .find(|l| l.starts_with("key engine.weights "))
+        .unwrap();
+    assert!(w.starts_with("key engine.weights string shipped "), "{w}");
+    c.sync();
+}
+
+#[test]
+fn the_last_unterminated_line_obeys_max_line() {
+    for (len, want) in [
+        (
+            65_537,
+            "error bad_command line too long (more than 65536 bytes); ignored",
+        ),
+        (65_536, "error bad_command unknown command"),
+    ] {
+        let mut e = common::StdioEngine::start();
+        e.send_bytes(&vec![b'x'; len]);
+        e.close_input();
+        let got = e.recv();
+        assert!(got.starts_with(want), "{len}: {got}");
+    }
+    // And over TCP.
+    let server = Server::start(&["--max-line", "100"]);
+    let mut c = server.connect();
+    c.send_bytes(&[b'x'; 101]);
+    c.stream.shutdown(std::net::Shutdown::Write).unwrap();
+    let lines = read_to_close(&mut c);
+    assert_eq!(
+        lines,
+        vec!["error bad_command line too long (more than 100 bytes); ignored"]
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn sigterm_ends_serve_while_handlers_are_busy() {
+    let dir = scratch_dir("sigterm-busy");
+    std::fs::write(dir.join("net.gbnn"), SHIPPED).unwrap();
+    let mut server = Server::start(&["--weights-dir", dir.to_str().unwrap()]);
+    // One client searching forever, one half-way through a line, one that never reads.
+    let mut searching = server.connect();
+    searching.send("position board 0,0,0,0,0,0,0,0,0,0,0,-15,0,0,0,0,0,0,0,0,0,0,0,15 w 3 3");
+    searching.send("dice 1 1");
+    searching.send("go infinite");
+    searching.sync();
+    let mut partial = server.connect();
+    partial.send_bytes(b"set engine.we");
+    let flooder = TcpStream::connect(&server.addr).unwrap();
+    flooder
+        .set_write_timeout(Some(Duration::from_secs(2)))
+        .unwrap();
+    let mut w = flooder.try_clone().unwrap();
+    let flood = std::thread::spawn(move || {
+        let chunk = "show\n".repeat(1000);
+        for _ in 0..50 {
+            if w.write_all(chunk.as_bytes()).is_err() {
+                break;
+            }
+        }
+    });
+    std::thread::sleep(Duration::from_millis(500));
+    let pid = server.pid().to_string();
+    assert!(
+        Command::new("kill")
+            .args(["-TERM", &pid])
+            .status()
+            .unwrap()
+            .success()
+    );
+    let status = server.proc.wait_timeout(GUARD);
+    assert!(status.is_some_and(|s| s.success()), "{status:?}");
+    let lines = read_to_close(&mut searching);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l == "info string server shutting down"),
+        "{lines:?}"
+    );
+    assert!(read_to_close(&mut partial).contains(&"info string server shutting down".to_string()));
+    flood.join().unwrap();
+}
