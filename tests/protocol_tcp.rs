@@ -177,3 +177,31 @@ fn sigterm_shuts_down_cleanly() {
     let status = server.proc.wait_timeout(Duration::from_secs(20));
     assert!(status.is_some_and(|s| s.success()), "{status:?}");
 }
+
+/// The README's first way to query a server: the bundled scripts, which need
+/// only bash and Python (no netcat on a bare machine).
+#[cfg(unix)]
+#[test]
+fn the_readme_scripts_query_a_server() {
+    let server = Server::start(&[]);
+    let port = server.addr.rsplit(':').next().unwrap().to_string();
+    let root = env!("CARGO_MANIFEST_DIR");
+    let out = std::process::Command::new("bash")
+        .arg(format!("{root}/scripts/bestmove.sh"))
+        .args(["31", "startpos moves 65 24/13"])
+        .env("PORT", &port)
+        .env("PLY", "1")
+        .output()
+        .expect("run bestmove.sh");
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.starts_with("bestmove "), "{text}");
+    let out = std::process::Command::new("python3")
+        .arg(format!("{root}/scripts/client.py"))
+        .args(["--port", &port, "--roll", "65"])
+        .output()
+        .expect("run client.py");
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("bestmove 24/"), "{text}");
+}

@@ -59,12 +59,14 @@ impl Builtin {
             "random" => (BuiltinKind::Random, Box::new(Heuristic)),
             "net" => {
                 let net = match options.iter().find(|(k, _)| k == "engine.weights") {
-                    Some((_, path)) => std::fs::read(path)
-                        .map_err(|e| EngineError::Start(format!("{path}: {e}")))
-                        .and_then(|b| {
-                            Net::from_bytes(&b).map_err(|e| EngineError::Start(e.to_string()))
-                        })?,
-                    None => Net::shipped().map_err(|e| EngineError::Start(e.to_string()))?,
+                    Some((_, path)) if path != "shipped" => {
+                        crate::eval::net::read_weights_file(std::path::Path::new(path), false)
+                            .map_err(|e| EngineError::Start(e.to_string()))
+                            .and_then(|b| {
+                                Net::from_bytes(&b).map_err(|e| EngineError::Start(e.to_string()))
+                            })?
+                    }
+                    _ => Net::shipped().map_err(|e| EngineError::Start(e.to_string()))?,
                 };
                 (BuiltinKind::Search, Box::new(net))
             }
