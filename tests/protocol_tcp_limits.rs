@@ -194,7 +194,12 @@ fn the_weights_cache_is_bounded_whatever_the_spelling() {
     let before = rss_kib(e.proc.0.id()).unwrap_or(0);
     let dir_text = dir.display().to_string();
     for i in 0..3000 {
-        let spelled = format!("{dir_text}{}/net.gbnn", "/.".repeat(i % 500 + 1));
+        // 3,000 distinct spellings of one file, each under PATH_MAX.
+        let spelled = format!(
+            "{dir_text}{}{}net.gbnn",
+            "/.".repeat(i % 1500 + 1),
+            "/".repeat(i / 1500 + 1)
+        );
         e.send(&format!("set engine.weights {spelled}"));
         if i % 7 == 0 {
             e.send(&format!(
@@ -602,4 +607,59 @@ fn sigterm_ends_serve_while_handlers_are_busy() {
     );
     assert!(read_to_close(&mut partial).contains(&"info string server shutting down".to_string()));
     flood.join().unwrap();
+}
+
+/// Voluntary context switches of the process's `go` threads, by thread id.
+#[cfg(target_os = "linux")]
+fn go_thread_switches(pid: u32) -> std::collections::HashMap<String, u64> {
+    let mut out = std::collections::HashMap::new();
+    for task in std::fs::read_dir(format!("/proc/{pid}/task"))
+        .unwrap()
+        .flatten()
+    {
+        let path = task.path();
+        let comm = std::fs::read_to_string(path.join("comm")).unwrap_or_default();
+        if comm.trim() != "gulbara-go" {
+            continue;
+        }
+        let status = std::fs::read_to_string(path.join("status")).unwrap_or_default();
+        if let Some(n) = status
+            .lines()
+            .find_map(|l| l.strip_prefix("voluntary_ctxt_switches:"))
+            .and_then(|v| v.trim().parse().ok())
+        {
+            out.insert(task.file_name().to_string_lossy().into_owned(), n);
+        }
+    }
+    out
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_finished_go_infinite_waits_without_polling() {
+    let server = Server::start(&[]);
+    let mut clients: Vec<TcpClient> = (0..4).map(|_| server.connect()).collect();
+    for c in &mut clients {
+        c.send("position board 1,0,0,0,0,0,0,0,0,0,0,-15,0,0,0,0,0,0,0,0,0,0,0,0 w 30 30");
+        c.send("dice 2 1");
+        c.send("go infinite");
+        // The one play is found at once; then the search waits for stop.
+        let info = c.recv();
+        assert!(info.starts_with("info depth"), "{info}");
+        c.sync();
+    }
+    let before = go_thread_switches(server.pid());
+    assert_eq!(before.len(), 4, "{before:?}");
+    std::thread::sleep(Duration::from_secs(1));
+    let after = go_thread_switches(server.pid());
+    for (tid, n) in &before {
+        let woke = after[tid] - n;
+        // A 2 ms polling loop wakes about 500 times a second.
+        assert!(woke < 25, "thread {tid} woke {woke} times in a second");
+    }
+    for c in &mut clients {
+        c.send("stop");
+        assert_eq!(c.recv(), "bestmove 1/off");
+        c.sync();
+    }
 }
