@@ -203,3 +203,154 @@ fn an_illegal_move_forfeits_with_the_line_logged() {
         "{text}"
     );
 }
+
+/// Writes a fake engine that does the handshake properly and then floods
+/// its output when asked to move: `long` writes 200 MB of 'x' without a
+/// line ending, `lines` writes short lines without end.
+fn flooding_engine(mode: &str) -> (std::path::PathBuf, String) {
+    let dir = std::env::temp_dir().join(format!("gulbara-flood-{}-{mode}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let script = dir.join("flood.sh");
+    std::fs::write(
+        &script,
+        r#"#!/usr/bin/env bash
+mode="$1"
+while IFS= read -r line; do
+  case "$line" in
+    ubgi) echo "id name flood-$mode"; echo "proto 0.2"; echo "ubgiok" ;;
+    isready) echo "readyok" ;;
+    quit) exit 0 ;;
+    go*)
+      case "$mode" in
+        long) head -c 209715200 /dev/zero | tr '\0' x; echo ;;
+        lines) yes "info string flood" ;;
+      esac ;;
+  esac
+done
+"#,
+    )
+    .unwrap();
+    let cmd = format!("cmd=bash {} {mode}", script.display());
+    (dir, cmd)
+}
+
+/// The peak resident size (kB) of a live process, from /proc; None where
+/// there is no /proc or the process has become a zombie.
+fn peak_rss_kb(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    status
+        .lines()
+        .filter(|l| l.starts_with("VmHWM:") || l.starts_with("VmRSS:"))
+        .filter_map(|l| l.split_whitespace().nth(1)?.parse().ok())
+        .max()
+}
+
+/// Runs `gulbara match ARGS --no-progress`, watching its peak resident
+/// size while it runs; returns stdout and the largest peak seen (kB).
+fn run_match_watched(args: &[&str]) -> (String, Option<u64>) {
+    use std::io::Read;
+    let mut child = Command::new(BIN)
+        .arg("match")
+        .args(args)
+        .arg("--no-progress")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("match starts");
+    let pid = child.id();
+    let mut out = child.stdout.take().unwrap();
+    let mut err = child.stderr.take().unwrap();
+    let out = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = out.read_to_string(&mut s);
+        s
+    });
+    let err = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = err.read_to_string(&mut s);
+        s
+    });
+    // Only a guard against a hang, not a speed bound.
+    let deadline = Instant::now() + Duration::from_secs(300);
+    let mut peak = None;
+    let status = loop {
+        if let Some(kb) = peak_rss_kb(pid) {
+            peak = peak.max(Some(kb));
+        }
+        if let Some(st) = child.try_wait().unwrap() {
+            break st;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("the match did not finish; peak RSS so far {peak:?} kB");
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    let (out, err) = (out.join().unwrap(), err.join().unwrap());
+    assert!(status.success(), "match failed: {err}");
+    (out, peak)
+}
+
+/// 100 MB: an unbounded reader holds the 200 MB flood (twice over, as a
+/// String) and shows far above it.
+const RSS_BOUND_KB: u64 = 100 * 1024;
+
+#[test]
+fn an_endless_line_forfeits_with_memory_bounded() {
+    let (dir, cmd) = flooding_engine("long");
+    let (text, peak) = run_match_watched(&[
+        "--engine",
+        &cmd,
+        "name=flood",
+        "--engine",
+        "cmd=builtin:heuristic",
+        "name=good",
+        "option.engine.ply=1",
+        "--games",
+        "2",
+        "--seed",
+        "4",
+        // Were the line read whole, the game would still end (by timeout).
+        "--timeout-ms",
+        "5000",
+    ]);
+    let _ = std::fs::remove_dir_all(&dir);
+    if let Some(kb) = peak {
+        assert!(kb < RSS_BOUND_KB, "runner peak RSS {kb} kB");
+    }
+    assert!(text.contains("games 2 "), "{text}");
+    assert!(text.contains("forfeits 2 - 0"), "{text}");
+    assert!(text.contains("wins 0 - 2"), "{text}");
+    assert!(
+        text.contains("flood: engine wrote a line longer than 65536 bytes"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_flood_of_short_lines_times_out_with_memory_bounded() {
+    let (dir, cmd) = flooding_engine("lines");
+    let (text, peak) = run_match_watched(&[
+        "--engine",
+        &cmd,
+        "name=flood",
+        "--engine",
+        "cmd=builtin:heuristic",
+        "name=good",
+        "option.engine.ply=1",
+        "--games",
+        "2",
+        "--seed",
+        "4",
+        "--timeout-ms",
+        "1500",
+    ]);
+    let _ = std::fs::remove_dir_all(&dir);
+    if let Some(kb) = peak {
+        assert!(kb < RSS_BOUND_KB, "runner peak RSS {kb} kB");
+    }
+    assert!(text.contains("forfeits 2 - 0"), "{text}");
+    assert!(text.contains("did not answer within 1500 ms"), "{text}");
+}

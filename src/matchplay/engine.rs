@@ -1,11 +1,19 @@
 //! A client for one engine that speaks the gulbara protocol: a spawned
 //! process (stdin/stdout) or a TCP connection (`tcp://host:port`).
 
-use std::io::{BufRead, BufReader, Write};
-use std::net::TcpStream;
+use std::io::{BufRead, BufReader, ErrorKind, Write};
+use std::net::{Shutdown, TcpStream};
 use std::process::{Child, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, sync_channel};
 use std::time::{Duration, Instant};
+
+/// The longest line (without its line ending) an engine may write; a longer
+/// one is a protocol fault and ends the reading of that engine.
+pub const MAX_LINE_BYTES: usize = 64 * 1024;
+
+/// Lines read from an engine and not yet taken by [`Engine::expect`]; when
+/// the queue is full the reader stops reading (the engine's pipe fills).
+pub const LINE_QUEUE: usize = 1024;
 
 /// How an engine is reached and set up.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -58,6 +66,9 @@ pub enum EngineError {
     /// It answered with an error line or something unexpected.
     #[error("engine said: {0}")]
     Protocol(String),
+    /// It wrote a line longer than the limit (its output is no longer read).
+    #[error("engine wrote a line longer than {0} bytes")]
+    LineTooLong(usize),
 }
 
 enum Link {
@@ -65,31 +76,89 @@ enum Link {
     Tcp(TcpStream),
 }
 
+/// What the reader thread passes on.
+enum Incoming {
+    Line(String),
+    TooLong,
+}
+
 /// A live engine.
 pub struct Engine {
     link: Link,
-    lines: Receiver<String>,
+    lines: Receiver<Incoming>,
     /// Lines the engine wrote that were not the awaited answer (for logs).
     pub chatter: Vec<String>,
 }
 
-fn reader_thread<R: std::io::Read + Send + 'static>(r: R) -> Receiver<String> {
-    let (tx, rx) = channel();
+/// The outcome of reading one line with [`read_line_bounded`].
+#[derive(Debug, PartialEq, Eq)]
+enum LineRead {
+    /// A line is in the buffer (without its `\n`; the last line of the
+    /// stream may lack one).
+    Line,
+    /// The stream ended (or failed) before any byte of a new line.
+    End,
+    /// More than `max` bytes came without a line ending; the rest of the
+    /// line is left unread.
+    TooLong,
+}
+
+/// Reads one line into `buf` (cleared first), holding at most `max` bytes
+/// of it in memory.
+fn read_line_bounded<R: BufRead>(r: &mut R, buf: &mut Vec<u8>, max: usize) -> LineRead {
+    buf.clear();
+    loop {
+        let available = match r.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == ErrorKind::Interrupted => continue,
+            Err(_) => return LineRead::End,
+        };
+        if available.is_empty() {
+            return if buf.is_empty() {
+                LineRead::End
+            } else {
+                LineRead::Line
+            };
+        }
+        match available.iter().position(|&b| b == b'\n') {
+            Some(i) => {
+                if buf.len() + i > max {
+                    return LineRead::TooLong;
+                }
+                buf.extend_from_slice(&available[..i]);
+                r.consume(i + 1);
+                return LineRead::Line;
+            }
+            None => {
+                let n = available.len();
+                if buf.len() + n > max {
+                    return LineRead::TooLong;
+                }
+                buf.extend_from_slice(available);
+                r.consume(n);
+            }
+        }
+    }
+}
+
+fn reader_thread<R: std::io::Read + Send + 'static>(r: R) -> Receiver<Incoming> {
+    let (tx, rx) = sync_channel(LINE_QUEUE);
     std::thread::spawn(move || {
         let mut r = BufReader::new(r);
         let mut buf = Vec::new();
         loop {
-            buf.clear();
-            match r.read_until(b'\n', &mut buf) {
-                Ok(0) | Err(_) => break,
-                Ok(_) => {
-                    let line = String::from_utf8_lossy(&buf)
-                        .trim_end_matches(['\r', '\n'])
-                        .to_string();
-                    if tx.send(line).is_err() {
-                        break;
-                    }
+            let incoming = match read_line_bounded(&mut r, &mut buf, MAX_LINE_BYTES) {
+                LineRead::End => break,
+                LineRead::TooLong => Incoming::TooLong,
+                LineRead::Line => {
+                    let line = String::from_utf8_lossy(&buf);
+                    Incoming::Line(line.strip_suffix('\r').unwrap_or(&line).to_string())
                 }
+            };
+            let stop = matches!(incoming, Incoming::TooLong);
+            // Blocks while the queue is full; fails once the engine is gone.
+            if tx.send(incoming).is_err() || stop {
+                break;
             }
         }
     });
@@ -165,7 +234,9 @@ impl Engine {
     }
 
     /// Waits for a line matching `want`; other lines are kept as chatter,
-    /// except `error` lines, which fail at once.
+    /// except `error` lines, which fail at once. Fails once `timeout` has
+    /// passed, however many other lines keep coming, and at a line longer
+    /// than [`MAX_LINE_BYTES`].
     pub fn expect(
         &mut self,
         want: impl Fn(&str) -> bool,
@@ -174,8 +245,15 @@ impl Engine {
         let deadline = Instant::now() + timeout;
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
+            // Checked here too: `recv_timeout` hands over a waiting line
+            // even when no time is left, so an engine writing lines without
+            // end would otherwise never time out.
+            if left.is_zero() {
+                return Err(EngineError::Timeout(timeout.as_millis() as u64));
+            }
             match self.lines.recv_timeout(left) {
-                Ok(line) => {
+                Ok(Incoming::TooLong) => return Err(EngineError::LineTooLong(MAX_LINE_BYTES)),
+                Ok(Incoming::Line(line)) => {
                     if want(&line) {
                         return Ok(line);
                     }
@@ -234,11 +312,17 @@ impl Engine {
 
 impl Drop for Engine {
     fn drop(&mut self) {
-        if let Link::Process(child, _) = &mut self.link
-            && let Ok(None) = child.try_wait()
-        {
-            let _ = child.kill();
-            let _ = child.wait();
+        match &mut self.link {
+            Link::Process(child, _) => {
+                if let Ok(None) = child.try_wait() {
+                    let _ = child.kill();
+                    let _ = child.wait();
+                }
+            }
+            // Ends the reader thread's blocking read as well.
+            Link::Tcp(s) => {
+                let _ = s.shutdown(Shutdown::Both);
+            }
         }
     }
 }
@@ -288,6 +372,69 @@ mod tests {
         assert_eq!(s.options, vec![("engine.ply".into(), "1".into())]);
         assert!(EngineSpec::parse(&["name=x".to_string()]).is_err());
         assert!(EngineSpec::parse(&["bogus".to_string()]).is_err());
+    }
+
+    #[test]
+    fn lines_are_read_up_to_the_limit() {
+        let read_all = |data: &[u8], max: usize, cap: usize| {
+            // A small buffer so that lines span several fills.
+            let mut r = BufReader::with_capacity(cap, data);
+            let mut buf = Vec::new();
+            let mut out = Vec::new();
+            loop {
+                let got = read_line_bounded(&mut r, &mut buf, max);
+                match got {
+                    LineRead::Line => out.push(String::from_utf8_lossy(&buf).to_string()),
+                    LineRead::End => break,
+                    LineRead::TooLong => {
+                        out.push("<too long>".into());
+                        break;
+                    }
+                }
+            }
+            out
+        };
+        for cap in [1, 3, 64] {
+            assert_eq!(
+                read_all(b"ab\ncd\n\nlast", 4, cap),
+                ["ab", "cd", "", "last"]
+            );
+            assert_eq!(read_all(b"abcd\nefgh", 4, cap), ["abcd", "efgh"]);
+            assert_eq!(read_all(b"ab\nabcde\nxy\n", 4, cap), ["ab", "<too long>"]);
+            assert_eq!(read_all(b"abcdefgh", 4, cap), ["<too long>"]);
+            assert!(read_all(b"", 4, cap).is_empty());
+        }
+        // The limit itself: a line of exactly MAX_LINE_BYTES is fine.
+        let mut data = vec![b'x'; MAX_LINE_BYTES];
+        data.push(b'\n');
+        let mut r = BufReader::new(&data[..]);
+        let mut buf = Vec::new();
+        assert_eq!(
+            read_line_bounded(&mut r, &mut buf, MAX_LINE_BYTES),
+            LineRead::Line
+        );
+        assert_eq!(buf.len(), MAX_LINE_BYTES);
+        data.insert(0, b'x');
+        let mut r = BufReader::new(&data[..]);
+        assert_eq!(
+            read_line_bounded(&mut r, &mut buf, MAX_LINE_BYTES),
+            LineRead::TooLong
+        );
+        assert!(buf.capacity() <= 2 * MAX_LINE_BYTES);
+    }
+
+    #[test]
+    fn an_endless_line_is_a_fault_not_a_memory_sink() {
+        // An endless stream of 'x' without a line ending.
+        let endless = std::io::repeat(b'x');
+        let rx = reader_thread(endless);
+        match rx.recv_timeout(Duration::from_secs(30)) {
+            Ok(Incoming::TooLong) => {}
+            Ok(Incoming::Line(l)) => panic!("got a line of {} bytes", l.len()),
+            Err(e) => panic!("no answer: {e}"),
+        }
+        // The reader has stopped.
+        assert!(rx.recv_timeout(Duration::from_secs(30)).is_err());
     }
 
     #[test]
