@@ -214,6 +214,7 @@ mod tests {
     #[test]
     fn batches_keep_line_order_and_release_the_reader() {
         let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_time()
             .build()
             .unwrap();
         rt.block_on(async {
