@@ -6,8 +6,9 @@ use std::collections::BTreeMap;
 use std::sync::atomic::AtomicBool;
 
 use crate::eval::{Evaluator, Probs, probs_for};
-use crate::notation::{apply_turn, play_text, skip_forced_empty};
+use crate::notation::{apply_turn, play_text};
 use crate::record::{RecordError, replay};
+use crate::rules::skip_forced_empty;
 use crate::rules::{GameState, MoveGen, Side};
 use crate::search::{Limits, Search};
 

@@ -12,11 +12,11 @@
 //! - A step: `from/to` in the mover's numbering, `from/off` when borne off.
 //!   A play is its steps in order, or `pass`. A roll: two digits, `65`.
 
-use crate::rules::movegen::{MoveGen, StageEnd, step_is_legal};
 use crate::rules::options::RuleOptions;
 use crate::rules::position::{CHECKERS, Checkers, Position, other_numbering};
-use crate::rules::state::{GameState, Pending, PlayError, Side, dice_text};
+use crate::rules::state::{GameState, Pending, Side};
 use crate::rules::step::Step;
+use crate::rules::turn::{MoveFailure, MoveSequence, MoveToken, TurnError, TurnSequence};
 
 /// A notation error with a human-readable reason.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -239,11 +239,7 @@ pub fn parse_state_text(text: &str) -> Result<GameState, NotationError> {
 
 /// A step as `from/to` or `from/off`.
 pub fn step_text(s: Step) -> String {
-    if s.bears_off() {
-        format!("{}/off", s.from)
-    } else {
-        format!("{}/{}", s.from, s.to())
-    }
+    s.to_string()
 }
 
 /// Steps as text, `pass` for none.
@@ -293,72 +289,17 @@ pub fn parse_step_token(tok: &str) -> Result<(u8, u8), NotationError> {
     Ok((from, to))
 }
 
-/// Expands a `from/to` token into single steps with the dice still unused
-/// in the stage, trying every order of dice for the one checker. Prefers the
-/// fewest dice; returns `None` when no legal path exists.
-pub fn expand_token(pos: Position, left: &[u8], from: u8, to: u8) -> Option<Vec<Step>> {
-    fn search(
-        pos: Position,
-        left: &[u8],
-        at: u8,
-        to: u8,
-        depth: usize,
-        path: &mut Vec<Step>,
-    ) -> bool {
-        if path.len() == depth {
-            return at == to || (to == 0 && path.last().is_some_and(|s| s.bears_off()));
-        }
-        if at == 0 {
-            return false;
-        }
-        let mut tried = [false; 7];
-        for (i, &d) in left.iter().enumerate() {
-            if tried[d as usize] {
-                continue;
-            }
-            tried[d as usize] = true;
-            let s = Step::new(at, d);
-            let last = path.len() + 1 == depth;
-            // Only the final step may reach or pass the destination.
-            if !last && (s.bears_off() || s.to() <= to) {
-                continue;
-            }
-            if last && to != 0 && s.to() != to {
-                continue;
-            }
-            if last && to == 0 && !s.bears_off() {
-                continue;
-            }
-            if !step_is_legal(pos, s) {
-                continue;
-            }
-            let mut rest = left.to_vec();
-            rest.remove(i);
-            let mut next = pos;
-            next.own = next.own.moved(s.from, s.to());
-            path.push(s);
-            if search(next, &rest, s.to(), to, depth, path) {
-                return true;
-            }
-            path.pop();
-        }
-        false
+/// A move-list token: a roll (`65`), `pass`, or a checker's move
+/// (`24/18`, combined `24/13`, `6/off`).
+pub fn parse_move_token(tok: &str) -> Result<MoveToken, NotationError> {
+    if let Some((d1, d2)) = parse_roll(tok) {
+        return Ok(MoveToken::Roll(d1, d2));
     }
-    for depth in 1..=left.len() {
-        // Prefer an exact bear-off over a higher die.
-        if depth == 1
-            && to == 0
-            && left.contains(&from)
-            && step_is_legal(pos, Step::new(from, from))
-        {
-            return Some(vec![Step::new(from, from)]);
-        }
-        let mut path = Vec::new();
-        if search(pos, left, from, to, depth, &mut path) {
-            return Some(path);
-        }
+    if tok == "pass" {
+        return Ok(MoveToken::Pass);
     }
-    None
+    let (from, to) = parse_step_token(tok)?;
+    Ok(MoveToken::Move { from, to })
 }
 
 /// An error in a move list: which token and why.
@@ -373,177 +314,104 @@ pub struct MovesError {
     pub reason: String,
 }
 
-/// Plays stages with nothing playable (forfeits, lost remainder dice) until
-/// a stage needs a decision, the side must roll, or the game is over.
-pub fn skip_forced_empty(
-    state: GameState,
-    opts: &RuleOptions,
-    movegen: &mut MoveGen,
-    ends: &mut Vec<StageEnd>,
-) -> GameState {
-    let mut s = state;
-    while s.result().is_none() {
-        let Some(dice) = s.stage_dice() else { break };
-        if movegen.generate(s.pos, dice, ends) != 0 {
-            break;
+impl MovesError {
+    fn from_failure(tokens: &[&str], f: MoveFailure) -> MovesError {
+        MovesError {
+            index: f.index,
+            token: f
+                .index
+                .checked_sub(1)
+                .and_then(|i| tokens.get(i))
+                .map(|t| t.to_string())
+                .unwrap_or_default(),
+            reason: f.error.to_string(),
         }
-        s = s.after_stage(opts, s.pos, 0);
     }
-    s
 }
 
-/// Applies a move list: roll tokens (`65`) start turns, step tokens
-/// (`24/18`, combined `24/13`, `6/off`) play the pending stage, `pass`
-/// confirms a stage with nothing playable. Stages with nothing playable are
-/// skipped by themselves, so a roll followed by a roll is a forfeited turn.
-/// A chain's stages, and then a remainder's stages, follow in play order.
+/// A move token that does not parse, reported as the rules would report
+/// any move at that point (game over, a roll expected) or else as text.
+fn unparsed(
+    moves: &MoveSequence<'_>,
+    tokens: &[&str],
+    index: usize,
+    e: NotationError,
+) -> MovesError {
+    match moves.expect_move() {
+        Err(f) => MovesError::from_failure(tokens, f),
+        Ok(_) => MovesError {
+            index: index + 1,
+            token: tokens[index].to_string(),
+            reason: e.0,
+        },
+    }
+}
+
+/// Applies a move list written as text (see [`MoveSequence`] for what the
+/// tokens do): roll tokens start turns, step tokens play the pending stage,
+/// `pass` confirms a stage with nothing playable.
 pub fn apply_moves(
     state: GameState,
     opts: &RuleOptions,
     tokens: &[&str],
 ) -> Result<GameState, MovesError> {
-    let mut movegen = MoveGen::new();
-    let mut ends = Vec::new();
-    let mut s = skip_forced_empty(state, opts, &mut movegen, &mut ends);
-    let mut stage_steps: Vec<Step> = Vec::new();
-    let mut stage_start_token = 0usize;
-    let bad = |i: usize, tok: &str, reason: String| MovesError {
-        index: i + 1,
-        token: tok.to_string(),
-        reason,
-    };
+    let mut moves = MoveSequence::new(state, opts);
     for (i, &tok) in tokens.iter().enumerate() {
-        if let Some((d1, d2)) = parse_roll(tok) {
-            if !stage_steps.is_empty() {
-                return Err(bad(
-                    i,
-                    tok,
-                    format!(
-                        "the previous stage ({}) is not complete",
-                        s.pending_description()
-                    ),
-                ));
-            }
-            if let Some(dice) = s.stage_dice() {
-                return Err(bad(
-                    i,
-                    tok,
-                    format!(
-                        "a roll is not expected: the stage {} must be played first",
-                        dice_text(dice)
-                    ),
-                ));
-            }
-            s = s
-                .roll(opts, d1, d2)
-                .map_err(|e| bad(i, tok, e.to_string()))?;
-            s = skip_forced_empty(s, opts, &mut movegen, &mut ends);
-            continue;
-        }
-        if s.result().is_some() {
-            return Err(bad(i, tok, "the game is over".into()));
-        }
-        let Some(dice) = s.stage_dice() else {
-            return Err(bad(
-                i,
-                tok,
-                "expected a roll (like 65): the side to move must roll".into(),
-            ));
-        };
-        if tok == "pass" {
-            return Err(bad(
-                i,
-                tok,
-                format!("'pass' but {} can be played", dice_text(dice)),
-            ));
-        }
-        let (from, to) = parse_step_token(tok).map_err(|e| bad(i, tok, e.0))?;
-        if stage_steps.is_empty() {
-            stage_start_token = i;
-        }
-        // Dice of the stage not used by the steps so far.
-        let mut left = dice.dice();
-        let mut pos = s.pos;
-        for st in &stage_steps {
-            if let Some(k) = left.iter().position(|&d| d == st.die) {
-                left.swap_remove(k);
-            }
-            pos.own = pos.own.moved(st.from, st.to());
-        }
-        let Some(steps) = expand_token(pos, &left, from, to) else {
-            let reason = if left.is_empty() {
-                "all dice of the stage are used".to_string()
-            } else {
-                format!(
-                    "no legal way to play it with the dice left ({})",
-                    left.iter().map(|d| d.to_string()).collect::<String>()
-                )
-            };
-            return Err(bad(i, tok, reason));
-        };
-        stage_steps.extend(steps);
-        let playable = movegen.generate(s.pos, dice, &mut ends);
-        let mut after = s.pos;
-        for st in &stage_steps {
-            after.own = after.own.moved(st.from, st.to());
-        }
-        if stage_steps.len() >= playable as usize || after.own.off() == CHECKERS {
-            s = s
-                .play_stage(opts, &mut movegen, &mut ends, &stage_steps)
-                .map_err(|e| match e {
-                    PlayError::IllegalStep { .. } | PlayError::IllegalPlay(_) => {
-                        bad(stage_start_token, tokens[stage_start_token], e.to_string())
-                    }
-                    other => bad(i, tok, other.to_string()),
-                })?;
-            stage_steps.clear();
-            s = skip_forced_empty(s, opts, &mut movegen, &mut ends);
-        }
+        let token = parse_move_token(tok).map_err(|e| unparsed(&moves, tokens, i, e))?;
+        moves
+            .push(token)
+            .map_err(|f| MovesError::from_failure(tokens, f))?;
     }
-    if !stage_steps.is_empty() {
-        return Err(MovesError {
-            index: tokens.len() + 1,
-            token: String::new(),
-            reason: format!(
-                "the list ends in the middle of a stage ({})",
-                s.pending_description()
-            ),
-        });
-    }
-    Ok(s)
+    moves
+        .finish()
+        .map_err(|f| MovesError::from_failure(tokens, f))
+}
+
+/// Why the words of a turn are not exactly one turn.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TurnWordsError {
+    /// A word cannot be applied (indices count the words other than `pass`).
+    #[error(transparent)]
+    Moves(#[from] MovesError),
+    /// The turn ended before these words.
+    #[error("extra words after the turn ended: '{words}'")]
+    Extra {
+        /// The extra words, space-separated.
+        words: String,
+    },
+    /// The words stop before the turn ends.
+    #[error("the turn is not complete")]
+    Incomplete,
 }
 
 /// Applies exactly one turn of the side to move from `start` (a stage
-/// pending: a rolled roll, or a remainder): the tokens must make up that
-/// whole turn, every stage of a chain included, and nothing more. `pass`
-/// tokens are ignored (a turn with nothing playable is empty).
+/// pending: a rolled roll, or a remainder) written as words: they must make
+/// up that whole turn, every stage of a chain included, and nothing more.
+/// `pass` words are ignored (a turn with nothing playable is empty).
 pub fn apply_turn(
     start: &GameState,
     opts: &RuleOptions,
     words: &[&str],
-) -> Result<GameState, String> {
-    let mover = start.to_move;
+) -> Result<GameState, TurnWordsError> {
     let toks: Vec<&str> = words.iter().copied().filter(|w| *w != "pass").collect();
-    let over =
-        |s: &GameState| s.result().is_some() || s.to_move != mover || s.stage_dice().is_none();
-    // The shortest prefix that completes the turn; anything after it is extra.
-    for k in 0..=toks.len() {
-        if let Ok(s) = apply_moves(*start, opts, &toks[..k])
-            && over(&s)
-        {
-            if k < toks.len() {
-                return Err(format!(
-                    "extra words after the turn ended: '{}'",
-                    toks[k..].join(" ")
-                ));
-            }
-            return Ok(s);
+    let mut turn = TurnSequence::new(*start, opts);
+    let from_turn = |toks: &[&str], e: TurnError| match e {
+        TurnError::Move(f) => TurnWordsError::Moves(MovesError::from_failure(toks, f)),
+        TurnError::Extra { index } => TurnWordsError::Extra {
+            words: toks[index.saturating_sub(1).min(toks.len())..].join(" "),
+        },
+        TurnError::Incomplete => TurnWordsError::Incomplete,
+    };
+    for (k, &tok) in toks.iter().enumerate() {
+        if turn.is_over() {
+            return Err(TurnWordsError::Extra {
+                words: toks[k..].join(" "),
+            });
         }
+        let token = parse_move_token(tok).map_err(|e| unparsed(turn.moves(), &toks, k, e))?;
+        turn.push(token).map_err(|e| from_turn(&toks, e))?;
     }
-    match apply_moves(*start, opts, &toks) {
-        Err(e) => Err(e.to_string()),
-        Ok(_) => Err("the turn is not complete".into()),
-    }
+    turn.finish().map_err(|e| from_turn(&toks, e))
 }
 
 #[cfg(test)]

@@ -385,7 +385,7 @@ pub fn replay(text: &str) -> Result<(RuleOptions, Vec<ReplayedGame>), RecordErro
                 }
                 None => state,
             };
-            let start = notation::skip_forced_empty(start, &opts, &mut movegen, &mut ends);
+            let start = crate::rules::skip_forced_empty(start, &opts, &mut movegen, &mut ends);
             let words: Vec<&str> = moves.iter().map(String::as_str).collect();
             let over = start.result().is_some()
                 || start.to_move != before.to_move
@@ -393,8 +393,12 @@ pub fn replay(text: &str) -> Result<(RuleOptions, Vec<ReplayedGame>), RecordErro
             state = if over && words.is_empty() {
                 start
             } else {
-                notation::apply_turn(&start, &opts, &words)
-                    .map_err(|why| illegal(why, moves.first().map(String::as_str).unwrap_or("")))?
+                notation::apply_turn(&start, &opts, &words).map_err(|why| {
+                    illegal(
+                        why.to_string(),
+                        moves.first().map(String::as_str).unwrap_or(""),
+                    )
+                })?
             };
             if let Some((a, b)) = roll {
                 tokens.push(format!("{a}{b}"));

@@ -13,9 +13,10 @@ use std::time::Duration;
 
 use crate::eval::heuristic::Heuristic;
 use crate::eval::{Evaluator, probs_for};
-use crate::notation::{apply_turn, skip_forced_empty, state_text};
+use crate::notation::{apply_turn, state_text};
 use crate::record::{Record, RecordedGame, RecordedTurn, rules_tag, write_record};
 use crate::rules::game::{DiceSource, SeededDice, open_game};
+use crate::rules::skip_forced_empty;
 use crate::rules::{GameResult, GameState, MoveGen, Pending, RuleOptions, Side};
 use crate::search::{ROLLS, Search};
 use builtin::{Builtin, Player};
@@ -194,7 +195,7 @@ pub fn referee_turn(
     words: &[String],
 ) -> Result<GameState, String> {
     let toks: Vec<&str> = words.iter().map(String::as_str).collect();
-    apply_turn(start, opts, &toks)
+    apply_turn(start, opts, &toks).map_err(|e| e.to_string())
 }
 
 /// Luck of rolling `roll` in `state` (side to move about to roll), for the

@@ -8,9 +8,14 @@ pub mod options;
 pub mod position;
 pub mod state;
 pub mod step;
+pub mod turn;
 
 pub use movegen::{MoveGen, StageEnd, stage_ends};
 pub use options::RuleOptions;
 pub use position::{Checkers, Position};
 pub use state::{GameResult, GameState, Pending, PlayError, Side};
 pub use step::{Play, StageDice, Step};
+pub use turn::{
+    MoveError, MoveFailure, MoveSequence, MoveToken, TurnError, TurnSequence, apply_move_tokens,
+    apply_turn_tokens, skip_forced_empty,
+};

@@ -110,8 +110,8 @@ pub enum PlayError {
     /// A step is not legal at the point it is played.
     #[error("illegal step {step} (step {index} of the play): {why}")]
     IllegalStep {
-        /// The step in notation.
-        step: String,
+        /// The step.
+        step: Step,
         /// 1-based index among the steps given.
         index: usize,
         /// The reason.
@@ -339,7 +339,7 @@ pub fn apply_steps(
     let mut left = dice.dice();
     for (i, &s) in steps.iter().enumerate() {
         let err = |why: String| PlayError::IllegalStep {
-            step: crate::notation::step_text(s),
+            step: s,
             index: offset + i + 1,
             why,
         };

@@ -32,6 +32,17 @@ impl Step {
     }
 }
 
+impl std::fmt::Display for Step {
+    /// `from/to`, or `from/off` when the checker is borne off.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.bears_off() {
+            write!(f, "{}/off", self.from)
+        } else {
+            write!(f, "{}/{}", self.from, self.to())
+        }
+    }
+}
+
 /// The steps of one stage: at most four.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
 pub struct Play {
