@@ -23,6 +23,8 @@ pub mod rules;
 pub mod search;
 
 pub mod cli;
+/// Fuzz targets over every input format (driven by `fuzz/` and `tests/fuzz_smoke.rs`).
+pub mod fuzz_targets;
 pub mod protocol;
 pub mod refine;
 pub mod server;

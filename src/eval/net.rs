@@ -27,6 +27,8 @@ pub const FORMAT_VERSION: u32 = 1;
 /// Current input layout version.
 pub const LAYOUT_VERSION: u32 = 1;
 const MAGIC: &[u8; 4] = b"GBNN";
+/// The largest weight magnitude a weights file may hold.
+pub const MAX_WEIGHT: f32 = 1.0e4;
 /// Hidden layers up to this size are evaluated without allocating.
 pub const MAX_HIDDEN: usize = 512;
 
@@ -342,11 +344,14 @@ impl Net {
 
     /// Outputs as consistent probabilities.
     pub fn probs(out: &[f32; OUTPUTS]) -> Probs {
-        let win = out[0].clamp(0.0, 1.0);
+        // `from_bytes` bounds the weights so no sum overflows; a NaN (from
+        // weights built in memory) still gives valid chances, never a panic.
+        let or = |x: f32, default: f32| if x.is_nan() { default } else { x };
+        let win = or(out[0], 0.5).clamp(0.0, 1.0);
         Probs {
             win,
-            win_mars: out[1].clamp(0.0, win),
-            lose_mars: out[2].clamp(0.0, 1.0 - win),
+            win_mars: or(out[1], 0.0).clamp(0.0, win),
+            lose_mars: or(out[2], 0.0).clamp(0.0, 1.0 - win),
         }
     }
 
@@ -409,6 +414,16 @@ impl Net {
             .any(|v| v.iter().any(|x| !x.is_finite()))
         {
             return Err(WeightsError("non-finite weight".into()));
+        }
+        // Far above any trained weight (the shipped ones stay below 8), and
+        // small enough that no sum of a forward pass can overflow to infinity.
+        if [&w1, &b1, &w2, &b2]
+            .iter()
+            .any(|v| v.iter().any(|x| x.abs() > MAX_WEIGHT))
+        {
+            return Err(WeightsError(format!(
+                "a weight beyond ±{MAX_WEIGHT} (not a trained network)"
+            )));
         }
         Ok(Net {
             hidden,

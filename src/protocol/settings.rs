@@ -42,10 +42,14 @@ pub struct KeyDef {
 
 /// The largest `engine.threads`: the number of CPUs.
 pub fn max_threads() -> u64 {
-    std::thread::available_parallelism()
-        .map(|n| n.get() as u64)
-        .unwrap_or(1)
-        .max(1)
+    // Asked once: the answer reads /proc and cgroup files every time.
+    static CPUS: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    *CPUS.get_or_init(|| {
+        std::thread::available_parallelism()
+            .map(|n| n.get() as u64)
+            .unwrap_or(1)
+            .max(1)
+    })
 }
 
 /// All settings of a session.
