@@ -204,37 +204,6 @@ fn an_illegal_move_forfeits_with_the_line_logged() {
     );
 }
 
-/// Writes a fake engine that does the handshake properly and then floods
-/// its output when asked to move: `long` writes 200 MB of 'x' without a
-/// line ending, `lines` writes short lines without end.
-fn flooding_engine(mode: &str) -> (std::path::PathBuf, String) {
-    let dir = std::env::temp_dir().join(format!("gulbara-flood-{}-{mode}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let script = dir.join("flood.sh");
-    std::fs::write(
-        &script,
-        r#"#!/usr/bin/env bash
-mode="$1"
-while IFS= read -r line; do
-  case "$line" in
-    ubgi) echo "id name flood-$mode"; echo "proto 0.2"; echo "ubgiok" ;;
-    isready) echo "readyok" ;;
-    quit) exit 0 ;;
-    go*)
-      case "$mode" in
-        long) head -c 209715200 /dev/zero | tr '\0' x; echo ;;
-        lines) yes "info string flood" ;;
-      esac ;;
-  esac
-done
-"#,
-    )
-    .unwrap();
-    let cmd = format!("cmd=bash {} {mode}", script.display());
-    (dir, cmd)
-}
-
 /// The peak resident size (kB) of a live process, from /proc; None where
 /// there is no /proc or the process has become a zombie.
 fn peak_rss_kb(pid: u32) -> Option<u64> {
@@ -297,9 +266,10 @@ fn run_match_watched(args: &[&str]) -> (String, Option<u64>) {
 /// String) and shows far above it.
 const RSS_BOUND_KB: u64 = 100 * 1024;
 
-#[test]
-fn an_endless_line_forfeits_with_memory_bounded() {
-    let (dir, cmd) = flooding_engine("long");
+/// Two games of a flooding fake engine (`kind`: `long` or `lines`)
+/// against the baseline: the summary, after checking the runner's peak memory.
+fn flood_match(kind: &str, timeout_ms: &str) -> String {
+    let cmd = fake(kind);
     let (text, peak) = run_match_watched(&[
         "--engine",
         &cmd,
@@ -312,14 +282,19 @@ fn an_endless_line_forfeits_with_memory_bounded() {
         "2",
         "--seed",
         "4",
-        // Were the line read whole, the game would still end (by timeout).
         "--timeout-ms",
-        "5000",
+        timeout_ms,
     ]);
-    let _ = std::fs::remove_dir_all(&dir);
     if let Some(kb) = peak {
         assert!(kb < RSS_BOUND_KB, "runner peak RSS {kb} kB");
     }
+    text
+}
+
+#[test]
+fn an_endless_line_forfeits_with_memory_bounded() {
+    // Were the line read whole, the game would still end (by timeout).
+    let text = flood_match("long", "5000");
     assert!(text.contains("games 2 "), "{text}");
     assert!(text.contains("forfeits 2 - 0"), "{text}");
     assert!(text.contains("wins 0 - 2"), "{text}");
@@ -331,26 +306,7 @@ fn an_endless_line_forfeits_with_memory_bounded() {
 
 #[test]
 fn a_flood_of_short_lines_times_out_with_memory_bounded() {
-    let (dir, cmd) = flooding_engine("lines");
-    let (text, peak) = run_match_watched(&[
-        "--engine",
-        &cmd,
-        "name=flood",
-        "--engine",
-        "cmd=builtin:heuristic",
-        "name=good",
-        "option.engine.ply=1",
-        "--games",
-        "2",
-        "--seed",
-        "4",
-        "--timeout-ms",
-        "1500",
-    ]);
-    let _ = std::fs::remove_dir_all(&dir);
-    if let Some(kb) = peak {
-        assert!(kb < RSS_BOUND_KB, "runner peak RSS {kb} kB");
-    }
+    let text = flood_match("lines", "1500");
     assert!(text.contains("forfeits 2 - 0"), "{text}");
     assert!(text.contains("did not answer within 1500 ms"), "{text}");
 }

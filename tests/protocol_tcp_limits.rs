@@ -417,49 +417,41 @@ fn a_non_loopback_listener_is_warned_about() {
     assert!(!text.contains("not loopback"), "{text}");
 }
 
-#[test]
-fn an_unfinished_line_must_be_finished_in_time() {
-    let server = Server::start(&["--line-timeout", "1", "--idle-timeout", "0"]);
+/// A client that sends `byte` every 200 ms and never ends a line, on a
+/// server with `args`: returns what the server said before it closed.
+fn trickle_until_closed(args: &[&str], byte: u8) -> Vec<String> {
+    let server = Server::start(args);
     let mut c = server.connect();
     c.sync();
-    // A byte now and then is no excuse (slowloris).
     let mut writer = c.stream.try_clone().unwrap();
     let trickle = std::thread::spawn(move || {
         for _ in 0..100 {
-            if writer.write_all(b"x").is_err() {
+            if writer.write_all(&[byte]).is_err() {
                 return;
             }
             std::thread::sleep(Duration::from_millis(200));
         }
     });
     let lines = read_to_close(&mut c);
+    trickle.join().unwrap();
+    lines
+}
+
+#[test]
+fn an_unfinished_line_must_be_finished_in_time() {
+    // A byte now and then is no excuse (slowloris).
     assert_eq!(
-        lines,
+        trickle_until_closed(&["--line-timeout", "1", "--idle-timeout", "0"], b'x'),
         vec!["error bad_state line not finished in time; closing the connection"]
     );
-    trickle.join().unwrap();
 }
 
 #[test]
 fn bytes_of_an_unfinished_line_are_not_activity() {
-    let server = Server::start(&["--idle-timeout", "1", "--line-timeout", "0"]);
-    let mut c = server.connect();
-    c.sync();
-    let mut writer = c.stream.try_clone().unwrap();
-    let trickle = std::thread::spawn(move || {
-        for _ in 0..100 {
-            if writer.write_all(b"i").is_err() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(200));
-        }
-    });
-    let lines = read_to_close(&mut c);
     assert_eq!(
-        lines,
+        trickle_until_closed(&["--idle-timeout", "1", "--line-timeout", "0"], b'i'),
         vec!["error bad_state idle timeout; closing the connection"]
     );
-    trickle.join().unwrap();
 }
 
 #[test]
