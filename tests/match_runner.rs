@@ -152,12 +152,13 @@ fn engine_over_tcp_plays() {
     assert_eq!(v["ppg"].as_f64(), Some(0.0));
 }
 
-fn misbehaving(mode: &str, extra: &[&str]) -> Value {
-    let f = fake(mode);
-    let mut args = vec![
+/// Match arguments: `engine` (a `cmd=...` word) named `name` against the
+/// baseline at 0-ply, two games from seed 4.
+fn against_baseline<'a>(engine: &'a str, name: &'a str) -> Vec<&'a str> {
+    vec![
         "--engine",
-        &f,
-        "name=fake",
+        engine,
+        name,
         "--engine",
         "cmd=builtin:heuristic",
         "name=good",
@@ -166,7 +167,12 @@ fn misbehaving(mode: &str, extra: &[&str]) -> Value {
         "2",
         "--seed",
         "4",
-    ];
+    ]
+}
+
+fn misbehaving(mode: &str, extra: &[&str]) -> Value {
+    let f = fake(mode);
+    let mut args = against_baseline(&f, "name=fake");
     args.extend_from_slice(extra);
     run_match(&args)
 }
@@ -270,21 +276,9 @@ const RSS_BOUND_KB: u64 = 100 * 1024;
 /// against the baseline: the summary, after checking the runner's peak memory.
 fn flood_match(kind: &str, timeout_ms: &str) -> String {
     let cmd = fake(kind);
-    let (text, peak) = run_match_watched(&[
-        "--engine",
-        &cmd,
-        "name=flood",
-        "--engine",
-        "cmd=builtin:heuristic",
-        "name=good",
-        "option.engine.ply=1",
-        "--games",
-        "2",
-        "--seed",
-        "4",
-        "--timeout-ms",
-        timeout_ms,
-    ]);
+    let mut args = against_baseline(&cmd, "name=flood");
+    args.extend_from_slice(&["--timeout-ms", timeout_ms]);
+    let (text, peak) = run_match_watched(&args);
     if let Some(kb) = peak {
         assert!(kb < RSS_BOUND_KB, "runner peak RSS {kb} kB");
     }
