@@ -14,7 +14,7 @@ use std::cell::RefCell;
 use std::collections::HashSet;
 
 use gulbara::notation::{parse_state_text, state_text};
-use gulbara::rules::game::{Chooser, RandomChooser, SeededDice, play_game};
+use gulbara::rules::game::{Chooser, RandomChooser, SeededDice, play_choosers};
 use gulbara::rules::options::RuleOptions;
 use gulbara::rules::{GameState, Pending, Position, StageEnd};
 use rand::rngs::StdRng;
@@ -132,7 +132,7 @@ fn main() {
             inner: RandomChooser::new(seed ^ 0xB1AC),
             sampler: &sampler,
         };
-        play_game(&opts, &mut SeededDice::new(seed), [&mut white, &mut black]);
+        play_choosers(&opts, &mut SeededDice::new(seed), &mut white, &mut black);
         games += 1;
     }
     let s = sampler.into_inner();

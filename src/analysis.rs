@@ -195,14 +195,14 @@ mod tests {
     use crate::eval::heuristic::Heuristic;
     use crate::record::{Record, RecordedGame, RecordedTurn, rules_tag, write_record};
     use crate::rules::RuleOptions;
-    use crate::rules::game::{RandomChooser, SeededDice, play_game};
+    use crate::rules::game::{RandomChooser, SeededDice, play_choosers};
 
     #[test]
     fn engine_against_itself_loses_nothing_and_random_loses_more() {
         let opts = RuleOptions::default();
         let mut a = RandomChooser::new(5);
         let mut b = RandomChooser::new(6);
-        let g = play_game(&opts, &mut SeededDice::new(5), [&mut a, &mut b]);
+        let g = play_choosers(&opts, &mut SeededDice::new(5), &mut a, &mut b);
         let rec = Record {
             tags: vec![("Rules".into(), rules_tag(&opts))],
             games: vec![RecordedGame {

@@ -254,6 +254,16 @@ pub fn play_text(steps: &[Step]) -> String {
         .join(" ")
 }
 
+/// A move-list token as text: `65`, `24/18`, `6/off`, `pass`.
+pub fn move_token_text(token: MoveToken) -> String {
+    match token {
+        MoveToken::Roll(a, b) => format!("{a}{b}"),
+        MoveToken::Move { from, to: 0 } => format!("{from}/off"),
+        MoveToken::Move { from, to } => format!("{from}/{to}"),
+        MoveToken::Pass => "pass".into(),
+    }
+}
+
 /// A roll token `65` (two digits 1..6).
 pub fn parse_roll(tok: &str) -> Option<(u8, u8)> {
     let b = tok.as_bytes();

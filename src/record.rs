@@ -61,22 +61,14 @@ pub struct RecordedTurn {
 impl RecordedTurn {
     /// From the driver's turn record.
     pub fn from_driver(t: &TurnRecord) -> RecordedTurn {
-        let remainder = if t.roll.is_none() {
-            t.stages.first().map(|s| match s.dice {
-                crate::rules::StageDice::Same { die, count } => (die, count),
-                crate::rules::StageDice::Pair(a, _) => (a, 1),
-            })
-        } else {
-            None
-        };
         RecordedTurn {
             side: t.side,
             roll: t.roll,
-            remainder,
+            remainder: t.remainder,
             moves: t
-                .stages
+                .moves
                 .iter()
-                .flat_map(|s| s.steps.iter().map(|&st| notation::step_text(st)))
+                .map(|&m| notation::move_token_text(m))
                 .collect(),
         }
     }
@@ -442,12 +434,12 @@ pub fn replay(text: &str) -> Result<(RuleOptions, Vec<ReplayedGame>), RecordErro
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::game::{RandomChooser, SeededDice, play_game};
+    use crate::rules::game::{RandomChooser, SeededDice, play_choosers};
 
     fn record_of(seed: u64, opts: &RuleOptions) -> (Record, GameState) {
         let mut a = RandomChooser::new(seed);
         let mut b = RandomChooser::new(seed ^ 0xABCD);
-        let g = play_game(opts, &mut SeededDice::new(seed), [&mut a, &mut b]);
+        let g = play_choosers(opts, &mut SeededDice::new(seed), &mut a, &mut b);
         // A remainder is one turn, all its stages together.
         assert!(
             !g.turns

@@ -16,7 +16,7 @@ use gulbara::eval::net::{Net, SHIPPED};
 use gulbara::fuzz_targets::{self as ft, options_from_byte};
 use gulbara::notation::{apply_moves, state_text, step_text};
 use gulbara::record::{Record, RecordedGame, RecordedTurn, rules_tag, write_record};
-use gulbara::rules::game::{RandomChooser, SeededDice, play_game};
+use gulbara::rules::game::{RandomChooser, SeededDice, play_choosers};
 use gulbara::rules::{GameState, MoveGen, RuleOptions, Side};
 
 const TRANSCRIPTS: [&str; 4] = [
@@ -344,7 +344,7 @@ fn protocol_input(seed: u64) -> Input {
 fn record_text(seed: u64, opts: &RuleOptions) -> String {
     let mut a = RandomChooser::new(seed);
     let mut b = RandomChooser::new(seed ^ 0x5eed);
-    let g = play_game(opts, &mut SeededDice::new(seed), [&mut a, &mut b]);
+    let g = play_choosers(opts, &mut SeededDice::new(seed), &mut a, &mut b);
     let game = RecordedGame {
         players: ["alpha".into(), "beta".into()],
         opening: *g.openings.last().expect("an opening"),

@@ -6,7 +6,7 @@
 //! was worked out by hand; the comments show the working.
 
 use gulbara::notation::{apply_moves, parse_state_text, state_text, white_view};
-use gulbara::rules::game::{DiceSource, RandomChooser, SeededDice, play_game};
+use gulbara::rules::game::{DiceSource, RandomChooser, SeededDice, StageRecord, play_choosers};
 use gulbara::rules::options::{ExemptScope, Opening, RemainderRule};
 use gulbara::rules::{
     GameResult, GameState, MoveGen, Pending, PlayError, RuleOptions, Side, StageDice, StageEnd,
@@ -399,7 +399,7 @@ impl DiceSource for Scripted {
 fn game(opts: &RuleOptions, script: &[u8]) -> gulbara::rules::game::GameRecord {
     let mut w = RandomChooser::new(1);
     let mut b = RandomChooser::new(2);
-    play_game(opts, &mut Scripted::new(script), [&mut w, &mut b])
+    play_choosers(opts, &mut Scripted::new(script), &mut w, &mut b)
 }
 
 #[test]
@@ -683,27 +683,49 @@ fn the_driver_records_a_remainder_as_one_turn() {
     // Random seeded games: every remainder turn (roll None) holds the
     // remainder's stages in order, consecutive numbers up to the 6s unless
     // the game ended in it; every escalating roll's stages are consecutive.
+    // A remainder with nothing playable at all passes within the roll's
+    // turn before it: its stages come last there, by the other side.
     let o = RuleOptions::default();
     let mut remainders = 0;
+    let mut passed_within = 0;
+    let dice_of = |stages: &[StageRecord]| -> Vec<(u8, u8)> {
+        stages
+            .iter()
+            .map(|s| match s.dice {
+                StageDice::Same { die, count } => (die, count),
+                StageDice::Pair(a, b) => (a * 10 + b, 2),
+            })
+            .collect()
+    };
     for seed in 0..40u64 {
         let mut w = RandomChooser::new(seed * 2 + 11);
         let mut b = RandomChooser::new(seed * 2 + 12);
-        let g = play_game(&o, &mut SeededDice::new(seed), [&mut w, &mut b]);
+        let g = play_choosers(&o, &mut SeededDice::new(seed), &mut w, &mut b);
+        assert!(g.forfeit.is_none());
         let n = g.turns.len();
         for (i, t) in g.turns.iter().enumerate() {
             let last_turn = i + 1 == n;
-            let dice: Vec<(u8, u8)> = t
-                .stages
-                .iter()
-                .map(|s| match s.dice {
-                    StageDice::Same { die, count } => (die, count),
-                    StageDice::Pair(a, b) => (a * 10 + b, 2),
-                })
-                .collect();
-            assert!(t.stages.iter().all(|s| s.side == t.side));
+            let own = t.stages.iter().take_while(|s| s.side == t.side).count();
+            let (stages, passed) = t.stages.split_at(own);
+            let dice = dice_of(stages);
+            if !passed.is_empty() {
+                passed_within += 1;
+                assert!(t.roll.is_some(), "seed {seed} turn {i}");
+                assert!(
+                    passed
+                        .iter()
+                        .all(|s| s.remainder && s.steps.is_empty() && s.side != t.side),
+                    "seed {seed} turn {i}"
+                );
+                let p = dice_of(passed);
+                for w in p.windows(2) {
+                    assert_eq!(w[1], (w[0].0 + 1, 4), "seed {seed} turn {i}: {p:?}");
+                }
+                assert!(last_turn || p.last().unwrap().0 == 6);
+            }
             if t.roll.is_none() {
                 remainders += 1;
-                assert!(t.stages.iter().all(|s| s.remainder), "seed {seed} turn {i}");
+                assert!(stages.iter().all(|s| s.remainder), "seed {seed} turn {i}");
                 assert!(!dice.is_empty());
                 for w in dice.windows(2) {
                     assert_eq!(w[1], (w[0].0 + 1, 4), "seed {seed} turn {i}: {dice:?}");
@@ -716,12 +738,16 @@ fn the_driver_records_a_remainder_as_one_turn() {
                 let prev = &g.turns[i - 1];
                 assert!(prev.roll.is_some() && prev.side != t.side);
             } else {
-                assert!(t.stages.iter().all(|s| !s.remainder));
+                assert!(stages.iter().all(|s| !s.remainder));
                 for w in dice.windows(2) {
                     assert_eq!(w[1], (w[0].0 + 1, 4), "seed {seed} turn {i}");
                 }
             }
         }
     }
+    assert!(
+        passed_within > 0,
+        "no remainder passed as a whole in 40 games"
+    );
     assert!(remainders > 5, "only {remainders} remainders in 40 games");
 }

@@ -2,10 +2,11 @@
 //! `cmd=builtin:heuristic` (the baseline search), `cmd=builtin:net` (the
 //! network, `option.engine.weights=<file>` or the shipped one) and `cmd=builtin:random`
 //! (a uniformly random legal turn). Used by `selfplay` and for quick
-//! experiments; real engines are spawned or reached over TCP.
+//! experiments; real engines are spawned or reached over TCP. Builtin
+//! players are [`Player`]s on typed states: they read no position text and
+//! write no words.
 
 use std::sync::atomic::AtomicBool;
-use std::time::Duration;
 
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
@@ -14,24 +15,10 @@ use super::engine::EngineError;
 use crate::eval::Evaluator;
 use crate::eval::heuristic::Heuristic;
 use crate::eval::net::Net;
-use crate::notation::{parse_state_text, play_text};
-use crate::rules::{GameState, MoveGen, RuleOptions};
+use crate::notation::state_text;
+use crate::rules::game::{Player, PlayerFault, Turn, TurnRequest};
+use crate::rules::{MoveGen, RuleOptions};
 use crate::search::{Limits, Search};
-
-/// Something that answers "your best turn here".
-pub trait Player: Send {
-    /// The words of `bestmove` for the position (and dice, unless a
-    /// remainder is pending).
-    fn best_move(
-        &mut self,
-        position: &str,
-        dice: Option<(u8, u8)>,
-        timeout: Duration,
-    ) -> Result<Vec<String>, EngineError>;
-
-    /// Ends the player (a process is asked to quit).
-    fn quit(self: Box<Self>) {}
-}
 
 /// How a builtin player chooses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -102,19 +89,11 @@ impl Builtin {
 }
 
 impl Player for Builtin {
-    fn best_move(
-        &mut self,
-        position: &str,
-        dice: Option<(u8, u8)>,
-        _timeout: Duration,
-    ) -> Result<Vec<String>, EngineError> {
-        let bad = |m: String| EngineError::Protocol(format!("error bad_value {m}"));
-        let mut state: GameState = parse_state_text(position).map_err(|e| bad(e.0))?;
-        if let Some((a, b)) = dice {
-            state = state
-                .roll(&self.rules, a, b)
-                .map_err(|e| bad(e.to_string()))?;
-        }
+    /// Plays on the typed state; no text is read or written (the random
+    /// player's seed hashes the position text, so that its choices stay
+    /// those of its seed, the position and the dice).
+    fn play_turn(&mut self, ask: &TurnRequest<'_>) -> Result<Turn, PlayerFault> {
+        let state = *ask.start;
         let stop = AtomicBool::new(false);
         let search = Search::new(&*self.eval, self.rules, &stop);
         let steps = match self.kind {
@@ -128,7 +107,8 @@ impl Player for Builtin {
                 // Random stage by stage: every stage's ends equally likely.
                 // The choices depend only on the seed, the position and the
                 // dice, so a match gives the same games whatever `-j` is.
-                let mut rng = StdRng::seed_from_u64(fnv1a(self.seed, position, dice));
+                let position = state_text(ask.before);
+                let mut rng = StdRng::seed_from_u64(fnv1a(self.seed, &position, ask.roll));
                 let mut movegen = MoveGen::new();
                 let mut ends = Vec::new();
                 let mover = state.to_move;
@@ -144,10 +124,7 @@ impl Player for Builtin {
                 steps
             }
         };
-        Ok(play_text(&steps)
-            .split_whitespace()
-            .map(str::to_string)
-            .collect())
+        Ok(Turn::from_steps(&steps))
     }
 }
 
@@ -165,19 +142,4 @@ fn fnv1a(seed: u64, position: &str, dice: Option<(u8, u8)>) -> u64 {
         h = h.wrapping_mul(0x0000_0100_0000_01b3);
     }
     h
-}
-
-impl Player for super::engine::Engine {
-    fn best_move(
-        &mut self,
-        position: &str,
-        dice: Option<(u8, u8)>,
-        timeout: Duration,
-    ) -> Result<Vec<String>, EngineError> {
-        super::engine::Engine::best_move(self, position, dice, timeout)
-    }
-
-    fn quit(self: Box<Self>) {
-        super::engine::Engine::quit(*self)
-    }
 }

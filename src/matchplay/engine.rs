@@ -7,6 +7,9 @@ use std::process::{Child, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, sync_channel};
 use std::time::{Duration, Instant};
 
+use crate::notation;
+use crate::rules::game::{Player, PlayerFault, Turn, TurnRequest};
+
 /// The longest line (without its line ending) an engine may write; a longer
 /// one is a protocol fault and ends the reading of that engine.
 pub const MAX_LINE_BYTES: usize = 64 * 1024;
@@ -444,5 +447,76 @@ mod tests {
             shell_words("python3 -c 'print(1)'"),
             vec!["python3", "-c", "print(1)"]
         );
+    }
+}
+
+/// An external engine seated as a [`Player`]: the typed state is sent as
+/// position text and dice, the `bestmove` words come back as a typed turn
+/// (read with [`notation::apply_turn`], so an illegal answer is told in the
+/// words the engine used).
+pub struct TextPlayer {
+    engine: Option<Engine>,
+    move_timeout: Duration,
+}
+
+impl TextPlayer {
+    /// Seats `engine`, which has `move_timeout` for each turn.
+    pub fn new(engine: Engine, move_timeout: Duration) -> TextPlayer {
+        TextPlayer {
+            engine: Some(engine),
+            move_timeout,
+        }
+    }
+}
+
+/// An engine's answer that is not exactly the turn it was asked for.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "illegal move 'bestmove {}' in {position}{}: {error}",
+    .words.join(" "),
+    .roll.map(|(a, b)| format!(" dice {a}{b}")).unwrap_or_default()
+)]
+pub struct IllegalAnswer {
+    /// The words after `bestmove`.
+    pub words: Vec<String>,
+    /// The position text the engine was given.
+    pub position: String,
+    /// The dice it was given, `None` for a remainder.
+    pub roll: Option<(u8, u8)>,
+    /// What is wrong with the words.
+    pub error: notation::TurnWordsError,
+}
+
+impl Player for TextPlayer {
+    fn play_turn(&mut self, ask: &TurnRequest<'_>) -> Result<Turn, PlayerFault> {
+        let engine = self
+            .engine
+            .as_mut()
+            .ok_or(PlayerFault::Failed(Box::new(EngineError::Closed)))?;
+        let position = notation::state_text(ask.before);
+        let words = engine
+            .best_move(&position, ask.roll, self.move_timeout)
+            .map_err(|e| PlayerFault::Failed(Box::new(e)))?;
+        let toks: Vec<&str> = words.iter().map(String::as_str).collect();
+        if let Err(error) = notation::apply_turn(ask.start, ask.opts, &toks) {
+            return Err(PlayerFault::Illegal(Box::new(IllegalAnswer {
+                words,
+                position,
+                roll: ask.roll,
+                error,
+            })));
+        }
+        // Every word parses: the whole list was just applied.
+        let moves = toks
+            .iter()
+            .filter_map(|t| notation::parse_move_token(t).ok())
+            .collect();
+        Ok(Turn { moves })
+    }
+
+    fn quit(&mut self) {
+        if let Some(engine) = self.engine.take() {
+            engine.quit();
+        }
     }
 }

@@ -13,14 +13,15 @@ use std::time::Duration;
 
 use crate::eval::heuristic::Heuristic;
 use crate::eval::{Evaluator, probs_for};
-use crate::notation::{apply_turn, state_text};
+use crate::notation::{apply_turn, move_token_text, state_text};
 use crate::record::{Record, RecordedGame, RecordedTurn, rules_tag, write_record};
-use crate::rules::game::{DiceSource, SeededDice, open_game};
-use crate::rules::skip_forced_empty;
-use crate::rules::{GameResult, GameState, MoveGen, Pending, RuleOptions, Side};
+use crate::rules::game::{
+    self, Forfeit, ForfeitReason, GameObserver, Player, PlayerFault, SeededDice, Turn, TurnRequest,
+};
+use crate::rules::{GameState, RuleOptions, Side};
 use crate::search::{ROLLS, Search};
-use builtin::{Builtin, Player};
-use engine::{Engine, EngineError, EngineSpec};
+use builtin::Builtin;
+use engine::{Engine, EngineError, EngineSpec, TextPlayer};
 use stats::{Sprt, SprtState, mean_se};
 
 /// The evaluator that judges luck (at 0-ply, chains planned with a beam of 4).
@@ -231,43 +232,101 @@ pub fn roll_luck(
     actual - avg
 }
 
+/// The engines one worker thread plays with, started when first needed.
 struct Seats<'a> {
     cfg: &'a MatchConfig,
     engines: [Option<Box<dyn Player>>; 2],
 }
 
 impl Seats<'_> {
-    fn engine(&mut self, i: usize) -> Result<&mut Box<dyn Player>, EngineError> {
-        if self.engines[i].is_none() {
-            let extra: Vec<(String, String)> = RuleOptions::NAMES
-                .iter()
-                .map(|n| {
-                    (
-                        format!("rules.{n}"),
-                        self.cfg.rules.get(n).unwrap_or_default(),
-                    )
-                })
-                .collect();
-            let spec = &self.cfg.engines[i];
-            let player: Box<dyn Player> = if let Some(kind) = spec.cmd.strip_prefix("builtin:") {
-                let mut all = spec.options.clone();
-                all.extend(extra);
-                Box::new(Builtin::new(kind, &all)?)
-            } else {
-                Box::new(Engine::start(
-                    spec,
-                    &extra,
-                    self.cfg.move_timeout.max(Duration::from_secs(10)),
-                )?)
-            };
-            self.engines[i] = Some(player);
-        }
-        self.engines[i].as_mut().ok_or(EngineError::Closed)
-    }
-
     fn drop_engine(&mut self, i: usize) {
-        if let Some(e) = self.engines[i].take() {
+        if let Some(mut e) = self.engines[i].take() {
             e.quit();
+        }
+    }
+}
+
+/// Starts engine `i` of the match: a builtin player or an external engine.
+fn start_player(cfg: &MatchConfig, i: usize) -> Result<Box<dyn Player>, EngineError> {
+    let extra: Vec<(String, String)> = RuleOptions::NAMES
+        .iter()
+        .map(|n| (format!("rules.{n}"), cfg.rules.get(n).unwrap_or_default()))
+        .collect();
+    let spec = &cfg.engines[i];
+    Ok(if let Some(kind) = spec.cmd.strip_prefix("builtin:") {
+        let mut all = spec.options.clone();
+        all.extend(extra);
+        Box::new(Builtin::new(kind, &all)?)
+    } else {
+        let engine = Engine::start(spec, &extra, cfg.move_timeout.max(Duration::from_secs(10)))?;
+        Box::new(TextPlayer::new(engine, cfg.move_timeout))
+    })
+}
+
+/// One seat of a game: engine `index`, started on its first turn and
+/// dropped when it fails (the next game starts it anew).
+struct Seat<'a> {
+    cfg: &'a MatchConfig,
+    index: usize,
+    slot: &'a mut Option<Box<dyn Player>>,
+}
+
+impl Player for Seat<'_> {
+    fn play_turn(&mut self, ask: &TurnRequest<'_>) -> Result<Turn, PlayerFault> {
+        if self.slot.is_none() {
+            let started =
+                start_player(self.cfg, self.index).map_err(|e| PlayerFault::Failed(Box::new(e)))?;
+            *self.slot = Some(started);
+        }
+        let Some(player) = self.slot.as_mut() else {
+            return Err(PlayerFault::Failed(Box::new(EngineError::Closed)));
+        };
+        let answer = player.play_turn(ask);
+        if matches!(answer, Err(PlayerFault::Failed(_)))
+            && let Some(mut p) = self.slot.take()
+        {
+            p.quit();
+        }
+        answer
+    }
+}
+
+/// Sums each engine's luck over its rolls.
+struct LuckWatch<'a> {
+    reference: Option<std::sync::Arc<dyn Evaluator + Send + Sync>>,
+    opts: &'a RuleOptions,
+    white_engine: usize,
+    luck: [f64; 2],
+}
+
+impl GameObserver for LuckWatch<'_> {
+    fn rolled(&mut self, before: &GameState, roll: (u8, u8)) {
+        if let Some(reference) = &self.reference {
+            let who = if before.to_move == Side::White {
+                self.white_engine
+            } else {
+                1 - self.white_engine
+            };
+            self.luck[who] += roll_luck(reference.as_ref(), before, self.opts, roll);
+        }
+    }
+}
+
+/// The text of a forfeit by engine `who`.
+fn forfeit_text(cfg: &MatchConfig, who: usize, f: &Forfeit) -> String {
+    let name = &cfg.engines[who].name;
+    match &f.reason {
+        ForfeitReason::Player(fault) => format!("{name}: {fault}"),
+        ForfeitReason::IllegalTurn { turn, error } => {
+            let words: Vec<String> = turn.moves.iter().map(|&m| move_token_text(m)).collect();
+            format!(
+                "{name}: illegal move 'bestmove {}' in {}{}: {error}",
+                words.join(" "),
+                state_text(&f.before),
+                f.roll
+                    .map(|(a, b)| format!(" dice {a}{b}"))
+                    .unwrap_or_default()
+            )
         }
     }
 }
@@ -283,87 +342,38 @@ fn play_game(seats: &mut Seats, pair: usize, white_engine: usize, dice_seed: u64
             1 - white_engine
         }
     };
-    let mut dice = SeededDice::new(dice_seed);
-    let opened = open_game(&opts, &mut dice);
-    let (starter, mut first_roll) = (opened.starter, opened.first_roll);
-    let opening = *opened.throws.last().unwrap_or(&(2, 1));
-    let mut state = GameState::start(starter);
-    let mut movegen = MoveGen::new();
-    let mut ends = Vec::new();
-    let mut turns = Vec::new();
-    let mut luck = [0.0; 2];
-    let reference = cfg.luck_adjust.then(|| cfg.luck_reference.evaluator());
-    let mut forfeit: Option<(usize, String)> = None;
-    while state.result().is_none() {
-        let mover = state.to_move;
-        let who = engine_of(mover);
-        let (roll, start) = match state.pending {
-            Pending::Roll => {
-                let r = first_roll
-                    .take()
-                    .unwrap_or_else(|| (dice.die(), dice.die()));
-                if let Some(reference) = &reference {
-                    luck[who] += roll_luck(reference.as_ref(), &state, &opts, r);
-                }
-                match state.roll(&opts, r.0, r.1) {
-                    Ok(s) => (Some(r), s),
-                    Err(_) => break,
-                }
-            }
-            _ => (None, state),
-        };
-        let remainder = match start.pending {
-            Pending::Remainder { die, count } => Some((die, count)),
-            _ => None,
-        };
-        let skipped = skip_forced_empty(start, &opts, &mut movegen, &mut ends);
-        let nothing_to_play = skipped.result().is_some()
-            || skipped.to_move != mover
-            || skipped.stage_dice().is_none();
-        let (next, words) = if nothing_to_play && skipped.result().is_none() {
-            (skipped, Vec::new())
-        } else {
-            let asked = seats
-                .engine(who)
-                .and_then(|e| e.best_move(&state_text(&state), roll, cfg.move_timeout));
-            match asked {
-                Err(e) => {
-                    seats.drop_engine(who);
-                    forfeit = Some((who, format!("{}: {e}", cfg.engines[who].name)));
-                    break;
-                }
-                Ok(words) => match referee_turn(&start, &opts, &words) {
-                    Ok(s) => (s, words),
-                    Err(why) => {
-                        forfeit = Some((
-                            who,
-                            format!(
-                                "{}: illegal move 'bestmove {}' in {}{}: {why}",
-                                cfg.engines[who].name,
-                                words.join(" "),
-                                state_text(&state),
-                                roll.map(|(a, b)| format!(" dice {a}{b}"))
-                                    .unwrap_or_default()
-                            ),
-                        ));
-                        break;
-                    }
-                },
-            }
-        };
-        turns.push(RecordedTurn {
-            side: mover,
-            roll,
-            remainder,
-            moves: words.into_iter().filter(|w| w != "pass").collect(),
-        });
-        state = next;
-    }
+    let mut watch = LuckWatch {
+        reference: cfg.luck_adjust.then(|| cfg.luck_reference.evaluator()),
+        opts: &opts,
+        white_engine,
+        luck: [0.0; 2],
+    };
+    let [slot0, slot1] = &mut seats.engines;
+    let mut seat0 = Seat {
+        cfg,
+        index: 0,
+        slot: slot0,
+    };
+    let mut seat1 = Seat {
+        cfg,
+        index: 1,
+        slot: slot1,
+    };
+    let players: [&mut dyn Player; 2] = if white_engine == 0 {
+        [&mut seat0, &mut seat1]
+    } else {
+        [&mut seat1, &mut seat0]
+    };
+    let g = game::play_game(&opts, &mut SeededDice::new(dice_seed), players, &mut watch);
+    let forfeit = g.forfeit.as_ref().map(|f| {
+        let who = engine_of(f.side);
+        (who, forfeit_text(cfg, who, f))
+    });
     let names = [
         cfg.engines[white_engine].name.clone(),
         cfg.engines[1 - white_engine].name.clone(),
     ];
-    let (result, points, winner) = match (&forfeit, state.result()) {
+    let (result, points, winner) = match (&forfeit, g.final_state.result()) {
         (Some((f, _)), _) => {
             let w = 1 - *f;
             (None, if w == 0 { 1 } else { -1 }, Some((w, false)))
@@ -388,13 +398,13 @@ fn play_game(seats: &mut Seats, pair: usize, white_engine: usize, dice_seed: u64
         points,
         winner,
         forfeit: forfeit.clone(),
-        luck,
+        luck: watch.luck,
         record: RecordedGame {
             players: names,
-            opening,
-            starter,
-            turns,
-            result: result.map(|r: GameResult| r),
+            opening: *g.openings.last().unwrap_or(&(2, 1)),
+            starter: g.starter,
+            turns: g.turns.iter().map(RecordedTurn::from_driver).collect(),
+            result,
             note: forfeit.map(|(_, why)| format!("forfeit: {why}")),
         },
         dice_seed,

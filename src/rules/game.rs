@@ -1,9 +1,15 @@
-//! The game driver: opening throw, rolls, stages, chains, remainders, result.
+//! The game driver: opening throw, rolls, stages, chains, remainders,
+//! the stuck rule, result; the one [`Player`] trait every game is played by.
 //!
 //! Dice come from a [`DiceSource`]: a seeded RNG for reproducible games, or
-//! a recorded list when replaying. Decisions come from a chooser that picks
-//! one of a stage's legal ends; stages with nothing playable pass by
-//! themselves.
+//! a recorded list when replaying. Each turn (a roll's stages, a chain, or
+//! a remainder) comes from the seated [`Player`] as a typed [`Turn`], which
+//! the driver checks against the rules; a player that fails or plays an
+//! illegal turn forfeits. Turns with nothing playable pass by themselves.
+//! A [`Chooser`] (one stage end at a time) plays through a [`StagePlayer`].
+
+use std::error::Error;
+use std::time::{Duration, Instant};
 
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
@@ -11,7 +17,10 @@ use rand::{RngExt, SeedableRng};
 use super::movegen::{MoveGen, StageEnd};
 use super::options::{Opening, RuleOptions};
 use super::state::{GameResult, GameState, Pending, Side};
-use super::step::{StageDice, Step};
+use super::step::Step;
+use super::turn::{MoveToken, TurnError, TurnSequence, skip_forced_empty, turn_over};
+
+pub use super::turn::StageRecord;
 
 /// Where dice come from.
 pub trait DiceSource {
@@ -32,58 +41,6 @@ impl SeededDice {
 impl DiceSource for SeededDice {
     fn die(&mut self) -> u8 {
         self.0.random_range(1..=6)
-    }
-}
-
-/// One stage as it was played.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct StageRecord {
-    /// Who played it.
-    pub side: Side,
-    /// The stage's dice.
-    pub dice: StageDice,
-    /// Whether it was a remainder stage.
-    pub remainder: bool,
-    /// The steps (empty when nothing was playable).
-    pub steps: Vec<Step>,
-}
-
-/// One roll and what followed it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TurnRecord {
-    /// Who rolled (for a remainder, who played it).
-    pub side: Side,
-    /// The roll, `None` for a remainder.
-    pub roll: Option<(u8, u8)>,
-    /// Stages in order.
-    pub stages: Vec<StageRecord>,
-}
-
-/// A played game.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GameRecord {
-    /// The opening throws (White's die first), ties included.
-    pub openings: Vec<(u8, u8)>,
-    /// The side that started.
-    pub starter: Side,
-    /// Turns in order (remainders are turns of their own).
-    pub turns: Vec<TurnRecord>,
-    /// The result.
-    pub result: GameResult,
-    /// The final state.
-    pub final_state: GameState,
-}
-
-/// Something that chooses a play: given the state (a stage pending) and its
-/// legal ends (more than one play possible or not), returns an index into `ends`.
-pub trait Chooser {
-    /// Picks one end.
-    fn choose(&mut self, state: &GameState, ends: &[StageEnd]) -> usize;
-}
-
-impl<F: FnMut(&GameState, &[StageEnd]) -> usize> Chooser for F {
-    fn choose(&mut self, state: &GameState, ends: &[StageEnd]) -> usize {
-        self(state, ends)
     }
 }
 
@@ -132,14 +89,162 @@ pub fn open_game(opts: &RuleOptions, dice: &mut dyn DiceSource) -> Opened {
     }
 }
 
-/// Plays a whole game. `choosers[0]` plays White, `choosers[1]` Black.
+/// A whole turn of the side to move, as typed move tokens: every stage of
+/// a roll (a chain's stages, in order), or every stage of a remainder.
+/// Empty when nothing can be played.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Turn {
+    /// The checker moves in play order (`Pass` tokens are ignored).
+    pub moves: Vec<MoveToken>,
+}
+
+impl Turn {
+    /// The turn made of these steps, one move token each.
+    pub fn from_steps(steps: &[Step]) -> Turn {
+        Turn {
+            moves: steps
+                .iter()
+                .map(|s| MoveToken::Move {
+                    from: s.from,
+                    to: s.to(),
+                })
+                .collect(),
+        }
+    }
+}
+
+/// What a player is asked to play.
+#[derive(Clone, Copy, Debug)]
+pub struct TurnRequest<'a> {
+    /// The state before the turn: before the roll, or with the remainder pending.
+    pub before: &'a GameState,
+    /// The roll, `None` for a remainder.
+    pub roll: Option<(u8, u8)>,
+    /// The state the turn is played from (rolled: a stage pending).
+    pub start: &'a GameState,
+    /// The rules of the game.
+    pub opts: &'a RuleOptions,
+}
+
+/// Why a player gave no turn.
+#[derive(Debug, thiserror::Error)]
+pub enum PlayerFault {
+    /// It could not answer: it would not start, crashed, or timed out.
+    #[error(transparent)]
+    Failed(Box<dyn Error + Send + Sync>),
+    /// Its answer is not a legal turn (found while reading the answer).
+    #[error(transparent)]
+    Illegal(Box<dyn Error + Send + Sync>),
+}
+
+/// Something that plays whole turns: an in-process player, an external
+/// engine behind the protocol, a scripted or random player.
+pub trait Player {
+    /// The whole turn of the side to move in `ask.start`.
+    fn play_turn(&mut self, ask: &TurnRequest<'_>) -> Result<Turn, PlayerFault>;
+
+    /// The player is no longer needed (an external engine is asked to quit).
+    fn quit(&mut self) {}
+}
+
+/// Why a side forfeited.
+#[derive(Debug, thiserror::Error)]
+pub enum ForfeitReason {
+    /// The player gave no turn.
+    #[error(transparent)]
+    Player(#[from] PlayerFault),
+    /// The player's turn broke the rules.
+    #[error("illegal turn: {error}")]
+    IllegalTurn {
+        /// The turn it gave.
+        turn: Turn,
+        /// What is wrong with it.
+        error: TurnError,
+    },
+}
+
+/// A forfeit: the side, where it happened, and why.
+#[derive(Debug)]
+pub struct Forfeit {
+    /// The side that forfeited.
+    pub side: Side,
+    /// The state before the turn it was asked for.
+    pub before: GameState,
+    /// The roll of that turn, `None` for a remainder.
+    pub roll: Option<(u8, u8)>,
+    /// Why.
+    pub reason: ForfeitReason,
+}
+
+impl PartialEq for Forfeit {
+    /// Forfeits compare by side, place, and the text of the reason.
+    fn eq(&self, other: &Forfeit) -> bool {
+        (self.side, self.before, self.roll) == (other.side, other.before, other.roll)
+            && self.reason.to_string() == other.reason.to_string()
+    }
+}
+
+impl Eq for Forfeit {}
+
+/// One turn and what followed it: a roll's stages, or a remainder's.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TurnRecord {
+    /// Who rolled (for a remainder, who played it).
+    pub side: Side,
+    /// The roll, `None` for a remainder.
+    pub roll: Option<(u8, u8)>,
+    /// For a remainder: the stage (die, count) it was asked from (its
+    /// first stage with something playable).
+    pub remainder: Option<(u8, u8)>,
+    /// The moves as the player gave them, passes left out.
+    pub moves: Vec<MoveToken>,
+    /// The stages in order, those with nothing playable included. A
+    /// remainder with nothing playable at all passes within the roll's turn
+    /// before it: its stages come last there, played by the other side.
+    pub stages: Vec<StageRecord>,
+}
+
+/// A played game.
+#[derive(Debug, PartialEq, Eq)]
+pub struct GameRecord {
+    /// The opening throws (White's die first), ties included.
+    pub openings: Vec<(u8, u8)>,
+    /// The side that started.
+    pub starter: Side,
+    /// Turns in order (remainders are turns of their own).
+    pub turns: Vec<TurnRecord>,
+    /// The result (no winner, 0 points, when the game was cut off).
+    pub result: GameResult,
+    /// The forfeit that ended the game, if one did.
+    pub forfeit: Option<Forfeit>,
+    /// The final state (before the forfeited turn, after a forfeit).
+    pub final_state: GameState,
+}
+
+/// What a game's caller may watch: every roll before it is played, every turn after.
+pub trait GameObserver {
+    /// The side to move in `before` is about to play `roll`.
+    fn rolled(&mut self, _before: &GameState, _roll: (u8, u8)) {}
+
+    /// A turn was played; `took` is the time its player took (zero when
+    /// nothing was playable and no player was asked).
+    fn turn_played(&mut self, _turn: &TurnRecord, _took: Duration) {}
+}
+
+impl GameObserver for () {}
+
+/// Plays a whole game: `players[0]` plays White, `players[1]` Black.
+///
+/// Each turn with something playable is asked of the side to move's player
+/// and checked against the rules; a turn with nothing playable passes by
+/// itself. A player's fault or illegal turn ends the game as a forfeit
+/// ([`GameRecord::forfeit`]).
 pub fn play_game(
     opts: &RuleOptions,
     dice: &mut dyn DiceSource,
-    choosers: [&mut dyn Chooser; 2],
+    players: [&mut dyn Player; 2],
+    observer: &mut dyn GameObserver,
 ) -> GameRecord {
-    let [white, black] = choosers;
-    let players: [&mut dyn Chooser; 2] = [white, black];
     let Opened {
         throws: openings,
         starter,
@@ -149,55 +254,103 @@ pub fn play_game(
     let mut movegen = MoveGen::new();
     let mut ends = Vec::new();
     let mut turns: Vec<TurnRecord> = Vec::new();
+    let mut forfeit = None;
+    let mut carried: Vec<StageRecord> = Vec::new();
     while state.result().is_none() {
-        match state.pending {
+        let mover = state.to_move;
+        let (roll, start) = match state.pending {
             Pending::Roll => {
-                let (d1, d2) = first_roll
+                let r = first_roll
                     .take()
                     .unwrap_or_else(|| (dice.die(), dice.die()));
+                observer.rolled(&state, r);
                 // Rolling is always allowed in the Roll state of a live game.
-                let Ok(next) = state.roll(opts, d1, d2) else {
-                    break;
-                };
-                state = next;
-                turns.push(TurnRecord {
-                    side: state.to_move,
-                    roll: Some((d1, d2)),
-                    stages: Vec::new(),
-                });
+                match state.roll(opts, r.0, r.1) {
+                    Ok(s) => (Some(r), s),
+                    Err(_) => break,
+                }
             }
-            // A remainder is one turn of its own, all its stages together.
-            Pending::Remainder { .. } if !is_in_remainder_turn(&turns, state.to_move) => {
-                turns.push(TurnRecord {
-                    side: state.to_move,
-                    roll: None,
-                    stages: Vec::new(),
-                });
-            }
-            _ => {}
-        }
-        let Some(stage) = state.stage_dice() else {
-            continue;
+            _ => (None, state),
         };
-        let playable = movegen.generate(state.pos, stage, &mut ends);
-        let remainder = matches!(state.pending, Pending::Remainder { .. });
-        let pick = if playable == 0 {
-            0
+        let remainder = match start.pending {
+            Pending::Remainder { die, count } => Some((die, count)),
+            _ => None,
+        };
+        let skipped = skip_forced_empty(start, opts, &mut movegen, &mut ends);
+        let asked_at = Instant::now();
+        let turn = if turn_over(&skipped, mover) && skipped.result().is_none() {
+            Turn::default()
         } else {
-            players[state.to_move.index()]
-                .choose(&state, &ends)
-                .min(ends.len() - 1)
+            let ask = TurnRequest {
+                before: &state,
+                roll,
+                start: &start,
+                opts,
+            };
+            match players[mover.index()].play_turn(&ask) {
+                Ok(t) => t,
+                Err(fault) => {
+                    forfeit = Some(Forfeit {
+                        side: mover,
+                        before: state,
+                        roll,
+                        reason: fault.into(),
+                    });
+                    break;
+                }
+            }
         };
-        let end = ends[pick];
-        if let Some(t) = turns.last_mut() {
-            t.stages.push(StageRecord {
-                side: state.to_move,
-                dice: stage,
-                remainder,
-                steps: end.play.steps().to_vec(),
-            });
+        let took = asked_at.elapsed();
+        let mut seq = TurnSequence::new(start, opts);
+        let checked = turn
+            .moves
+            .iter()
+            .try_for_each(|&t| seq.push(t))
+            .and_then(|()| seq.finish_with_stages());
+        let (next, stages) = match checked {
+            Ok(done) => done,
+            Err(error) => {
+                forfeit = Some(Forfeit {
+                    side: mover,
+                    before: state,
+                    roll,
+                    reason: ForfeitReason::IllegalTurn { turn, error },
+                });
+                break;
+            }
+        };
+        let mut stages = stages;
+        if !carried.is_empty() {
+            carried.append(&mut stages);
+            stages = std::mem::take(&mut carried);
         }
-        state = state.after_stage(opts, end.pos, playable);
+        // The other side's remainder stages with nothing playable, skipped
+        // at the end of this turn: they open its remainder turn, if one follows.
+        if matches!(next.pending, Pending::Remainder { .. })
+            && next.to_move != mover
+            && next.result().is_none()
+        {
+            let own = stages.iter().take_while(|s| s.side == mover).count();
+            carried = stages.split_off(own);
+        }
+        let record = TurnRecord {
+            side: mover,
+            roll,
+            remainder,
+            moves: turn
+                .moves
+                .into_iter()
+                .filter(|&t| t != MoveToken::Pass)
+                .collect(),
+            stages,
+        };
+        observer.turn_played(&record, took);
+        turns.push(record);
+        state = next;
+    }
+    // A forfeit in a remainder turn: its skipped stages stay where they were played.
+    if let Some(t) = turns.last_mut() {
+        t.stages.append(&mut carried);
     }
     let result = state.result().unwrap_or(GameResult {
         winner: None,
@@ -208,15 +361,50 @@ pub fn play_game(
         starter,
         turns,
         result,
+        forfeit,
         final_state: state,
     }
 }
 
-/// Whether the last turn is already a remainder turn of `side`.
-fn is_in_remainder_turn(turns: &[TurnRecord], side: Side) -> bool {
-    turns
-        .last()
-        .is_some_and(|t| t.roll.is_none() && t.side == side)
+/// Something that chooses a play one stage at a time: given the state (a
+/// stage pending with something playable) and its legal ends, returns an
+/// index into `ends`. Plays games through a [`StagePlayer`].
+pub trait Chooser {
+    /// Picks one end.
+    fn choose(&mut self, state: &GameState, ends: &[StageEnd]) -> usize;
+}
+
+impl<F: FnMut(&GameState, &[StageEnd]) -> usize> Chooser for F {
+    fn choose(&mut self, state: &GameState, ends: &[StageEnd]) -> usize {
+        self(state, ends)
+    }
+}
+
+/// A [`Player`] that asks a [`Chooser`] for each stage of its turn with
+/// something playable (an index past the end picks the last end).
+pub struct StagePlayer<'a>(pub &'a mut dyn Chooser);
+
+impl Player for StagePlayer<'_> {
+    fn play_turn(&mut self, ask: &TurnRequest<'_>) -> Result<Turn, PlayerFault> {
+        let mover = ask.start.to_move;
+        let mut movegen = MoveGen::new();
+        let mut ends = Vec::new();
+        let mut steps = Vec::new();
+        let mut s = *ask.start;
+        while !turn_over(&s, mover) {
+            let Some(stage) = s.stage_dice() else { break };
+            let playable = movegen.generate(s.pos, stage, &mut ends);
+            let pick = if playable == 0 {
+                0
+            } else {
+                self.0.choose(&s, &ends).min(ends.len() - 1)
+            };
+            let end = ends[pick];
+            steps.extend_from_slice(end.play.steps());
+            s = s.after_stage(ask.opts, end.pos, playable);
+        }
+        Ok(Turn::from_steps(&steps))
+    }
 }
 
 /// A chooser that picks uniformly at random (the random player).
@@ -235,6 +423,21 @@ impl Chooser for RandomChooser {
     }
 }
 
+/// Plays a game between two choosers (White's first) through [`StagePlayer`]s.
+pub fn play_choosers(
+    opts: &RuleOptions,
+    dice: &mut dyn DiceSource,
+    white: &mut dyn Chooser,
+    black: &mut dyn Chooser,
+) -> GameRecord {
+    play_game(
+        opts,
+        dice,
+        [&mut StagePlayer(white), &mut StagePlayer(black)],
+        &mut (),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -245,14 +448,49 @@ mod tests {
         for seed in 0..20 {
             let mut a1 = RandomChooser::new(seed);
             let mut b1 = RandomChooser::new(seed + 100);
-            let g1 = play_game(&opts, &mut SeededDice::new(seed), [&mut a1, &mut b1]);
+            let g1 = play_choosers(&opts, &mut SeededDice::new(seed), &mut a1, &mut b1);
             let mut a2 = RandomChooser::new(seed);
             let mut b2 = RandomChooser::new(seed + 100);
-            let g2 = play_game(&opts, &mut SeededDice::new(seed), [&mut a2, &mut b2]);
+            let g2 = play_choosers(&opts, &mut SeededDice::new(seed), &mut a2, &mut b2);
             assert_eq!(g1, g2);
+            assert!(g1.forfeit.is_none());
             let r = g1.result;
             assert!(r.winner.is_some() || r.points == 0);
             assert!(r.points <= 2);
+        }
+    }
+
+    struct Bad(Turn);
+
+    impl Player for Bad {
+        fn play_turn(&mut self, _ask: &TurnRequest<'_>) -> Result<Turn, PlayerFault> {
+            Ok(self.0.clone())
+        }
+    }
+
+    #[test]
+    fn an_illegal_turn_is_a_forfeit() {
+        let opts = RuleOptions::default();
+        for turn in [
+            Turn::default(),
+            Turn {
+                moves: vec![MoveToken::Move { from: 1, to: 0 }],
+            },
+        ] {
+            let mut bad = Bad(turn.clone());
+            let mut random = RandomChooser::new(1);
+            let g = play_game(
+                &opts,
+                &mut SeededDice::new(3),
+                [&mut bad, &mut StagePlayer(&mut random)],
+                &mut (),
+            );
+            let f = g.forfeit.expect("a forfeit");
+            assert_eq!(f.side, Side::White);
+            assert!(
+                matches!(f.reason, ForfeitReason::IllegalTurn { turn: ref t, .. } if *t == turn)
+            );
+            assert!(g.turns.iter().all(|t| t.side == Side::Black));
         }
     }
 }

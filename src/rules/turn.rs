@@ -5,7 +5,7 @@
 use super::movegen::{MoveGen, StageEnd, step_is_legal};
 use super::options::RuleOptions;
 use super::position::{CHECKERS, Position};
-use super::state::{GameState, PlayError, Side, dice_text};
+use super::state::{GameState, Pending, PlayError, Side, dice_text};
 use super::step::{StageDice, Step};
 
 /// One element of a move list.
@@ -96,15 +96,51 @@ pub fn skip_forced_empty(
     movegen: &mut MoveGen,
     ends: &mut Vec<StageEnd>,
 ) -> GameState {
+    skip_logged(state, opts, movegen, ends, &mut Vec::new())
+}
+
+/// [`skip_forced_empty`], each skipped stage logged in `log`.
+fn skip_logged(
+    state: GameState,
+    opts: &RuleOptions,
+    movegen: &mut MoveGen,
+    ends: &mut Vec<StageEnd>,
+    log: &mut Vec<StageRecord>,
+) -> GameState {
     let mut s = state;
     while s.result().is_none() {
         let Some(dice) = s.stage_dice() else { break };
         if movegen.generate(s.pos, dice, ends) != 0 {
             break;
         }
+        log.push(StageRecord::of(&s, dice, Vec::new()));
         s = s.after_stage(opts, s.pos, 0);
     }
     s
+}
+
+/// One stage as it was played.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StageRecord {
+    /// Who played it.
+    pub side: Side,
+    /// The stage's dice.
+    pub dice: StageDice,
+    /// Whether it was a remainder stage.
+    pub remainder: bool,
+    /// The steps (empty when nothing was playable).
+    pub steps: Vec<Step>,
+}
+
+impl StageRecord {
+    fn of(state: &GameState, dice: StageDice, steps: Vec<Step>) -> StageRecord {
+        StageRecord {
+            side: state.to_move,
+            dice,
+            remainder: matches!(state.pending, Pending::Remainder { .. }),
+            steps,
+        }
+    }
 }
 
 /// The steps that take one checker from `from` to `to` (0 = off) with dice
@@ -191,6 +227,8 @@ pub struct MoveSequence<'a> {
     stage_start: usize,
     /// Tokens applied.
     count: usize,
+    /// The stages played so far, skipped ones included.
+    played: Vec<StageRecord>,
 }
 
 impl<'a> MoveSequence<'a> {
@@ -198,7 +236,8 @@ impl<'a> MoveSequence<'a> {
     pub fn new(state: GameState, opts: &'a RuleOptions) -> MoveSequence<'a> {
         let mut movegen = MoveGen::new();
         let mut ends = Vec::new();
-        let state = skip_forced_empty(state, opts, &mut movegen, &mut ends);
+        let mut played = Vec::new();
+        let state = skip_logged(state, opts, &mut movegen, &mut ends, &mut played);
         MoveSequence {
             state,
             opts,
@@ -207,7 +246,14 @@ impl<'a> MoveSequence<'a> {
             stage_steps: Vec::new(),
             stage_start: 0,
             count: 0,
+            played,
         }
+    }
+
+    /// The stages played so far in order (stages with nothing playable,
+    /// skipped by themselves, included with no steps).
+    pub fn played(&self) -> &[StageRecord] {
+        &self.played
     }
 
     /// The state after the last complete stage.
@@ -264,8 +310,13 @@ impl<'a> MoveSequence<'a> {
                     .state
                     .roll(self.opts, d1, d2)
                     .map_err(|e| self.fail(index, e))?;
-                self.state =
-                    skip_forced_empty(rolled, self.opts, &mut self.movegen, &mut self.ends);
+                self.state = skip_logged(
+                    rolled,
+                    self.opts,
+                    &mut self.movegen,
+                    &mut self.ends,
+                    &mut self.played,
+                );
             }
             MoveToken::Pass => {
                 let dice = self.expect_move()?;
@@ -328,7 +379,15 @@ impl<'a> MoveSequence<'a> {
                     };
                     self.fail(at, e)
                 })?;
-            self.state = skip_forced_empty(next, self.opts, &mut self.movegen, &mut self.ends);
+            let stage = StageRecord::of(&self.state, dice, std::mem::take(&mut given));
+            self.played.push(stage);
+            self.state = skip_logged(
+                next,
+                self.opts,
+                &mut self.movegen,
+                &mut self.ends,
+                &mut self.played,
+            );
             self.stage_steps.clear();
         } else {
             self.stage_steps = given;
@@ -432,8 +491,14 @@ impl<'a> TurnSequence<'a> {
 
     /// The state after the turn; an error if the turn has not ended.
     pub fn finish(self) -> Result<GameState, TurnError> {
+        self.finish_with_stages().map(|(state, _)| state)
+    }
+
+    /// The state after the turn and the stages played in it (see
+    /// [`MoveSequence::played`]); an error if the turn has not ended.
+    pub fn finish_with_stages(self) -> Result<(GameState, Vec<StageRecord>), TurnError> {
         if self.is_over() {
-            return Ok(*self.moves.state());
+            return Ok((*self.moves.state(), self.moves.played));
         }
         if self.moves.in_stage() {
             self.moves.finish()?;

@@ -7,7 +7,7 @@ use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
 
 use gulbara::notation::white_view;
-use gulbara::rules::game::{Chooser, RandomChooser, SeededDice, play_game};
+use gulbara::rules::game::{Chooser, RandomChooser, SeededDice, play_choosers};
 use gulbara::rules::{GameState, Pending, Position, RuleOptions, Side, StageEnd};
 
 /// White's point (1..=24) for `side`'s own point `q`.
@@ -278,10 +278,11 @@ pub fn reachable_boards(n: usize, seed: u64) -> Vec<[i8; 24]> {
                 b_boards.push(board_of(s.pos, s.to_move));
                 black.choose(s, e)
             };
-            play_game(
+            play_choosers(
                 &opts,
                 &mut SeededDice::new(seed.wrapping_add(game)),
-                [&mut w, &mut b],
+                &mut w,
+                &mut b,
             );
             boards.extend(b_boards);
         }
