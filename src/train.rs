@@ -83,6 +83,13 @@ pub(crate) fn exact_target(state: &GameState, side: Side) -> [f32; OUTPUTS] {
 /// state (a pending remainder is one too) before it is played and may
 /// change the network, which then plays on with the new weights. Returns
 /// the final state (a result, or where the game was cut off) and the turns.
+///
+/// This loop stays off [`crate::rules::game::play_game`] on purpose: it
+/// visits (and trains on) every state the search's turns end in, a
+/// remainder with nothing playable included, where the driver passes such
+/// stages within the turn before them; the weights change between turns of
+/// one game; and a game is cut off after 2000 turns. On the driver the
+/// visited states, and so the trained weights, would change.
 pub fn self_play(
     net: &mut Net,
     opts: &RuleOptions,

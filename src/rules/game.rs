@@ -460,6 +460,40 @@ mod tests {
         }
     }
 
+    #[derive(Default)]
+    struct Count {
+        rolls: usize,
+        turns: usize,
+    }
+
+    impl GameObserver for Count {
+        fn rolled(&mut self, _before: &GameState, _roll: (u8, u8)) {
+            self.rolls += 1;
+        }
+
+        fn turn_played(&mut self, _turn: &TurnRecord, _took: Duration) {
+            self.turns += 1;
+        }
+    }
+
+    #[test]
+    fn the_observer_sees_every_roll_and_turn() {
+        let opts = RuleOptions::default();
+        let (mut a, mut b) = (RandomChooser::new(4), RandomChooser::new(5));
+        let mut count = Count::default();
+        let g = play_game(
+            &opts,
+            &mut SeededDice::new(9),
+            [&mut StagePlayer(&mut a), &mut StagePlayer(&mut b)],
+            &mut count,
+        );
+        assert_eq!(count.turns, g.turns.len());
+        assert_eq!(
+            count.rolls,
+            g.turns.iter().filter(|t| t.roll.is_some()).count()
+        );
+    }
+
     struct Bad(Turn);
 
     impl Player for Bad {
