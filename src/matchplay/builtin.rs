@@ -143,3 +143,22 @@ fn fnv1a(seed: u64, position: &str, dice: Option<(u8, u8)>) -> u64 {
     }
     h
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::game::{SeededDice, play_game};
+
+    #[test]
+    fn builtin_players_play_whole_games_on_the_driver() {
+        let opts = RuleOptions::default();
+        for seed in 0..4 {
+            let mut h = Builtin::new("heuristic", &[]).unwrap();
+            let mut r =
+                Builtin::new("random", &[("engine.seed".into(), seed.to_string())]).unwrap();
+            let g = play_game(&opts, &mut SeededDice::new(seed), [&mut h, &mut r], &mut ());
+            assert!(g.forfeit.is_none(), "seed {seed}: {:?}", g.forfeit);
+            assert!(g.final_state.result().is_some());
+        }
+    }
+}
