@@ -26,11 +26,9 @@ fn read_to_close(c: &mut TcpClient) -> Vec<String> {
     std::iter::from_fn(|| c.recv_timeout(GUARD)).collect()
 }
 
-fn assert_one_line_answer(c: &mut TcpClient, cmd: &str) -> String {
-    c.send(cmd);
-    let answer = c.recv();
-    c.sync();
-    answer
+/// The one line a command is answered with (nothing else comes before `readyok`).
+fn one_line_answer(c: &mut TcpClient, cmd: &str) -> String {
+    c.ask(cmd, 1).remove(0)
 }
 
 /// The single text every file-system refusal gets, over TCP, with a weights directory.
@@ -49,7 +47,7 @@ fn without_a_weights_dir_a_client_reads_no_file() {
         "/tmp",
         "/proc/self/fd/0",
     ] {
-        let a = assert_one_line_answer(&mut c, &format!("set engine.weights {path}"));
+        let a = one_line_answer(&mut c, &format!("set engine.weights {path}"));
         assert!(a.starts_with("error unsupported engine.weights"), "{a}");
         assert!(!a.contains(path), "the answer names the path: {a}");
         answers.push(a);
@@ -125,11 +123,11 @@ fn a_weights_dir_serves_only_its_own_regular_files() {
         ".",
         "/etc/passwd",
     ] {
-        let a = assert_one_line_answer(&mut c, &format!("set engine.weights {refused}"));
+        let a = one_line_answer(&mut c, &format!("set engine.weights {refused}"));
         assert_eq!(a, REFUSED, "{refused}");
     }
     // A file inside the directory may say what is wrong with its contents.
-    let a = assert_one_line_answer(&mut c, "set engine.weights bad.gbnn");
+    let a = one_line_answer(&mut c, "set engine.weights bad.gbnn");
     assert!(
         a.starts_with("error bad_value engine.weights: bad weights file"),
         "{a}"
@@ -214,6 +212,31 @@ fn the_weights_cache_is_bounded_whatever_the_spelling() {
     assert!(after < before + 40 * 1024, "{before} -> {after} KiB");
 }
 
+/// A client that sends `show` `thousands` × 1,000 times and never reads,
+/// each write giving up after `timeout`: its socket, and a thread that
+/// returns how many `show`s went out.
+fn flood_without_reading(
+    addr: &str,
+    thousands: usize,
+    timeout: Duration,
+) -> (TcpStream, std::thread::JoinHandle<usize>) {
+    let stream = TcpStream::connect(addr).unwrap();
+    stream.set_write_timeout(Some(timeout)).unwrap();
+    let mut writer = stream.try_clone().unwrap();
+    let flood = std::thread::spawn(move || {
+        let chunk = "show\n".repeat(1000);
+        let mut sent = 0;
+        for _ in 0..thousands {
+            if writer.write_all(chunk.as_bytes()).is_err() {
+                break;
+            }
+            sent += 1000;
+        }
+        sent
+    });
+    (stream, flood)
+}
+
 #[test]
 fn a_client_that_never_reads_is_bounded_then_closed() {
     let server = Server::start(&["--write-timeout", "2", "--max-connections", "1"]);
@@ -224,23 +247,8 @@ fn a_client_that_never_reads_is_bounded_then_closed() {
         assert!(read_to_close(&mut warm).is_empty());
     }
     let before = rss_kib(server.pid()).unwrap_or(0);
-    let stream = TcpStream::connect(&server.addr).unwrap();
-    stream
-        .set_write_timeout(Some(Duration::from_secs(5)))
-        .unwrap();
-    let mut writer = stream.try_clone().unwrap();
     // 100,000 `show`s (about 9 MB of answers), never read.
-    let flood = std::thread::spawn(move || {
-        let chunk = "show\n".repeat(1000);
-        let mut sent = 0;
-        for _ in 0..100 {
-            if writer.write_all(chunk.as_bytes()).is_err() {
-                break;
-            }
-            sent += 1000;
-        }
-        sent
-    });
+    let (stream, flood) = flood_without_reading(&server.addr, 100, Duration::from_secs(5));
     let mut peak = before;
     let deadline = Instant::now() + GUARD;
     // The server must give the slot back once it has closed the flooder.
@@ -566,19 +574,7 @@ fn sigterm_ends_serve_while_handlers_are_busy() {
     searching.sync();
     let mut partial = server.connect();
     partial.send_bytes(b"set engine.we");
-    let flooder = TcpStream::connect(&server.addr).unwrap();
-    flooder
-        .set_write_timeout(Some(Duration::from_secs(2)))
-        .unwrap();
-    let mut w = flooder.try_clone().unwrap();
-    let flood = std::thread::spawn(move || {
-        let chunk = "show\n".repeat(1000);
-        for _ in 0..50 {
-            if w.write_all(chunk.as_bytes()).is_err() {
-                break;
-            }
-        }
-    });
+    let (_flooder, flood) = flood_without_reading(&server.addr, 50, Duration::from_secs(2));
     std::thread::sleep(Duration::from_millis(500));
     let pid = server.pid().to_string();
     assert!(

@@ -176,12 +176,15 @@ struct Header {
     desc_len: usize,
 }
 
+/// A file too short for the header, or without the magic.
+fn not_weights() -> WeightsError {
+    WeightsError("not a gulbara weights file (magic GBNN missing)".into())
+}
+
 impl Header {
     fn read(h: &[u8; HEADER_LEN]) -> Result<Header, WeightsError> {
         if &h[..4] != MAGIC {
-            return Err(WeightsError(
-                "not a gulbara weights file (magic GBNN missing)".into(),
-            ));
+            return Err(not_weights());
         }
         let u = |i: usize| u32::from_le_bytes([h[i], h[i + 1], h[i + 2], h[i + 3]]);
         let (format, layout, inputs, hidden, outputs, desc_len) = (
@@ -387,9 +390,7 @@ impl Net {
         let header: &[u8; HEADER_LEN] = data
             .get(..HEADER_LEN)
             .and_then(|h| h.try_into().ok())
-            .ok_or_else(|| {
-                WeightsError("not a gulbara weights file (magic GBNN missing)".into())
-            })?;
+            .ok_or_else(not_weights)?;
         let layout = Header::read(header)?;
         let start = HEADER_LEN + layout.desc_len;
         if data.len() as u64 != layout.file_len() {
@@ -462,6 +463,7 @@ pub enum LoadError {
 pub fn read_weights_file(path: &std::path::Path, no_follow: bool) -> Result<Vec<u8>, LoadError> {
     use std::io::Read;
     let shown = path.display();
+    let io = |e: std::io::Error| LoadError::File(format!("{shown}: {e}"));
     let mut open = std::fs::OpenOptions::new();
     open.read(true);
     #[cfg(unix)]
@@ -475,12 +477,8 @@ pub fn read_weights_file(path: &std::path::Path, no_follow: bool) -> Result<Vec<
     }
     #[cfg(not(unix))]
     let _ = no_follow;
-    let file = open
-        .open(path)
-        .map_err(|e| LoadError::File(format!("{shown}: {e}")))?;
-    let meta = file
-        .metadata()
-        .map_err(|e| LoadError::File(format!("{shown}: {e}")))?;
+    let file = open.open(path).map_err(io)?;
+    let meta = file.metadata().map_err(io)?;
     if !meta.is_file() {
         return Err(LoadError::File(format!("{shown}: not a regular file")));
     }
@@ -492,11 +490,9 @@ pub fn read_weights_file(path: &std::path::Path, no_follow: bool) -> Result<Vec<
     }
     let mut header = [0u8; HEADER_LEN];
     let mut reader = file.take(MAX_WEIGHTS_FILE + 1);
-    reader.read_exact(&mut header).map_err(|_| {
-        LoadError::Format(WeightsError(
-            "not a gulbara weights file (magic GBNN missing)".into(),
-        ))
-    })?;
+    reader
+        .read_exact(&mut header)
+        .map_err(|_| LoadError::Format(not_weights()))?;
     let declared = Header::read(&header)?.file_len();
     if declared != meta.len() {
         return Err(LoadError::Format(WeightsError(format!(
@@ -508,9 +504,7 @@ pub fn read_weights_file(path: &std::path::Path, no_follow: bool) -> Result<Vec<
     let mut bytes = Vec::with_capacity(declared as usize);
     bytes.extend_from_slice(&header);
     reader.set_limit(declared - HEADER_LEN as u64 + 1);
-    reader
-        .read_to_end(&mut bytes)
-        .map_err(|e| LoadError::File(format!("{shown}: {e}")))?;
+    reader.read_to_end(&mut bytes).map_err(io)?;
     if bytes.len() as u64 != declared {
         return Err(LoadError::File(format!(
             "{shown}: changed while it was read"

@@ -104,22 +104,14 @@ impl std::error::Error for ProtocolError {}
 /// Shortens a user's token for an error message.
 pub fn quote(tok: &str) -> String {
     const MAX: usize = 40;
-    // Control characters are escaped, so a quoted token never breaks a
-    // response line (a CR or an escape sequence sent by a client).
-    let mut out = String::from("'");
-    for (i, c) in tok.chars().enumerate() {
-        if i == MAX {
-            out.push_str("...");
-            break;
-        }
-        if c.is_control() {
-            out.extend(c.escape_default());
-        } else {
-            out.push(c);
-        }
+    // Control characters are escaped where every response line is written
+    // (`Session::say`), so a quoted token never breaks a line.
+    if tok.chars().count() <= MAX {
+        format!("'{tok}'")
+    } else {
+        let head: String = tok.chars().take(MAX).collect();
+        format!("'{head}...'")
     }
-    out.push('\'');
-    out
 }
 
 /// Where a `position` command starts from.

@@ -239,17 +239,14 @@ impl Session {
         // Every response is one line: a control character that slipped into
         // a message (from a client's text) is escaped, never passed on.
         if line.chars().any(char::is_control) {
-            let clean: String = line
-                .chars()
-                .flat_map(|c| {
-                    let esc: Vec<char> = if c.is_control() {
-                        c.escape_default().collect()
-                    } else {
-                        vec![c]
-                    };
-                    esc
-                })
-                .collect();
+            let mut clean = String::with_capacity(line.len() + 8);
+            for c in line.chars() {
+                if c.is_control() {
+                    clean.extend(c.escape_default());
+                } else {
+                    clean.push(c);
+                }
+            }
             (self.out)(&clean);
         } else {
             (self.out)(line);
@@ -389,11 +386,12 @@ impl Session {
             },
             Command::Set { key, value } => {
                 if key == "engine.weights" {
-                    // The token check first: a malformed name is never
-                    // looked up, and the stored value prints on one line.
-                    crate::protocol::settings::check_token(&key, &value)?;
+                    // Settings check the value (one token) before a file is
+                    // looked up; nothing changes unless both succeed.
+                    let mut next = self.settings.clone();
+                    next.set(&key, &value)?;
                     let net = load_weights(&self.config.files, &value)?;
-                    self.settings.set(&key, &value)?;
+                    self.settings = next;
                     self.net = Some(net);
                 } else {
                     self.settings.set(&key, &value)?;

@@ -99,7 +99,7 @@ pub const MAX_TEXT_VALUE: usize = 4096;
 
 /// A `string` value must be one token that every response line can carry:
 /// no white space, no control characters, not too long.
-pub fn check_token(name: &str, value: &str) -> Result<(), ProtocolError> {
+fn check_token(name: &str, value: &str) -> Result<(), ProtocolError> {
     if value.is_empty()
         || value.len() > MAX_TEXT_VALUE
         || value.chars().any(|c| c.is_whitespace() || c.is_control())

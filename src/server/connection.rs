@@ -142,11 +142,6 @@ impl Connection {
         self
     }
 
-    /// When the first byte of the line still unfinished arrived, if any.
-    pub fn partial_since(&self) -> Option<std::time::Instant> {
-        self.partial_since
-    }
-
     /// The next frame; `None` at the end of input. Cancel-safe: a frame is
     /// never lost when the future is dropped before it completes.
     pub async fn read_frame(&mut self) -> std::io::Result<Option<Frame>> {

@@ -57,24 +57,6 @@ pub struct ServeConfig {
     pub weights_dir: Option<PathBuf>,
 }
 
-impl ServeConfig {
-    /// The defaults of `gulbara serve` on `listen`.
-    pub fn new(listen: SocketAddr) -> ServeConfig {
-        let max_connections = 64;
-        ServeConfig {
-            listen,
-            max_line: super::connection::DEFAULT_MAX_LINE,
-            idle_timeout: Some(Duration::from_secs(DEFAULT_IDLE_TIMEOUT_S)),
-            line_timeout: Some(Duration::from_secs(DEFAULT_LINE_TIMEOUT_S)),
-            write_timeout: Duration::from_secs(DEFAULT_WRITE_TIMEOUT_S),
-            max_connections,
-            max_per_ip: default_max_per_ip(max_connections),
-            max_search: Some(Duration::from_millis(DEFAULT_MAX_SEARCH_MS)),
-            weights_dir: None,
-        }
-    }
-}
-
 /// A quarter of the slots, at least one.
 pub fn default_max_per_ip(max_connections: usize) -> usize {
     (max_connections / 4).max(1)
