@@ -104,14 +104,23 @@ impl std::error::Error for ProtocolError {}
 /// Shortens a user's token for an error message.
 pub fn quote(tok: &str) -> String {
     const MAX: usize = 40;
-    // Control characters are escaped where every response line is written
-    // (`Session::say`), so a quoted token never breaks a line.
-    if tok.chars().count() <= MAX {
-        format!("'{tok}'")
-    } else {
-        let head: String = tok.chars().take(MAX).collect();
-        format!("'{head}...'")
+    // Control characters are shown escaped (`'a\rb'`), so the client sees
+    // what it sent; elsewhere in an error's detail they become spaces
+    // (`ProtocolError`'s Display).
+    let mut out = String::from("'");
+    for (i, c) in tok.chars().enumerate() {
+        if i == MAX {
+            out.push_str("...");
+            break;
+        }
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
     }
+    out.push('\'');
+    out
 }
 
 /// Where a `position` command starts from.
