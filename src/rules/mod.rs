@@ -3,7 +3,9 @@
 //! Knows nothing about the protocol, the search or the match runner.
 
 pub mod game;
+pub mod hitting;
 pub mod movegen;
+pub mod nardy;
 pub mod options;
 pub mod position;
 pub mod state;
@@ -11,7 +13,7 @@ pub mod step;
 pub mod turn;
 
 pub use movegen::{MoveGen, StageEnd, stage_ends};
-pub use options::RuleOptions;
+pub use options::{RuleOptions, Variant};
 pub use position::{Checkers, Position};
 pub use state::{GameResult, GameState, Pending, PlayError, Side};
 pub use step::{Play, StageDice, Step};

@@ -17,17 +17,25 @@
 use super::position::{Checkers, HOME_MASK, Position};
 use super::step::{Play, StageDice, Step};
 
-/// Extra restrictions a rule set places on single steps (head rule, six-block
-/// rule of other tables games). Gul bara has none.
+/// Extra restrictions a rule set places on single steps and on the ends of
+/// a stage (the head and six-block rules of long nardy). Gul bara has none.
 pub trait StepRules {
-    /// True when the rule set never forbids a step ([`StepRules::allows`]
+    /// True when the rule set never forbids a step or an end (both methods
     /// always true), which lets the generator use its fast paths.
     const UNRESTRICTED: bool = false;
 
-    /// Whether the mover, with checkers `own` and blocked points `blocked`,
-    /// may play `step` (already known to be legal under the common rules).
+    /// Whether the mover, whose checkers were `start` when the stage began
+    /// and are `own` now, with blocked points `blocked` and the opponent's
+    /// checkers `opp`, may play `step` (already known to be legal under the
+    /// common rules).
     #[inline]
-    fn allows(&self, _own: Checkers, _blocked: u32, _step: Step) -> bool {
+    fn allows(&self, _start: Checkers, _own: Checkers, _opp: Checkers, _step: Step) -> bool {
+        true
+    }
+
+    /// Whether a play may end the stage at `end` (the mover's view).
+    #[inline]
+    fn end_allowed(&self, _end: Position) -> bool {
         true
     }
 }
@@ -71,14 +79,14 @@ fn step_ok(occ: u32, blocked: u32, from: u8, die: u8) -> bool {
 
 /// Open-addressing set of end keys, cleared in O(1) by bumping a stamp.
 #[derive(Default)]
-struct EndSet {
+pub(crate) struct EndSet {
     slots: Vec<(u128, u32)>,
     stamp: u32,
     len: usize,
 }
 
 impl EndSet {
-    fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
         if self.slots.is_empty() {
             self.slots = vec![(0, 0); 256];
         }
@@ -98,7 +106,7 @@ impl EndSet {
 
     /// Inserts `key`; false when it was already there.
     #[inline]
-    fn insert(&mut self, key: u128) -> bool {
+    pub(crate) fn insert(&mut self, key: u128) -> bool {
         if self.len * 2 >= self.slots.len() {
             self.grow();
         }
@@ -138,6 +146,7 @@ pub struct MoveGen<R: StepRules = GulBaraSteps> {
     seen: EndSet,
     max_used: u8,
     // Working state of the current enumeration.
+    start: Checkers,
     own: Checkers,
     occ: u32,
     blocked: u32,
@@ -159,6 +168,7 @@ impl<R: StepRules> MoveGen<R> {
             rules,
             seen: EndSet::default(),
             max_used: 0,
+            start: Checkers::default(),
             own: Checkers::default(),
             occ: 0,
             blocked: 0,
@@ -229,6 +239,7 @@ impl<R: StepRules> MoveGen<R> {
         out.clear();
         self.seen.clear();
         self.max_used = 0;
+        self.start = pos.own;
         self.own = pos.own;
         self.opp = pos.opp;
         self.occ = occ;
@@ -265,7 +276,7 @@ impl<R: StepRules> MoveGen<R> {
         step_ok(self.occ, self.blocked, from, die)
             && self
                 .rules
-                .allows(self.own, self.blocked, Step::new(from, die))
+                .allows(self.start, self.own, self.opp, Step::new(from, die))
     }
 
     #[inline(always)]
@@ -290,11 +301,19 @@ impl<R: StepRules> MoveGen<R> {
         self.play.pop();
     }
 
-    /// Records the current end, used by a play of `used` dice.
+    /// Records the current end, used by a play of `used` dice; false when
+    /// the rule set does not let a play end there.
     #[inline(always)]
-    fn record(&mut self, used: u8, out: &mut Vec<StageEnd>) {
+    fn record(&mut self, used: u8, out: &mut Vec<StageEnd>) -> bool {
+        let end = Position {
+            own: self.own,
+            opp: self.opp,
+        };
+        if !R::UNRESTRICTED && !self.rules.end_allowed(end) {
+            return false;
+        }
         if used < self.max_used {
-            return;
+            return true;
         }
         if used > self.max_used {
             self.max_used = used;
@@ -303,16 +322,15 @@ impl<R: StepRules> MoveGen<R> {
         }
         if self.seen.insert(self.own.0) {
             out.push(StageEnd {
-                pos: Position {
-                    own: self.own,
-                    opp: self.opp,
-                },
+                pos: end,
                 play: self.play,
             });
         }
+        true
     }
 
-    /// Plays `first` then `second`.
+    /// Plays `first` then `second`. A step after which no allowed end can
+    /// be reached does not count as playable.
     fn pair(&mut self, first: u8, second: u8, out: &mut Vec<StageEnd>) {
         let mut froms = self.occ;
         while froms != 0 {
@@ -332,9 +350,8 @@ impl<R: StepRules> MoveGen<R> {
                     seconds &= !(1 << (from2 - 1));
                     if self.can(from2, second) {
                         let saved2 = self.apply(from2, second);
-                        self.record(2, out);
+                        any |= self.record(2, out);
                         self.undo(saved2);
-                        any = true;
                     }
                 }
                 if !any {
@@ -346,7 +363,8 @@ impl<R: StepRules> MoveGen<R> {
     }
 
     /// Plays up to `left` more dice of `die`, sources at or below `top`.
-    fn same(&mut self, die: u8, left: u8, top: u8, out: &mut Vec<StageEnd>) {
+    /// Returns whether some allowed end was reached.
+    fn same(&mut self, die: u8, left: u8, top: u8, out: &mut Vec<StageEnd>) -> bool {
         let used = self.play.len() as u8;
         let mut froms = self.occ & (u32::MAX >> (32 - top as u32));
         let mut any = false;
@@ -356,20 +374,20 @@ impl<R: StepRules> MoveGen<R> {
             if !self.can(from, die) {
                 continue;
             }
-            any = true;
             let saved = self.apply(from, die);
             if self.occ == 0 || left == 1 {
                 // Finished the stage, or bore off the last checker.
                 let full = used + left;
-                self.record(full, out);
+                any |= self.record(full, out);
             } else {
-                self.same(die, left - 1, from, out);
+                any |= self.same(die, left - 1, from, out);
             }
             self.undo(saved);
         }
         if !any && used > 0 {
-            self.record(used, out);
+            return self.record(used, out);
         }
+        any
     }
 }
 

@@ -1,10 +1,83 @@
-//! Rule options: the readings of the rule texts that differ.
+//! Rule options: the game played and the readings of the rule texts that differ.
 //!
-//! Defaults follow seed 001 (the Greek rules page), seed 000 where 001 is
-//! silent, and the published Bulgarian rules where both are silent.
+//! Gul bara's defaults follow seed 001 (the Greek rules page), seed 000 where
+//! 001 is silent, and the published Bulgarian rules where both are silent.
+//! Long nardy's follow the Moscow Open reading of seed 002; short nardy is
+//! seed 002's qisqa nard, backgammon the standard game.
 
 use std::fmt;
 use std::str::FromStr;
+
+/// A game of the family (a rule set).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub enum Variant {
+    /// Gul bara: same-direction running, escalating doublets.
+    #[default]
+    GulBara,
+    /// Long nardy: same-direction running, head and six-block rules.
+    LongNardy,
+    /// Short nardy: backgammon's board and hitting, oin/mars scoring.
+    ShortNardy,
+    /// Standard backgammon, cubeless.
+    Backgammon,
+}
+
+impl Variant {
+    /// Every variant, in documentation order.
+    pub const ALL: [Variant; 4] = [
+        Variant::GulBara,
+        Variant::LongNardy,
+        Variant::ShortNardy,
+        Variant::Backgammon,
+    ];
+
+    /// Whether the sides run in opposite directions and hit blots.
+    pub const fn hits(self) -> bool {
+        matches!(self, Variant::ShortNardy | Variant::Backgammon)
+    }
+
+    /// The rule option names of this variant, in documentation order.
+    pub const fn option_names(self) -> &'static [&'static str] {
+        match self {
+            Variant::GulBara => &["opening", "exempt_rolls", "exempt_scope", "remainder"],
+            Variant::LongNardy => &["opening", "head_first_turn", "six_block"],
+            Variant::ShortNardy | Variant::Backgammon => &["opening"],
+        }
+    }
+
+    /// The most points one game can be worth.
+    pub const fn max_points(self) -> u8 {
+        match self {
+            Variant::Backgammon => 3,
+            _ => 2,
+        }
+    }
+}
+
+/// Which doublets let a second checker leave the head on a side's first
+/// turn in long nardy.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub enum HeadFirstTurn {
+    /// A doublet whose four steps one head checker cannot complete.
+    #[default]
+    NeedsSecond,
+    /// 3-3, 4-4 and 6-6, whatever the position.
+    Fixed346,
+    /// 4-4 and 6-6.
+    Fixed46,
+    /// Every doublet.
+    AnyDouble,
+}
+
+/// When long nardy's six-block rule is judged.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub enum SixBlock {
+    /// Only the end of the turn (a six made and broken within it is fine).
+    #[default]
+    EndOfTurn,
+    /// Every landing.
+    PerStep,
+}
 
 /// How the first turn of a game is played.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
@@ -36,27 +109,51 @@ pub enum RemainderRule {
     Lost,
 }
 
-/// All rule options of a game.
+/// All rule options of a game, the variant among them.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct RuleOptions {
+    /// The game played.
+    pub variant: Variant,
     /// `opening`: `single` | `reroll`.
     pub opening: Opening,
-    /// `exempt_rolls`: how many first rolls play doublets without escalation.
+    /// `exempt_rolls` (Gul bara): how many first rolls play doublets without escalation.
     pub exempt_rolls: u32,
-    /// `exempt_scope`: `player` | `game`.
+    /// `exempt_scope` (Gul bara): `player` | `game`.
     pub exempt_scope: ExemptScope,
-    /// `remainder`: `opponent` | `lost`.
+    /// `remainder` (Gul bara): `opponent` | `lost`.
     pub remainder: RemainderRule,
+    /// `head_first_turn` (long nardy).
+    pub head_first_turn: HeadFirstTurn,
+    /// `six_block` (long nardy).
+    pub six_block: SixBlock,
 }
 
 impl Default for RuleOptions {
     fn default() -> Self {
+        RuleOptions::for_variant(Variant::GulBara)
+    }
+}
+
+impl RuleOptions {
+    /// The default options of a variant.
+    pub const fn for_variant(variant: Variant) -> RuleOptions {
         RuleOptions {
-            opening: Opening::Single,
+            variant,
+            opening: match variant {
+                Variant::GulBara | Variant::Backgammon => Opening::Single,
+                Variant::LongNardy | Variant::ShortNardy => Opening::Reroll,
+            },
             exempt_rolls: 3,
             exempt_scope: ExemptScope::Player,
             remainder: RemainderRule::Opponent,
+            head_first_turn: HeadFirstTurn::NeedsSecond,
+            six_block: SixBlock::EndOfTurn,
         }
+    }
+
+    /// Whether doublets escalate in this game.
+    pub fn escalating(&self) -> bool {
+        self.variant == Variant::GulBara
     }
 }
 
@@ -66,12 +163,21 @@ impl Default for RuleOptions {
 pub struct OptionError(pub String);
 
 impl RuleOptions {
-    /// The option names, in documentation order.
+    /// Gul bara's option names, in documentation order.
     pub const NAMES: [&'static str; 4] = ["opening", "exempt_rolls", "exempt_scope", "remainder"];
 
-    /// Sets one option by name from its text value.
+    /// Sets one option of the current variant by name from its text value.
     pub fn set(&mut self, name: &str, value: &str) -> Result<(), OptionError> {
+        if !self.variant.option_names().contains(&name) {
+            return Err(OptionError(if Self::any_option(name) {
+                format!("{name} is not a rule option of {}", self.variant)
+            } else {
+                format!("unknown rule option '{name}'")
+            }));
+        }
         match name {
+            "head_first_turn" => self.head_first_turn = value.parse()?,
+            "six_block" => self.six_block = value.parse()?,
             "opening" => self.opening = value.parse()?,
             "exempt_rolls" => {
                 self.exempt_rolls = value.parse().map_err(|_| {
@@ -92,9 +198,21 @@ impl RuleOptions {
         Ok(())
     }
 
-    /// The text value of one option.
+    /// Whether `name` is a rule option of any variant.
+    pub fn any_option(name: &str) -> bool {
+        Variant::ALL
+            .iter()
+            .any(|v| v.option_names().contains(&name))
+    }
+
+    /// The text value of one option of the current variant.
     pub fn get(&self, name: &str) -> Option<String> {
+        if !self.variant.option_names().contains(&name) {
+            return None;
+        }
         Some(match name {
+            "head_first_turn" => self.head_first_turn.to_string(),
+            "six_block" => self.six_block.to_string(),
             "opening" => self.opening.to_string(),
             "exempt_rolls" => self.exempt_rolls.to_string(),
             "exempt_scope" => self.exempt_scope.to_string(),
@@ -126,6 +244,13 @@ macro_rules! text_enum {
     };
 }
 
+text_enum!(Variant, "game.variant",
+    Variant::GulBara => "gulbara", Variant::LongNardy => "long_nardy",
+    Variant::ShortNardy => "short_nardy", Variant::Backgammon => "backgammon");
+text_enum!(HeadFirstTurn, "head_first_turn",
+    HeadFirstTurn::NeedsSecond => "needs_second", HeadFirstTurn::Fixed346 => "fixed_3_4_6",
+    HeadFirstTurn::Fixed46 => "fixed_4_6", HeadFirstTurn::AnyDouble => "any_double");
+text_enum!(SixBlock, "six_block", SixBlock::EndOfTurn => "end_of_turn", SixBlock::PerStep => "per_step");
 text_enum!(Opening, "opening", Opening::Single => "single", Opening::Reroll => "reroll");
 text_enum!(ExemptScope, "exempt_scope", ExemptScope::Player => "player", ExemptScope::Game => "game");
 text_enum!(RemainderRule, "remainder", RemainderRule::Opponent => "opponent", RemainderRule::Lost => "lost");
@@ -159,5 +284,25 @@ mod tests {
         assert!(o.set("exempt_rolls", "x").is_err());
         assert!(o.set("nonsense", "1").is_err());
         assert_eq!(o, RuleOptions::default());
+    }
+
+    #[test]
+    fn options_belong_to_their_variant() {
+        let mut o = RuleOptions::default();
+        assert!(o.set("six_block", "per_step").is_err());
+        assert_eq!(o.get("six_block"), None);
+        let mut n = RuleOptions::for_variant(Variant::LongNardy);
+        assert_eq!(n.opening, Opening::Reroll);
+        n.set("six_block", "per_step").unwrap();
+        n.set("head_first_turn", "fixed_3_4_6").unwrap();
+        assert!(n.set("remainder", "lost").is_err());
+        assert_eq!(n.get("head_first_turn").unwrap(), "fixed_3_4_6");
+        for v in Variant::ALL {
+            assert_eq!(v.to_string().parse::<Variant>().unwrap(), v);
+        }
+        assert_eq!(
+            RuleOptions::for_variant(Variant::Backgammon).opening,
+            Opening::Single
+        );
     }
 }

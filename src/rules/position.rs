@@ -11,6 +11,10 @@
 /// Number of checkers per side.
 pub const CHECKERS: u8 = 15;
 
+/// The bar's nibble in [`Checkers`], and the `from` of a step that enters
+/// from the bar (a checker there is 25 points from home).
+pub const BAR: u8 = 25;
+
 /// Mover's point `p` seen from the opponent's numbering (an involution).
 #[inline]
 pub const fn other_numbering(p: u8) -> u8 {
@@ -33,7 +37,9 @@ const fn compress_nibbles(x: u64) -> u32 {
 
 /// Checkers of one side in its own numbering, four bits per point.
 ///
-/// Nibble 0 holds the borne-off count, nibble `p` the checkers on point `p`.
+/// Nibble 0 holds the borne-off count, nibble `p` the checkers on point `p`,
+/// nibble [`BAR`] the checkers on the bar (always 0 in the games without
+/// hitting).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug, Default)]
 pub struct Checkers(pub u128);
 
@@ -60,7 +66,25 @@ impl Checkers {
         Some(Checkers(bits))
     }
 
-    /// Checkers on point `p` (1..=24).
+    /// Builds from counts on the points and the bar, the rest borne off.
+    /// Returns `None` when more than 15 checkers are given.
+    pub fn from_counts_with_bar(points: &[u8; 24], bar: u8) -> Option<Checkers> {
+        let c = Checkers::from_counts(points)?;
+        if bar > c.off() {
+            return None;
+        }
+        Some(Checkers(
+            c.0 - u128::from(bar) + (u128::from(bar) << (4 * u32::from(BAR))),
+        ))
+    }
+
+    /// Checkers on the bar.
+    #[inline]
+    pub const fn bar(self) -> u8 {
+        ((self.0 >> (4 * BAR as u32)) & 0xF) as u8
+    }
+
+    /// Checkers on point `p` (1..=24, or [`BAR`]).
     #[inline]
     pub const fn at(self, p: u8) -> u8 {
         ((self.0 >> (4 * p as u32)) & 0xF) as u8
@@ -72,7 +96,7 @@ impl Checkers {
         (self.0 & 0xF) as u8
     }
 
-    /// Checkers still on the board.
+    /// Checkers still in play (on the points or the bar).
     #[inline]
     pub const fn on_board(self) -> u8 {
         CHECKERS - self.off()
@@ -109,14 +133,16 @@ impl Checkers {
         out
     }
 
-    /// Pip count: the sum of the distances every checker still has to run.
+    /// Pip count: the sum of the distances every checker still has to run
+    /// (a checker on the bar has 25 to go).
     pub fn pips(self) -> u32 {
-        (1..=24u8)
+        (1..=25u8)
             .map(|p| u32::from(self.at(p)) * u32::from(p))
             .sum()
     }
 
-    /// Moves one checker from `from` to `to` (0 is off). No legality check.
+    /// Moves one checker from `from` to `to` (0 is off, [`BAR`] the bar).
+    /// No legality check.
     #[inline]
     pub fn moved(self, from: u8, to: u8) -> Checkers {
         Checkers(self.0 - (1u128 << (4 * from as u32)) + (1u128 << (4 * to as u32)))

@@ -1,0 +1,183 @@
+//! Long nardy: Gul bara's board and movement with the head and six-block
+//! rules, and doublets that never escalate.
+//!
+//! Both sides run the same way, as in Gul bara, so the board, the closed
+//! points (any opposing checker), bearing off and the must-play rule are the
+//! common ones of [`super::movegen`]; this module adds the two restrictions
+//! as a [`StepRules`] so the generator stays statically dispatched.
+
+use super::movegen::{MoveGen, StageEnd, StepRules};
+use super::options::{HeadFirstTurn, SixBlock};
+use super::position::{Checkers, Position};
+use super::step::{StageDice, Step};
+
+/// The head: the point every checker starts on.
+pub const HEAD: u8 = 24;
+
+/// The long-nardy restrictions for one stage (one turn: nothing escalates).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LongNardySteps {
+    /// How many checkers may leave the head in this turn (1, or 2 on a
+    /// first-turn doublet that allows a second).
+    pub head_limit: u8,
+    /// When the six-block rule is judged.
+    pub six_block: SixBlock,
+}
+
+impl Default for LongNardySteps {
+    fn default() -> Self {
+        LongNardySteps {
+            head_limit: 1,
+            six_block: SixBlock::EndOfTurn,
+        }
+    }
+}
+
+impl LongNardySteps {
+    /// The restrictions of a turn: `first_turn` when this is the side's
+    /// first roll of the game.
+    pub fn for_turn(
+        pos: Position,
+        dice: StageDice,
+        first_turn: bool,
+        head: HeadFirstTurn,
+        six_block: SixBlock,
+    ) -> LongNardySteps {
+        let mut head_limit = 1;
+        if let (true, StageDice::Same { die, count: 4 }) = (first_turn, dice) {
+            let second = match head {
+                HeadFirstTurn::NeedsSecond => !one_head_checker_plays_four(pos, die),
+                HeadFirstTurn::Fixed346 => matches!(die, 3 | 4 | 6),
+                HeadFirstTurn::Fixed46 => matches!(die, 4 | 6),
+                HeadFirstTurn::AnyDouble => true,
+            };
+            if second {
+                head_limit = 2;
+            }
+        }
+        LongNardySteps {
+            head_limit,
+            six_block,
+        }
+    }
+}
+
+/// Whether a single checker from the head can complete four steps of `die`.
+fn one_head_checker_plays_four(pos: Position, die: u8) -> bool {
+    if pos.own.at(HEAD) == 0 || HEAD <= 4 * die {
+        return false;
+    }
+    let blocked = pos.blocked();
+    (1..=4).all(|k| blocked & (1 << (HEAD - k * die - 1)) == 0)
+}
+
+/// Whether the mover `own` holds six or more points in a row (along the
+/// opponent's path) with no opposing checker of `opp` ahead of them.
+pub fn has_illegal_block(own: Checkers, opp: Checkers) -> bool {
+    // The mover's points in the opponent's numbering: the opponent runs
+    // from its 24 down to its 1, so "ahead" of a block is below it.
+    let mut m = own.mask_in_other_numbering();
+    if m.count_ones() < 6 {
+        return false;
+    }
+    let ahead_any = opp.off() > 0;
+    let opp_mask = opp.mask();
+    // Walk the runs from the low end.
+    while m != 0 {
+        let lo = m.trailing_zeros();
+        let run = (m >> lo).trailing_ones();
+        if run >= 6 && !ahead_any && opp_mask & ((1u32 << lo) - 1) == 0 {
+            return true;
+        }
+        m &= !(((1u64 << (lo + run)) - 1) as u32);
+    }
+    false
+}
+
+impl StepRules for LongNardySteps {
+    #[inline]
+    fn allows(&self, start: Checkers, own: Checkers, opp: Checkers, step: Step) -> bool {
+        if step.from == HEAD && start.at(HEAD) - own.at(HEAD) >= self.head_limit {
+            return false;
+        }
+        if self.six_block == SixBlock::PerStep && step.from > step.die {
+            let after = own.moved(step.from, step.to());
+            return !has_illegal_block(after, opp);
+        }
+        true
+    }
+
+    #[inline]
+    fn end_allowed(&self, end: Position) -> bool {
+        !has_illegal_block(end.own, end.opp)
+    }
+}
+
+/// Convenience: every distinct end of a long-nardy stage and the number of
+/// playable dice.
+pub fn stage_ends(pos: Position, dice: StageDice, rules: LongNardySteps) -> (Vec<StageEnd>, u8) {
+    let mut out = Vec::new();
+    let n = MoveGen::with_rules(rules).generate(pos, dice, &mut out);
+    (out, n)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn first(dice: StageDice, head: HeadFirstTurn) -> (Vec<StageEnd>, u8) {
+        let r = LongNardySteps::for_turn(Position::START, dice, true, head, SixBlock::EndOfTurn);
+        stage_ends(Position::START, dice, r)
+    }
+
+    #[test]
+    fn whites_opening_doublets() {
+        for head in [HeadFirstTurn::NeedsSecond, HeadFirstTurn::Fixed346] {
+            let same = |die| StageDice::Same { die, count: 4 };
+            let (e, n) = first(same(1), head);
+            assert_eq!((e.len(), n, e[0].pos.own.at(20)), (1, 4, 1));
+            let (e, n) = first(same(2), head);
+            assert_eq!((e.len(), n, e[0].pos.own.at(16)), (1, 4, 1));
+            let (e, n) = first(same(5), head);
+            assert_eq!((e.len(), n, e[0].pos.own.at(4)), (1, 4, 1));
+            let (e, n) = first(same(4), head);
+            assert_eq!((e.len(), n, e[0].pos.own.at(16)), (1, 4, 2));
+            let (e, n) = first(same(6), head);
+            assert_eq!((e.len(), n, e[0].pos.own.at(18)), (1, 2, 2));
+            let (e, n) = first(same(3), head);
+            assert_eq!((e.len(), n), (2, 4));
+            for a in 1..=6 {
+                for b in 1..a {
+                    let (e, n) = first(StageDice::Pair(a, b), head);
+                    assert_eq!((e.len(), n), (1, 2), "{a}{b}");
+                    assert_eq!(e[0].pos.own.at(HEAD), 14);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn six_in_a_row_needs_an_opponent_ahead() {
+        // The mover on its 1..6 (the opponent's 13..18): a block of six.
+        let mut own = [0u8; 24];
+        own[..6].fill(1);
+        own[23] = 9;
+        let own = Checkers::from_counts(&own).unwrap();
+        let mut opp = [0u8; 24];
+        opp[23] = 15;
+        let behind = Checkers::from_counts(&opp).unwrap();
+        assert!(has_illegal_block(own, behind));
+        // One opposing checker on its 5 (past the block): legal.
+        opp[23] = 14;
+        opp[4] = 1;
+        let ahead = Checkers::from_counts(&opp).unwrap();
+        assert!(!has_illegal_block(own, ahead));
+        // One borne off counts as ahead.
+        opp[4] = 0;
+        let off = Checkers::from_counts(&opp).unwrap();
+        assert!(!has_illegal_block(own, off));
+        // A gap breaks the row (the head on 24 continues the mover's 1 for the opponent).
+        let five = own.moved(3, 0);
+        assert!(!has_illegal_block(five, behind));
+    }
+}
