@@ -9,7 +9,7 @@ use crate::eval::{Evaluator, Probs, probs_for};
 use crate::notation::{apply_turn, play_text};
 use crate::record::{RecordError, replay};
 use crate::rules::skip_forced_empty;
-use crate::rules::{GameState, MoveGen, Side};
+use crate::rules::{GameState, Side, StageGen};
 use crate::search::{Limits, Search};
 
 /// One analysed decision.
@@ -112,7 +112,7 @@ pub fn analyse(text: &str, eval: &dyn Evaluator, plies: u8) -> Result<Analysis, 
         plies,
         ..Limits::default()
     };
-    let mut movegen = MoveGen::new();
+    let mut movegen = StageGen::new();
     let mut ends = Vec::new();
     let mut out = Analysis::default();
     for (gi, g) in games.iter().enumerate() {

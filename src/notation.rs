@@ -8,12 +8,16 @@
 //!   fields: `chain=D` (the side to move is in the middle of its escalating
 //!   chain; its next stage is four `D`s), `rem=DxN` (the side to move plays a
 //!   remainder: `N` dice of `D`, then four of each higher number) and
-//!   `stuck=N` (rolls in a row without a checker moving).
-//! - A step: `from/to` in the mover's numbering, `from/off` when borne off.
-//!   A play is its steps in order, or `pass`. A roll: two digits, `65`.
+//!   `stuck=N` (rolls in a row without a checker moving), and in the
+//!   hitting games `bar=W,B` (checkers on the bar) whenever either is
+//!   non-zero. Black's own point `q` is White's `q ± 12` in Gul bara and long
+//!   nardy, White's `25 − q` in short nardy and backgammon.
+//! - A step: `from/to` in the mover's numbering, `from/off` when borne off,
+//!   `bar/to` when it enters, a `*` after a hit. A play is its steps in
+//!   order, or `pass`. A roll: two digits, `65`.
 
-use crate::rules::options::RuleOptions;
-use crate::rules::position::{CHECKERS, Checkers, Position, other_numbering};
+use crate::rules::options::{RuleOptions, Variant};
+use crate::rules::position::{BAR, CHECKERS, Checkers, Position};
 use crate::rules::state::{GameState, Pending, Side};
 use crate::rules::step::Step;
 use crate::rules::turn::{MoveFailure, MoveSequence, MoveToken, TurnError, TurnSequence};
@@ -30,6 +34,11 @@ fn err<T>(msg: impl Into<String>) -> Result<T, NotationError> {
 /// The start position text.
 pub const START_TEXT: &str = "0,0,0,0,0,0,0,0,0,0,0,-15,0,0,0,0,0,0,0,0,0,0,0,15 w 0 0";
 
+/// The start position text of `variant`.
+pub fn start_text(variant: Variant) -> String {
+    state_text(&GameState::start_of(variant, Side::White))
+}
+
 /// Counts in White's numbering (White positive) from a state.
 pub fn white_view(state: &GameState) -> [i8; 24] {
     let (white, black) = match state.to_move {
@@ -39,17 +48,40 @@ pub fn white_view(state: &GameState) -> [i8; 24] {
     let mut out = [0i8; 24];
     for p in 1..=24u8 {
         let w = white.at(p) as i8;
-        let b = black.at(other_numbering(p)) as i8;
+        let b = black.at(state.variant.opponent_point(p)) as i8;
         out[p as usize - 1] = w - b;
     }
     out
 }
 
-/// Builds the mover-view position from White-view counts.
+/// White's and Black's checkers on the bar.
+pub fn bar_counts(state: &GameState) -> [u8; 2] {
+    let (white, black) = match state.to_move {
+        Side::White => (state.pos.own, state.pos.opp),
+        Side::Black => (state.pos.opp, state.pos.own),
+    };
+    [white.bar(), black.bar()]
+}
+
+/// Builds the mover-view Gul bara position from White-view counts.
 pub fn position_from_white_view(
     counts: &[i8; 24],
     to_move: Side,
 ) -> Result<Position, NotationError> {
+    position_from_white_view_in(Variant::GulBara, counts, [0, 0], to_move)
+}
+
+/// Builds the mover-view position of `variant` from White-view counts and
+/// the bar counts (White's, Black's).
+pub fn position_from_white_view_in(
+    variant: Variant,
+    counts: &[i8; 24],
+    bar: [u8; 2],
+    to_move: Side,
+) -> Result<Position, NotationError> {
+    if !variant.hits() && bar != [0, 0] {
+        return err(format!("{variant} has no bar"));
+    }
     let mut white = [0u8; 24];
     let mut black = [0u8; 24];
     for (i, &c) in counts.iter().enumerate() {
@@ -57,26 +89,28 @@ pub fn position_from_white_view(
         if c > 0 {
             white[i] = c as u8;
         } else if c < 0 {
-            black[other_numbering(p) as usize - 1] = c.unsigned_abs();
+            black[variant.opponent_point(p) as usize - 1] = c.unsigned_abs();
         }
     }
-    let w: u32 = white.iter().map(|&x| u32::from(x)).sum();
-    let b: u32 = black.iter().map(|&x| u32::from(x)).sum();
+    let w: u32 = white.iter().map(|&x| u32::from(x)).sum::<u32>() + u32::from(bar[0]);
+    let b: u32 = black.iter().map(|&x| u32::from(x)).sum::<u32>() + u32::from(bar[1]);
     if w > u32::from(CHECKERS) {
         return err(format!(
-            "White has {w} checkers on the board, at most 15 allowed"
+            "White has {w} checkers on the board and the bar, at most 15 allowed"
         ));
     }
     if b > u32::from(CHECKERS) {
         return err(format!(
-            "Black has {b} checkers on the board, at most 15 allowed"
+            "Black has {b} checkers on the board and the bar, at most 15 allowed"
         ));
     }
     if w == 0 && b == 0 {
         return err("both sides have borne off all checkers");
     }
-    let white = Checkers::from_counts(&white).ok_or_else(|| NotationError("bad counts".into()))?;
-    let black = Checkers::from_counts(&black).ok_or_else(|| NotationError("bad counts".into()))?;
+    let white = Checkers::from_counts_with_bar(&white, bar[0])
+        .ok_or_else(|| NotationError("bad counts".into()))?;
+    let black = Checkers::from_counts_with_bar(&black, bar[1])
+        .ok_or_else(|| NotationError("bad counts".into()))?;
     Ok(match to_move {
         Side::White => Position {
             own: white,
@@ -107,6 +141,10 @@ pub fn state_text(state: &GameState) -> String {
     if state.stuck > 0 {
         s.push_str(&format!(" stuck={}", state.stuck));
     }
+    let bar = bar_counts(state);
+    if bar != [0, 0] {
+        s.push_str(&format!(" bar={},{}", bar[0], bar[1]));
+    }
     s
 }
 
@@ -130,9 +168,17 @@ fn parse_count(tok: &str, point: usize) -> Result<i8, NotationError> {
     }
 }
 
-/// Parses position text from its tokens. Returns the state and how many
-/// tokens it used (the optional fields are taken while they match).
+/// Parses Gul bara position text from its tokens. Returns the state and how
+/// many tokens it used (the optional fields are taken while they match).
 pub fn parse_state(tokens: &[&str]) -> Result<(GameState, usize), NotationError> {
+    parse_state_in(Variant::GulBara, tokens)
+}
+
+/// Parses position text of `variant` from its tokens, as [`parse_state`].
+pub fn parse_state_in(
+    variant: Variant,
+    tokens: &[&str],
+) -> Result<(GameState, usize), NotationError> {
     let Some(board) = tokens.first() else {
         return err("missing the 24 point counts");
     };
@@ -167,9 +213,12 @@ pub fn parse_state(tokens: &[&str]) -> Result<(GameState, usize), NotationError>
             }
         };
     }
-    let pos = position_from_white_view(&counts, to_move)?;
+    // The optional bar field may come anywhere among the optional fields;
+    // the board is built once it is known.
+    let mut bar = [0u8; 2];
     let mut state = GameState {
-        pos,
+        variant,
+        pos: variant.start(),
         to_move,
         rolls,
         pending: Pending::Roll,
@@ -179,7 +228,23 @@ pub fn parse_state(tokens: &[&str]) -> Result<(GameState, usize), NotationError>
     let mut used = 4;
     let mut seen_pending = false;
     while let Some(t) = tokens.get(used) {
-        if let Some(v) = t.strip_prefix("chain=") {
+        if let Some(v) = t.strip_prefix("bar=") {
+            if !variant.hits() {
+                return err(format!("{variant} has no bar (bar= is for the hitting games)"));
+            }
+            let parsed = v.split_once(',').and_then(|(w, b)| {
+                let w = w.parse::<u8>().ok()?;
+                let b = b.parse::<u8>().ok()?;
+                (w <= CHECKERS && b <= CHECKERS).then_some([w, b])
+            });
+            let Some(counts) = parsed else {
+                return err(format!("bar=W,B needs two counts 0..15, got '{v}'"));
+            };
+            bar = counts;
+        } else if let Some(v) = t.strip_prefix("chain=") {
+            if !variant.escalating() {
+                return err(format!("{variant} has no escalating chains"));
+            }
             if seen_pending {
                 return err("only one of chain= and rem= may be given");
             }
@@ -198,6 +263,9 @@ pub fn parse_state(tokens: &[&str]) -> Result<(GameState, usize), NotationError>
             state.moved_this_turn = true;
             seen_pending = true;
         } else if let Some(v) = t.strip_prefix("rem=") {
+            if !variant.escalating() {
+                return err(format!("{variant} has no remainders"));
+            }
             if seen_pending {
                 return err("only one of chain= and rem= may be given");
             }
@@ -221,16 +289,25 @@ pub fn parse_state(tokens: &[&str]) -> Result<(GameState, usize), NotationError>
         }
         used += 1;
     }
+    state.pos = position_from_white_view_in(variant, &counts, bar, to_move)?;
+    if let Err(why) = crate::rules::ruleset::check_position(variant, state.pos) {
+        return err(why);
+    }
     if state.result().is_some() && seen_pending {
         return err("a finished game has no pending stage");
     }
     Ok((state, used))
 }
 
-/// Parses a whole position text string.
+/// Parses a whole Gul bara position text string.
 pub fn parse_state_text(text: &str) -> Result<GameState, NotationError> {
+    parse_state_text_in(Variant::GulBara, text)
+}
+
+/// Parses a whole position text string of `variant`.
+pub fn parse_state_text_in(variant: Variant, text: &str) -> Result<GameState, NotationError> {
     let tokens: Vec<&str> = text.split_whitespace().collect();
-    let (state, used) = parse_state(&tokens)?;
+    let (state, used) = parse_state_in(variant, &tokens)?;
     if used != tokens.len() {
         return err(format!("unexpected '{}' after the position", tokens[used]));
     }
@@ -240,6 +317,26 @@ pub fn parse_state_text(text: &str) -> Result<GameState, NotationError> {
 /// A step as `from/to` or `from/off`.
 pub fn step_text(s: Step) -> String {
     s.to_string()
+}
+
+/// Steps played from `pos` in `variant` as text, a `*` after each step that
+/// hits (as gnubg writes it), `pass` for none.
+pub fn play_text_at(variant: Variant, pos: Position, steps: &[Step]) -> String {
+    if steps.is_empty() || !variant.hits() {
+        return play_text(steps);
+    }
+    let mut out = Vec::with_capacity(steps.len());
+    let mut at = pos;
+    for &s in steps {
+        let hit = crate::rules::hitting::step_hits(at, s);
+        out.push(if hit {
+            format!("{}*", step_text(s))
+        } else {
+            step_text(s)
+        });
+        at = variant.apply_step(at, s);
+    }
+    out.join(" ")
 }
 
 /// Steps as text, `pass` for none.
@@ -254,10 +351,11 @@ pub fn play_text(steps: &[Step]) -> String {
         .join(" ")
 }
 
-/// A move-list token as text: `65`, `24/18`, `6/off`, `pass`.
+/// A move-list token as text: `65`, `24/18`, `6/off`, `bar/22`, `pass`.
 pub fn move_token_text(token: MoveToken) -> String {
     match token {
         MoveToken::Roll(a, b) => format!("{a}{b}"),
+        MoveToken::Move { from: BAR, to } => format!("bar/{to}"),
         MoveToken::Move { from, to: 0 } => format!("{from}/off"),
         MoveToken::Move { from, to } => format!("{from}/{to}"),
         MoveToken::Pass => "pass".into(),
@@ -274,14 +372,18 @@ pub fn parse_roll(tok: &str) -> Option<(u8, u8)> {
     }
 }
 
-/// A `from/to` token: the source and the destination (0 for `off`).
+/// A `from/to` token: the source (25 for `bar`) and the destination (0 for
+/// `off`). A `*` after the destination (a hit) is accepted and ignored: the
+/// rules know whether a landing hits.
 pub fn parse_step_token(tok: &str) -> Result<(u8, u8), NotationError> {
     let Some((f, t)) = tok.split_once('/') else {
         return err(format!("'{tok}' is not a step (from/to)"));
     };
+    let t = t.strip_suffix('*').unwrap_or(t);
     let from = match f.parse::<u8>() {
         Ok(n) if (1..=24).contains(&n) => n,
-        _ => return err(format!("'{tok}': source must be a point 1..24")),
+        _ if f == "bar" => BAR,
+        _ => return err(format!("'{tok}': source must be a point 1..24 or bar")),
     };
     let to = if t == "off" {
         0

@@ -353,8 +353,8 @@ pub fn replay(text: &str) -> Result<(RuleOptions, Vec<ReplayedGame>), RecordErro
                 });
             }
         }
-        let mut state = GameState::start(starter);
-        let mut movegen = crate::rules::MoveGen::new();
+        let mut state = GameState::start_of(opts.variant, starter);
+        let mut movegen = crate::rules::StageGen::new();
         let mut ends = Vec::new();
         let mut turns = Vec::new();
         let mut tokens = Vec::new();

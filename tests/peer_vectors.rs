@@ -59,6 +59,7 @@ fn state_of(code: &str, side: Side) -> GameState {
     };
     assert_eq!([w.off(), b.off()], off, "off counts of {code}");
     GameState {
+        variant: gulbara::rules::Variant::GulBara,
         pos,
         to_move: side,
         rolls: [0, 0],
@@ -255,7 +256,7 @@ fn match_vectors_replay() {
         let checkpoints = m["checkpoints"].as_array();
         let mut scores = [0u32; 2];
         let mut results = Vec::new();
-        let mut g = MoveGen::new();
+        let mut g = gulbara::rules::StageGen::new();
         let mut ends = Vec::new();
         while !(scores[0].max(scores[1]) >= target && scores[0] != scores[1]) {
             let (throws, starter) = opening_throw(&mut draws);
@@ -278,7 +279,7 @@ fn match_vectors_replay() {
                     continue;
                 }
                 let dice = state.stage_dice().unwrap();
-                let playable = g.generate(state.pos, dice, &mut ends);
+                let playable = g.generate(&opts, &state, dice, &mut ends);
                 if playable == 0 {
                     // The record lists a stage with nothing playable as an
                     // empty auto play.

@@ -185,7 +185,7 @@ proptest! {
                 let steps = e.play.steps();
                 let pos = apply_steps(s.pos, dice, steps, 0);
                 prop_assert_eq!(pos, Ok(e.pos));
-                let next = s.play_stage(&opts, &mut mg, &mut check, steps);
+                let next = s.play_stage(&opts, &mut gulbara::rules::StageGen::new(), &mut check, steps);
                 prop_assert_eq!(next, Ok(s.after_stage(&opts, e.pos, n)));
             }
         }
@@ -208,7 +208,7 @@ proptest! {
             for _ in 0..6 {
                 let steps = random_steps(&mut rng, &s);
                 let want = expected_ok(&s, &ends, n, &steps);
-                let got = s.play_stage(&opts, &mut mg, &mut check, &steps);
+                let got = s.play_stage(&opts, &mut gulbara::rules::StageGen::new(), &mut check, &steps);
                 prop_assert_eq!(
                     got.is_ok(), want,
                     "{} {:?}: {:?}", state_text(&s), steps, got

@@ -30,14 +30,14 @@ fn stage_info(s: &GameState) -> (u8, usize) {
 }
 
 fn play(s: &GameState, opts: &RuleOptions, list: &[(u8, u8)]) -> GameState {
-    let mut mg = MoveGen::new();
+    let mut mg = gulbara::rules::StageGen::new();
     let mut ends = Vec::new();
     s.play_stage(opts, &mut mg, &mut ends, &steps(list))
         .unwrap_or_else(|e| panic!("{} {list:?}: {e}", state_text(s)))
 }
 
 fn try_play(s: &GameState, opts: &RuleOptions, list: &[(u8, u8)]) -> Result<GameState, PlayError> {
-    let mut mg = MoveGen::new();
+    let mut mg = gulbara::rules::StageGen::new();
     let mut ends = Vec::new();
     s.play_stage(opts, &mut mg, &mut ends, &steps(list))
 }
@@ -300,14 +300,14 @@ fn exempt_rolls_zero_escalates_from_the_first_roll() {
     // are all open; only White's 12 is closed): 4 × (1+2+3+4+5+6) = 84
     // pips in 24 steps, and no remainder, as the 6s were played whole.
     let mut s = s;
-    let mut mg = MoveGen::new();
+    let mut mg = gulbara::rules::StageGen::new();
     let mut ends: Vec<StageEnd> = Vec::new();
     let mut total_steps = 0;
     let mut stages = Vec::new();
     while s.to_move == Side::White {
         let dice = s.stage_dice().unwrap();
         stages.push(dice);
-        assert_eq!(mg.generate(s.pos, dice, &mut ends), 4);
+        assert_eq!(mg.generate(&o, &s, dice, &mut ends), 4);
         let play = ends[0].play;
         total_steps += play.len();
         s = s.play_stage(&o, &mut mg, &mut ends, play.steps()).unwrap();

@@ -17,7 +17,7 @@ use crate::eval::heuristic::Heuristic;
 use crate::eval::net::Net;
 use crate::notation::state_text;
 use crate::rules::game::{Player, PlayerFault, Turn, TurnRequest};
-use crate::rules::{MoveGen, RuleOptions};
+use crate::rules::{RuleOptions, StageGen};
 use crate::search::{Limits, Search};
 
 /// How a builtin player chooses.
@@ -109,14 +109,14 @@ impl Player for Builtin {
                 // dice, so a match gives the same games whatever `-j` is.
                 let position = state_text(ask.before);
                 let mut rng = StdRng::seed_from_u64(fnv1a(self.seed, &position, ask.roll));
-                let mut movegen = MoveGen::new();
+                let mut movegen = StageGen::new();
                 let mut ends = Vec::new();
                 let mover = state.to_move;
                 let mut steps = Vec::new();
                 let mut s = state;
                 while s.result().is_none() && s.to_move == mover {
                     let Some(d) = s.stage_dice() else { break };
-                    let n = movegen.generate(s.pos, d, &mut ends);
+                    let n = movegen.generate(&self.rules, &s, d, &mut ends);
                     let e = ends[rng.random_range(0..ends.len())];
                     steps.extend_from_slice(e.play.steps());
                     s = s.after_stage(&self.rules, e.pos, n);

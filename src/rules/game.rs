@@ -14,7 +14,8 @@ use std::time::{Duration, Instant};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
-use super::movegen::{MoveGen, StageEnd};
+use super::movegen::StageEnd;
+use super::ruleset::StageGen;
 use super::options::{Opening, RuleOptions};
 use super::state::{GameResult, GameState, Pending, Side};
 use super::step::Step;
@@ -250,8 +251,8 @@ pub fn play_game(
         starter,
         mut first_roll,
     } = open_game(opts, dice);
-    let mut state = GameState::start(starter);
-    let mut movegen = MoveGen::new();
+    let mut state = GameState::start_of(opts.variant, starter);
+    let mut movegen = StageGen::new();
     let mut ends = Vec::new();
     let mut turns: Vec<TurnRecord> = Vec::new();
     let mut forfeit = None;
@@ -387,13 +388,13 @@ pub struct StagePlayer<'a>(pub &'a mut dyn Chooser);
 impl Player for StagePlayer<'_> {
     fn play_turn(&mut self, ask: &TurnRequest<'_>) -> Result<Turn, PlayerFault> {
         let mover = ask.start.to_move;
-        let mut movegen = MoveGen::new();
+        let mut movegen = StageGen::new();
         let mut ends = Vec::new();
         let mut steps = Vec::new();
         let mut s = *ask.start;
         while !turn_over(&s, mover) {
             let Some(stage) = s.stage_dice() else { break };
-            let playable = movegen.generate(s.pos, stage, &mut ends);
+            let playable = movegen.generate(ask.opts, &s, stage, &mut ends);
             let pick = if playable == 0 {
                 0
             } else {

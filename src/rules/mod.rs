@@ -8,6 +8,7 @@ pub mod movegen;
 pub mod nardy;
 pub mod options;
 pub mod position;
+pub mod ruleset;
 pub mod state;
 pub mod step;
 pub mod turn;
@@ -15,6 +16,7 @@ pub mod turn;
 pub use movegen::{MoveGen, StageEnd, stage_ends};
 pub use options::{RuleOptions, Variant};
 pub use position::{Checkers, Position};
+pub use ruleset::StageGen;
 pub use state::{GameResult, GameState, Pending, PlayError, Side};
 pub use step::{Play, StageDice, Step};
 pub use turn::{

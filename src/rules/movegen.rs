@@ -177,6 +177,11 @@ impl<R: StepRules> MoveGen<R> {
         }
     }
 
+    /// Replaces the rule set's restrictions (e.g. for the next turn).
+    pub fn set_rules(&mut self, rules: R) {
+        self.rules = rules;
+    }
+
     /// Fills `out` with every distinct end of the stage and returns the
     /// number of dice each legal play uses. With nothing playable, `out`
     /// holds the single unchanged position with the empty play.

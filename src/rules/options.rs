@@ -36,6 +36,11 @@ impl Variant {
         matches!(self, Variant::ShortNardy | Variant::Backgammon)
     }
 
+    /// Whether doublets escalate (Gul bara only).
+    pub const fn escalating(self) -> bool {
+        matches!(self, Variant::GulBara)
+    }
+
     /// The rule option names of this variant, in documentation order.
     pub const fn option_names(self) -> &'static [&'static str] {
         match self {

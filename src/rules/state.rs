@@ -7,9 +7,10 @@
 //! the opponent as a *remainder*, which it plays stage by stage before its own
 //! roll. The state records where in that sequence the game stands.
 
-use super::movegen::{MoveGen, StageEnd, step_is_legal};
-use super::options::{ExemptScope, RemainderRule, RuleOptions};
+use super::movegen::StageEnd;
+use super::options::{ExemptScope, RemainderRule, RuleOptions, Variant};
 use super::position::{CHECKERS, Position};
+use super::ruleset::StageGen;
 use super::step::{StageDice, Step};
 
 /// Rolls in a row without any checker moving after which a game ends drawn.
@@ -77,13 +78,17 @@ pub enum Pending {
 pub struct GameResult {
     /// The winner; `None` when the stuck rule ended the game.
     pub winner: Option<Side>,
-    /// Points won: 1, 2 for a mars, 0 for a stuck game.
+    /// Points won: 1, 2 for a mars (gammon), 3 for a backgammon, 0 for a
+    /// stuck game.
     pub points: u8,
 }
 
-/// A full game state: position, side to move, roll counters, pending stage.
+/// A full game state: the variant, position, side to move, roll counters,
+/// pending stage.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct GameState {
+    /// The game played.
+    pub variant: Variant,
     /// The position from the side to move's point of view.
     pub pos: Position,
     /// The side to move.
@@ -123,10 +128,16 @@ pub enum PlayError {
 }
 
 impl GameState {
-    /// The start of a game with `first` to roll.
+    /// The start of a Gul bara game with `first` to roll.
     pub fn start(first: Side) -> GameState {
+        GameState::start_of(Variant::GulBara, first)
+    }
+
+    /// The start of a game of `variant` with `first` to roll.
+    pub fn start_of(variant: Variant, first: Side) -> GameState {
         GameState {
-            pos: Position::START,
+            variant,
+            pos: variant.start(),
             to_move: first,
             rolls: [0, 0],
             pending: Pending::Roll,
@@ -151,7 +162,7 @@ impl GameState {
         };
         Some(GameResult {
             winner: Some(winner),
-            points: if loser.off() == 0 { 2 } else { 1 },
+            points: self.variant.points_won(loser),
         })
     }
 
@@ -179,7 +190,7 @@ impl GameState {
             return Err(PlayError::BadState(format!("bad dice {d1}{d2}")));
         }
         let mut next = *self;
-        next.pending = if d1 == d2 && self.escalates(opts, self.to_move) {
+        next.pending = if d1 == d2 && opts.escalating() && self.escalates(opts, self.to_move) {
             Pending::Chain {
                 die: d1,
                 first: true,
@@ -293,7 +304,7 @@ impl GameState {
     pub fn play_stage(
         &self,
         opts: &RuleOptions,
-        movegen: &mut MoveGen,
+        movegen: &mut StageGen,
         ends: &mut Vec<StageEnd>,
         steps: &[Step],
     ) -> Result<GameState, PlayError> {
@@ -303,8 +314,8 @@ impl GameState {
         let dice = self.stage_dice().ok_or_else(|| {
             PlayError::BadState("no stage to play: the side to move must roll".into())
         })?;
-        let playable = movegen.generate(self.pos, dice, ends);
-        let pos = apply_steps(self.pos, dice, steps, 0)?;
+        let playable = movegen.generate(opts, self, dice, ends);
+        let pos = apply_steps_in(self.variant, self.pos, dice, steps, 0)?;
         if steps.len() < playable as usize && pos.own.off() != CHECKERS {
             return Err(PlayError::IllegalPlay(format!(
                 "{} of the dice {} must be played, only {} given",
@@ -328,9 +339,21 @@ pub fn dice_text(dice: StageDice) -> String {
     dice.dice().iter().map(|d| char::from(b'0' + d)).collect()
 }
 
-/// Applies `steps` one by one, each legal in turn and each using a die of
-/// `dice` not yet used. `offset` shifts the reported step index.
+/// Applies Gul bara `steps` one by one, each legal in turn and each using a
+/// die of `dice` not yet used. `offset` shifts the reported step index.
 pub fn apply_steps(
+    pos: Position,
+    dice: StageDice,
+    steps: &[Step],
+    offset: usize,
+) -> Result<Position, PlayError> {
+    apply_steps_in(Variant::GulBara, pos, dice, steps, offset)
+}
+
+/// [`apply_steps`] for any variant (the common rules of its steps; a rule
+/// set's own restrictions are judged on the stage's ends).
+pub fn apply_steps_in(
+    variant: Variant,
     mut pos: Position,
     dice: StageDice,
     steps: &[Step],
@@ -349,11 +372,11 @@ pub fn apply_steps(
         let Some(k) = left.iter().position(|&d| d == s.die) else {
             return Err(err(format!("no die {} left of {}", s.die, dice_text(dice))));
         };
-        if !step_is_legal(pos, s) {
-            return Err(err(step_illegal_reason(pos, s)));
+        if let Some(why) = variant.step_problem(pos, s) {
+            return Err(err(why));
         }
         left.swap_remove(k);
-        pos.own = pos.own.moved(s.from, s.to());
+        pos = variant.apply_step(pos, s);
     }
     Ok(pos)
 }
@@ -409,7 +432,7 @@ mod tests {
         let o = opts();
         let s = GameState::start(Side::White).roll(&o, 3, 3).unwrap();
         assert_eq!(s.stage_dice(), Some(StageDice::Same { die: 3, count: 4 }));
-        let mut g = MoveGen::new();
+        let mut g = StageGen::new();
         let mut ends = Vec::new();
         let steps = [Step::new(24, 3); 4];
         let n = s.play_stage(&o, &mut g, &mut ends, &steps).unwrap();
@@ -422,7 +445,7 @@ mod tests {
     fn illegal_play_changes_nothing_and_says_why() {
         let o = opts();
         let s = GameState::start(Side::White).roll(&o, 6, 5).unwrap();
-        let mut g = MoveGen::new();
+        let mut g = StageGen::new();
         let mut ends = Vec::new();
         let e = s
             .play_stage(&o, &mut g, &mut ends, &[Step::new(24, 6)])

@@ -7,7 +7,8 @@
 /// One checker moved by one die.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default, PartialOrd, Ord)]
 pub struct Step {
-    /// Point the checker leaves, 1..=24 in the mover's numbering.
+    /// Point the checker leaves, 1..=24 in the mover's numbering, or 25
+    /// ([`super::position::BAR`]) for the bar.
     pub from: u8,
     /// The die used, 1..=6.
     pub die: u8,
@@ -33,9 +34,12 @@ impl Step {
 }
 
 impl std::fmt::Display for Step {
-    /// `from/to`, or `from/off` when the checker is borne off.
+    /// `from/to`, `from/off` when the checker is borne off, `bar/to` when it
+    /// enters from the bar (`from` 25).
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        if self.bears_off() {
+        if self.from == super::position::BAR {
+            write!(f, "bar/{}", self.to())
+        } else if self.bears_off() {
             write!(f, "{}/off", self.from)
         } else {
             write!(f, "{}/{}", self.from, self.to())

@@ -2,7 +2,9 @@
 //! passes) applied stage by stage, with typed errors. The notation turns
 //! text into [`MoveToken`]s and errors into text; the logic is here.
 
-use super::movegen::{MoveGen, StageEnd, step_is_legal};
+use super::movegen::StageEnd;
+use super::options::Variant;
+use super::ruleset::StageGen;
 use super::options::RuleOptions;
 use super::position::{CHECKERS, Position};
 use super::state::{GameState, Pending, PlayError, Side, dice_text};
@@ -93,7 +95,7 @@ pub struct MoveFailure {
 pub fn skip_forced_empty(
     state: GameState,
     opts: &RuleOptions,
-    movegen: &mut MoveGen,
+    movegen: &mut StageGen,
     ends: &mut Vec<StageEnd>,
 ) -> GameState {
     skip_logged(state, opts, movegen, ends, &mut Vec::new())
@@ -103,14 +105,14 @@ pub fn skip_forced_empty(
 fn skip_logged(
     state: GameState,
     opts: &RuleOptions,
-    movegen: &mut MoveGen,
+    movegen: &mut StageGen,
     ends: &mut Vec<StageEnd>,
     log: &mut Vec<StageRecord>,
 ) -> GameState {
     let mut s = state;
     while s.result().is_none() {
         let Some(dice) = s.stage_dice() else { break };
-        if movegen.generate(s.pos, dice, ends) != 0 {
+        if movegen.generate(opts, &s, dice, ends) != 0 {
             break;
         }
         log.push(StageRecord::of(&s, dice, Vec::new()));
@@ -146,8 +148,21 @@ impl StageRecord {
 /// The steps that take one checker from `from` to `to` (0 = off) with dice
 /// of `left`, trying every order of dice; the fewest dice are preferred, and
 /// an exact bear-off over a higher die. `None` when no legal path exists.
-pub fn expand_move(pos: Position, left: &[u8], from: u8, to: u8) -> Option<Vec<Step>> {
+///
+/// In the hitting games a path that hits on the way is taken only when no
+/// path without such a hit exists (as gnubg writes `13/4` for the quiet path
+/// and `13/7*/4` for the other); the final landing may hit either way.
+pub fn expand_move(
+    variant: Variant,
+    pos: Position,
+    left: &[u8],
+    from: u8,
+    to: u8,
+) -> Option<Vec<Step>> {
+    #[allow(clippy::too_many_arguments)]
     fn search(
+        variant: Variant,
+        quiet: bool,
         pos: Position,
         left: &[u8],
         at: u8,
@@ -179,15 +194,17 @@ pub fn expand_move(pos: Position, left: &[u8], from: u8, to: u8) -> Option<Vec<S
             if last && to == 0 && !s.bears_off() {
                 continue;
             }
-            if !step_is_legal(pos, s) {
+            if !variant.step_legal(pos, s) {
+                continue;
+            }
+            if quiet && !last && variant.hits() && super::hitting::step_hits(pos, s) {
                 continue;
             }
             let mut rest = left.to_vec();
             rest.remove(i);
-            let mut next = pos;
-            next.own = next.own.moved(s.from, s.to());
+            let next = variant.apply_step(pos, s);
             path.push(s);
-            if search(next, &rest, s.to(), to, depth, path) {
+            if search(variant, quiet, next, &rest, s.to(), to, depth, path) {
                 return true;
             }
             path.pop();
@@ -198,13 +215,18 @@ pub fn expand_move(pos: Position, left: &[u8], from: u8, to: u8) -> Option<Vec<S
         if depth == 1
             && to == 0
             && left.contains(&from)
-            && step_is_legal(pos, Step::new(from, from))
+            && variant.step_legal(pos, Step::new(from, from))
         {
             return Some(vec![Step::new(from, from)]);
         }
-        let mut path = Vec::new();
-        if search(pos, left, from, to, depth, &mut path) {
-            return Some(path);
+        for quiet in [true, false] {
+            if !quiet && !variant.hits() {
+                break;
+            }
+            let mut path = Vec::new();
+            if search(variant, quiet, pos, left, from, to, depth, &mut path) {
+                return Some(path);
+            }
         }
     }
     None
@@ -219,7 +241,7 @@ pub fn expand_move(pos: Position, left: &[u8], from: u8, to: u8) -> Option<Vec<S
 pub struct MoveSequence<'a> {
     state: GameState,
     opts: &'a RuleOptions,
-    movegen: MoveGen,
+    movegen: StageGen,
     ends: Vec<StageEnd>,
     /// Steps given so far for the stage in progress.
     stage_steps: Vec<Step>,
@@ -234,7 +256,7 @@ pub struct MoveSequence<'a> {
 impl<'a> MoveSequence<'a> {
     /// Starts at `state` (stages with nothing playable are skipped at once).
     pub fn new(state: GameState, opts: &'a RuleOptions) -> MoveSequence<'a> {
-        let mut movegen = MoveGen::new();
+        let mut movegen = StageGen::new();
         let mut ends = Vec::new();
         let mut played = Vec::new();
         let state = skip_logged(state, opts, &mut movegen, &mut ends, &mut played);
@@ -345,9 +367,9 @@ impl<'a> MoveSequence<'a> {
             if let Some(k) = left.iter().position(|&d| d == st.die) {
                 left.swap_remove(k);
             }
-            pos.own = pos.own.moved(st.from, st.to());
+            pos = self.state.variant.apply_step(pos, *st);
         }
-        let Some(steps) = expand_move(pos, &left, from, to) else {
+        let Some(steps) = expand_move(self.state.variant, pos, &left, from, to) else {
             let error = if left.is_empty() {
                 MoveError::AllDiceUsed
             } else {
@@ -362,10 +384,12 @@ impl<'a> MoveSequence<'a> {
         };
         let mut given = self.stage_steps.clone();
         given.extend(steps);
-        let playable = self.movegen.generate(self.state.pos, dice, &mut self.ends);
+        let playable = self
+            .movegen
+            .generate(self.opts, &self.state, dice, &mut self.ends);
         let mut after = self.state.pos;
         for st in &given {
-            after.own = after.own.moved(st.from, st.to());
+            after = self.state.variant.apply_step(after, *st);
         }
         if given.len() >= playable as usize || after.own.off() == CHECKERS {
             let next = self

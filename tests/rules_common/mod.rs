@@ -248,6 +248,7 @@ pub fn naive_stage(board: &[i8; 24], side: Side, dice: &[u8]) -> (HashSet<[i8; 2
 /// White-view board of a mover-view position.
 pub fn board_of(pos: Position, side: Side) -> [i8; 24] {
     white_view(&GameState {
+        variant: gulbara::rules::Variant::GulBara,
         pos,
         to_move: side,
         rolls: [0, 0],

@@ -1,0 +1,166 @@
+//! The rule set of each game: its start, its steps, its stage generator and
+//! its scoring, chosen once per game by [`Variant`].
+//!
+//! Each variant's generator is a separate, statically dispatched type
+//! (Gul bara's [`MoveGen`], long nardy's `MoveGen<LongNardySteps>`, the
+//! hitting games' [`HitGen`]); [`StageGen`] holds all three and picks one per
+//! call with a single `match`, so no step of the enumeration goes through a
+//! virtual call.
+
+use super::hitting::{self, HitGen};
+use super::movegen::{MoveGen, StageEnd, step_is_legal};
+use super::nardy::LongNardySteps;
+use super::options::{RuleOptions, Variant};
+use super::position::{CHECKERS, Checkers, Position};
+use super::state::{GameState, step_illegal_reason};
+use super::step::{StageDice, Step};
+
+impl Variant {
+    /// The starting position (either side to move: every start is symmetric).
+    pub const fn start(self) -> Position {
+        if self.hits() {
+            hitting::START
+        } else {
+            Position::START
+        }
+    }
+
+    /// Whether the sides run the same way round the board (the opponent's
+    /// point `q` is the mover's `q ± 12`), as opposed to opposite ways
+    /// (`25 − q`).
+    pub const fn same_direction(self) -> bool {
+        !self.hits()
+    }
+
+    /// The mover's point `p` in the opponent's numbering.
+    pub const fn opponent_point(self, p: u8) -> u8 {
+        if self.hits() {
+            25 - p
+        } else {
+            super::position::other_numbering(p)
+        }
+    }
+
+    /// Why `step` breaks the common rules of the variant in `pos`, or `None`.
+    pub fn step_problem(self, pos: Position, step: Step) -> Option<String> {
+        if self.hits() {
+            hitting::step_problem(pos, step)
+        } else if step_is_legal(pos, step) {
+            None
+        } else {
+            Some(step_illegal_reason(pos, step))
+        }
+    }
+
+    /// Whether `step` is legal under the common rules of the variant.
+    pub fn step_legal(self, pos: Position, step: Step) -> bool {
+        if self.hits() {
+            hitting::step_problem(pos, step).is_none()
+        } else {
+            step_is_legal(pos, step)
+        }
+    }
+
+    /// Plays a legal step (a hit sends the blot to the bar).
+    pub fn apply_step(self, pos: Position, step: Step) -> Position {
+        if self.hits() {
+            hitting::apply_step(pos, step)
+        } else {
+            let mut next = pos;
+            next.own = pos.own.moved(step.from, step.to());
+            next
+        }
+    }
+
+    /// Points the winner scores against `loser` (the loser's checkers, in
+    /// its own numbering): 1, or 2 when it bore off none (mars, gammon), or
+    /// in backgammon 3 when it also still has a checker on the bar or in the
+    /// winner's home.
+    pub fn points_won(self, loser: Checkers) -> u8 {
+        if loser.off() > 0 {
+            return 1;
+        }
+        if self == Variant::Backgammon {
+            // The winner's home (its 1–6) is the loser's 19–24.
+            let in_winners_home = (19..=24).any(|p| loser.at(p) > 0);
+            if loser.bar() > 0 || in_winners_home {
+                return 3;
+            }
+        }
+        2
+    }
+}
+
+/// A stage generator for every variant (keeps its buffers between calls).
+#[derive(Default)]
+pub struct StageGen {
+    gul_bara: MoveGen,
+    long_nardy: MoveGen<LongNardySteps>,
+    hitting: HitGen,
+}
+
+impl StageGen {
+    /// A new generator.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Fills `out` with every distinct end of the stage `dice` of `state`
+    /// (played by its side to move under `opts`) and returns the number of
+    /// dice each legal play uses; as [`MoveGen::generate`].
+    pub fn generate(
+        &mut self,
+        opts: &RuleOptions,
+        state: &GameState,
+        dice: StageDice,
+        out: &mut Vec<StageEnd>,
+    ) -> u8 {
+        self.generate_at(opts, state, state.pos, dice, out)
+    }
+
+    /// As [`StageGen::generate`] from `pos` (a position inside the turn of
+    /// `state`, e.g. a search's own trial), with `state`'s turn context.
+    pub fn generate_at(
+        &mut self,
+        opts: &RuleOptions,
+        state: &GameState,
+        pos: Position,
+        dice: StageDice,
+        out: &mut Vec<StageEnd>,
+    ) -> u8 {
+        match state.variant {
+            Variant::GulBara => self.gul_bara.generate(pos, dice, out),
+            Variant::LongNardy => {
+                let first_turn = state.rolls[state.to_move.index()] <= 1;
+                let rules = LongNardySteps::for_turn(
+                    pos,
+                    dice,
+                    first_turn,
+                    opts.head_first_turn,
+                    opts.six_block,
+                );
+                self.long_nardy.set_rules(rules);
+                self.long_nardy.generate(pos, dice, out)
+            }
+            Variant::ShortNardy | Variant::Backgammon => self.hitting.generate(pos, dice, out),
+        }
+    }
+}
+
+/// Whether `pos` is a valid position of `variant` (15 checkers a side over
+/// points, bar and off; no point shared by both colours; no bar outside the
+/// hitting games; not both sides finished).
+pub fn check_position(variant: Variant, pos: Position) -> Result<(), String> {
+    if !variant.hits() && (pos.own.bar() > 0 || pos.opp.bar() > 0) {
+        return Err(format!("{variant} has no bar"));
+    }
+    for p in 1..=24u8 {
+        if pos.own.at(p) > 0 && pos.opp.at(variant.opponent_point(p)) > 0 {
+            return Err(format!("both sides have checkers on the mover's point {p}"));
+        }
+    }
+    if pos.own.off() == CHECKERS && pos.opp.off() == CHECKERS {
+        return Err("both sides have borne off all checkers".into());
+    }
+    Ok(())
+}
