@@ -91,6 +91,23 @@ fn remainder_pips(die: u8, count: u8) -> f32 {
 
 impl Evaluator for Heuristic {
     fn eval(&self, state: &GameState, opts: &RuleOptions) -> Probs {
+        same_direction(state, opts, |_| (0.0, 0.0))
+    }
+
+    fn name(&self) -> &'static str {
+        "heuristic"
+    }
+}
+
+/// The baseline for the same-direction games (Gul bara, long nardy):
+/// `extra` adds pip-equivalents to the mover's and the opponent's race
+/// (a rule set's own features).
+pub(crate) fn same_direction(
+    state: &GameState,
+    opts: &RuleOptions,
+    extra: impl Fn(&GameState) -> (f32, f32),
+) -> Probs {
+    {
         let pos = state.pos;
         let me = state.to_move;
         let own_pips = pos.own.pips() as f32;
@@ -111,8 +128,9 @@ impl Evaluator for Heuristic {
             (opp_low_in_mine > 0 && my_highest > opp_low_in_mine)
                 || (my_low_in_opp > 0 && opp_highest > my_low_in_opp)
         };
-        let mut my_len = own_pips;
-        let mut opp_len = opp_pips;
+        let (my_extra, opp_extra) = extra(state);
+        let mut my_len = own_pips + my_extra;
+        let mut opp_len = opp_pips + opp_extra;
         if contact {
             my_len += blockage(pos.own, opp_blocks_me);
             opp_len += blockage(pos.opp, mine_block_opp);
@@ -154,11 +172,8 @@ impl Evaluator for Heuristic {
             win,
             win_mars,
             lose_mars,
+            ..Probs::default()
         }
-    }
-
-    fn name(&self) -> &'static str {
-        "heuristic"
     }
 }
 

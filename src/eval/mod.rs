@@ -8,6 +8,7 @@
 
 pub mod heuristic;
 pub mod net;
+pub mod variants;
 
 use crate::rules::{GameState, RuleOptions, Side};
 
@@ -20,13 +21,18 @@ pub struct Probs {
     pub win_mars: f32,
     /// Probability of losing a mars.
     pub lose_mars: f32,
+    /// Probability of winning a backgammon (3 points; backgammon only,
+    /// included in `win_mars`).
+    pub win_bg: f32,
+    /// Probability of losing a backgammon (included in `lose_mars`).
+    pub lose_bg: f32,
 }
 
 impl Probs {
     /// Cubeless equity in points per game.
     #[inline]
     pub fn equity(&self) -> f32 {
-        2.0 * self.win - 1.0 + self.win_mars - self.lose_mars
+        2.0 * self.win - 1.0 + self.win_mars - self.lose_mars + self.win_bg - self.lose_bg
     }
 
     /// The same chances seen by the opponent.
@@ -36,6 +42,8 @@ impl Probs {
             win: 1.0 - self.win,
             win_mars: self.lose_mars,
             lose_mars: self.win_mars,
+            win_bg: self.lose_bg,
+            lose_bg: self.win_bg,
         }
     }
 
@@ -45,6 +53,8 @@ impl Probs {
         self.win += other.win * w;
         self.win_mars += other.win_mars * w;
         self.lose_mars += other.lose_mars * w;
+        self.win_bg += other.win_bg * w;
+        self.lose_bg += other.lose_bg * w;
     }
 
     /// The exact outcome of a finished game, for `side`.
@@ -53,24 +63,18 @@ impl Probs {
         let p = match r.winner {
             None => Probs {
                 win: 0.5,
-                win_mars: 0.0,
-                lose_mars: 0.0,
+                ..Probs::default()
             },
             Some(w) => {
-                let mars = if r.points == 2 { 1.0 } else { 0.0 };
-                if w == side {
-                    Probs {
-                        win: 1.0,
-                        win_mars: mars,
-                        lose_mars: 0.0,
-                    }
-                } else {
-                    Probs {
-                        win: 0.0,
-                        win_mars: 0.0,
-                        lose_mars: mars,
-                    }
-                }
+                let mars = if r.points >= 2 { 1.0 } else { 0.0 };
+                let bg = if r.points >= 3 { 1.0 } else { 0.0 };
+                let won = Probs {
+                    win: 1.0,
+                    win_mars: mars,
+                    win_bg: bg,
+                    ..Probs::default()
+                };
+                if w == side { won } else { won.flipped() }
             }
         };
         Some(p)

@@ -355,6 +355,7 @@ impl Net {
             win,
             win_mars: or(out[1], 0.0).clamp(0.0, win),
             lose_mars: or(out[2], 0.0).clamp(0.0, 1.0 - win),
+            ..Probs::default()
         }
     }
 

@@ -168,6 +168,9 @@ impl GameState {
 
     /// Whether `side`'s next roll escalates its doublets.
     pub fn escalates(&self, opts: &RuleOptions, side: Side) -> bool {
+        if !self.variant.escalating() {
+            return false;
+        }
         let made = match opts.exempt_scope {
             ExemptScope::Player => self.rolls[side.index()],
             ExemptScope::Game => self.rolls[0] + self.rolls[1],
@@ -190,7 +193,7 @@ impl GameState {
             return Err(PlayError::BadState(format!("bad dice {d1}{d2}")));
         }
         let mut next = *self;
-        next.pending = if d1 == d2 && opts.escalating() && self.escalates(opts, self.to_move) {
+        next.pending = if d1 == d2 && self.escalates(opts, self.to_move) {
             Pending::Chain {
                 die: d1,
                 first: true,

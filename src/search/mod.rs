@@ -14,7 +14,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::Instant;
 
 use crate::eval::{Evaluator, Probs, probs_for};
-use crate::rules::{GameState, MoveGen, RuleOptions, Side, StageDice, StageEnd, Step};
+use crate::rules::{GameState, RuleOptions, Side, StageDice, StageEnd, StageGen, Step, Variant};
 
 mod hashing;
 mod prefilter;
@@ -168,8 +168,15 @@ impl<'a> Search<'a> {
         prefilter: usize,
     ) -> Vec<Candidate> {
         let mover = state.to_move;
-        let mut movegen = MoveGen::new();
+        let mut movegen = StageGen::new();
         let mut ends: Vec<StageEnd> = Vec::new();
+        // The cheap score knows Gul bara's board only; the other games have
+        // no stage with more ends than the evaluator can judge.
+        let prefilter = if self.opts.variant == Variant::GulBara {
+            prefilter
+        } else {
+            0
+        };
         let mut frontier = vec![(state.to_owned(), Vec::<Step>::new())];
         let mut finals: Vec<Candidate> = Vec::new();
         while !frontier.is_empty() {
@@ -182,7 +189,7 @@ impl<'a> Search<'a> {
                 else {
                     continue;
                 };
-                let playable = movegen.generate(s.pos, dice, &mut ends);
+                let playable = movegen.generate(&self.opts, &s, dice, &mut ends);
                 if prefilter > 0 && ends.len() > prefilter && matches!(dice, StageDice::Same { .. })
                 {
                     let mut scored: Vec<(i32, usize)> = ends
@@ -428,7 +435,7 @@ mod tests {
             assert!(all.iter().any(|c| c.end == k.end && c.steps == k.steps));
         }
         // The kept ones are the five best by the cheap score.
-        let mut movegen = MoveGen::new();
+        let mut movegen = crate::rules::MoveGen::new();
         let mut ends = Vec::new();
         movegen.generate(s.pos, s.stage_dice().unwrap(), &mut ends);
         let mut scores: Vec<i32> = ends.iter().map(|e| quick_score(e.pos)).collect();
