@@ -354,3 +354,30 @@ fn per_step_lets_a_lower_checker_break_the_row_first() {
         assert!(own_ends(&ends).contains(&want), "{six_block:?}");
     }
 }
+
+/// White's 15 checkers three each on its 14..18 (Black's 2..6); Black on
+/// its 20..24 (White's 8..12). With 5-1 the only 5 is 18/13 (14/13/8 and
+/// 18/13/12 are closed too), and every play
+/// of both dice ends with White's 13..18 (Black's 1..6) held: not legal, so
+/// one die is played, and not the 5 (it makes the six too): the 1, inside
+/// the row.
+#[test]
+fn a_six_that_cannot_be_avoided_costs_a_die() {
+    let p = pos(
+        &[(14, 3), (15, 3), (16, 3), (17, 3), (18, 3)],
+        &[(20, 1), (21, 1), (22, 1), (23, 1), (24, 11)],
+    );
+    for six_block in [SixBlock::EndOfTurn, SixBlock::PerStep] {
+        let r = LongNardySteps {
+            head_limit: 1,
+            six_block,
+        };
+        let (ends, n) = nardy::stage_ends(p, StageDice::Pair(5, 1), r);
+        assert_eq!(n, 1, "{six_block:?}");
+        let froms: BTreeSet<(u8, u8)> = ends
+            .iter()
+            .map(|e| (e.play.steps()[0].from, e.play.steps()[0].die))
+            .collect();
+        assert_eq!(froms, BTreeSet::from([(18, 1), (17, 1), (16, 1), (15, 1)]));
+    }
+}
