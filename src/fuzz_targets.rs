@@ -47,7 +47,7 @@ fn text_of(data: &[u8]) -> Cow<'_, str> {
 /// nibbles (the nibbles sum to 15) and nothing beyond point 24.
 fn check_checkers(c: Checkers, who: &str) {
     assert_eq!(c.0 >> (4 * 25), 0, "{who}: bits beyond point 24: {c:?}");
-    let total: u32 = (0..=24u32).map(|p| ((c.0 >> (4 * p)) & 0xF) as u32).sum();
+    let total: u32 = (0..=25u32).map(|p| ((c.0 >> (4 * p)) & 0xF) as u32).sum();
     assert_eq!(total, u32::from(CHECKERS), "{who}: {total} checkers: {c:?}");
 }
 
@@ -73,11 +73,9 @@ fn as_text_reads_back(s: &GameState) -> GameState {
 pub fn check_state(s: &GameState) {
     check_checkers(s.pos.own, "mover");
     check_checkers(s.pos.opp, "opponent");
-    assert_eq!(
-        s.pos.own.mask() & s.pos.blocked(),
-        0,
-        "a point holds both colours: {s:?}"
-    );
+    if let Err(why) = crate::rules::ruleset::check_position(s.variant, s.pos) {
+        panic!("{why}: {s:?}");
+    }
     assert!(
         s.pos.own.off() < CHECKERS || s.pos.opp.off() < CHECKERS,
         "both sides have borne off: {s:?}"
@@ -103,7 +101,7 @@ pub fn check_state(s: &GameState) {
     }
     if s.rolls.iter().all(|&r| r <= MAX_TEXT_ROLLS) {
         let text = state_text(s);
-        match parse_state_text(&text) {
+        match crate::notation::parse_state_text_in(s.variant, &text) {
             Ok(back) => assert_eq!(back, as_text_reads_back(s), "'{text}' reads back otherwise"),
             Err(e) => panic!("'{text}' (written for {s:?}) does not parse: {e}"),
         }

@@ -230,7 +230,9 @@ pub fn parse_state_in(
     while let Some(t) = tokens.get(used) {
         if let Some(v) = t.strip_prefix("bar=") {
             if !variant.hits() {
-                return err(format!("{variant} has no bar (bar= is for the hitting games)"));
+                return err(format!(
+                    "{variant} has no bar (bar= is for the hitting games)"
+                ));
             }
             let parsed = v.split_once(',').and_then(|(w, b)| {
                 let w = w.parse::<u8>().ok()?;

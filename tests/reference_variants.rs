@@ -267,7 +267,6 @@ fn long_nardy_end_of_turn_matches_naive_reference() {
 /// otherwise make six (see rules_long_nardy.rs,
 /// `per_step_lets_a_lower_checker_break_the_row_first`).
 #[test]
-#[ignore = "src bug: per_step doublets miss plays whose legal order is not non-increasing"]
 fn long_nardy_per_step_matches_naive_reference() {
     let (failures, _) = compare_nardy(SixBlock::PerStep);
     assert_no_failures(&failures);

@@ -329,7 +329,6 @@ fn perft_from_the_start() {
 /// (18/13 first empties Black's 6), so it is legal even per step; 24/19
 /// first would make Black's 2..7.
 #[test]
-#[ignore = "src bug: per_step doublets only try non-increasing sources, missing 18/13 24/19"]
 fn per_step_lets_a_lower_checker_break_the_row_first() {
     let p = pos(
         &[(14, 1), (15, 1), (16, 1), (17, 1), (18, 1), (24, 10)],

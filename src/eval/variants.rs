@@ -57,7 +57,8 @@ impl Evaluator for LongNardyBaseline {
         same_direction(state, opts, |s| {
             let pos = s.pos;
             let me = head_cost(pos.own) + near_six_cost(pos.own, pos.blocked());
-            let them = head_cost(pos.opp) + near_six_cost(pos.opp, pos.own.mask_in_other_numbering());
+            let them =
+                head_cost(pos.opp) + near_six_cost(pos.opp, pos.own.mask_in_other_numbering());
             (me, them)
         })
     }

@@ -16,7 +16,7 @@ use nom::sequence::preceded;
 use nom::{IResult, Parser};
 
 use crate::notation;
-use crate::rules::{GameState, Side};
+use crate::rules::Side;
 
 /// The error codes of `error <code> <detail>` lines.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -128,8 +128,11 @@ pub fn quote(tok: &str) -> String {
 pub enum Base {
     /// `startpos [w|b]`: the start position with this side to roll.
     Start(Side),
-    /// `board <position text>`: a position written in the notation.
-    Board(GameState),
+    /// `board <position text>`: a position written in the notation, as its
+    /// tokens (read by the session, which knows the variant).
+    Board(Vec<String>),
+    /// `gnubgid <ID>`: a gnubg Position ID (the hitting games).
+    GnubgId(String),
 }
 
 /// The arguments of `go`.
@@ -379,8 +382,7 @@ fn line_after(line: &str, n: usize) -> &str {
 }
 
 fn parse_position(args: &[&str]) -> Result<Command, ProtocolError> {
-    let usage =
-        "usage: position startpos [w|b] [moves ...] | position board <position> [moves ...]";
+    let usage = "usage: position startpos [w|b] [moves ...] | position board <position> [moves ...] | position gnubgid <ID> [moves ...]";
     let (base, rest) = match args.split_first() {
         Some((&"startpos", rest)) => match rest.first().map(|t| side(t)) {
             Some(Ok(("", s))) => (Base::Start(s), &rest[1..]),
@@ -401,16 +403,19 @@ fn parse_position(args: &[&str]) -> Result<Command, ProtocolError> {
                     .chain(board_toks[24..].iter().copied())
                     .collect();
             }
-            let (state, used) = notation::parse_state(&toks)
-                .map_err(|e| ProtocolError::bad_value(format!("bad position: {e}")))?;
-            if used != toks.len() {
-                return Err(ProtocolError::bad_value(format!(
-                    "bad position: unexpected {} after the position (moves must follow 'moves')",
-                    quote(toks[used])
-                )));
-            }
-            (Base::Board(state), &rest[end..])
+            (
+                Base::Board(toks.iter().map(|t| t.to_string()).collect()),
+                &rest[end..],
+            )
         }
+        Some((&"gnubgid", rest)) => match rest.split_first() {
+            Some((id, rest)) if *id != "moves" => (Base::GnubgId(id.to_string()), rest),
+            _ => {
+                return Err(ProtocolError::bad_command(
+                    "usage: position gnubgid <14-character gnubg Position ID> [moves ...]",
+                ));
+            }
+        },
         Some((t, _)) => {
             return Err(ProtocolError::bad_command(format!(
                 "{usage}; got {}",
@@ -560,7 +565,15 @@ mod tests {
                 ..
             }
         ));
-        assert_eq!(code("position board 1,2,3 w 0 0"), ErrorCode::BadValue);
+        // The board is read by the session, which knows the variant.
+        let c = parse_command("position board 1,2,3 w 0 0").unwrap();
+        assert!(matches!(c, Command::Position { base: Base::Board(ref t), .. } if t.len() == 4));
+        let c = parse_command("position gnubgid 4HPwATDgc/ABMA moves 31 8/5 6/5").unwrap();
+        assert!(
+            matches!(c, Command::Position { base: Base::GnubgId(ref id), ref moves } if id == "4HPwATDgc/ABMA" && moves.len() == 3)
+        );
+        assert_eq!(code("position gnubgid"), ErrorCode::BadCommand);
+        assert_eq!(code("position gnubgid moves 31"), ErrorCode::BadCommand);
         assert_eq!(code("position startpos 65"), ErrorCode::BadCommand);
         assert_eq!(code("position"), ErrorCode::BadCommand);
     }

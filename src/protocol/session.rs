@@ -13,10 +13,10 @@ use std::time::{Duration, Instant};
 use crate::eval::Evaluator;
 use crate::eval::heuristic::Heuristic;
 use crate::eval::net::{LoadError, Net};
-use crate::notation::{self, play_text, side_text, state_text, white_view};
+use crate::notation::{self, play_text_at, side_text, state_text, white_view};
 use crate::protocol::parser::{Base, Command, GoParams, ProtocolError, parse_command, quote};
 use crate::protocol::settings::{EvalKind, Settings};
-use crate::rules::{GameState, MoveGen, Pending, Side};
+use crate::rules::{Checkers, GameState, Pending, Side, StageGen, Variant};
 use crate::search::{Limits, Progress, Search};
 
 /// Where a session writes its response lines (without line endings). It
@@ -211,6 +211,15 @@ impl Session {
     }
 
     fn evaluator(&self) -> Arc<dyn Evaluator> {
+        // The network is trained for Gul bara only; the other games play
+        // their hand-written baseline whatever engine.eval says.
+        match self.settings.rules.variant {
+            Variant::LongNardy => return Arc::new(crate::eval::variants::LongNardyBaseline),
+            Variant::ShortNardy | Variant::Backgammon => {
+                return Arc::new(crate::eval::variants::HittingBaseline);
+            }
+            Variant::GulBara => {}
+        }
         match self.settings.eval {
             EvalKind::Heuristic => Arc::new(Heuristic),
             EvalKind::Net => match &self.net {
@@ -395,13 +404,20 @@ impl Session {
                     self.net = Some(net);
                 } else {
                     self.settings.set(&key, &value)?;
+                    if key == "game.variant" {
+                        self.state = GameState::start_of(self.settings.rules.variant, Side::White);
+                    }
                 }
             }
-            Command::NewGame => self.state = GameState::start(Side::White),
+            Command::NewGame => {
+                self.state = GameState::start_of(self.settings.rules.variant, Side::White)
+            }
             Command::Position { base, moves } => {
+                let variant = self.settings.rules.variant;
                 let start = match base {
-                    Base::Start(side) => GameState::start(side),
-                    Base::Board(s) => s,
+                    Base::Start(side) => GameState::start_of(variant, side),
+                    Base::Board(toks) => board_state(variant, &toks)?,
+                    Base::GnubgId(id) => gnubg_state(variant, &id)?,
                 };
                 let toks: Vec<&str> = moves.iter().map(String::as_str).collect();
                 let next =
@@ -429,7 +445,7 @@ impl Session {
     }
 
     fn keys(&self) {
-        for d in Settings::defs() {
+        for d in self.settings.current_defs() {
             self.say(&self.settings.key_line(&d));
         }
     }
@@ -477,11 +493,15 @@ impl Session {
         let Some(dice) = self.state.stage_dice() else {
             return Ok(());
         };
-        let mut movegen = MoveGen::new();
+        let mut movegen = StageGen::new();
         let mut ends = Vec::new();
-        let playable = movegen.generate(self.state.pos, dice, &mut ends);
+        let playable = movegen.generate(&self.settings.rules, &self.state, dice, &mut ends);
         // Sorted by text, so the order does not depend on the generator's.
-        let mut plays: Vec<String> = ends.iter().map(|e| play_text(e.play.steps())).collect();
+        let (variant, pos) = (self.state.variant, self.state.pos);
+        let mut plays: Vec<String> = ends
+            .iter()
+            .map(|e| play_text_at(variant, pos, e.play.steps()))
+            .collect();
         plays.sort_unstable();
         for p in plays.iter().take(limit) {
             self.say(&format!("play {p}"));
@@ -553,6 +573,8 @@ impl Session {
         }
         limits.deadline = earliest(limits.deadline, cap);
         let state = self.state;
+        let text =
+            move |steps: &[crate::rules::Step]| play_text_at(state.variant, state.pos, steps);
         let infinite = p.infinite;
         self.spawn(JobKind::Go, move |search, stop, out| {
             if ply > 2 {
@@ -566,7 +588,7 @@ impl Session {
                     pr.depth,
                     pr.nodes,
                     fmt_p(pr.best.probs.equity()),
-                    play_text(&pr.best.steps)
+                    text(&pr.best.steps)
                 ));
             };
             let ranked = search.best_turn(&state, &limits, &mut report);
@@ -575,7 +597,7 @@ impl Session {
             }
             let best = ranked
                 .first()
-                .map(|c| play_text(&c.steps))
+                .map(|c| text(&c.steps))
                 .unwrap_or_else(|| "pass".into());
             vec![format!("bestmove {best}")]
         })?;
@@ -598,14 +620,17 @@ impl Session {
             return self.spawn(JobKind::Eval, move |search, _, _| {
                 let ranked = search.best_turn(&state, &limits, &mut |_| {});
                 let probs = ranked.first().map(|c| c.probs).unwrap_or_default();
-                vec![evaluation_line(&probs)]
+                vec![evaluation_line_for(state.variant, &probs)]
             });
         }
         let plies = self.limits(self.settings.ply).plies;
         let beam = Limits::default().inner_beam;
         let state = self.state;
         self.spawn(JobKind::Eval, move |search, _, _| {
-            vec![evaluation_line(&search.before_roll(&state, plies, beam))]
+            vec![evaluation_line_for(
+                state.variant,
+                &search.before_roll(&state, plies, beam),
+            )]
         })
     }
 
@@ -626,7 +651,7 @@ impl Session {
                         "hint {} equity {} play {}",
                         i + 1,
                         fmt_p(c.probs.equity()),
-                        play_text(&c.steps)
+                        play_text_at(state.variant, state.pos, &c.steps)
                     )
                 })
                 .collect();
@@ -648,6 +673,14 @@ impl Session {
         self.say(&format!("tomove {}", side_text(s.to_move)));
         self.say(&format!("pips white {} black {}", w.pips(), b.pips()));
         self.say(&format!("off white {} black {}", w.off(), b.off()));
+        // Gul bara's lines stay as they always were; the other games add
+        // their name (and the bar in the hitting games).
+        if s.variant.hits() {
+            self.say(&format!("bar white {} black {}", w.bar(), b.bar()));
+        }
+        if s.variant != Variant::GulBara {
+            self.say(&format!("variant {}", s.variant));
+        }
         self.say(&format!("rolls white {} black {}", s.rolls[0], s.rolls[1]));
         let pending = match s.pending {
             Pending::Roll => "roll".to_string(),
@@ -698,6 +731,66 @@ pub fn evaluation_line(p: &crate::eval::Probs) -> String {
         fmt_p(p.lose_mars),
         fmt_p(p.equity())
     )
+}
+
+/// `evaluation_line`, with `winbg <p> losebg <p>` before the equity in
+/// backgammon.
+pub fn evaluation_line_for(variant: Variant, p: &crate::eval::Probs) -> String {
+    if variant != Variant::Backgammon {
+        return evaluation_line(p);
+    }
+    format!(
+        "evaluation win {} winmars {} losemars {} winbg {} losebg {} equity {}",
+        fmt_p(p.win),
+        fmt_p(p.win_mars),
+        fmt_p(p.lose_mars),
+        fmt_p(p.win_bg),
+        fmt_p(p.lose_bg),
+        fmt_p(p.equity())
+    )
+}
+
+/// The state of `position board <tokens>` in `variant`.
+fn board_state(variant: Variant, toks: &[String]) -> Result<GameState, ProtocolError> {
+    let toks: Vec<&str> = toks.iter().map(String::as_str).collect();
+    let (state, used) = notation::parse_state_in(variant, &toks)
+        .map_err(|e| ProtocolError::bad_value(format!("bad position: {e}")))?;
+    if used != toks.len() {
+        return Err(ProtocolError::bad_value(format!(
+            "bad position: unexpected {} after the position (moves must follow 'moves')",
+            quote(toks[used])
+        )));
+    }
+    Ok(state)
+}
+
+/// The state of `position gnubgid <ID>`: the side on roll is White, to roll.
+fn gnubg_state(variant: Variant, id: &str) -> Result<GameState, ProtocolError> {
+    if !variant.hits() {
+        return Err(ProtocolError::bad_value(format!(
+            "gnubgid positions are for short_nardy and backgammon, not {variant}"
+        )));
+    }
+    let board = crate::gnubgid::decode(id).map_err(|e| {
+        ProtocolError::bad_value(format!("bad gnubg Position ID {}: {e}", quote(id)))
+    })?;
+    let side = |c: &crate::gnubgid::SideCounts| {
+        let mut points = [0u8; 24];
+        points.copy_from_slice(&c[..24]);
+        Checkers::from_counts_with_bar(&points, c[24])
+    };
+    let (Some(own), Some(opp)) = (side(&board.on_roll), side(&board.opponent)) else {
+        return Err(ProtocolError::bad_value(format!(
+            "bad gnubg Position ID {}: more than 15 checkers a side",
+            quote(id)
+        )));
+    };
+    let mut state = GameState::start_of(variant, Side::White);
+    state.pos = crate::rules::Position { own, opp };
+    crate::rules::ruleset::check_position(variant, state.pos).map_err(|e| {
+        ProtocolError::bad_value(format!("bad gnubg Position ID {}: {e}", quote(id)))
+    })?;
+    Ok(state)
 }
 
 /// The ASCII board of `show`: four lines starting with `board`, points

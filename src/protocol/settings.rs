@@ -118,8 +118,8 @@ impl Settings {
         vec![
             KeyDef {
                 name: "game.variant",
-                kind: KeyKind::Enum(&["gulbara"]),
-                description: "the game played (Gul bara only for now)",
+                kind: KeyKind::Enum(&["gulbara", "long_nardy", "short_nardy", "backgammon"]),
+                description: "the game played; setting it starts a new game of that variant (rules.* back to its defaults)",
             },
             KeyDef {
                 name: "rules.opening",
@@ -140,6 +140,16 @@ impl Settings {
                 name: "rules.remainder",
                 kind: KeyKind::Enum(&["opponent", "lost"]),
                 description: "what happens to the unplayed rest of an escalating chain",
+            },
+            KeyDef {
+                name: "rules.head_first_turn",
+                kind: KeyKind::Enum(&["needs_second", "fixed_3_4_6", "fixed_4_6", "any_double"]),
+                description: "long nardy: which first-turn doublets let a second checker leave the head",
+            },
+            KeyDef {
+                name: "rules.six_block",
+                kind: KeyKind::Enum(&["end_of_turn", "per_step"]),
+                description: "long nardy: when the six-block rule is judged",
             },
             KeyDef {
                 name: "engine.ply",
@@ -196,6 +206,23 @@ impl Settings {
         ]
     }
 
+    /// The keys of the current variant, in the order `ubgi` and `keys` list
+    /// them: the `rules.*` options of other variants are left out.
+    pub fn current_defs(&self) -> Vec<KeyDef> {
+        Self::defs()
+            .into_iter()
+            .filter(|d| self.applies(d.name))
+            .collect()
+    }
+
+    /// Whether key `name` belongs to the current variant.
+    fn applies(&self, name: &str) -> bool {
+        match name.strip_prefix("rules.") {
+            Some(rule) => self.rules.variant.option_names().contains(&rule),
+            None => true,
+        }
+    }
+
     /// The definition of `name`.
     pub fn def(name: &str) -> Option<KeyDef> {
         Self::defs().into_iter().find(|d| d.name == name)
@@ -222,7 +249,7 @@ impl Settings {
     /// The value of `name` as text, `None` for an unknown key.
     pub fn get(&self, name: &str) -> Option<String> {
         Some(match name {
-            "game.variant" => "gulbara".into(),
+            "game.variant" => self.rules.variant.to_string(),
             "engine.ply" => self.ply.to_string(),
             "engine.threads" => self.threads.to_string(),
             "engine.seed" => self.seed.to_string(),
@@ -249,6 +276,12 @@ impl Settings {
                 super::parser::quote(name)
             )));
         };
+        if !self.applies(name) {
+            return Err(ProtocolError::bad_value(format!(
+                "{name} is not an option of {} (send keys for the list)",
+                self.rules.variant
+            )));
+        }
         let int = |min: u64, max: u64| -> Result<u64, ProtocolError> {
             match value.parse::<u64>() {
                 Ok(v) if (min..=max).contains(&v) => Ok(v),
@@ -290,6 +323,15 @@ impl Settings {
             }
             (_, KeyKind::Enum(vals)) => {
                 check_enum(vals)?;
+                if def.name == "game.variant" {
+                    let variant =
+                        value
+                            .parse()
+                            .map_err(|e: crate::rules::options::OptionError| {
+                                ProtocolError::bad_value(e.0)
+                            })?;
+                    self.rules = RuleOptions::for_variant(variant);
+                }
                 if let Some(rule) = def.name.strip_prefix("rules.") {
                     let mut r = self.rules;
                     r.set(rule, value)
@@ -321,13 +363,44 @@ mod tests {
 
     #[test]
     fn every_key_round_trips() {
-        let mut s = Settings::default();
-        for d in Settings::defs() {
-            let v = s.get(d.name).unwrap();
-            s.set(d.name, &v).unwrap();
-            assert_eq!(s.get(d.name).unwrap(), v);
+        for variant in ["gulbara", "long_nardy", "short_nardy", "backgammon"] {
+            let mut s = Settings::default();
+            s.set("game.variant", variant).unwrap();
+            let before = s.clone();
+            for d in s.current_defs() {
+                let v = s.get(d.name).unwrap();
+                s.set(d.name, &v).unwrap();
+                assert_eq!(s.get(d.name).unwrap(), v);
+            }
+            assert_eq!(s, before);
         }
+    }
+
+    #[test]
+    fn rule_keys_belong_to_their_variant() {
+        let mut s = Settings::default();
+        let names =
+            |s: &Settings| -> Vec<&str> { s.current_defs().iter().map(|d| d.name).collect() };
+        assert!(names(&s).contains(&"rules.remainder"));
+        assert!(!names(&s).contains(&"rules.six_block"));
+        let e = s.set("rules.six_block", "per_step").unwrap_err();
+        assert_eq!(e.code, super::super::ErrorCode::BadValue);
         assert_eq!(s, Settings::default());
+        s.set("game.variant", "long_nardy").unwrap();
+        assert_eq!(s.get("rules.opening").unwrap(), "reroll");
+        s.set("rules.six_block", "per_step").unwrap();
+        assert!(s.set("rules.remainder", "lost").is_err());
+        assert!(!names(&s).contains(&"rules.remainder"));
+        assert_eq!(s.get("rules.remainder"), None);
+        s.set("game.variant", "backgammon").unwrap();
+        assert_eq!(
+            names(&s)
+                .iter()
+                .filter(|n| n.starts_with("rules."))
+                .collect::<Vec<_>>(),
+            vec![&"rules.opening"]
+        );
+        assert_eq!(s.get("rules.opening").unwrap(), "single");
     }
 
     #[test]
@@ -339,7 +412,8 @@ mod tests {
             ("engine.threads", "0"),
             ("engine.movetime", "-5"),
             ("rules.opening", "double"),
-            ("game.variant", "backgammon"),
+            ("game.variant", "chess"),
+            ("rules.six_block", "per_step"),
             ("engine.weights", "a b"),
             ("engine.weights", "a\rb"),
             ("engine.weights", ""),

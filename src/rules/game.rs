@@ -15,8 +15,8 @@ use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
 use super::movegen::StageEnd;
-use super::ruleset::StageGen;
 use super::options::{Opening, RuleOptions};
+use super::ruleset::StageGen;
 use super::state::{GameResult, GameState, Pending, Side};
 use super::step::Step;
 use super::turn::{MoveToken, TurnError, TurnSequence, skip_forced_empty, turn_over};

@@ -239,7 +239,11 @@ impl HitGen {
             self.seen.clear();
         }
         // Bits 104.. of the packed checkers are unused: the hits go there.
-        if !self.dedupe || self.seen.insert(self.own.0 | (u128::from(self.hits) << 104)) {
+        if !self.dedupe
+            || self
+                .seen
+                .insert(self.own.0 | (u128::from(self.hits) << 104))
+        {
             out.push(StageEnd {
                 pos: Position {
                     own: self.own,
@@ -326,7 +330,9 @@ fn far_from_home(own: Checkers, n: u8) -> bool {
 /// The standard start of the hitting games, either side to move.
 pub const START: Position = {
     // 2 on 24, 5 on 13, 3 on 8, 5 on 6, in each side's own numbering.
-    let c = Checkers((2u128 << (4 * 24)) | (5u128 << (4 * 13)) | (3u128 << (4 * 8)) | (5u128 << (4 * 6)));
+    let c = Checkers(
+        (2u128 << (4 * 24)) | (5u128 << (4 * 13)) | (3u128 << (4 * 8)) | (5u128 << (4 * 6)),
+    );
     Position { own: c, opp: c }
 };
 
@@ -393,10 +399,7 @@ mod tests {
         assert_eq!(mirror_mask(1 << 23), 1);
         // The opponent's 6 (5 checkers) and 8 (3) close the mover's 19 and 17;
         // its 24 (2) and 13 (5) close 1 and 12.
-        assert_eq!(
-            closed_points(START),
-            (1 << 18) | (1 << 16) | 1 | (1 << 11)
-        );
+        assert_eq!(closed_points(START), (1 << 18) | (1 << 16) | 1 | (1 << 11));
         assert_eq!(blot_points(START), 0);
     }
 

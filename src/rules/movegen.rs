@@ -33,6 +33,14 @@ pub trait StepRules {
         true
     }
 
+    /// Whether equal dice must be tried in every order of their sources
+    /// (a restriction on each landing can make the usual non-increasing
+    /// order miss a play); repeated ends are removed by the end set.
+    #[inline]
+    fn any_order(&self) -> bool {
+        false
+    }
+
     /// Whether a play may end the stage at `end` (the mover's view).
     #[inline]
     fn end_allowed(&self, _end: Position) -> bool {
@@ -385,7 +393,8 @@ impl<R: StepRules> MoveGen<R> {
                 let full = used + left;
                 any |= self.record(full, out);
             } else {
-                any |= self.same(die, left - 1, from, out);
+                let top = if self.rules.any_order() { 24 } else { from };
+                any |= self.same(die, left - 1, top, out);
             }
             self.undo(saved);
         }

@@ -108,6 +108,13 @@ impl StepRules for LongNardySteps {
     }
 
     #[inline]
+    fn any_order(&self) -> bool {
+        // Per step, a lower checker moving first can break a row that a
+        // higher one's landing would otherwise complete.
+        self.six_block == SixBlock::PerStep
+    }
+
+    #[inline]
     fn end_allowed(&self, end: Position) -> bool {
         !has_illegal_block(end.own, end.opp)
     }

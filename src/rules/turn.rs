@@ -3,10 +3,10 @@
 //! text into [`MoveToken`]s and errors into text; the logic is here.
 
 use super::movegen::StageEnd;
-use super::options::Variant;
-use super::ruleset::StageGen;
 use super::options::RuleOptions;
+use super::options::Variant;
 use super::position::{CHECKERS, Position};
+use super::ruleset::StageGen;
 use super::state::{GameState, Pending, PlayError, Side, dice_text};
 use super::step::{StageDice, Step};
 
