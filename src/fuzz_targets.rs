@@ -44,9 +44,9 @@ fn text_of(data: &[u8]) -> Cow<'_, str> {
 }
 
 /// Checks that one side's checkers are a real set of 15: no carry between
-/// nibbles (the nibbles sum to 15) and nothing beyond point 24.
+/// nibbles (the nibbles sum to 15) and nothing beyond the bar (nibble 25).
 fn check_checkers(c: Checkers, who: &str) {
-    assert_eq!(c.0 >> (4 * 25), 0, "{who}: bits beyond point 24: {c:?}");
+    assert_eq!(c.0 >> (4 * 26), 0, "{who}: bits beyond the bar: {c:?}");
     let total: u32 = (0..=25u32).map(|p| ((c.0 >> (4 * p)) & 0xF) as u32).sum();
     assert_eq!(total, u32::from(CHECKERS), "{who}: {total} checkers: {c:?}");
 }

@@ -19,7 +19,10 @@ use gulbara::record::{Record, RecordedGame, RecordedTurn, rules_tag, write_recor
 use gulbara::rules::game::{RandomChooser, SeededDice, play_choosers};
 use gulbara::rules::{GameState, MoveGen, RuleOptions, Side};
 
-const TRANSCRIPTS: [&str; 4] = [
+const TRANSCRIPTS: [&str; 7] = [
+    include_str!("../protocol/transcripts/backgammon.txt"),
+    include_str!("../protocol/transcripts/long_nardy.txt"),
+    include_str!("../protocol/transcripts/short_nardy.txt"),
     include_str!("../protocol/transcripts/basics.txt"),
     include_str!("../protocol/transcripts/escalating.txt"),
     include_str!("../protocol/transcripts/position.txt"),
