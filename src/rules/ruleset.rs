@@ -164,3 +164,79 @@ pub fn check_position(variant: Variant, pos: Position) -> Result<(), String> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::state::Side;
+
+    fn checkers(points: &[(u8, u8)], bar: u8) -> Checkers {
+        let mut c = [0u8; 24];
+        for &(p, n) in points {
+            c[p as usize - 1] = n;
+        }
+        Checkers::from_counts_with_bar(&c, bar).unwrap()
+    }
+
+    #[test]
+    fn scoring_per_variant() {
+        let some_off = checkers(&[(6, 10)], 0);
+        let none_off_home = checkers(&[(6, 15)], 0);
+        let none_off_back = checkers(&[(6, 14), (20, 1)], 0);
+        let none_off_bar = checkers(&[(6, 14)], 1);
+        for v in Variant::ALL {
+            assert_eq!(v.points_won(some_off), 1, "{v}");
+            assert_eq!(v.points_won(none_off_home), 2, "{v}");
+        }
+        // Backgammon: a checker in the winner's home or on the bar.
+        assert_eq!(Variant::Backgammon.points_won(none_off_back), 3);
+        assert_eq!(Variant::Backgammon.points_won(none_off_bar), 3);
+        // Short nardy has no 3-point win: a mars.
+        assert_eq!(Variant::ShortNardy.points_won(none_off_back), 2);
+        assert_eq!(Variant::ShortNardy.points_won(none_off_bar), 2);
+        assert_eq!(Variant::LongNardy.points_won(none_off_back), 2);
+    }
+
+    #[test]
+    fn results_come_from_the_state() {
+        let mut s = GameState::start_of(Variant::Backgammon, Side::White);
+        s.pos = Position {
+            own: checkers(&[], 0),
+            opp: checkers(&[(20, 15)], 0),
+        };
+        let r = s.result().unwrap();
+        assert_eq!((r.winner, r.points), (Some(Side::White), 3));
+        s.variant = Variant::ShortNardy;
+        assert_eq!(s.result().unwrap().points, 2);
+    }
+
+    #[test]
+    fn no_escalation_outside_gul_bara() {
+        for v in [Variant::LongNardy, Variant::ShortNardy, Variant::Backgammon] {
+            let opts = RuleOptions::for_variant(v);
+            let mut s = GameState::start_of(v, Side::White);
+            s.rolls = [50, 50];
+            let r = s.roll(&opts, 2, 2).unwrap();
+            assert_eq!(r.stage_dice(), Some(StageDice::Same { die: 2, count: 4 }));
+            assert!(!r.escalates(&opts, Side::White));
+        }
+    }
+
+    #[test]
+    fn positions_are_checked_per_variant() {
+        let bar = Position {
+            own: checkers(&[(6, 14)], 1),
+            opp: checkers(&[(6, 15)], 0),
+        };
+        assert!(check_position(Variant::Backgammon, bar).is_ok());
+        assert!(check_position(Variant::LongNardy, bar).is_err());
+        // The mover's 6 is the opponent's 19 in the hitting games, its 18
+        // in the same-direction games.
+        let shared = Position {
+            own: checkers(&[(6, 15)], 0),
+            opp: checkers(&[(19, 15)], 0),
+        };
+        assert!(check_position(Variant::Backgammon, shared).is_err());
+        assert!(check_position(Variant::LongNardy, shared).is_ok());
+    }
+}
