@@ -9,7 +9,7 @@ use crate::eval::{Evaluator, Probs, probs_for};
 use crate::notation::{apply_turn, play_text};
 use crate::record::{RecordError, replay};
 use crate::rules::skip_forced_empty;
-use crate::rules::{GameState, Side, StageGen};
+use crate::rules::{GameState, Side, StageGen, Variant};
 use crate::search::{Limits, Search};
 
 /// One analysed decision.
@@ -63,6 +63,8 @@ impl PlayerStats {
 /// The analysis of a record.
 #[derive(Clone, Debug, Default)]
 pub struct Analysis {
+    /// The game of the record.
+    pub variant: Variant,
     /// Every decision in order.
     pub decisions: Vec<Decision>,
     /// Totals per player name.
@@ -70,9 +72,13 @@ pub struct Analysis {
 }
 
 impl Analysis {
-    /// A report for people.
+    /// A report for people (a `variant <name>` line first for the games
+    /// other than Gul bara).
     pub fn to_text(&self) -> String {
         let mut s = String::new();
+        if self.variant != Variant::GulBara {
+            s.push_str(&format!("variant {}\n", self.variant));
+        }
         for d in &self.decisions {
             let head = match d.roll {
                 Some((a, b)) => format!("{a}{b}"),
@@ -103,9 +109,16 @@ impl Analysis {
     }
 }
 
-/// Analyses a record's text at `plies` (gnubg plies: 0 or 1).
+/// Analyses a record's text at `plies` (gnubg plies: 0 or 1). The game is
+/// the record's; `eval` judges Gul bara records only, every other game is
+/// judged by its hand-written baseline (a Gul bara network never judges
+/// another game).
 pub fn analyse(text: &str, eval: &dyn Evaluator, plies: u8) -> Result<Analysis, RecordError> {
     let (opts, games) = replay(text)?;
+    let eval = match opts.variant {
+        Variant::GulBara => eval,
+        v => crate::eval::variants::baseline(v),
+    };
     let stop = AtomicBool::new(false);
     let search = Search::new(eval, opts, &stop);
     let limits = Limits {
@@ -114,7 +127,10 @@ pub fn analyse(text: &str, eval: &dyn Evaluator, plies: u8) -> Result<Analysis, 
     };
     let mut movegen = StageGen::new();
     let mut ends = Vec::new();
-    let mut out = Analysis::default();
+    let mut out = Analysis {
+        variant: opts.variant,
+        ..Analysis::default()
+    };
     for (gi, g) in games.iter().enumerate() {
         for (ti, t) in g.turns.iter().enumerate() {
             let mover = t.before.to_move;
@@ -193,7 +209,7 @@ pub fn analyse(text: &str, eval: &dyn Evaluator, plies: u8) -> Result<Analysis, 
 mod tests {
     use super::*;
     use crate::eval::heuristic::Heuristic;
-    use crate::record::{Record, RecordedGame, RecordedTurn, rules_tag, write_record};
+    use crate::record::{Record, RecordedGame, RecordedTurn, game_tags, rules_tag, write_record};
     use crate::rules::RuleOptions;
     use crate::rules::game::{RandomChooser, SeededDice, play_choosers};
 
@@ -227,5 +243,42 @@ mod tests {
         let total: f64 = an.players.values().map(|p| p.total_loss).sum();
         assert!(total > 0.0, "random play should give up some equity");
         assert!(an.to_text().contains("error rate"));
+    }
+
+    #[test]
+    fn every_variant_is_analysed_with_its_baseline() {
+        for v in [Variant::LongNardy, Variant::ShortNardy, Variant::Backgammon] {
+            let opts = RuleOptions::for_variant(v);
+            let mut a = RandomChooser::new(7);
+            let mut b = RandomChooser::new(8);
+            let g = play_choosers(&opts, &mut SeededDice::new(7), &mut a, &mut b);
+            let text = write_record(&Record {
+                tags: game_tags(&opts),
+                games: vec![RecordedGame {
+                    players: ["rand1".into(), "rand2".into()],
+                    opening: *g.openings.last().unwrap(),
+                    starter: g.starter,
+                    turns: g.turns.iter().map(RecordedTurn::from_driver).collect(),
+                    result: Some(g.result),
+                    note: None,
+                }],
+            });
+            // Whatever evaluator is passed, the variant's baseline judges:
+            // the same analysis as with that baseline itself.
+            let an = analyse(&text, &Heuristic, 0).unwrap();
+            let own = analyse(&text, crate::eval::variants::baseline(v), 0).unwrap();
+            assert_eq!(an.variant, v);
+            assert!(!an.decisions.is_empty(), "{v}");
+            assert_eq!(an.players, own.players, "{v}");
+            for d in &an.decisions {
+                assert!(d.loss() >= 0.0);
+                if d.played == d.best {
+                    assert!(d.loss() < 1e-6, "{v}: {d:?}");
+                }
+            }
+            let total: f64 = an.players.values().map(|p| p.total_loss).sum();
+            assert!(total > 0.0, "{v}: random play should give up some equity");
+            assert!(an.to_text().starts_with(&format!("variant {v}\n")));
+        }
     }
 }

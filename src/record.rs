@@ -6,6 +6,22 @@
 //! ; [Variant "gulbara"]
 //! ; [Rules "opening=single exempt_rolls=3 exempt_scope=player remainder=opponent"]
 //! ; [Seed "42"]
+//! ```
+//!
+//! The game played is named by the `Variant` tag (`gulbara`, `long_nardy`,
+//! `short_nardy`, `backgammon`) and, for the games other than Gul bara, by
+//! the first word of the `Rules` tag as well, so that a record whose writer
+//! kept only the `Rules` tag still says what it is:
+//!
+//! ```text
+//! ; [Variant "long_nardy"]
+//! ; [Rules "variant=long_nardy opening=reroll head_first_turn=needs_second six_block=end_of_turn"]
+//! ```
+//!
+//! A record with neither is a Gul bara record (those written before the
+//! other games existed read back unchanged). The games follow:
+//!
+//! ```text
 //!
 //!  Game 1
 //!  White : alpha                          Black : beta
@@ -26,7 +42,7 @@ use std::fmt::Write as _;
 
 use crate::notation::{self, MovesError};
 use crate::rules::game::TurnRecord;
-use crate::rules::{GameResult, GameState, RuleOptions, Side};
+use crate::rules::{GameResult, GameState, RuleOptions, Side, Variant};
 
 /// One game of a record.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -97,13 +113,69 @@ pub struct Record {
     pub games: Vec<RecordedGame>,
 }
 
-/// The rule options as the `Rules` tag writes them.
+/// The rule options as the `Rules` tag writes them: the variant's options
+/// in documentation order, after `variant=<name>` for every game but Gul
+/// bara (whose tag is the same as before the other games existed).
 pub fn rules_tag(opts: &RuleOptions) -> String {
-    RuleOptions::NAMES
-        .iter()
-        .map(|n| format!("{n}={}", opts.get(n).unwrap_or_default()))
+    let head = (opts.variant != Variant::GulBara).then(|| format!("variant={}", opts.variant));
+    head.into_iter()
+        .chain(
+            opts.variant
+                .option_names()
+                .iter()
+                .map(|n| format!("{n}={}", opts.get(n).unwrap_or_default())),
+        )
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// The header tags a record of one game of `opts`'s variant starts with:
+/// `Variant` and `Rules`.
+pub fn game_tags(opts: &RuleOptions) -> Vec<(String, String)> {
+    vec![
+        ("Variant".into(), opts.variant.to_string()),
+        ("Rules".into(), rules_tag(opts)),
+    ]
+}
+
+/// Reads the rule options of a record from its `Variant` tag and `Rules`
+/// tag values (either may be missing): the variant's defaults, then each
+/// `name=value` of the `Rules` tag. A `variant=` word in the `Rules` tag
+/// must agree with the `Variant` tag.
+pub fn rules_from_tags(variant: Option<&str>, rules: Option<&str>) -> Result<RuleOptions, String> {
+    let tagged = variant
+        .map(|v| v.trim().parse::<Variant>().map_err(|e| e.0))
+        .transpose()?;
+    let mut in_rules = None;
+    let mut pairs = Vec::new();
+    for kv in rules.unwrap_or("").split_whitespace() {
+        let (k, v) = kv
+            .split_once('=')
+            .ok_or_else(|| format!("bad rule '{kv}'"))?;
+        if k == "variant" {
+            let v = v.parse::<Variant>().map_err(|e| e.0)?;
+            if in_rules.is_some_and(|w| w != v) {
+                return Err(format!("the Rules tag names two variants ({kv})"));
+            }
+            in_rules = Some(v);
+        } else {
+            pairs.push((k, v));
+        }
+    }
+    let variant = match (tagged, in_rules) {
+        (Some(a), Some(b)) if a != b => {
+            return Err(format!(
+                "the Variant tag says {a} but the Rules tag says variant={b}"
+            ));
+        }
+        (Some(v), _) | (None, Some(v)) => v,
+        (None, None) => Variant::GulBara,
+    };
+    let mut opts = RuleOptions::for_variant(variant);
+    for (k, v) in pairs {
+        opts.set(k, v).map_err(|e| e.0)?;
+    }
+    Ok(opts)
 }
 
 fn side_name(s: Side) -> &'static str {
@@ -263,21 +335,33 @@ pub struct ReplayedGame {
 /// Parses the `Rules` tag (if any) and every game's move tokens, replays each
 /// game against the rules, and checks the recorded results.
 pub fn replay(text: &str) -> Result<(RuleOptions, Vec<ReplayedGame>), RecordError> {
-    let mut opts = RuleOptions::default();
+    // Tags are read wherever they stand; the rules are settled once the
+    // whole text is read, whichever order `Variant` and `Rules` came in.
+    let mut variant_tag: Option<(usize, String)> = None;
+    let mut rules_words: Option<(usize, String)> = None;
     let mut games: Vec<(Side, Vec<String>, Option<String>)> = Vec::new();
     let mut names: Vec<[String; 2]> = Vec::new();
     for (ln, raw) in text.lines().enumerate() {
         let line = raw.trim();
         let syntax = |msg: String| RecordError::Syntax { line: ln + 1, msg };
         if let Some(tag) = line.strip_prefix("; [") {
+            let value = |rest: &str| rest.trim_end_matches("\"]").to_string();
             if let Some(rest) = tag.strip_prefix("Rules \"") {
-                let value = rest.trim_end_matches("\"]");
-                for kv in value.split_whitespace() {
-                    let (k, v) = kv
-                        .split_once('=')
-                        .ok_or_else(|| syntax(format!("bad rule '{kv}'")))?;
-                    opts.set(k, v).map_err(|e| syntax(e.0))?;
+                // Several Rules tags add up, later words winning.
+                let words = match rules_words.take() {
+                    Some((at, before)) => (at, format!("{before} {}", value(rest))),
+                    None => (ln + 1, value(rest)),
+                };
+                rules_words = Some(words);
+            } else if let Some(rest) = tag.strip_prefix("Variant \"") {
+                let v = value(rest);
+                if variant_tag
+                    .as_ref()
+                    .is_some_and(|(_, w)| w.trim() != v.trim())
+                {
+                    return Err(syntax(format!("a second, different Variant tag '{v}'")));
                 }
+                variant_tag = Some((ln + 1, v));
             }
             continue;
         }
@@ -337,6 +421,17 @@ pub fn replay(text: &str) -> Result<(RuleOptions, Vec<ReplayedGame>), RecordErro
             }
         }
     }
+    let opts = rules_from_tags(
+        variant_tag.as_ref().map(|t| t.1.as_str()),
+        rules_words.as_ref().map(|t| t.1.as_str()),
+    )
+    .map_err(|msg| RecordError::Syntax {
+        line: rules_words
+            .as_ref()
+            .or(variant_tag.as_ref())
+            .map_or(0, |t| t.0),
+        msg,
+    })?;
     let mut out = Vec::new();
     for (i, (starter, marked, result_line)) in games.into_iter().enumerate() {
         // Split into turns at the `65:` and `rDxN:` markers.
@@ -484,6 +579,69 @@ mod tests {
             assert_eq!(games[0].final_state.pos, final_state.pos, "seed {seed}");
         }
         assert!(chains > 0, "some games should contain remainders");
+    }
+
+    #[test]
+    fn every_variant_round_trips_and_names_itself() {
+        for v in Variant::ALL {
+            for seed in 0..6 {
+                let opts = RuleOptions::for_variant(v);
+                let (mut rec, final_state) = record_of(seed, &opts);
+                rec.tags = game_tags(&opts);
+                let text = write_record(&rec);
+                assert!(text.contains(&format!("; [Variant \"{v}\"]")), "{text}");
+                let (o2, games) =
+                    replay(&text).unwrap_or_else(|e| panic!("{v} seed {seed}: {e}\n{text}"));
+                assert_eq!(o2, opts);
+                assert_eq!(games[0].final_state, final_state, "{v} seed {seed}");
+                assert_eq!(games[0].final_state.variant, v);
+                // The Rules tag alone says which game it is, and so does the
+                // Variant tag alone (the variant's defaults).
+                let rules_only = text.replace(&format!("; [Variant \"{v}\"]\n"), "");
+                assert_eq!(replay(&rules_only).unwrap().0, opts, "{v}");
+                let variant_only = text
+                    .lines()
+                    .filter(|l| !l.starts_with("; [Rules"))
+                    .collect::<Vec<_>>()
+                    .join("\n");
+                assert_eq!(replay(&variant_only).unwrap().0, opts, "{v}");
+            }
+        }
+    }
+
+    #[test]
+    fn rules_tags_of_gul_bara_are_unchanged_and_variants_checked() {
+        assert_eq!(
+            rules_tag(&RuleOptions::default()),
+            "opening=single exempt_rolls=3 exempt_scope=player remainder=opponent"
+        );
+        assert_eq!(
+            rules_tag(&RuleOptions::for_variant(Variant::LongNardy)),
+            "variant=long_nardy opening=reroll head_first_turn=needs_second six_block=end_of_turn"
+        );
+        assert_eq!(
+            rules_tag(&RuleOptions::for_variant(Variant::Backgammon)),
+            "variant=backgammon opening=single"
+        );
+        // Disagreeing tags, unknown variants and another game's options are refused.
+        assert!(rules_from_tags(Some("backgammon"), Some("variant=short_nardy")).is_err());
+        assert!(rules_from_tags(Some("chess"), None).is_err());
+        assert!(rules_from_tags(Some("long_nardy"), Some("remainder=lost")).is_err());
+        assert!(rules_from_tags(None, Some("variant=long_nardy six_block=nope")).is_err());
+        let o = rules_from_tags(None, Some("six_block=per_step variant=long_nardy")).unwrap();
+        assert_eq!(o.variant, Variant::LongNardy);
+        assert_eq!(o.six_block, crate::rules::options::SixBlock::PerStep);
+        assert_eq!(rules_from_tags(None, None).unwrap(), RuleOptions::default());
+        // A mismatch in a record is a syntax error on the Rules tag's line.
+        let (mut rec, _) = record_of(1, &RuleOptions::for_variant(Variant::ShortNardy));
+        rec.tags = vec![
+            ("Variant".into(), "backgammon".into()),
+            ("Rules".into(), "variant=short_nardy opening=reroll".into()),
+        ];
+        match replay(&write_record(&rec)) {
+            Err(RecordError::Syntax { line: 2, .. }) => {}
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]

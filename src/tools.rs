@@ -15,6 +15,7 @@ use crate::matchplay::stats::Sprt;
 use crate::matchplay::{MatchConfig, parse_rules, run_match};
 use crate::notation::state_text;
 use crate::record::replay;
+use crate::rules::Variant;
 
 /// Options of `match`.
 #[derive(Args, Debug)]
@@ -34,13 +35,19 @@ pub struct MatchArgs {
     /// Milliseconds an engine has for one decision before it forfeits.
     #[arg(long, default_value_t = 30_000)]
     pub timeout_ms: u64,
+    /// The game played: gulbara, long_nardy, short_nardy or backgammon. The
+    /// referee plays it and both engines are told it (`set game.variant`,
+    /// before the `rules.*` options); --rule takes that game's options.
+    #[arg(long, default_value = "gulbara")]
+    pub variant: Variant,
     /// A rule option `name=value` for the referee and both engines (repeatable).
     #[arg(long = "rule")]
     pub rule: Vec<String>,
     /// Also report a luck-adjusted ppg.
     #[arg(long)]
     pub luck_adjust: bool,
-    /// The evaluator judging each roll's luck for --luck-adjust, at 0-ply.
+    /// The evaluator judging each roll's luck for --luck-adjust, at 0-ply
+    /// (in the games other than Gul bara, always the variant's baseline).
     #[arg(long, value_enum, default_value = "net")]
     pub luck_eval: LuckEvalArg,
     /// Stop early by SPRT on ppg: `p0,p1[,alpha,beta]`.
@@ -77,7 +84,7 @@ pub fn run_match_cmd(a: MatchArgs) -> anyhow::Result<()> {
     }
     let e0 = EngineSpec::parse(&groups[0]).map_err(anyhow::Error::msg)?;
     let e1 = EngineSpec::parse(&groups[1]).map_err(anyhow::Error::msg)?;
-    let rules = parse_rules(&a.rule).map_err(anyhow::Error::msg)?;
+    let rules = parse_rules(a.variant, &a.rule).map_err(anyhow::Error::msg)?;
     let sprt = a
         .sprt
         .as_deref()
@@ -119,11 +126,16 @@ pub struct ReplayArgs {
     pub file: PathBuf,
 }
 
-/// Runs `replay`: checks a record and prints each game's final position.
+/// Runs `replay`: checks a record and prints each game's final position
+/// (after a `variant <name>` line for the games other than Gul bara, the
+/// variant being read from the record).
 pub fn run_replay(a: ReplayArgs) -> anyhow::Result<()> {
     let text = std::fs::read_to_string(&a.file)
         .with_context(|| format!("cannot read {}", a.file.display()))?;
-    let (_, games) = replay(&text).map_err(|e| anyhow::anyhow!("{}: {e}", a.file.display()))?;
+    let (opts, games) = replay(&text).map_err(|e| anyhow::anyhow!("{}: {e}", a.file.display()))?;
+    if opts.variant != Variant::GulBara {
+        println!("variant {}", opts.variant);
+    }
     for (i, g) in games.iter().enumerate() {
         println!(
             "game {} final {} result {}",
@@ -146,7 +158,8 @@ pub struct AnalyseArgs {
     pub ply: u8,
 }
 
-/// Runs `analyse`.
+/// Runs `analyse`: the baseline of the record's game judges (Gul bara's
+/// hand-written evaluator, or the variant's).
 pub fn run_analyse(a: AnalyseArgs) -> anyhow::Result<()> {
     let text = std::fs::read_to_string(&a.file)
         .with_context(|| format!("cannot read {}", a.file.display()))?;
@@ -171,7 +184,10 @@ pub struct SelfplayArgs {
     /// Games at once.
     #[arg(short = 'j', long = "jobs", default_value_t = 1)]
     pub jobs: usize,
-    /// A rule option `name=value` (repeatable).
+    /// The game played: gulbara, long_nardy, short_nardy or backgammon.
+    #[arg(long, default_value = "gulbara")]
+    pub variant: Variant,
+    /// A rule option `name=value` of that game (repeatable).
     #[arg(long = "rule")]
     pub rule: Vec<String>,
     /// Write one record per game here.
@@ -179,9 +195,10 @@ pub struct SelfplayArgs {
     pub records: PathBuf,
 }
 
-/// Runs `selfplay`: the baseline player against itself, records written.
+/// Runs `selfplay`: the baseline player of the variant against itself,
+/// records written.
 pub fn run_selfplay(a: SelfplayArgs) -> anyhow::Result<()> {
-    let rules = parse_rules(&a.rule).map_err(anyhow::Error::msg)?;
+    let rules = parse_rules(a.variant, &a.rule).map_err(anyhow::Error::msg)?;
     let spec = |name: &str| EngineSpec {
         cmd: "builtin:heuristic".into(),
         name: name.into(),

@@ -5,6 +5,11 @@
 //! experiments; real engines are spawned or reached over TCP. Builtin
 //! players are [`Player`]s on typed states: they read no position text and
 //! write no words.
+//!
+//! The game is set with `game.variant` (before any `rules.*` option, which
+//! then belong to that variant). In the games other than Gul bara the
+//! search players judge with the variant's hand-written baseline, as the
+//! protocol engine does: the network is trained for Gul bara only.
 
 use std::sync::atomic::AtomicBool;
 
@@ -17,7 +22,7 @@ use crate::eval::heuristic::Heuristic;
 use crate::eval::net::Net;
 use crate::notation::state_text;
 use crate::rules::game::{Player, PlayerFault, Turn, TurnRequest};
-use crate::rules::{RuleOptions, StageGen};
+use crate::rules::{RuleOptions, StageGen, Variant};
 use crate::search::{Limits, Search};
 
 /// How a builtin player chooses.
@@ -32,6 +37,7 @@ pub enum BuiltinKind {
 /// An in-process player.
 pub struct Builtin {
     kind: BuiltinKind,
+    /// The evaluator asked for; it judges Gul bara only (see [`Builtin::evaluator`]).
     eval: Box<dyn Evaluator>,
     rules: RuleOptions,
     limits: Limits,
@@ -75,7 +81,10 @@ impl Builtin {
         };
         for (k, v) in options {
             let bad = || EngineError::Protocol(format!("error bad_value {k} {v}"));
-            if let Some(r) = k.strip_prefix("rules.") {
+            if k == "game.variant" {
+                let v: Variant = v.parse().map_err(|_| bad())?;
+                b.rules = RuleOptions::for_variant(v);
+            } else if let Some(r) = k.strip_prefix("rules.") {
                 b.rules.set(r, v).map_err(|_| bad())?;
             } else if k == "engine.ply" {
                 let p: u8 = v.parse().map_err(|_| bad())?;
@@ -86,6 +95,20 @@ impl Builtin {
         }
         Ok(b)
     }
+
+    /// The game this player plays.
+    pub fn variant(&self) -> Variant {
+        self.rules.variant
+    }
+
+    /// The evaluator that judges its positions: the one it was made with in
+    /// Gul bara, the variant's baseline in every other game.
+    pub fn evaluator(&self) -> &dyn Evaluator {
+        match self.rules.variant {
+            Variant::GulBara => &*self.eval,
+            v => crate::eval::variants::baseline(v),
+        }
+    }
 }
 
 impl Player for Builtin {
@@ -95,7 +118,7 @@ impl Player for Builtin {
     fn play_turn(&mut self, ask: &TurnRequest<'_>) -> Result<Turn, PlayerFault> {
         let state = *ask.start;
         let stop = AtomicBool::new(false);
-        let search = Search::new(&*self.eval, self.rules, &stop);
+        let search = Search::new(self.evaluator(), self.rules, &stop);
         let steps = match self.kind {
             BuiltinKind::Search => search
                 .best_turn(&state, &self.limits, &mut |_| {})
@@ -160,5 +183,35 @@ mod tests {
             assert!(g.forfeit.is_none(), "seed {seed}: {:?}", g.forfeit);
             assert!(g.final_state.result().is_some());
         }
+    }
+
+    #[test]
+    fn builtin_players_play_every_variant_with_its_baseline() {
+        for v in [Variant::LongNardy, Variant::ShortNardy, Variant::Backgammon] {
+            let opts = RuleOptions::for_variant(v);
+            let set = |extra: &[(&str, &str)]| {
+                let mut o = vec![("game.variant".to_string(), v.to_string())];
+                o.extend(extra.iter().map(|(k, x)| (k.to_string(), x.to_string())));
+                o
+            };
+            let mut n = Builtin::new("net", &set(&[("rules.opening", "single")])).unwrap();
+            assert_eq!(n.variant(), v);
+            assert_eq!(n.rules.opening, crate::rules::options::Opening::Single);
+            // A network never judges another game.
+            assert_eq!(
+                n.evaluator().name(),
+                crate::eval::variants::baseline(v).name()
+            );
+            let mut r = Builtin::new("random", &set(&[])).unwrap();
+            for seed in 0..2 {
+                let g = play_game(&opts, &mut SeededDice::new(seed), [&mut n, &mut r], &mut ());
+                assert!(g.forfeit.is_none(), "{v} seed {seed}: {:?}", g.forfeit);
+                let res = g.final_state.result().unwrap();
+                assert!(res.points >= 1 && res.points <= v.max_points());
+            }
+            // Another game's option is refused.
+            assert!(Builtin::new("heuristic", &set(&[("rules.remainder", "lost")])).is_err());
+        }
+        assert!(Builtin::new("heuristic", &[("game.variant".into(), "chess".into())]).is_err());
     }
 }

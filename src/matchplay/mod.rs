@@ -14,17 +14,19 @@ use std::time::Duration;
 use crate::eval::heuristic::Heuristic;
 use crate::eval::{Evaluator, probs_for};
 use crate::notation::{apply_turn, move_token_text, state_text};
-use crate::record::{Record, RecordedGame, RecordedTurn, rules_tag, write_record};
+use crate::record::{Record, RecordedGame, RecordedTurn, game_tags, write_record};
 use crate::rules::game::{
     self, Forfeit, ForfeitReason, GameObserver, Player, PlayerFault, SeededDice, Turn, TurnRequest,
 };
-use crate::rules::{GameState, RuleOptions, Side};
+use crate::rules::{GameState, RuleOptions, Side, Variant};
 use crate::search::{ROLLS, Search};
 use builtin::Builtin;
 use engine::{Engine, EngineError, EngineSpec, TextPlayer};
 use stats::{Sprt, SprtState, mean_se};
 
 /// The evaluator that judges luck (at 0-ply, chains planned with a beam of 4).
+/// The network is Gul bara's: in the other games both choices judge with
+/// the variant's hand-written baseline.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum LuckReference {
     /// The hand-written baseline evaluator.
@@ -35,8 +37,11 @@ pub enum LuckReference {
 }
 
 impl LuckReference {
-    /// The evaluator itself.
-    pub fn evaluator(self) -> std::sync::Arc<dyn Evaluator + Send + Sync> {
+    /// The evaluator itself, for games of `variant`.
+    pub fn evaluator(self, variant: Variant) -> std::sync::Arc<dyn Evaluator + Send + Sync> {
+        if variant != Variant::GulBara {
+            return baseline_shared(variant);
+        }
         match self {
             LuckReference::Baseline => std::sync::Arc::new(Heuristic),
             LuckReference::Net => match crate::eval::net::load_cached("shipped") {
@@ -46,6 +51,17 @@ impl LuckReference {
                 Err(_) => std::sync::Arc::new(Heuristic),
             },
         }
+    }
+}
+
+/// The hand-written baseline of `variant` (Gul bara's is [`Heuristic`]),
+/// shared.
+pub fn baseline_shared(variant: Variant) -> std::sync::Arc<dyn Evaluator + Send + Sync> {
+    use crate::eval::variants::{HittingBaseline, LongNardyBaseline};
+    match variant {
+        Variant::GulBara => std::sync::Arc::new(Heuristic),
+        Variant::LongNardy => std::sync::Arc::new(LongNardyBaseline),
+        Variant::ShortNardy | Variant::Backgammon => std::sync::Arc::new(HittingBaseline),
     }
 }
 
@@ -62,7 +78,8 @@ pub struct MatchConfig {
     pub jobs: usize,
     /// Time an engine has for one decision.
     pub move_timeout: Duration,
-    /// The rules, applied by the referee and sent to both engines.
+    /// The rules, the game played (`rules.variant`) among them, applied by
+    /// the referee and sent to both engines.
     pub rules: RuleOptions,
     /// Report a luck-adjusted ppg as well.
     pub luck_adjust: bool,
@@ -85,7 +102,8 @@ pub struct GameOutcome {
     pub white_engine: usize,
     /// Points for engine 0 (negative when engine 1 won).
     pub points: i32,
-    /// Winner engine and whether it was a mars.
+    /// Winner engine and whether it was a mars (two points or more; in
+    /// backgammon a gammon or a backgammon).
     pub winner: Option<(usize, bool)>,
     /// The engine that forfeited, and why.
     pub forfeit: Option<(usize, String)>,
@@ -102,12 +120,17 @@ pub struct GameOutcome {
 pub struct MatchReport {
     /// Engine names.
     pub names: [String; 2],
+    /// The game played.
+    pub variant: Variant,
     /// Games played.
     pub games: usize,
     /// Wins per engine.
     pub wins: [u32; 2],
-    /// Mars wins per engine.
+    /// Mars wins per engine (wins worth two points or more: in backgammon
+    /// gammons and backgammons).
     pub mars: [u32; 2],
+    /// Backgammon wins (three points) per engine; zero in the other games.
+    pub backgammons: [u32; 2],
     /// Games ended by the stuck rule.
     pub stuck: u32,
     /// Forfeits per engine (crash, timeout, illegal move).
@@ -129,6 +152,7 @@ impl MatchReport {
     pub fn to_json(&self) -> String {
         let mut v = serde_json::json!({
             "engines": self.names,
+            "variant": self.variant.to_string(),
             "games": self.games,
             "wins": self.wins,
             "mars": self.mars,
@@ -138,6 +162,9 @@ impl MatchReport {
             "se": self.se,
             "ci95": [self.ppg - 1.96 * self.se, self.ppg + 1.96 * self.se],
         });
+        if self.variant == Variant::Backgammon {
+            v["backgammons"] = serde_json::json!(self.backgammons);
+        }
         if let Some((p, s)) = self.luck_ppg {
             v["luck_adjusted_ppg"] = serde_json::json!(p);
             v["luck_adjusted_se"] = serde_json::json!(s);
@@ -148,7 +175,8 @@ impl MatchReport {
         v.to_string()
     }
 
-    /// The summary for people.
+    /// The summary for people (the variant on a line of its own after the
+    /// first, for the games other than Gul bara).
     pub fn to_text(&self) -> String {
         let mut s = format!(
             "games {}  {} vs {}\nwins {} - {}  (mars {} - {})  stuck {}  forfeits {} - {}\nppg {:+.3} ± {:.3} (95% {:+.3} .. {:+.3})\n",
@@ -167,6 +195,16 @@ impl MatchReport {
             self.ppg - 1.96 * self.se,
             self.ppg + 1.96 * self.se
         );
+        if self.variant != Variant::GulBara {
+            let at = s.find('\n').map_or(s.len(), |i| i + 1);
+            s.insert_str(at, &format!("variant {}\n", self.variant));
+        }
+        if self.variant == Variant::Backgammon {
+            s.push_str(&format!(
+                "backgammons {} - {}\n",
+                self.backgammons[0], self.backgammons[1]
+            ));
+        }
         if let Some((p, e)) = self.luck_ppg {
             s.push_str(&format!("luck-adjusted ppg {p:+.3} ± {e:.3}\n"));
         }
@@ -246,12 +284,29 @@ impl Seats<'_> {
     }
 }
 
+/// The settings every engine of a match is sent after its own options:
+/// `game.variant` (left out for Gul bara, the protocol's default, so that
+/// engines that know no other game keep working), then every `rules.*`
+/// option of that variant. Setting the variant first matters: it puts the
+/// rules back to the variant's defaults.
+pub fn rule_settings(rules: &RuleOptions) -> Vec<(String, String)> {
+    let variant = (rules.variant != Variant::GulBara)
+        .then(|| ("game.variant".to_string(), rules.variant.to_string()));
+    variant
+        .into_iter()
+        .chain(
+            rules
+                .variant
+                .option_names()
+                .iter()
+                .map(|n| (format!("rules.{n}"), rules.get(n).unwrap_or_default())),
+        )
+        .collect()
+}
+
 /// Starts engine `i` of the match: a builtin player or an external engine.
 fn start_player(cfg: &MatchConfig, i: usize) -> Result<Box<dyn Player>, EngineError> {
-    let extra: Vec<(String, String)> = RuleOptions::NAMES
-        .iter()
-        .map(|n| (format!("rules.{n}"), cfg.rules.get(n).unwrap_or_default()))
-        .collect();
+    let extra = rule_settings(&cfg.rules);
     let spec = &cfg.engines[i];
     Ok(if let Some(kind) = spec.cmd.strip_prefix("builtin:") {
         let mut all = spec.options.clone();
@@ -343,7 +398,9 @@ fn play_game(seats: &mut Seats, pair: usize, white_engine: usize, dice_seed: u64
         }
     };
     let mut watch = LuckWatch {
-        reference: cfg.luck_adjust.then(|| cfg.luck_reference.evaluator()),
+        reference: cfg
+            .luck_adjust
+            .then(|| cfg.luck_reference.evaluator(opts.variant)),
         opts: &opts,
         white_engine,
         luck: [0.0; 2],
@@ -385,7 +442,7 @@ fn play_game(seats: &mut Seats, pair: usize, white_engine: usize, dice_seed: u64
                 (
                     Some(r),
                     if w == 0 { p } else { -p },
-                    Some((w, r.points == 2)),
+                    Some((w, r.points >= 2)),
                 )
             }
             None => (Some(r), 0, None),
@@ -431,6 +488,7 @@ pub fn run_match(cfg: &MatchConfig) -> MatchReport {
     };
     let mut report = MatchReport {
         names: [cfg.engines[0].name.clone(), cfg.engines[1].name.clone()],
+        variant: cfg.rules.variant,
         ..MatchReport::default()
     };
     if let Some(dir) = &cfg.records {
@@ -477,6 +535,9 @@ pub fn run_match(cfg: &MatchConfig) -> MatchReport {
                 if mars {
                     report.mars[w] += 1;
                 }
+                if g.points.abs() == 3 {
+                    report.backgammons[w] += 1;
+                }
             } else if g.forfeit.is_none() {
                 report.stuck += 1;
             }
@@ -488,17 +549,17 @@ pub fn run_match(cfg: &MatchConfig) -> MatchReport {
             }
             if let Some(dir) = &cfg.records {
                 let n = g.pair * 2 + g.white_engine + 1;
+                let mut tags = vec![("Event".to_string(), "gulbara match".to_string())];
+                tags.extend(game_tags(&cfg.rules));
+                tags.extend([
+                    ("Seed".into(), g.dice_seed.to_string()),
+                    ("MatchSeed".into(), cfg.seed.to_string()),
+                    ("Round".into(), n.to_string()),
+                    ("Player 1".into(), cfg.engines[0].name.clone()),
+                    ("Player 2".into(), cfg.engines[1].name.clone()),
+                ]);
                 let rec = Record {
-                    tags: vec![
-                        ("Event".into(), "gulbara match".into()),
-                        ("Variant".into(), "gulbara".into()),
-                        ("Rules".into(), rules_tag(&cfg.rules)),
-                        ("Seed".into(), g.dice_seed.to_string()),
-                        ("MatchSeed".into(), cfg.seed.to_string()),
-                        ("Round".into(), n.to_string()),
-                        ("Player 1".into(), cfg.engines[0].name.clone()),
-                        ("Player 2".into(), cfg.engines[1].name.clone()),
-                    ],
+                    tags,
                     games: vec![g.record.clone()],
                 };
                 let _ = std::fs::write(dir.join(format!("game-{n:06}.txt")), write_record(&rec));
@@ -549,9 +610,10 @@ pub fn run_match(cfg: &MatchConfig) -> MatchReport {
     report
 }
 
-/// Re-exported for the CLI: turns a rule option list `k=v` into options.
-pub fn parse_rules(args: &[String]) -> Result<RuleOptions, String> {
-    let mut o = RuleOptions::default();
+/// For the CLI: turns a rule option list `k=v` of `variant`'s options into
+/// options (the variant's defaults for the rest).
+pub fn parse_rules(variant: Variant, args: &[String]) -> Result<RuleOptions, String> {
+    let mut o = RuleOptions::for_variant(variant);
     for a in args {
         let (k, v) = a
             .split_once('=')
@@ -597,7 +659,7 @@ mod tests {
             total += roll_luck(&Heuristic, &s, &o, (a, b)) * f64::from(w) / 36.0;
         }
         assert!(total.abs() < 1e-6, "{total}");
-        let net = LuckReference::Net.evaluator();
+        let net = LuckReference::Net.evaluator(Variant::GulBara);
         let mut total = 0.0;
         let mut spread = 0.0;
         for &(a, b, w) in ROLLS.iter() {
@@ -655,5 +717,80 @@ mod match_tests {
         });
         assert_eq!((a.wins, a.mars, a.ppg), (b.wins, b.mars, b.ppg));
         assert!(a.luck_ppg.is_some());
+    }
+
+    #[test]
+    fn every_variant_plays_with_luck_judged_by_its_baseline() {
+        for v in [Variant::LongNardy, Variant::ShortNardy, Variant::Backgammon] {
+            let cfg = MatchConfig {
+                engines: [
+                    spec("builtin:net", "net", &[("engine.ply", "1")]),
+                    spec("builtin:random", "random", &[]),
+                ],
+                games: 4,
+                seed: 5,
+                jobs: 2,
+                move_timeout: Duration::from_secs(10),
+                rules: RuleOptions::for_variant(v),
+                luck_adjust: true,
+                luck_reference: LuckReference::Net,
+                sprt: None,
+                records: None,
+                progress: false,
+            };
+            let a = run_match(&cfg);
+            assert_eq!(a.variant, v);
+            assert_eq!(a.games, 4);
+            assert_eq!(a.forfeits, [0, 0], "{v}: {:?}", a.forfeit_log);
+            assert_eq!(a.wins[0] + a.wins[1], 4, "{v}");
+            assert!(a.ppg.abs() <= f64::from(v.max_points()));
+            assert!(a.luck_ppg.is_some());
+            let json: serde_json::Value = serde_json::from_str(&a.to_json()).unwrap();
+            assert_eq!(json["variant"], v.to_string());
+            let b = run_match(&MatchConfig { jobs: 1, ..cfg });
+            assert_eq!((a.wins, a.mars, a.ppg), (b.wins, b.mars, b.ppg));
+            assert_eq!(a.luck_ppg, b.luck_ppg);
+        }
+        // Luck in another game is judged by that game's baseline.
+        let s = GameState::start_of(Variant::Backgammon, Side::White);
+        let o = RuleOptions::for_variant(Variant::Backgammon);
+        let by_net = roll_luck(
+            LuckReference::Net.evaluator(Variant::Backgammon).as_ref(),
+            &s,
+            &o,
+            (6, 5),
+        );
+        let by_baseline = roll_luck(
+            crate::eval::variants::baseline(Variant::Backgammon),
+            &s,
+            &o,
+            (6, 5),
+        );
+        assert_eq!(by_net, by_baseline);
+    }
+
+    #[test]
+    fn rule_settings_name_the_variant_first() {
+        let mut o = RuleOptions::for_variant(Variant::LongNardy);
+        o.set("six_block", "per_step").unwrap();
+        let keys: Vec<String> = rule_settings(&o)
+            .iter()
+            .map(|(k, v)| format!("{k} {v}"))
+            .collect();
+        assert_eq!(
+            keys,
+            [
+                "game.variant long_nardy",
+                "rules.opening reroll",
+                "rules.head_first_turn needs_second",
+                "rules.six_block per_step"
+            ]
+        );
+        let g = rule_settings(&RuleOptions::default());
+        assert_eq!(g.len(), 4);
+        assert!(g.iter().all(|(k, _)| k.starts_with("rules.")));
+        assert!(parse_rules(Variant::Backgammon, &["opening=reroll".into()]).is_ok());
+        assert!(parse_rules(Variant::Backgammon, &["remainder=lost".into()]).is_err());
+        assert!(parse_rules(Variant::ShortNardy, &["opening".into()]).is_err());
     }
 }
