@@ -81,13 +81,27 @@ fn check_summary(v: &Value, variant: &str, games: u64) {
     for i in 0..2 {
         assert!(n(v, "mars", i) <= n(v, "wins", i), "{v}");
     }
+    let bg = |i| {
+        if variant == "backgammon" {
+            n(v, "backgammons", i)
+        } else {
+            0
+        }
+    };
     if variant == "backgammon" {
         for i in 0..2 {
-            assert!(n(v, "backgammons", i) <= n(v, "mars", i), "{v}");
+            assert!(bg(i) <= n(v, "mars", i), "{v}");
         }
     } else {
         assert!(v.get("backgammons").is_none(), "{v}");
     }
+    // Points per game: a single win is 1, a mars (gammon) 2, a backgammon 3.
+    let points = |i| (n(v, "wins", i) + n(v, "mars", i) + bg(i)) as f64;
+    let want = (points(0) - points(1)) / games as f64;
+    assert!(
+        (ppg - want).abs() < 1e-9,
+        "{v}: ppg {ppg}, points give {want}"
+    );
 }
 
 /// Checks that every record in `dir` (`games` of them) names `variant`,
@@ -134,7 +148,7 @@ fn builtin_players_play_every_variant() {
             "cmd=builtin:random",
             "name=random",
             "--games",
-            "4",
+            "8",
             "--seed",
             "3",
             "-j",
@@ -142,8 +156,12 @@ fn builtin_players_play_every_variant() {
             "--records",
             dir.to_str().unwrap(),
         ]);
-        check_summary(&v, variant, 4);
-        check_records(&dir, variant, 4);
+        check_summary(&v, variant, 8);
+        check_records(&dir, variant, 8);
+        if variant == "backgammon" {
+            // Three-point games are played and counted.
+            assert!(n(&v, "backgammons", 0) > 0, "{v}");
+        }
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
