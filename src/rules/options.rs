@@ -168,9 +168,6 @@ impl RuleOptions {
 pub struct OptionError(pub String);
 
 impl RuleOptions {
-    /// Gul bara's option names, in documentation order.
-    pub const NAMES: [&'static str; 4] = ["opening", "exempt_rolls", "exempt_scope", "remainder"];
-
     /// Sets one option of the current variant by name from its text value.
     pub fn set(&mut self, name: &str, value: &str) -> Result<(), OptionError> {
         if !self.variant.option_names().contains(&name) {
@@ -271,7 +268,7 @@ mod tests {
         o.set("exempt_rolls", "0").unwrap();
         o.set("exempt_scope", "game").unwrap();
         o.set("remainder", "lost").unwrap();
-        for n in RuleOptions::NAMES {
+        for &n in Variant::GulBara.option_names() {
             let v = o.get(n).unwrap();
             let mut p = RuleOptions::default();
             p.set(n, &v).unwrap();
