@@ -293,7 +293,7 @@ pub fn parse_state_in(
     }
     state.pos = position_from_white_view_in(variant, &counts, bar, to_move)?;
     if let Err(why) = crate::rules::ruleset::check_position(variant, state.pos) {
-        return err(why);
+        return err(why.to_string());
     }
     if state.result().is_some() && seen_pending {
         return err("a finished game has no pending stage");

@@ -147,20 +147,34 @@ impl StageGen {
     }
 }
 
+/// Why a position is not one of its variant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PositionError {
+    /// Checkers on the bar in a game without hitting.
+    #[error("{0} has no bar")]
+    NoBar(Variant),
+    /// Both colours on one point.
+    #[error("both sides have checkers on the mover's point {0}")]
+    SharedPoint(u8),
+    /// Nobody has anything left to play.
+    #[error("both sides have borne off all checkers")]
+    BothFinished,
+}
+
 /// Whether `pos` is a valid position of `variant` (15 checkers a side over
-/// points, bar and off; no point shared by both colours; no bar outside the
-/// hitting games; not both sides finished).
-pub fn check_position(variant: Variant, pos: Position) -> Result<(), String> {
+/// points, bar and off, as [`Checkers`] guarantees; no point shared by both
+/// colours; no bar outside the hitting games; not both sides finished).
+pub fn check_position(variant: Variant, pos: Position) -> Result<(), PositionError> {
     if !variant.hits() && (pos.own.bar() > 0 || pos.opp.bar() > 0) {
-        return Err(format!("{variant} has no bar"));
+        return Err(PositionError::NoBar(variant));
     }
     for p in 1..=24u8 {
         if pos.own.at(p) > 0 && pos.opp.at(variant.opponent_point(p)) > 0 {
-            return Err(format!("both sides have checkers on the mover's point {p}"));
+            return Err(PositionError::SharedPoint(p));
         }
     }
     if pos.own.off() == CHECKERS && pos.opp.off() == CHECKERS {
-        return Err("both sides have borne off all checkers".into());
+        return Err(PositionError::BothFinished);
     }
     Ok(())
 }
