@@ -119,6 +119,8 @@ pub struct HitGen {
     blots: u32,
     hits: u32,
     play: Play,
+    /// Tests only: skip the fast paths.
+    general_only: bool,
 }
 
 impl HitGen {
@@ -150,8 +152,15 @@ impl HitGen {
         self.seen.clear();
         match dice {
             StageDice::Pair(a, b) if (1..=6).contains(&a) && (1..=6).contains(&b) => {
-                self.dedupe = true;
                 let (hi, lo) = if a >= b { (a, b) } else { (b, a) };
+                if !self.general_only
+                    && hi != lo
+                    && pos.own.bar() == 0
+                    && outside_at_least(pos.own, self.occ, 2)
+                {
+                    return pair_no_bearoff(pos, self.occ, self.closed, self.blots, hi, lo, out);
+                }
+                self.dedupe = true;
                 self.pair(hi, lo, out);
                 if hi != lo {
                     self.pair(lo, hi, out);
@@ -165,6 +174,20 @@ impl HitGen {
             }
             StageDice::Same { die, count } if (1..=6).contains(&die) && count > 0 => {
                 let count = count.min(4);
+                if !self.general_only
+                    && pos.own.bar() == 0
+                    && outside_at_least(pos.own, self.occ, count)
+                {
+                    let used =
+                        same_no_bearoff(pos, self.occ, self.closed, self.blots, die, count, out);
+                    if used == 0 {
+                        out.push(StageEnd {
+                            pos,
+                            play: Play::EMPTY,
+                        });
+                    }
+                    return used;
+                }
                 self.dedupe = !far_from_home(pos.own, count);
                 self.same(die, count, BAR, out);
             }
@@ -327,6 +350,333 @@ fn far_from_home(own: Checkers, n: u8) -> bool {
     total >= n
 }
 
+/// Whether at least `n` of the mover's checkers are outside its home
+/// quarter (the bar excluded: callers check it is empty), so that none of `n`
+/// steps can bear off.
+#[inline(always)]
+fn outside_at_least(own: Checkers, occ: u32, n: u8) -> bool {
+    let outside = occ & !HOME_MASK;
+    if outside.count_ones() >= u32::from(n) {
+        return true;
+    }
+    if outside == 0 {
+        return false;
+    }
+    // One point outside: count its checkers.
+    own.at(outside.trailing_zeros() as u8 + 1) >= n
+}
+
+/// Points (bit `p - 1`) from which `die` lands on a point that is not
+/// closed, without bearing off.
+#[inline(always)]
+fn open_for(closed: u32, die: u8) -> u32 {
+    !(closed << die) & (0xFF_FFFF << die) & 0xFF_FFFF
+}
+
+/// Highest point (1..=24) of a non-empty mask.
+#[inline(always)]
+fn highest(mask: u32) -> u8 {
+    (32 - mask.leading_zeros()) as u8
+}
+
+/// `DELTA[die][from]` added (wrapping) to a side's packed checkers moves one
+/// checker from `from` to `from - die` (`die < from <= 24`). Padded to
+/// powers of two so that masked indices need no bounds checks.
+const DELTA: [[u128; 32]; 8] = {
+    let mut t = [[0u128; 32]; 8];
+    let mut die = 1;
+    while die <= 6 {
+        let mut from = die + 1;
+        while from <= 24 {
+            t[die][from] = (1u128 << (4 * (from - die))).wrapping_sub(1u128 << (4 * from));
+            from += 1;
+        }
+        die += 1;
+    }
+    t
+};
+
+#[inline(always)]
+fn delta(die: u8, from: u8) -> u128 {
+    DELTA[usize::from(die & 7)][usize::from(from & 31)]
+}
+
+/// `HIT[t]` added (wrapping) to the opponent's packed checkers sends its blot
+/// on the mover's point `t` (1..=24) to its bar.
+const HIT: [u128; 32] = {
+    let mut t = [0u128; 32];
+    let mut p = 1;
+    while p <= 24 {
+        t[p] = (1u128 << (4 * BAR as u32)).wrapping_sub(1u128 << (4 * (25 - p)));
+        p += 1;
+    }
+    t
+};
+
+/// The opponent after the blots of `hits` (mover's points, bit `t − 1`)
+/// are hit.
+#[inline(always)]
+fn hit_all(opp: u128, mut hits: u32) -> u128 {
+    let mut opp = opp;
+    while hits != 0 {
+        let t = hits.trailing_zeros() as usize + 1;
+        hits &= hits - 1;
+        opp = opp.wrapping_add(HIT[t & 31]);
+    }
+    opp
+}
+
+#[inline(always)]
+fn play2(p: u8, d1: u8, q: u8, d2: u8) -> Play {
+    let mut play = Play::EMPTY;
+    play.push(Step::new(p, d1));
+    play.push(Step::new(q, d2));
+    play
+}
+
+/// Two different dice `hi > lo`, nothing on the bar and no step able to
+/// bear off. Pushes the ends in the order, and with the plays, of the
+/// general enumeration (`hi` first from the highest point down, then `lo`
+/// first, first occurrence of each end kept) without its hash set, and
+/// returns the dice played.
+///
+/// Without bearing off, steps of two different checkers are legal in either
+/// order and hit the same blots, so every end of the `lo`-first pass was
+/// already found, except one checker moved by both dice through `p − lo`.
+/// That one is new unless `p − lo` held a checker of the mover (then it is
+/// `p − lo` moving `hi` and `p` moving `lo`) or the checker could also go
+/// through `p − hi` with neither intermediate point a blot (then the two
+/// routes hit the same). Within the `hi`-first pass the only repeat is `p`
+/// moving `hi` and `p + lo` moving onto `p`, which is `p + lo` moved by both
+/// dice through `p + lo − hi`, found earlier, when that point is no blot.
+#[inline(always)]
+fn pair_no_bearoff(
+    pos: Position,
+    occ: u32,
+    closed: u32,
+    blots: u32,
+    hi: u8,
+    lo: u8,
+    out: &mut Vec<StageEnd>,
+) -> u8 {
+    let own = pos.own.0;
+    let opp = pos.opp.0;
+    let open_lo = open_for(closed, lo);
+    let a_hi = occ & open_for(closed, hi);
+    // Checkers q whose route through q − hi hits nothing on the way.
+    let clean_hi = a_hi & !(blots << hi);
+    let mut ps = a_hi;
+    while ps != 0 {
+        let p = highest(ps);
+        ps &= !(1 << (p - 1));
+        let own1 = own.wrapping_add(delta(hi, p));
+        let t1 = 1u32 << (p - hi - 1);
+        let mut occ1 = occ | t1;
+        if (own1 >> (4 * u32::from(p))) & 0xF == 0 {
+            occ1 &= !(1 << (p - 1));
+        }
+        let hit1 = blots & t1;
+        let opp1 = if hit1 != 0 {
+            opp.wrapping_add(HIT[usize::from((p - hi) & 31)])
+        } else {
+            opp
+        };
+        let blots1 = blots & !hit1;
+        let mut qs = occ1 & open_lo & !(clean_hi & (1 << (p + lo - 1)));
+        while qs != 0 {
+            let q = highest(qs);
+            qs &= !(1 << (q - 1));
+            let t2 = q - lo;
+            let opp2 = if blots1 & (1 << (t2 - 1)) != 0 {
+                opp1.wrapping_add(HIT[usize::from(t2 & 31)])
+            } else {
+                opp1
+            };
+            out.push(StageEnd {
+                pos: Position {
+                    own: Checkers(own1.wrapping_add(delta(lo, q))),
+                    opp: Checkers(opp2),
+                },
+                play: play2(p, hi, q, lo),
+            });
+        }
+    }
+    let both = lo + hi;
+    let mut ps = occ
+        & open_lo
+        & open_for(closed, both)
+        & !(occ << lo)
+        & !(a_hi & !(blots << hi) & !(blots << lo));
+    while ps != 0 {
+        let p = highest(ps);
+        ps &= !(1 << (p - 1));
+        let hits = blots & ((1 << (p - lo - 1)) | (1 << (p - both - 1)));
+        out.push(StageEnd {
+            pos: Position {
+                own: Checkers(
+                    own.wrapping_add(delta(lo, p))
+                        .wrapping_add(delta(hi, p - lo)),
+                ),
+                opp: Checkers(hit_all(opp, hits)),
+            },
+            play: play2(p, lo, p - lo, hi),
+        });
+    }
+    if !out.is_empty() {
+        return 2;
+    }
+    // One die only: the larger if it can be played.
+    let (mut ps, die) = if a_hi != 0 {
+        (a_hi, hi)
+    } else {
+        (occ & open_lo, lo)
+    };
+    if ps == 0 {
+        out.push(StageEnd {
+            pos,
+            play: Play::EMPTY,
+        });
+        return 0;
+    }
+    while ps != 0 {
+        let p = highest(ps);
+        ps &= !(1 << (p - 1));
+        let mut play = Play::EMPTY;
+        play.push(Step::new(p, die));
+        out.push(StageEnd {
+            pos: Position {
+                own: Checkers(own.wrapping_add(delta(die, p))),
+                opp: Checkers(hit_all(opp, blots & (1 << (p - die - 1)))),
+            },
+            play,
+        });
+    }
+    1
+}
+
+/// One step `from → from − die` (no bearing off) on the working state.
+#[inline(always)]
+fn step_fast(
+    (own, occ, opp, blots): (u128, u32, u128, u32),
+    from: u8,
+    die: u8,
+) -> (u128, u32, u128, u32) {
+    let own1 = own.wrapping_add(delta(die, from));
+    let t = 1u32 << (from - die - 1);
+    let mut occ1 = occ | t;
+    if (own1 >> (4 * u32::from(from))) & 0xF == 0 {
+        occ1 &= !(1 << (from - 1));
+    }
+    if blots & t != 0 {
+        (
+            own1,
+            occ1,
+            opp.wrapping_add(HIT[usize::from((from - die) & 31)]),
+            blots & !t,
+        )
+    } else {
+        (own1, occ1, opp, blots)
+    }
+}
+
+/// Points at or below `top` (1..=24) as a mask.
+#[inline(always)]
+fn up_to(top: u8) -> u32 {
+    u32::MAX >> (32 - u32::from(top))
+}
+
+#[inline(always)]
+fn play_same<const N: usize>(froms: [u8; N], die: u8) -> Play {
+    let mut play = Play::EMPTY;
+    for from in froms {
+        play.push(Step::new(from, die));
+    }
+    play
+}
+
+/// Collects the ends of the longest plays.
+struct Longest<'a> {
+    best: u8,
+    out: &'a mut Vec<StageEnd>,
+}
+
+impl Longest<'_> {
+    #[inline(always)]
+    fn record(&mut self, s: (u128, u32, u128, u32), used: u8, play: Play) {
+        if used < self.best {
+            return;
+        }
+        if used > self.best {
+            self.best = used;
+            self.out.clear();
+        }
+        self.out.push(StageEnd {
+            pos: Position {
+                own: Checkers(s.0),
+                opp: Checkers(s.2),
+            },
+            play,
+        });
+    }
+}
+
+/// `count` (1..=4) equal dice, nothing on the bar and no step able to bear
+/// off: the general enumeration (non-increasing sources, longest plays
+/// only, same order and plays) unrolled, without recursion. Returns the dice
+/// played (0: `out` left empty).
+#[inline(always)]
+fn same_no_bearoff(
+    pos: Position,
+    occ: u32,
+    closed: u32,
+    blots: u32,
+    die: u8,
+    count: u8,
+    out: &mut Vec<StageEnd>,
+) -> u8 {
+    let open = open_for(closed, die);
+    let mut ends = Longest { best: 0, out };
+    let s0 = (pos.own.0, occ, pos.opp.0, blots);
+    let mut fa = occ & open;
+    while fa != 0 {
+        let a = highest(fa);
+        fa &= !(1 << (a - 1));
+        let s1 = step_fast(s0, a, die);
+        let mut fb = s1.1 & open & up_to(a);
+        if count == 1 || fb == 0 {
+            ends.record(s1, 1, play_same([a], die));
+            continue;
+        }
+        while fb != 0 {
+            let b = highest(fb);
+            fb &= !(1 << (b - 1));
+            let s2 = step_fast(s1, b, die);
+            let mut fc = s2.1 & open & up_to(b);
+            if count == 2 || fc == 0 {
+                ends.record(s2, 2, play_same([a, b], die));
+                continue;
+            }
+            while fc != 0 {
+                let c = highest(fc);
+                fc &= !(1 << (c - 1));
+                let s3 = step_fast(s2, c, die);
+                let mut fd = s3.1 & open & up_to(c);
+                if count == 3 || fd == 0 {
+                    ends.record(s3, 3, play_same([a, b, c], die));
+                    continue;
+                }
+                while fd != 0 {
+                    let d = highest(fd);
+                    fd &= !(1 << (d - 1));
+                    let s4 = step_fast(s3, d, die);
+                    ends.record(s4, 4, play_same([a, b, c, d], die));
+                }
+            }
+        }
+    }
+    ends.best
+}
+
 /// The standard start of the hitting games, either side to move.
 pub const START: Position = {
     // 2 on 24, 5 on 13, 3 on 8, 5 on 6, in each side's own numbering.
@@ -427,5 +777,81 @@ mod tests {
         assert_eq!(used, 0);
         assert_eq!(ends.len(), 1);
         assert_eq!(ends[0].pos, p);
+    }
+    /// A random hitting-game position: both sides over points (bias towards
+    /// home), blots and points alike, with some checkers on the bars.
+    fn random_position(seed: &mut u64, home_bias: u64) -> Position {
+        let mut next = |n: u64| {
+            *seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (*seed >> 33) % n
+        };
+        let mut own = [0u8; 24];
+        let mut opp = [0u8; 24];
+        let mut bars = [0u8; 2];
+        for (side, bar) in bars.iter_mut().enumerate() {
+            let off = next(4) * next(5);
+            *bar = if next(4) == 0 { next(3) as u8 } else { 0 };
+            let spread = next(2) == 0;
+            for _ in (off + u64::from(*bar))..15 {
+                for _ in 0..50 {
+                    let p = if next(100) < home_bias {
+                        next(6) as u8 + 1
+                    } else {
+                        next(24) as u8 + 1
+                    };
+                    let (mine, other) = if side == 0 {
+                        (&mut own, &opp)
+                    } else {
+                        (&mut opp, &own)
+                    };
+                    let crowd = spread && mine[p as usize - 1] > 0;
+                    if other[mirrored(p) as usize - 1] == 0 && !crowd {
+                        mine[p as usize - 1] += 1;
+                        break;
+                    }
+                }
+            }
+        }
+        Position {
+            own: Checkers::from_counts_with_bar(&own, bars[0]).unwrap(),
+            opp: Checkers::from_counts_with_bar(&opp, bars[1]).unwrap(),
+        }
+    }
+
+    #[test]
+    fn fast_paths_match_general_enumeration() {
+        let mut stages = Vec::new();
+        for a in 1..=6u8 {
+            for b in 1..=6u8 {
+                stages.push(StageDice::Pair(a, b));
+            }
+            for count in 1..=4 {
+                stages.push(StageDice::Same { die: a, count });
+            }
+        }
+        let mut fast = HitGen::new();
+        let mut general = HitGen::new();
+        general.general_only = true;
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        let mut seed = 7;
+        let mut fast_calls = 0;
+        for i in 0..20_000 {
+            let pos = if i == 0 {
+                START
+            } else {
+                random_position(&mut seed, [0, 30, 70][i % 3])
+            };
+            for &dice in &stages {
+                let na = fast.generate(pos, dice, &mut a);
+                let nb = general.generate(pos, dice, &mut b);
+                assert_eq!((na, &a), (nb, &b), "{pos:?} {dice:?}");
+                if pos.own.bar() == 0 && outside_at_least(pos.own, pos.own.mask(), 2) {
+                    fast_calls += 1;
+                }
+            }
+        }
+        assert!(fast_calls > 100_000, "{fast_calls}");
     }
 }

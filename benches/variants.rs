@@ -1,0 +1,312 @@
+//! Stage generation speed for the other variants.
+//!
+//! * Backgammon: `HitGen` over wildbg's benchmark positions (gnubg Position
+//!   IDs in `../shared/peer-vectors/backgammon-positions/{contact,race}.csv`,
+//!   read at run time), each with the 15 non-doublets and the 6 doublets as
+//!   one stage of four dice, exactly as wildbg's `move_generation_bench`
+//!   counts them (185,957 / 218,356 / 122,570 / 140,720 ends).
+//! * Short nardy: the same generator as backgammon (`StageGen` sends both to
+//!   `HitGen`); measured over its own corpus of random-game positions.
+//! * Long nardy: `StageGen` (i.e. `MoveGen<LongNardySteps>` with the turn's
+//!   head limit) over a corpus of random-game positions.
+//!
+//! The random-game corpora are built at start-up: seeded games, both sides
+//! picking a uniformly random distinct end with the real generator, every
+//! pre-roll state kept with chance 1/8, distinct positions, 1,000 of them.
+//! Counts distinct stage ends per second (a stage with nothing playable
+//! yields its one unchanged end, which counts). Run with
+//! `cargo bench --bench variants`; besides criterion's report (elements/s) a
+//! summary line per case gives total ends / median time of whole passes.
+
+use std::collections::HashSet;
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use criterion::{BenchmarkId, Criterion, Throughput};
+use gulbara::rules::hitting::HitGen;
+use gulbara::rules::{
+    Checkers, GameState, Pending, Position, RuleOptions, Side, StageDice, StageEnd, StageGen,
+    Variant,
+};
+
+const POSITIONS: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../shared/peer-vectors/backgammon-positions"
+);
+
+/// wildbg's positions, mover's view.
+fn backgammon(file: &str) -> Vec<Position> {
+    let path = format!("{POSITIONS}/{file}");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .map(|id| {
+            let b = gulbara::gnubgid::decode(id).unwrap_or_else(|e| panic!("{id}: {e}"));
+            let side = |c: &[u8; 25]| {
+                let points: [u8; 24] = c[..24].try_into().unwrap();
+                Checkers::from_counts_with_bar(&points, c[24]).unwrap()
+            };
+            Position {
+                own: side(&b.on_roll),
+                opp: side(&b.opponent),
+            }
+        })
+        .collect()
+}
+
+/// A small deterministic generator (xorshift64*), independent of `rand`.
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (((self.next() >> 32) * n as u64) >> 32) as usize
+    }
+    fn die(&mut self) -> u8 {
+        self.below(6) as u8 + 1
+    }
+}
+
+/// Pre-roll states of seeded random games of `variant`, distinct positions,
+/// each marked as having made its roll (so the turn context, e.g. long
+/// nardy's first-turn head rule, is that of the roll to be played).
+fn random_corpus(variant: Variant, n: usize, seed: u64) -> Vec<GameState> {
+    let opts = RuleOptions::for_variant(variant);
+    let mut rng = Rng(seed);
+    let mut gen_ = StageGen::new();
+    let mut out = Vec::new();
+    let mut seen = HashSet::new();
+    let mut corpus = Vec::new();
+    let mut state = GameState::start_of(variant, Side::White);
+    while corpus.len() < n {
+        if state.result().is_some() {
+            state = GameState::start_of(variant, Side::White);
+        }
+        if state.pending == Pending::Roll {
+            if !state.pos.is_over() && rng.below(8) == 0 && seen.insert(state.pos) {
+                let mut s = state;
+                s.rolls[s.to_move.index()] += 1;
+                corpus.push(s);
+            }
+            state = state.roll(&opts, rng.die(), rng.die()).unwrap();
+        }
+        let dice = state.stage_dice().unwrap();
+        let used = gen_.generate(&opts, &state, dice, &mut out);
+        let end = out[rng.below(out.len())].pos;
+        state = state.after_stage(&opts, end, used);
+    }
+    corpus
+}
+
+fn non_doublets() -> Vec<StageDice> {
+    let mut v = Vec::new();
+    for a in 1..=6u8 {
+        for b in 1..a {
+            v.push(StageDice::Pair(a, b));
+        }
+    }
+    v
+}
+
+fn doublets() -> Vec<StageDice> {
+    (1..=6u8)
+        .map(|die| StageDice::Same { die, count: 4 })
+        .collect()
+}
+
+/// What a case runs: `HitGen` on bare positions, or `StageGen` on states.
+enum Input {
+    Hit(Vec<Position>),
+    Stage(RuleOptions, Vec<GameState>),
+}
+
+impl Input {
+    fn len(&self) -> usize {
+        match self {
+            Input::Hit(v) => v.len(),
+            Input::Stage(_, v) => v.len(),
+        }
+    }
+}
+
+/// Reusable generators for a pass.
+#[derive(Default)]
+struct Gens {
+    hit: HitGen,
+    stage: StageGen,
+    out: Vec<StageEnd>,
+}
+
+/// One pass: every position with every stage; returns the ends generated.
+#[inline(never)]
+fn pass(g: &mut Gens, input: &Input, stages: &[StageDice]) -> usize {
+    let mut total = 0;
+    match input {
+        Input::Hit(positions) => {
+            for &pos in positions {
+                for &dice in stages {
+                    g.hit.generate(black_box(pos), dice, &mut g.out);
+                    total += black_box(&g.out).len();
+                }
+            }
+        }
+        Input::Stage(opts, states) => {
+            for state in states {
+                for &dice in stages {
+                    g.stage.generate(opts, black_box(state), dice, &mut g.out);
+                    total += black_box(&g.out).len();
+                }
+            }
+        }
+    }
+    total
+}
+
+struct Case {
+    name: &'static str,
+    input: Input,
+    stages: Vec<StageDice>,
+    ends: usize,
+    expected: Option<usize>,
+}
+
+fn cases() -> Vec<Case> {
+    let contact = backgammon("contact.csv");
+    let race = backgammon("race.csv");
+    let long = random_corpus(Variant::LongNardy, 1_000, 0x6C6F_6E67);
+    let short = random_corpus(Variant::ShortNardy, 1_000, 0x7368_6F72);
+    let ln = RuleOptions::for_variant(Variant::LongNardy);
+    let sn = RuleOptions::for_variant(Variant::ShortNardy);
+    let mut g = Gens::default();
+    let mut v = Vec::new();
+    for (name, input, stages, expected) in [
+        (
+            "backgammon/contact/non_doublets",
+            Input::Hit(contact.clone()),
+            non_doublets(),
+            Some(185_957),
+        ),
+        (
+            "backgammon/contact/doublets",
+            Input::Hit(contact),
+            doublets(),
+            Some(218_356),
+        ),
+        (
+            "backgammon/race/non_doublets",
+            Input::Hit(race.clone()),
+            non_doublets(),
+            Some(122_570),
+        ),
+        (
+            "backgammon/race/doublets",
+            Input::Hit(race),
+            doublets(),
+            Some(140_720),
+        ),
+        (
+            "short_nardy/non_doublets",
+            Input::Stage(sn, short.clone()),
+            non_doublets(),
+            None,
+        ),
+        (
+            "short_nardy/doublets",
+            Input::Stage(sn, short),
+            doublets(),
+            None,
+        ),
+        (
+            "long_nardy/non_doublets",
+            Input::Stage(ln, long.clone()),
+            non_doublets(),
+            None,
+        ),
+        (
+            "long_nardy/doublets",
+            Input::Stage(ln, long),
+            doublets(),
+            None,
+        ),
+    ] {
+        let ends = pass(&mut g, &input, &stages);
+        if let Some(e) = expected {
+            assert_eq!(ends, e, "{name}: wildbg counts {e} ends");
+        }
+        v.push(Case {
+            name,
+            input,
+            stages,
+            ends,
+            expected,
+        });
+    }
+    v
+}
+
+fn bench(c: &mut Criterion, cases: &[Case]) {
+    let mut group = c.benchmark_group("variants");
+    for case in cases {
+        group.throughput(Throughput::Elements(case.ends as u64));
+        let mut g = Gens::default();
+        group.bench_function(BenchmarkId::from_parameter(case.name), |b| {
+            b.iter(|| pass(&mut g, &case.input, &case.stages))
+        });
+    }
+    group.finish();
+}
+
+/// Median and minimum wall time of whole passes over at least `budget`.
+fn time_passes(case: &Case, budget: Duration) -> (Duration, Duration) {
+    let mut g = Gens::default();
+    let mut times = Vec::new();
+    let start = Instant::now();
+    while times.len() < 21 || start.elapsed() < budget {
+        let t = Instant::now();
+        let n = pass(&mut g, &case.input, &case.stages);
+        times.push(t.elapsed());
+        assert_eq!(n, case.ends);
+    }
+    times.sort();
+    (times[times.len() / 2], times[0])
+}
+
+fn main() {
+    let cases = cases();
+    let mut c = Criterion::default()
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(3))
+        .configure_from_args();
+    bench(&mut c, &cases);
+    c.final_summary();
+    // Criterion in `--test`/`--list` mode runs nothing real; skip the summary there.
+    let args: Vec<String> = std::env::args().collect();
+    if !args.iter().any(|a| a == "--bench") || args.iter().any(|a| a == "--list") {
+        return;
+    }
+    println!("summary (one thread; total ends / median time of a whole pass):");
+    for case in &cases {
+        let (t, min) = time_passes(case, Duration::from_secs(2));
+        println!(
+            "  {:<32} {:>5} positions x {:>2} stages: {:>7} ends{} ({:.1}/stage), median {:>7.3} ms, {:>6.1} M ends/s (best pass {:.1} M/s)",
+            case.name,
+            case.input.len(),
+            case.stages.len(),
+            case.ends,
+            if case.expected.is_some() {
+                " (= wildbg)"
+            } else {
+                ""
+            },
+            case.ends as f64 / (case.input.len() * case.stages.len()) as f64,
+            t.as_secs_f64() * 1e3,
+            case.ends as f64 / t.as_secs_f64() / 1e6,
+            case.ends as f64 / min.as_secs_f64() / 1e6,
+        );
+    }
+}
