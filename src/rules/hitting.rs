@@ -160,6 +160,18 @@ impl HitGen {
                 {
                     return pair_no_bearoff(pos, self.occ, self.closed, self.blots, hi, lo, out);
                 }
+                if !self.general_only {
+                    return pair_general(
+                        pos,
+                        self.occ,
+                        self.closed,
+                        self.blots,
+                        hi,
+                        lo,
+                        &mut self.seen,
+                        out,
+                    );
+                }
                 self.dedupe = true;
                 self.pair(hi, lo, out);
                 if hi != lo {
@@ -174,19 +186,36 @@ impl HitGen {
             }
             StageDice::Same { die, count } if (1..=6).contains(&die) && count > 0 => {
                 let count = count.min(4);
-                if !self.general_only
-                    && pos.own.bar() == 0
-                    && outside_at_least(pos.own, self.occ, count)
-                {
-                    let used =
-                        same_no_bearoff(pos, self.occ, self.closed, self.blots, die, count, out);
-                    if used == 0 {
-                        out.push(StageEnd {
-                            pos,
-                            play: Play::EMPTY,
-                        });
+                if !self.general_only {
+                    if pos.own.bar() == 0 {
+                        if outside_at_least(pos.own, self.occ, count) {
+                            let s = (pos.own.0, self.occ, pos.opp.0, self.blots);
+                            let used = same_no_bearoff(s, 0, self.closed, die, count, out);
+                            if used == 0 {
+                                out.push(StageEnd {
+                                    pos,
+                                    play: Play::EMPTY,
+                                });
+                            }
+                            return used;
+                        }
+                    } else if let Some(used) =
+                        same_from_bar(pos, self.occ, self.closed, self.blots, die, count, out)
+                    {
+                        return used;
                     }
-                    return used;
+                }
+                if !self.general_only {
+                    return same_general(
+                        pos,
+                        self.occ,
+                        self.closed,
+                        self.blots,
+                        die,
+                        count,
+                        &mut self.seen,
+                        out,
+                    );
                 }
                 self.dedupe = !far_from_home(pos.own, count);
                 self.same(die, count, BAR, out);
@@ -387,7 +416,7 @@ const DELTA: [[u128; 32]; 8] = {
     let mut die = 1;
     while die <= 6 {
         let mut from = die + 1;
-        while from <= 24 {
+        while from <= 25 {
             t[die][from] = (1u128 << (4 * (from - die))).wrapping_sub(1u128 << (4 * from));
             from += 1;
         }
@@ -585,9 +614,13 @@ fn up_to(top: u8) -> u32 {
     u32::MAX >> (32 - u32::from(top))
 }
 
+/// The play: `pre` entering steps from the bar, then `froms`, all with `die`.
 #[inline(always)]
-fn play_same<const N: usize>(froms: [u8; N], die: u8) -> Play {
+fn play_same<const N: usize>(pre: u8, froms: [u8; N], die: u8) -> Play {
     let mut play = Play::EMPTY;
+    for _ in 0..pre {
+        play.push(Step::new(BAR, die));
+    }
     for from in froms {
         play.push(Step::new(from, die));
     }
@@ -620,31 +653,33 @@ impl Longest<'_> {
     }
 }
 
-/// `count` (1..=4) equal dice, nothing on the bar and no step able to bear
-/// off: the general enumeration (non-increasing sources, longest plays
-/// only, same order and plays) unrolled, without recursion. Returns the dice
-/// played (0: `out` left empty).
+/// `count` (1..=4) equal dice from the working state `s0` (own, occupancy,
+/// opponent, blots), nothing on the bar and no step able to bear off, after
+/// `pre` checkers entered from the bar: the general enumeration
+/// (non-increasing sources, longest plays only, same order and plays)
+/// unrolled, without recursion or hash set: distinct multisets of steps
+/// reach distinct ends when nothing is borne off (the landings fix the
+/// hits). Returns the dice played after the entering ones (0: `out` left
+/// empty).
 #[inline(always)]
 fn same_no_bearoff(
-    pos: Position,
-    occ: u32,
+    s0: (u128, u32, u128, u32),
+    pre: u8,
     closed: u32,
-    blots: u32,
     die: u8,
     count: u8,
     out: &mut Vec<StageEnd>,
 ) -> u8 {
     let open = open_for(closed, die);
     let mut ends = Longest { best: 0, out };
-    let s0 = (pos.own.0, occ, pos.opp.0, blots);
-    let mut fa = occ & open;
+    let mut fa = s0.1 & open;
     while fa != 0 {
         let a = highest(fa);
         fa &= !(1 << (a - 1));
         let s1 = step_fast(s0, a, die);
         let mut fb = s1.1 & open & up_to(a);
         if count == 1 || fb == 0 {
-            ends.record(s1, 1, play_same([a], die));
+            ends.record(s1, pre + 1, play_same(pre, [a], die));
             continue;
         }
         while fb != 0 {
@@ -653,7 +688,7 @@ fn same_no_bearoff(
             let s2 = step_fast(s1, b, die);
             let mut fc = s2.1 & open & up_to(b);
             if count == 2 || fc == 0 {
-                ends.record(s2, 2, play_same([a, b], die));
+                ends.record(s2, pre + 2, play_same(pre, [a, b], die));
                 continue;
             }
             while fc != 0 {
@@ -662,19 +697,301 @@ fn same_no_bearoff(
                 let s3 = step_fast(s2, c, die);
                 let mut fd = s3.1 & open & up_to(c);
                 if count == 3 || fd == 0 {
-                    ends.record(s3, 3, play_same([a, b, c], die));
+                    ends.record(s3, pre + 3, play_same(pre, [a, b, c], die));
                     continue;
                 }
                 while fd != 0 {
                     let d = highest(fd);
                     fd &= !(1 << (d - 1));
                     let s4 = step_fast(s3, d, die);
-                    ends.record(s4, 4, play_same([a, b, c, d], die));
+                    ends.record(s4, pre + 4, play_same(pre, [a, b, c, d], die));
                 }
             }
         }
     }
     ends.best
+}
+
+/// Equal dice with checkers on the bar: they enter first (all of them, or
+/// all the dice), then the rest as [`same_no_bearoff`] when nothing can be
+/// borne off. `None` when the general enumeration is needed.
+#[inline(always)]
+fn same_from_bar(
+    pos: Position,
+    occ: u32,
+    closed: u32,
+    blots: u32,
+    die: u8,
+    count: u8,
+    out: &mut Vec<StageEnd>,
+) -> Option<u8> {
+    let entry = BAR - die;
+    let bit = 1u32 << (entry - 1);
+    if closed & bit != 0 {
+        out.push(StageEnd {
+            pos,
+            play: Play::EMPTY,
+        });
+        return Some(0);
+    }
+    let k = pos.own.bar().min(count);
+    if k < count && !far_from_home(pos.own, count) {
+        return None;
+    }
+    let k128 = u128::from(k);
+    let own = pos
+        .own
+        .0
+        .wrapping_sub(k128 << (4 * BAR as u32))
+        .wrapping_add(k128 << (4 * u32::from(entry)));
+    let (opp, blots) = if blots & bit != 0 {
+        (
+            pos.opp.0.wrapping_add(HIT[usize::from(entry & 31)]),
+            blots & !bit,
+        )
+    } else {
+        (pos.opp.0, blots)
+    };
+    let s = (own, occ | bit, opp, blots);
+    if k < count {
+        let used = same_no_bearoff(s, k, closed, die, count - k, out);
+        if used > 0 {
+            return Some(used);
+        }
+    }
+    out.push(StageEnd {
+        pos: Position {
+            own: Checkers(own),
+            opp: Checkers(opp),
+        },
+        play: play_same(k, [], die),
+    });
+    Some(k)
+}
+
+/// Working state of the general fast enumeration: the mover's and the
+/// opponent's packed checkers, the mover's occupancy (points only) and the
+/// opponent's blots left (mover's numbering).
+#[derive(Clone, Copy)]
+struct Work {
+    own: u128,
+    opp: u128,
+    occ: u32,
+    blots: u32,
+}
+
+/// Sources (bit `p − 1`, the bar bit 24) from which `die` is legal: the bar
+/// alone while it holds a checker; bearing off once everything is home,
+/// exactly or with a higher die from the highest point.
+#[inline(always)]
+fn legal_sources(s: Work, closed: u32, die: u8) -> u32 {
+    if (s.own >> (4 * BAR as u32)) & 0xF != 0 {
+        return if closed & (1 << (24 - die)) == 0 {
+            1 << 24
+        } else {
+            0
+        };
+    }
+    let mut m = s.occ & open_for(closed, die);
+    if s.occ & !HOME_MASK == 0 && s.occ != 0 {
+        m |= s.occ & (1 << (die - 1));
+        let h = highest(s.occ);
+        if h < die {
+            m |= 1 << (h - 1);
+        }
+    }
+    m
+}
+
+/// Plays a legal step (entering, moving, hitting, bearing off).
+#[inline(always)]
+fn step_any(s: Work, from: u8, die: u8) -> Work {
+    let to = from.saturating_sub(die);
+    let own = s
+        .own
+        .wrapping_sub(1u128 << (4 * u32::from(from)))
+        .wrapping_add(1u128 << (4 * u32::from(to)));
+    let mut occ = s.occ;
+    if from != BAR && (own >> (4 * u32::from(from))) & 0xF == 0 {
+        occ &= !(1 << (from - 1));
+    }
+    let (mut opp, mut blots) = (s.opp, s.blots);
+    if to > 0 {
+        let t = 1u32 << (to - 1);
+        occ |= t;
+        if blots & t != 0 {
+            blots &= !t;
+            opp = opp.wrapping_add(HIT[usize::from(to & 31)]);
+        }
+    }
+    Work {
+        own,
+        opp,
+        occ,
+        blots,
+    }
+}
+
+/// Collects the ends of the longest plays, each once (the mover's checkers
+/// and the points hit identify an end).
+struct Distinct<'a> {
+    blots0: u32,
+    best: u8,
+    seen: &'a mut EndSet,
+    out: &'a mut Vec<StageEnd>,
+}
+
+impl Distinct<'_> {
+    #[inline(always)]
+    fn record(&mut self, s: Work, used: u8, play: Play) {
+        if used < self.best {
+            return;
+        }
+        if used > self.best {
+            self.best = used;
+            self.out.clear();
+            self.seen.clear();
+        }
+        let hits = self.blots0 & !s.blots;
+        if self.seen.insert(s.own | (u128::from(hits) << 104)) {
+            self.out.push(StageEnd {
+                pos: Position {
+                    own: Checkers(s.own),
+                    opp: Checkers(s.opp),
+                },
+                play,
+            });
+        }
+    }
+}
+
+/// Two dice, any position: [`HitGen::pair`]'s enumeration (`hi` first,
+/// then `lo` first, highest sources first) on local state, ends through a
+/// hash set. Returns the dice played; `out` gets the unchanged position
+/// when nothing is playable.
+#[allow(clippy::too_many_arguments)]
+fn pair_general(
+    pos: Position,
+    occ: u32,
+    closed: u32,
+    blots: u32,
+    hi: u8,
+    lo: u8,
+    seen: &mut EndSet,
+    out: &mut Vec<StageEnd>,
+) -> u8 {
+    seen.clear();
+    let s0 = Work {
+        own: pos.own.0,
+        opp: pos.opp.0,
+        occ,
+        blots,
+    };
+    let mut ends = Distinct {
+        blots0: blots,
+        best: 0,
+        seen,
+        out,
+    };
+    let orders = [(hi, lo), (lo, hi)];
+    for &(first, second) in &orders[..if hi != lo { 2 } else { 1 }] {
+        let mut fs = legal_sources(s0, closed, first);
+        while fs != 0 {
+            let p = highest(fs);
+            fs &= !(1 << (p - 1));
+            let s1 = step_any(s0, p, first);
+            let mut one = Play::EMPTY;
+            one.push(Step::new(p, first));
+            if (s1.own & 0xF) as u8 == CHECKERS {
+                ends.record(s1, 2, one);
+                continue;
+            }
+            let mut qs = legal_sources(s1, closed, second);
+            if qs == 0 {
+                ends.record(s1, 1, one);
+                continue;
+            }
+            while qs != 0 {
+                let q = highest(qs);
+                qs &= !(1 << (q - 1));
+                ends.record(step_any(s1, q, second), 2, play2(p, first, q, second));
+            }
+        }
+    }
+    let used = ends.best;
+    if used == 1 && out.iter().any(|e| e.play.steps()[0].die == hi) {
+        out.retain(|e| e.play.steps()[0].die == hi);
+    }
+    if out.is_empty() {
+        out.push(StageEnd {
+            pos,
+            play: Play::EMPTY,
+        });
+    }
+    used
+}
+
+/// Up to `left` more steps of `die` from sources at or below `top`
+/// (non-increasing), as [`HitGen::same`].
+fn same_rec(ends: &mut Distinct, closed: u32, s: Work, die: u8, left: u8, top: u8, play: Play) {
+    let used = play.len() as u8;
+    let mut fs = legal_sources(s, closed, die) & (u32::MAX >> (32 - u32::from(top)));
+    if fs == 0 {
+        if used > 0 {
+            ends.record(s, used, play);
+        }
+        return;
+    }
+    while fs != 0 {
+        let p = highest(fs);
+        fs &= !(1 << (p - 1));
+        let s1 = step_any(s, p, die);
+        let mut play1 = play;
+        play1.push(Step::new(p, die));
+        if left == 1 || (s1.own & 0xF) as u8 == CHECKERS {
+            ends.record(s1, used + left, play1);
+        } else {
+            same_rec(ends, closed, s1, die, left - 1, p, play1);
+        }
+    }
+}
+
+/// Equal dice, any position: the general enumeration on local state, ends
+/// through a hash set. Returns the dice played; `out` gets the unchanged
+/// position when nothing is playable.
+#[allow(clippy::too_many_arguments)]
+fn same_general(
+    pos: Position,
+    occ: u32,
+    closed: u32,
+    blots: u32,
+    die: u8,
+    count: u8,
+    seen: &mut EndSet,
+    out: &mut Vec<StageEnd>,
+) -> u8 {
+    seen.clear();
+    let s0 = Work {
+        own: pos.own.0,
+        opp: pos.opp.0,
+        occ,
+        blots,
+    };
+    let mut ends = Distinct {
+        blots0: blots,
+        best: 0,
+        seen,
+        out,
+    };
+    same_rec(&mut ends, closed, s0, die, count, BAR, Play::EMPTY);
+    let used = ends.best;
+    if out.is_empty() {
+        out.push(StageEnd {
+            pos,
+            play: Play::EMPTY,
+        });
+    }
+    used
 }
 
 /// The standard start of the hitting games, either side to move.
@@ -841,7 +1158,7 @@ mod tests {
             let pos = if i == 0 {
                 START
             } else {
-                random_position(&mut seed, [0, 30, 70][i % 3])
+                random_position(&mut seed, [0, 30, 70, 100][i % 4])
             };
             for &dice in &stages {
                 let na = fast.generate(pos, dice, &mut a);
