@@ -9,10 +9,10 @@
 //! the game on the last checker are as in the other games of the family.
 //!
 //! Equal dice are enumerated with non-increasing sources (the bar first), the
-//! most permissive order; every multiset of steps then has one order and,
-//! without bearing off, its own end (the landings fix the hits), so no hash
-//! set is needed. Two different dice and any bearing off go through a set of
-//! end keys: the mover's checkers plus the mask of points hit.
+//! most permissive order; every multiset of steps then has one order and its
+//! own end, bearing off included (see `AllEnds`), so no hash set is needed.
+//! Two different dice that may bear off go through a set of end keys: the
+//! mover's checkers plus the mask of points hit.
 
 use super::movegen::{EndSet, StageEnd};
 use super::position::{BAR, CHECKERS, Checkers, HOME_MASK, Position};
@@ -199,6 +199,16 @@ impl HitGen {
                             }
                             return used;
                         }
+                        if (self.closed | self.blots) & up_to(highest(self.occ)) == 0 {
+                            let used = same_race(pos, self.occ, die, count, out);
+                            if used == 0 {
+                                out.push(StageEnd {
+                                    pos,
+                                    play: Play::EMPTY,
+                                });
+                            }
+                            return used;
+                        }
                     } else if let Some(used) =
                         same_from_bar(pos, self.occ, self.closed, self.blots, die, count, out)
                     {
@@ -206,16 +216,7 @@ impl HitGen {
                     }
                 }
                 if !self.general_only {
-                    return same_general(
-                        pos,
-                        self.occ,
-                        self.closed,
-                        self.blots,
-                        die,
-                        count,
-                        &mut self.seen,
-                        out,
-                    );
+                    return same_general(pos, self.occ, self.closed, self.blots, die, count, out);
                 }
                 self.dedupe = !far_from_home(pos.own, count);
                 self.same(die, count, BAR, out);
@@ -769,6 +770,136 @@ fn same_from_bar(
     Some(k)
 }
 
+/// Sources (bit `p − 1`) from which `die` is legal when no landing point is
+/// closed and nothing is on the bar: moving from above `die`; bearing off
+/// once everything is home, exactly or with a higher die from the highest
+/// point.
+#[inline(always)]
+fn race_sources(occ: u32, die: u8) -> u32 {
+    let mut m = occ & (0xFF_FFFF << die);
+    if occ & !HOME_MASK == 0 && occ != 0 {
+        m |= occ & (1 << (die - 1));
+        let h = highest(occ);
+        if h < die {
+            m |= 1 << (h - 1);
+        }
+    }
+    m
+}
+
+/// One step `from → max(from − die, 0)` of the mover's checkers and
+/// occupancy, nothing hit.
+#[inline(always)]
+fn step_race((own, occ): (u128, u32), from: u8, die: u8) -> (u128, u32) {
+    let to = from.saturating_sub(die);
+    let own1 = own
+        .wrapping_sub(1u128 << (4 * u32::from(from)))
+        .wrapping_add(1u128 << (4 * u32::from(to)));
+    let mut occ1 = occ | ((1u32 << to) >> 1);
+    if (own1 >> (4 * u32::from(from))) & 0xF == 0 {
+        occ1 &= !(1 << (from - 1));
+    }
+    (own1, occ1)
+}
+
+/// Collects the ends of the longest plays of a race (the opponent unchanged).
+struct RaceEnds<'a> {
+    opp: Checkers,
+    best: u8,
+    out: &'a mut Vec<StageEnd>,
+}
+
+impl RaceEnds<'_> {
+    #[inline(always)]
+    fn record(&mut self, own: u128, used: u8, play: Play) {
+        if used < self.best {
+            return;
+        }
+        if used > self.best {
+            self.best = used;
+            self.out.clear();
+        }
+        self.out.push(StageEnd {
+            pos: Position {
+                own: Checkers(own),
+                opp: self.opp,
+            },
+            play,
+        });
+    }
+}
+
+/// Whether all checkers are off after a step.
+#[inline(always)]
+fn all_off(own: u128) -> bool {
+    (own & 0xF) as u8 == CHECKERS
+}
+
+/// `count` (1..=4) equal dice, nothing on the bar and no landing point closed
+/// or a blot (every point below the mover's highest checker is free of the
+/// opponent): the general enumeration (non-increasing sources, longest plays
+/// only, same order and plays) unrolled, bearing off included, without a
+/// hash set (see [`AllEnds`]). Returns the dice played (0: `out` left empty).
+#[inline(always)]
+fn same_race(pos: Position, occ: u32, die: u8, count: u8, out: &mut Vec<StageEnd>) -> u8 {
+    let mut ends = RaceEnds {
+        opp: pos.opp,
+        best: 0,
+        out,
+    };
+    let s0 = (pos.own.0, occ);
+    let mut fa = race_sources(occ, die);
+    while fa != 0 {
+        let a = highest(fa);
+        fa &= !(1 << (a - 1));
+        let s1 = step_race(s0, a, die);
+        if count == 1 || all_off(s1.0) {
+            ends.record(s1.0, count, play_same(0, [a], die));
+            continue;
+        }
+        let mut fb = race_sources(s1.1, die) & up_to(a);
+        if fb == 0 {
+            ends.record(s1.0, 1, play_same(0, [a], die));
+            continue;
+        }
+        while fb != 0 {
+            let b = highest(fb);
+            fb &= !(1 << (b - 1));
+            let s2 = step_race(s1, b, die);
+            if count == 2 || all_off(s2.0) {
+                ends.record(s2.0, count, play_same(0, [a, b], die));
+                continue;
+            }
+            let mut fc = race_sources(s2.1, die) & up_to(b);
+            if fc == 0 {
+                ends.record(s2.0, 2, play_same(0, [a, b], die));
+                continue;
+            }
+            while fc != 0 {
+                let c = highest(fc);
+                fc &= !(1 << (c - 1));
+                let s3 = step_race(s2, c, die);
+                if count == 3 || all_off(s3.0) {
+                    ends.record(s3.0, count, play_same(0, [a, b, c], die));
+                    continue;
+                }
+                let mut fd = race_sources(s3.1, die) & up_to(c);
+                if fd == 0 {
+                    ends.record(s3.0, 3, play_same(0, [a, b, c], die));
+                    continue;
+                }
+                while fd != 0 {
+                    let d = highest(fd);
+                    fd &= !(1 << (d - 1));
+                    let s4 = step_race(s3, d, die);
+                    ends.record(s4.0, 4, play_same(0, [a, b, c, d], die));
+                }
+            }
+        }
+    }
+    ends.best
+}
+
 /// Working state of the general fast enumeration: the mover's and the
 /// opponent's packed checkers, the mover's occupancy (points only) and the
 /// opponent's blots left (mover's numbering).
@@ -933,7 +1064,7 @@ fn pair_general(
 
 /// Up to `left` more steps of `die` from sources at or below `top`
 /// (non-increasing), as [`HitGen::same`].
-fn same_rec(ends: &mut Distinct, closed: u32, s: Work, die: u8, left: u8, top: u8, play: Play) {
+fn same_rec(ends: &mut AllEnds, closed: u32, s: Work, die: u8, left: u8, top: u8, play: Play) {
     let used = play.len() as u8;
     let mut fs = legal_sources(s, closed, die) & (u32::MAX >> (32 - u32::from(top)));
     if fs == 0 {
@@ -956,8 +1087,41 @@ fn same_rec(ends: &mut Distinct, closed: u32, s: Work, die: u8, left: u8, top: u
     }
 }
 
-/// Equal dice, any position: the general enumeration on local state, ends
-/// through a hash set. Returns the dice played; `out` gets the unchanged
+/// Collects the ends of the longest plays of equal dice, without a hash
+/// set: every play is enumerated once as a non-increasing sequence of
+/// sources, and distinct multisets of sources reach distinct ends, bearing
+/// off included. The mover's checkers after steps from the sources `m`
+/// (counts per point, the bar 25) are the start less `T m`, where `T` takes
+/// a checker from `s` to `max(s − die, 0)` (0: borne off); `T` is
+/// triangular with ones on its diagonal (`max(s − die, 0) < s`), so `T m`
+/// determines `m`.
+struct AllEnds<'a> {
+    best: u8,
+    out: &'a mut Vec<StageEnd>,
+}
+
+impl AllEnds<'_> {
+    #[inline(always)]
+    fn record(&mut self, s: Work, used: u8, play: Play) {
+        if used < self.best {
+            return;
+        }
+        if used > self.best {
+            self.best = used;
+            self.out.clear();
+        }
+        self.out.push(StageEnd {
+            pos: Position {
+                own: Checkers(s.own),
+                opp: Checkers(s.opp),
+            },
+            play,
+        });
+    }
+}
+
+/// Equal dice, any position: the general enumeration on local state, every
+/// end once without a hash set (see [`AllEnds`]). Returns the dice played; `out` gets the unchanged
 /// position when nothing is playable.
 #[allow(clippy::too_many_arguments)]
 fn same_general(
@@ -967,22 +1131,15 @@ fn same_general(
     blots: u32,
     die: u8,
     count: u8,
-    seen: &mut EndSet,
     out: &mut Vec<StageEnd>,
 ) -> u8 {
-    seen.clear();
     let s0 = Work {
         own: pos.own.0,
         opp: pos.opp.0,
         occ,
         blots,
     };
-    let mut ends = Distinct {
-        blots0: blots,
-        best: 0,
-        seen,
-        out,
-    };
+    let mut ends = AllEnds { best: 0, out };
     same_rec(&mut ends, closed, s0, die, count, BAR, Play::EMPTY);
     let used = ends.best;
     if out.is_empty() {
@@ -1137,6 +1294,50 @@ mod tests {
         }
     }
 
+    /// A random race or bear-off position: the mover mostly home (none, one
+    /// or two checkers outside, some borne off), the opponent above the
+    /// mover's checkers, now and then one opposing checker among them
+    /// (contact: the general paths).
+    fn random_race(seed: &mut u64) -> Position {
+        let mut next = |n: u64| {
+            *seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (*seed >> 33) % n
+        };
+        let mut own = [0u8; 24];
+        let mut opp = [0u8; 24];
+        let outside = next(3) as usize;
+        let top = 7 + next(12) as usize; // the mover's highest possible point
+        let off = next(15) as usize;
+        for i in off..15 {
+            let p = if i < off + outside {
+                7 + next(top as u64 - 6) as usize
+            } else {
+                1 + next(6) as usize
+            };
+            own[p - 1] += 1;
+        }
+        let high = own.iter().rposition(|&n| n > 0).map_or(0, |i| i + 1);
+        let opp_off = 2 + next(13) as usize; // room for the contact checkers
+        for _ in opp_off..15 {
+            // Opponent's points 1..=24 − high: the mover's points above `high`.
+            let p = 1 + next((24 - high) as u64) as usize;
+            opp[p - 1] += 1;
+        }
+        if next(8) == 0 && high > 1 {
+            // One opposing checker (or two) on a free point below `high`.
+            let t = 1 + next(high as u64 - 1) as usize;
+            if own[t - 1] == 0 {
+                opp[25 - t - 1] += 1 + next(2) as u8;
+            }
+        }
+        Position {
+            own: Checkers::from_counts_with_bar(&own, 0).unwrap(),
+            opp: Checkers::from_counts_with_bar(&opp, 0).unwrap(),
+        }
+    }
+
     #[test]
     fn fast_paths_match_general_enumeration() {
         let mut stages = Vec::new();
@@ -1154,9 +1355,12 @@ mod tests {
         let (mut a, mut b) = (Vec::new(), Vec::new());
         let mut seed = 7;
         let mut fast_calls = 0;
-        for i in 0..20_000 {
+        let mut race_calls = 0;
+        for i in 0..30_000 {
             let pos = if i == 0 {
                 START
+            } else if i >= 20_000 {
+                random_race(&mut seed)
             } else {
                 random_position(&mut seed, [0, 30, 70, 100][i % 4])
             };
@@ -1164,11 +1368,21 @@ mod tests {
                 let na = fast.generate(pos, dice, &mut a);
                 let nb = general.generate(pos, dice, &mut b);
                 assert_eq!((na, &a), (nb, &b), "{pos:?} {dice:?}");
-                if pos.own.bar() == 0 && outside_at_least(pos.own, pos.own.mask(), 2) {
+                let occ = pos.own.mask();
+                if pos.own.bar() == 0 && outside_at_least(pos.own, occ, 2) {
                     fast_calls += 1;
+                }
+                let free = (closed_points(pos) | blot_points(pos)) & up_to(highest(occ)) == 0;
+                if pos.own.bar() == 0
+                    && !pos.is_over()
+                    && free
+                    && !outside_at_least(pos.own, occ, 4)
+                {
+                    race_calls += 1;
                 }
             }
         }
         assert!(fast_calls > 100_000, "{fast_calls}");
+        assert!(race_calls > 100_000, "{race_calls}");
     }
 }
