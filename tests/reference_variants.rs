@@ -184,8 +184,8 @@ fn all_stages() -> Vec<StageDice> {
 // ------------------------------------------------------------ long nardy
 
 fn nardy_samples() -> Vec<Position> {
-    let mut v = nardy_positions(11, 6, SixBlock::EndOfTurn);
-    v.extend(nardy_positions(12, 6, SixBlock::PerStep));
+    let mut v = nardy_positions(11, 20, SixBlock::EndOfTurn);
+    v.extend(nardy_positions(12, 20, SixBlock::PerStep));
     // Thin out to keep the run short, keeping positions of every phase.
     v.into_iter().step_by(2).collect()
 }
@@ -197,7 +197,7 @@ fn nardy_samples() -> Vec<Position> {
 /// `end_of_turn` (both naive).
 fn compare_nardy(six_block: SixBlock) -> (Vec<String>, [u32; 4]) {
     let positions = nardy_samples();
-    assert!(positions.len() > 500);
+    assert!(positions.len() > 1500, "{}", positions.len());
     let stages = all_stages();
     let mut out = Vec::new();
     let mut failures = Vec::new();
@@ -449,7 +449,7 @@ fn naive_perft_from_the_start() {
 // ------------------------------------------------------------ hitting games
 
 fn hitting_samples() -> Vec<(Position, &'static str)> {
-    let mut v: Vec<(Position, &str)> = hitting_game_positions(21, 12)
+    let mut v: Vec<(Position, &str)> = hitting_game_positions(21, 36)
         .into_iter()
         .step_by(3)
         .map(|p| (p, "game"))
@@ -465,6 +465,7 @@ fn hitting_samples() -> Vec<(Position, &'static str)> {
 #[test]
 fn hitting_matches_naive_reference() {
     let positions = hitting_samples();
+    assert!(positions.len() > 2000, "{}", positions.len());
     let stages = all_stages();
     let mut hg = HitGen::new();
     let mut out = Vec::new();
