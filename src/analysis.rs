@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::sync::atomic::AtomicBool;
 
 use crate::eval::{Evaluator, Probs, probs_for};
-use crate::notation::{apply_turn, play_text};
+use crate::notation::{apply_turn, play_text_at};
 use crate::record::{RecordError, replay};
 use crate::rules::skip_forced_empty;
 use crate::rules::{GameState, Side, StageGen, Variant};
@@ -193,7 +193,7 @@ pub fn analyse(text: &str, eval: &dyn Evaluator, plies: u8) -> Result<Analysis, 
                     t.moves.join(" ")
                 },
                 played_equity,
-                best: play_text(&best.steps),
+                best: play_text_at(start.variant, start.pos, &best.steps),
                 best_equity,
             };
             let stats = out.players.entry(player).or_default();
