@@ -10,11 +10,13 @@
 //!
 //! Equal dice are enumerated with non-increasing sources (the bar first), the
 //! most permissive order; every multiset of steps then has one order and its
-//! own end, bearing off included (see `AllEnds`), so no hash set is needed.
+//! own end, bearing off included (see `same_general`), so no hash set is needed.
 //! Two different dice that may bear off go through a set of end keys: the
 //! mover's checkers plus the mask of points hit.
 
-use super::movegen::{EndSet, StageEnd};
+use super::movegen::{
+    EndSet, Longest, StageEnd, delta, highest, open_for, outside_at_least, play2, up_to,
+};
 use super::position::{BAR, CHECKERS, Checkers, HOME_MASK, Position};
 use super::step::{Play, StageDice, Step};
 
@@ -370,65 +372,8 @@ impl HitGen {
 /// outside home or on the bar (a step brings at most one of them home).
 #[inline]
 fn far_from_home(own: Checkers, n: u8) -> bool {
-    let mut outside = own.mask() & !HOME_MASK;
-    let mut total = own.bar();
-    while outside != 0 {
-        let p = outside.trailing_zeros() as u8 + 1;
-        outside &= outside - 1;
-        total += own.at(p);
-    }
-    total >= n
-}
-
-/// Whether at least `n` of the mover's checkers are outside its home
-/// quarter (the bar excluded: callers check it is empty), so that none of `n`
-/// steps can bear off.
-#[inline(always)]
-fn outside_at_least(own: Checkers, occ: u32, n: u8) -> bool {
-    let outside = occ & !HOME_MASK;
-    if outside.count_ones() >= u32::from(n) {
-        return true;
-    }
-    if outside == 0 {
-        return false;
-    }
-    // One point outside: count its checkers.
-    own.at(outside.trailing_zeros() as u8 + 1) >= n
-}
-
-/// Points (bit `p - 1`) from which `die` lands on a point that is not
-/// closed, without bearing off.
-#[inline(always)]
-fn open_for(closed: u32, die: u8) -> u32 {
-    !(closed << die) & (0xFF_FFFF << die) & 0xFF_FFFF
-}
-
-/// Highest point (1..=24) of a non-empty mask.
-#[inline(always)]
-fn highest(mask: u32) -> u8 {
-    (32 - mask.leading_zeros()) as u8
-}
-
-/// `DELTA[die][from]` added (wrapping) to a side's packed checkers moves one
-/// checker from `from` to `from - die` (`die < from <= 24`). Padded to
-/// powers of two so that masked indices need no bounds checks.
-const DELTA: [[u128; 32]; 8] = {
-    let mut t = [[0u128; 32]; 8];
-    let mut die = 1;
-    while die <= 6 {
-        let mut from = die + 1;
-        while from <= 25 {
-            t[die][from] = (1u128 << (4 * (from - die))).wrapping_sub(1u128 << (4 * from));
-            from += 1;
-        }
-        die += 1;
-    }
-    t
-};
-
-#[inline(always)]
-fn delta(die: u8, from: u8) -> u128 {
-    DELTA[usize::from(die & 7)][usize::from(from & 31)]
+    let bar = own.bar();
+    bar >= n || outside_at_least(own, own.mask(), n - bar)
 }
 
 /// `HIT[t]` added (wrapping) to the opponent's packed checkers sends its blot
@@ -454,14 +399,6 @@ fn hit_all(opp: u128, mut hits: u32) -> u128 {
         opp = opp.wrapping_add(HIT[t & 31]);
     }
     opp
-}
-
-#[inline(always)]
-fn play2(p: u8, d1: u8, q: u8, d2: u8) -> Play {
-    let mut play = Play::EMPTY;
-    play.push(Step::new(p, d1));
-    play.push(Step::new(q, d2));
-    play
 }
 
 /// Two different dice `hi > lo`, nothing on the bar and no step able to
@@ -609,12 +546,6 @@ fn step_fast(
     }
 }
 
-/// Points at or below `top` (1..=24) as a mask.
-#[inline(always)]
-fn up_to(top: u8) -> u32 {
-    u32::MAX >> (32 - u32::from(top))
-}
-
 /// The play: `pre` entering steps from the bar, then `froms`, all with `die`.
 #[inline(always)]
 fn play_same<const N: usize>(pre: u8, froms: [u8; N], die: u8) -> Play {
@@ -626,32 +557,6 @@ fn play_same<const N: usize>(pre: u8, froms: [u8; N], die: u8) -> Play {
         play.push(Step::new(from, die));
     }
     play
-}
-
-/// Collects the ends of the longest plays.
-struct Longest<'a> {
-    best: u8,
-    out: &'a mut Vec<StageEnd>,
-}
-
-impl Longest<'_> {
-    #[inline(always)]
-    fn record(&mut self, s: (u128, u32, u128, u32), used: u8, play: Play) {
-        if used < self.best {
-            return;
-        }
-        if used > self.best {
-            self.best = used;
-            self.out.clear();
-        }
-        self.out.push(StageEnd {
-            pos: Position {
-                own: Checkers(s.0),
-                opp: Checkers(s.2),
-            },
-            play,
-        });
-    }
 }
 
 /// `count` (1..=4) equal dice from the working state `s0` (own, occupancy,
@@ -672,7 +577,7 @@ fn same_no_bearoff(
     out: &mut Vec<StageEnd>,
 ) -> u8 {
     let open = open_for(closed, die);
-    let mut ends = Longest { best: 0, out };
+    let mut ends = Longest::new(out);
     let mut fa = s0.1 & open;
     while fa != 0 {
         let a = highest(fa);
@@ -680,7 +585,7 @@ fn same_no_bearoff(
         let s1 = step_fast(s0, a, die);
         let mut fb = s1.1 & open & up_to(a);
         if count == 1 || fb == 0 {
-            ends.record(s1, pre + 1, play_same(pre, [a], die));
+            ends.record(s1.0, s1.2, pre + 1, play_same(pre, [a], die));
             continue;
         }
         while fb != 0 {
@@ -689,7 +594,7 @@ fn same_no_bearoff(
             let s2 = step_fast(s1, b, die);
             let mut fc = s2.1 & open & up_to(b);
             if count == 2 || fc == 0 {
-                ends.record(s2, pre + 2, play_same(pre, [a, b], die));
+                ends.record(s2.0, s2.2, pre + 2, play_same(pre, [a, b], die));
                 continue;
             }
             while fc != 0 {
@@ -698,14 +603,14 @@ fn same_no_bearoff(
                 let s3 = step_fast(s2, c, die);
                 let mut fd = s3.1 & open & up_to(c);
                 if count == 3 || fd == 0 {
-                    ends.record(s3, pre + 3, play_same(pre, [a, b, c], die));
+                    ends.record(s3.0, s3.2, pre + 3, play_same(pre, [a, b, c], die));
                     continue;
                 }
                 while fd != 0 {
                     let d = highest(fd);
                     fd &= !(1 << (d - 1));
                     let s4 = step_fast(s3, d, die);
-                    ends.record(s4, pre + 4, play_same(pre, [a, b, c, d], die));
+                    ends.record(s4.0, s4.2, pre + 4, play_same(pre, [a, b, c, d], die));
                 }
             }
         }
@@ -802,33 +707,6 @@ fn step_race((own, occ): (u128, u32), from: u8, die: u8) -> (u128, u32) {
     (own1, occ1)
 }
 
-/// Collects the ends of the longest plays of a race (the opponent unchanged).
-struct RaceEnds<'a> {
-    opp: Checkers,
-    best: u8,
-    out: &'a mut Vec<StageEnd>,
-}
-
-impl RaceEnds<'_> {
-    #[inline(always)]
-    fn record(&mut self, own: u128, used: u8, play: Play) {
-        if used < self.best {
-            return;
-        }
-        if used > self.best {
-            self.best = used;
-            self.out.clear();
-        }
-        self.out.push(StageEnd {
-            pos: Position {
-                own: Checkers(own),
-                opp: self.opp,
-            },
-            play,
-        });
-    }
-}
-
 /// Whether all checkers are off after a step.
 #[inline(always)]
 fn all_off(own: u128) -> bool {
@@ -839,14 +717,11 @@ fn all_off(own: u128) -> bool {
 /// or a blot (every point below the mover's highest checker is free of the
 /// opponent): the general enumeration (non-increasing sources, longest plays
 /// only, same order and plays) unrolled, bearing off included, without a
-/// hash set (see [`AllEnds`]). Returns the dice played (0: `out` left empty).
+/// hash set (see [`same_general`]). Returns the dice played (0: `out` left empty).
 #[inline(always)]
 fn same_race(pos: Position, occ: u32, die: u8, count: u8, out: &mut Vec<StageEnd>) -> u8 {
-    let mut ends = RaceEnds {
-        opp: pos.opp,
-        best: 0,
-        out,
-    };
+    let opp = pos.opp.0;
+    let mut ends = Longest::new(out);
     let s0 = (pos.own.0, occ);
     let mut fa = race_sources(occ, die);
     while fa != 0 {
@@ -854,12 +729,12 @@ fn same_race(pos: Position, occ: u32, die: u8, count: u8, out: &mut Vec<StageEnd
         fa &= !(1 << (a - 1));
         let s1 = step_race(s0, a, die);
         if count == 1 || all_off(s1.0) {
-            ends.record(s1.0, count, play_same(0, [a], die));
+            ends.record(s1.0, opp, count, play_same(0, [a], die));
             continue;
         }
         let mut fb = race_sources(s1.1, die) & up_to(a);
         if fb == 0 {
-            ends.record(s1.0, 1, play_same(0, [a], die));
+            ends.record(s1.0, opp, 1, play_same(0, [a], die));
             continue;
         }
         while fb != 0 {
@@ -867,12 +742,12 @@ fn same_race(pos: Position, occ: u32, die: u8, count: u8, out: &mut Vec<StageEnd
             fb &= !(1 << (b - 1));
             let s2 = step_race(s1, b, die);
             if count == 2 || all_off(s2.0) {
-                ends.record(s2.0, count, play_same(0, [a, b], die));
+                ends.record(s2.0, opp, count, play_same(0, [a, b], die));
                 continue;
             }
             let mut fc = race_sources(s2.1, die) & up_to(b);
             if fc == 0 {
-                ends.record(s2.0, 2, play_same(0, [a, b], die));
+                ends.record(s2.0, opp, 2, play_same(0, [a, b], die));
                 continue;
             }
             while fc != 0 {
@@ -880,19 +755,19 @@ fn same_race(pos: Position, occ: u32, die: u8, count: u8, out: &mut Vec<StageEnd
                 fc &= !(1 << (c - 1));
                 let s3 = step_race(s2, c, die);
                 if count == 3 || all_off(s3.0) {
-                    ends.record(s3.0, count, play_same(0, [a, b, c], die));
+                    ends.record(s3.0, opp, count, play_same(0, [a, b, c], die));
                     continue;
                 }
                 let mut fd = race_sources(s3.1, die) & up_to(c);
                 if fd == 0 {
-                    ends.record(s3.0, 3, play_same(0, [a, b, c], die));
+                    ends.record(s3.0, opp, 3, play_same(0, [a, b, c], die));
                     continue;
                 }
                 while fd != 0 {
                     let d = highest(fd);
                     fd &= !(1 << (d - 1));
                     let s4 = step_race(s3, d, die);
-                    ends.record(s4.0, 4, play_same(0, [a, b, c, d], die));
+                    ends.record(s4.0, opp, 4, play_same(0, [a, b, c, d], die));
                 }
             }
         }
@@ -1064,12 +939,12 @@ fn pair_general(
 
 /// Up to `left` more steps of `die` from sources at or below `top`
 /// (non-increasing), as [`HitGen::same`].
-fn same_rec(ends: &mut AllEnds, closed: u32, s: Work, die: u8, left: u8, top: u8, play: Play) {
+fn same_rec(ends: &mut Longest, closed: u32, s: Work, die: u8, left: u8, top: u8, play: Play) {
     let used = play.len() as u8;
     let mut fs = legal_sources(s, closed, die) & (u32::MAX >> (32 - u32::from(top)));
     if fs == 0 {
         if used > 0 {
-            ends.record(s, used, play);
+            ends.record(s.own, s.opp, used, play);
         }
         return;
     }
@@ -1080,49 +955,23 @@ fn same_rec(ends: &mut AllEnds, closed: u32, s: Work, die: u8, left: u8, top: u8
         let mut play1 = play;
         play1.push(Step::new(p, die));
         if left == 1 || (s1.own & 0xF) as u8 == CHECKERS {
-            ends.record(s1, used + left, play1);
+            ends.record(s1.own, s1.opp, used + left, play1);
         } else {
             same_rec(ends, closed, s1, die, left - 1, p, play1);
         }
     }
 }
 
-/// Collects the ends of the longest plays of equal dice, without a hash
-/// set: every play is enumerated once as a non-increasing sequence of
-/// sources, and distinct multisets of sources reach distinct ends, bearing
-/// off included. The mover's checkers after steps from the sources `m`
-/// (counts per point, the bar 25) are the start less `T m`, where `T` takes
-/// a checker from `s` to `max(s − die, 0)` (0: borne off); `T` is
-/// triangular with ones on its diagonal (`max(s − die, 0) < s`), so `T m`
-/// determines `m`.
-struct AllEnds<'a> {
-    best: u8,
-    out: &'a mut Vec<StageEnd>,
-}
-
-impl AllEnds<'_> {
-    #[inline(always)]
-    fn record(&mut self, s: Work, used: u8, play: Play) {
-        if used < self.best {
-            return;
-        }
-        if used > self.best {
-            self.best = used;
-            self.out.clear();
-        }
-        self.out.push(StageEnd {
-            pos: Position {
-                own: Checkers(s.own),
-                opp: Checkers(s.opp),
-            },
-            play,
-        });
-    }
-}
-
-/// Equal dice, any position: the general enumeration on local state, every
-/// end once without a hash set (see [`AllEnds`]). Returns the dice played; `out` gets the unchanged
-/// position when nothing is playable.
+/// Equal dice, any position: the general enumeration on local state, the
+/// ends of the longest plays each once without a hash set. Returns the dice
+/// played; `out` gets the unchanged position when nothing is playable.
+///
+/// Every play is enumerated once as a non-increasing sequence of sources,
+/// and distinct multisets of sources reach distinct ends, bearing off
+/// included. The mover's checkers after steps from the sources `m` (counts
+/// per point, the bar 25) are the start less `T m`, where `T` takes a checker
+/// from `s` to `max(s − die, 0)` (0: borne off); `T` is triangular with ones
+/// on its diagonal (`max(s − die, 0) < s`), so `T m` determines `m`.
 #[allow(clippy::too_many_arguments)]
 fn same_general(
     pos: Position,
@@ -1139,7 +988,7 @@ fn same_general(
         occ,
         blots,
     };
-    let mut ends = AllEnds { best: 0, out };
+    let mut ends = Longest::new(out);
     same_rec(&mut ends, closed, s0, die, count, BAR, Play::EMPTY);
     let used = ends.best;
     if out.is_empty() {

@@ -439,7 +439,7 @@ impl<R: StepRules> MoveGen<R> {
 /// Points (bit `p - 1`) from which a die `die` moves to an open point
 /// without bearing off.
 #[inline(always)]
-fn open_for(blocked: u32, die: u8) -> u32 {
+pub(crate) fn open_for(blocked: u32, die: u8) -> u32 {
     !(blocked << die) & (0xFF_FFFF << die) & 0xFF_FFFF
 }
 
@@ -447,7 +447,7 @@ fn open_for(blocked: u32, die: u8) -> u32 {
 /// quarter. Each step brings at most one checker home and bearing off needs
 /// all of them home, so then none of `n` dice can bear off.
 #[inline(always)]
-fn outside_at_least(own: Checkers, occ: u32, n: u8) -> bool {
+pub(crate) fn outside_at_least(own: Checkers, occ: u32, n: u8) -> bool {
     let mut outside = occ & !HOME_MASK;
     if outside.count_ones() >= u32::from(n) {
         return true;
@@ -461,14 +461,15 @@ fn outside_at_least(own: Checkers, occ: u32, n: u8) -> bool {
     total >= n
 }
 
-/// Highest point (1..=24) of a non-empty mask.
+/// Highest point (1..=24, or 25 for the bar) of a non-empty mask.
 #[inline(always)]
-fn highest(mask: u32) -> u8 {
+pub(crate) fn highest(mask: u32) -> u8 {
     (32 - mask.leading_zeros()) as u8
 }
 
+/// The play of two steps.
 #[inline(always)]
-fn play2(p: u8, d1: u8, q: u8, d2: u8) -> Play {
+pub(crate) fn play2(p: u8, d1: u8, q: u8, d2: u8) -> Play {
     let mut play = Play::EMPTY;
     play.push(Step::new(p, d1));
     play.push(Step::new(q, d2));
@@ -575,14 +576,15 @@ fn pair_no_bearoff(
 }
 
 /// `DELTA[die][from]` added (wrapping) to a side's packed checkers moves one
-/// checker from `from` to `from - die` (`from > die`). Padded to powers of
-/// two so that masked indices need no bounds checks.
+/// checker from `from` to `from - die` (`from > die`; `from` 25 is the
+/// bar, for the hitting games). Padded to powers of two so that masked
+/// indices need no bounds checks.
 const DELTA: [[u128; 32]; 8] = {
     let mut t = [[0u128; 32]; 8];
     let mut die = 1;
     while die <= 6 {
         let mut from = die + 1;
-        while from <= 24 {
+        while from <= 25 {
             t[die][from] = (1u128 << (4 * (from - die))).wrapping_sub(1u128 << (4 * from));
             from += 1;
         }
@@ -591,9 +593,9 @@ const DELTA: [[u128; 32]; 8] = {
     t
 };
 
-/// The [`DELTA`] entry for `die` (1..=6) and `from` (`die < from <= 24`).
+/// The [`DELTA`] entry for `die` (1..=6) and `from` (`die < from <= 25`).
 #[inline(always)]
-fn delta(die: u8, from: u8) -> u128 {
+pub(crate) fn delta(die: u8, from: u8) -> u128 {
     DELTA[usize::from(die & 7)][usize::from(from & 31)]
 }
 
@@ -609,9 +611,9 @@ fn step_no_bearoff(own: u128, occ: u32, from: u8, die: u8) -> (u128, u32) {
     (own1, occ1)
 }
 
-/// Points at or below `top` (1..=24) as a mask.
+/// Points at or below `top` (1..=25) as a mask.
 #[inline(always)]
-fn up_to(top: u8) -> u32 {
+pub(crate) fn up_to(top: u8) -> u32 {
     u32::MAX >> (32 - u32::from(top))
 }
 
@@ -625,16 +627,25 @@ fn play_same<const N: usize>(froms: [u8; N], die: u8) -> Play {
     play
 }
 
-/// Collects the ends of the longest plays.
-struct Longest<'a> {
-    opp: Checkers,
-    best: u8,
+/// Collects the ends of the longest plays of an enumeration that reaches
+/// each end once (no hash set): a longer play drops the shorter ones.
+pub(crate) struct Longest<'a> {
+    /// Dice used by the plays kept.
+    pub(crate) best: u8,
     out: &'a mut Vec<StageEnd>,
 }
 
-impl Longest<'_> {
+impl<'a> Longest<'a> {
+    /// Collects into `out`, which must be empty.
     #[inline(always)]
-    fn record(&mut self, own: u128, used: u8, play: Play) {
+    pub(crate) fn new(out: &'a mut Vec<StageEnd>) -> Self {
+        Longest { best: 0, out }
+    }
+
+    /// Records the end with the mover's and the opponent's packed checkers
+    /// `own` and `opp`, reached by `play` using `used` dice.
+    #[inline(always)]
+    pub(crate) fn record(&mut self, own: u128, opp: u128, used: u8, play: Play) {
         if used < self.best {
             return;
         }
@@ -645,7 +656,7 @@ impl Longest<'_> {
         self.out.push(StageEnd {
             pos: Position {
                 own: Checkers(own),
-                opp: self.opp,
+                opp: Checkers(opp),
             },
             play,
         });
@@ -666,11 +677,8 @@ fn same_no_bearoff(
     out: &mut Vec<StageEnd>,
 ) -> u8 {
     let open = open_for(blocked, die);
-    let mut ends = Longest {
-        opp: pos.opp,
-        best: 0,
-        out,
-    };
+    let opp = pos.opp.0;
+    let mut ends = Longest::new(out);
     let own0 = pos.own.0;
     let mut fa = occ & open;
     while fa != 0 {
@@ -678,12 +686,12 @@ fn same_no_bearoff(
         fa &= !(1 << (a - 1));
         let (own1, occ1) = step_no_bearoff(own0, occ, a, die);
         if count == 1 {
-            ends.record(own1, 1, play_same([a], die));
+            ends.record(own1, opp, 1, play_same([a], die));
             continue;
         }
         let mut fb = occ1 & open & up_to(a);
         if fb == 0 {
-            ends.record(own1, 1, play_same([a], die));
+            ends.record(own1, opp, 1, play_same([a], die));
             continue;
         }
         while fb != 0 {
@@ -691,12 +699,12 @@ fn same_no_bearoff(
             fb &= !(1 << (b - 1));
             let (own2, occ2) = step_no_bearoff(own1, occ1, b, die);
             if count == 2 {
-                ends.record(own2, 2, play_same([a, b], die));
+                ends.record(own2, opp, 2, play_same([a, b], die));
                 continue;
             }
             let mut fc = occ2 & open & up_to(b);
             if fc == 0 {
-                ends.record(own2, 2, play_same([a, b], die));
+                ends.record(own2, opp, 2, play_same([a, b], die));
                 continue;
             }
             while fc != 0 {
@@ -704,19 +712,19 @@ fn same_no_bearoff(
                 fc &= !(1 << (c - 1));
                 let (own3, occ3) = step_no_bearoff(own2, occ2, c, die);
                 if count == 3 {
-                    ends.record(own3, 3, play_same([a, b, c], die));
+                    ends.record(own3, opp, 3, play_same([a, b, c], die));
                     continue;
                 }
                 let mut fd = occ3 & open & up_to(c);
                 if fd == 0 {
-                    ends.record(own3, 3, play_same([a, b, c], die));
+                    ends.record(own3, opp, 3, play_same([a, b, c], die));
                     continue;
                 }
                 while fd != 0 {
                     let d = highest(fd);
                     fd &= !(1 << (d - 1));
                     let own4 = own3.wrapping_add(delta(die, d));
-                    ends.record(own4, 4, play_same([a, b, c, d], die));
+                    ends.record(own4, opp, 4, play_same([a, b, c, d], die));
                 }
             }
         }
