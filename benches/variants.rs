@@ -18,9 +18,11 @@
 //! `cargo bench --bench variants`; besides criterion's report (elements/s) a
 //! summary line per case gives total ends / median time of whole passes.
 
+mod common;
+
 use std::collections::HashSet;
 use std::hint::black_box;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, Throughput};
 use gulbara::rules::hitting::HitGen;
@@ -261,21 +263,6 @@ fn bench(c: &mut Criterion, cases: &[Case]) {
     group.finish();
 }
 
-/// Median and minimum wall time of whole passes over at least `budget`.
-fn time_passes(case: &Case, budget: Duration) -> (Duration, Duration) {
-    let mut g = Gens::default();
-    let mut times = Vec::new();
-    let start = Instant::now();
-    while times.len() < 21 || start.elapsed() < budget {
-        let t = Instant::now();
-        let n = pass(&mut g, &case.input, &case.stages);
-        times.push(t.elapsed());
-        assert_eq!(n, case.ends);
-    }
-    times.sort();
-    (times[times.len() / 2], times[0])
-}
-
 fn main() {
     let cases = cases();
     let mut c = Criterion::default()
@@ -284,29 +271,24 @@ fn main() {
         .configure_from_args();
     bench(&mut c, &cases);
     c.final_summary();
-    // Criterion in `--test`/`--list` mode runs nothing real; skip the summary there.
-    let args: Vec<String> = std::env::args().collect();
-    if !args.iter().any(|a| a == "--bench") || args.iter().any(|a| a == "--list") {
+    if !common::summary_wanted() {
         return;
     }
     println!("summary (one thread; total ends / median time of a whole pass):");
     for case in &cases {
-        let (t, min) = time_passes(case, Duration::from_secs(2));
+        let mut g = Gens::default();
+        let times = common::time_passes(Duration::from_secs(2), case.ends, || {
+            pass(&mut g, &case.input, &case.stages)
+        });
+        let note = if case.expected.is_some() {
+            " (= wildbg)"
+        } else {
+            ""
+        };
+        let (positions, stages) = (case.input.len(), case.stages.len());
         println!(
-            "  {:<32} {:>5} positions x {:>2} stages: {:>7} ends{} ({:.1}/stage), median {:>7.3} ms, {:>6.1} M ends/s (best pass {:.1} M/s)",
-            case.name,
-            case.input.len(),
-            case.stages.len(),
-            case.ends,
-            if case.expected.is_some() {
-                " (= wildbg)"
-            } else {
-                ""
-            },
-            case.ends as f64 / (case.input.len() * case.stages.len()) as f64,
-            t.as_secs_f64() * 1e3,
-            case.ends as f64 / t.as_secs_f64() / 1e6,
-            case.ends as f64 / min.as_secs_f64() / 1e6,
+            "{}",
+            common::summary_line(case.name, 32, positions, stages, case.ends, note, times)
         );
     }
 }
