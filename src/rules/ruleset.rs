@@ -25,13 +25,6 @@ impl Variant {
         }
     }
 
-    /// Whether the sides run the same way round the board (the opponent's
-    /// point `q` is the mover's `q ± 12`), as opposed to opposite ways
-    /// (`25 − q`).
-    pub const fn same_direction(self) -> bool {
-        !self.hits()
-    }
-
     /// The mover's point `p` in the opponent's numbering.
     pub const fn opponent_point(self, p: u8) -> u8 {
         if self.hits() {
