@@ -44,6 +44,8 @@ pub enum Commands {
     Train(crate::tools::TrainArgs),
     /// Refine a network towards its own 1-ply judgement (see docs/TRAINING.md).
     Refine(crate::tools::RefineArgs),
+    /// Serve GNU Backgammon's external-player interface (see docs/GNUBG.md).
+    GnubgExternal(crate::tools::GnubgExternalArgs),
 }
 
 /// Options of `serve`.
@@ -151,5 +153,6 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Some(Commands::Selfplay(a)) => crate::tools::run_selfplay(a),
         Some(Commands::Train(a)) => crate::tools::run_train(a),
         Some(Commands::Refine(a)) => crate::tools::run_refine(a),
+        Some(Commands::GnubgExternal(a)) => crate::tools::run_gnubg_external(a),
     }
 }

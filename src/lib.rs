@@ -16,6 +16,7 @@
 
 pub mod analysis;
 pub mod eval;
+pub mod gnubg;
 pub mod gnubgid;
 pub mod matchplay;
 pub mod notation;

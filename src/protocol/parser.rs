@@ -131,8 +131,11 @@ pub enum Base {
     /// `board <position text>`: a position written in the notation, as its
     /// tokens (read by the session, which knows the variant).
     Board(Vec<String>),
-    /// `gnubgid <ID>`: a gnubg Position ID (the hitting games).
+    /// `gnubgid <ID>[:<MatchID>]`: a gnubg Position ID, with its Match ID
+    /// if given (the hitting games).
     GnubgId(String),
+    /// `xgid <XGID>`: eXtreme Gammon's position text (the hitting games).
+    Xgid(String),
 }
 
 /// The arguments of `go`.
@@ -382,7 +385,7 @@ fn line_after(line: &str, n: usize) -> &str {
 }
 
 fn parse_position(args: &[&str]) -> Result<Command, ProtocolError> {
-    let usage = "usage: position startpos [w|b] [moves ...] | position board <position> [moves ...] | position gnubgid <ID> [moves ...]";
+    let usage = "usage: position startpos [w|b] [moves ...] | position board <position> [moves ...] | position gnubgid <ID>[:<MatchID>] [moves ...] | position xgid <XGID> [moves ...]";
     let (base, rest) = match args.split_first() {
         Some((&"startpos", rest)) => match rest.first().map(|t| side(t)) {
             Some(Ok(("", s))) => (Base::Start(s), &rest[1..]),
@@ -412,7 +415,15 @@ fn parse_position(args: &[&str]) -> Result<Command, ProtocolError> {
             Some((id, rest)) if *id != "moves" => (Base::GnubgId(id.to_string()), rest),
             _ => {
                 return Err(ProtocolError::bad_command(
-                    "usage: position gnubgid <14-character gnubg Position ID> [moves ...]",
+                    "usage: position gnubgid <14-character gnubg Position ID>[:<12-character Match ID>] [moves ...]",
+                ));
+            }
+        },
+        Some((&"xgid", rest)) => match rest.split_first() {
+            Some((id, rest)) if *id != "moves" => (Base::Xgid(id.to_string()), rest),
+            _ => {
+                return Err(ProtocolError::bad_command(
+                    "usage: position xgid <XGID=...> [moves ...]",
                 ));
             }
         },

@@ -16,7 +16,7 @@ use crate::eval::net::{LoadError, Net};
 use crate::notation::{self, play_text_at, side_text, state_text, white_view};
 use crate::protocol::parser::{Base, Command, GoParams, ProtocolError, parse_command, quote};
 use crate::protocol::settings::{EvalKind, Settings};
-use crate::rules::{Checkers, GameState, Pending, Side, StageGen, Variant};
+use crate::rules::{GameState, Pending, Side, StageGen, Variant};
 use crate::search::{Limits, Progress, Search};
 
 /// Where a session writes its response lines (without line endings). It
@@ -244,6 +244,63 @@ impl Session {
         &self.settings
     }
 
+    /// Does what `set <key> <value>` does (the same checks and errors):
+    /// for tools that configure a session from their command line.
+    pub fn set_option(&mut self, key: &str, value: &str) -> Result<(), ProtocolError> {
+        if key == "engine.weights" {
+            // Settings check the value (one token) before a file is
+            // looked up; nothing changes unless both succeed.
+            let mut next = self.settings.clone();
+            next.set(key, value)?;
+            let net = load_weights(&self.config.files, value)?;
+            self.settings = next;
+            self.net = Some(net);
+        } else {
+            self.settings.set(key, value)?;
+            if key == "game.variant" {
+                self.state = GameState::start_of(self.settings.rules.variant, Side::White);
+            }
+        }
+        Ok(())
+    }
+
+    /// Puts the session at `state` (as `position` does), stopping any
+    /// search. The state's variant must be the session's.
+    pub fn set_state(&mut self, state: GameState) -> Result<(), ProtocolError> {
+        if state.variant != self.settings.rules.variant {
+            return Err(ProtocolError::bad_value(format!(
+                "a {} position in a {} session",
+                state.variant, self.settings.rules.variant
+            )));
+        }
+        self.stop_search();
+        self.state = state;
+        Ok(())
+    }
+
+    /// The turns `go` (without arguments) would rank for the current
+    /// stage, best first, searched on this thread with the same settings,
+    /// limits and evaluator: for tools that answer decisions one at a time.
+    pub fn best_turns_now(&mut self) -> Result<Vec<crate::search::Candidate>, ProtocolError> {
+        self.need_stage("go")?;
+        let limits = self.go_limits(&GoParams::default(), Instant::now());
+        let eval = self.evaluator();
+        let flag = std::sync::atomic::AtomicBool::new(false);
+        let search = Search::new(eval.as_ref(), self.settings.rules, &flag);
+        Ok(search.best_turn(&self.state, &limits, &mut |_| {}))
+    }
+
+    /// The side to move's chances before its roll, as `eval` judges them
+    /// without dice, computed on this thread.
+    pub fn before_roll_now(&self) -> crate::eval::Probs {
+        let plies = self.limits(self.settings.ply).plies;
+        let beam = Limits::default().inner_beam;
+        let eval = self.evaluator();
+        let flag = std::sync::atomic::AtomicBool::new(false);
+        let search = Search::new(eval.as_ref(), self.settings.rules, &flag);
+        search.before_roll(&self.state, plies, beam)
+    }
+
     fn say(&self, line: &str) {
         // Every response is one line: a control character that slipped into
         // a message (from a client's text) is escaped, never passed on.
@@ -393,22 +450,7 @@ impl Session {
                     )));
                 }
             },
-            Command::Set { key, value } => {
-                if key == "engine.weights" {
-                    // Settings check the value (one token) before a file is
-                    // looked up; nothing changes unless both succeed.
-                    let mut next = self.settings.clone();
-                    next.set(&key, &value)?;
-                    let net = load_weights(&self.config.files, &value)?;
-                    self.settings = next;
-                    self.net = Some(net);
-                } else {
-                    self.settings.set(&key, &value)?;
-                    if key == "game.variant" {
-                        self.state = GameState::start_of(self.settings.rules.variant, Side::White);
-                    }
-                }
-            }
+            Command::Set { key, value } => self.set_option(&key, &value)?,
             Command::NewGame => {
                 self.state = GameState::start_of(self.settings.rules.variant, Side::White)
             }
@@ -418,6 +460,7 @@ impl Session {
                     Base::Start(side) => GameState::start_of(variant, side),
                     Base::Board(toks) => board_state(variant, &toks)?,
                     Base::GnubgId(id) => gnubg_state(variant, &id)?,
+                    Base::Xgid(x) => xgid_state(variant, &x)?,
                 };
                 let toks: Vec<&str> = moves.iter().map(String::as_str).collect();
                 let next =
@@ -557,21 +600,30 @@ impl Session {
         Ok(())
     }
 
-    fn go(&mut self, p: GoParams) -> Result<(), ProtocolError> {
-        self.need_stage("go")?;
+    /// The limits of a `go` begun at `start`: the depth, nodes and move
+    /// time asked for (or set), and the server's cap on every search.
+    fn go_limits(&self, p: &GoParams, start: Instant) -> Limits {
         let ply = p.ply.unwrap_or(self.settings.ply);
         let mut limits = self.limits(ply);
         limits.nodes = p.nodes;
         let movetime = p
             .movetime
             .or((self.settings.movetime > 0).then_some(self.settings.movetime));
-        let start = Instant::now();
-        // The server's cap holds for every search, `go infinite` included.
         let cap = self.config.max_search.map(|d| start + d);
         if !p.infinite {
             limits.deadline = movetime.map(|ms| start + Duration::from_millis(ms));
         }
         limits.deadline = earliest(limits.deadline, cap);
+        limits
+    }
+
+    fn go(&mut self, p: GoParams) -> Result<(), ProtocolError> {
+        self.need_stage("go")?;
+        let ply = p.ply.unwrap_or(self.settings.ply);
+        let start = Instant::now();
+        let limits = self.go_limits(&p, start);
+        // The server's cap holds for every search, `go infinite` included.
+        let cap = self.config.max_search.map(|d| start + d);
         let state = self.state;
         let text =
             move |steps: &[crate::rules::Step]| play_text_at(state.variant, state.pos, steps);
@@ -677,6 +729,26 @@ impl Session {
         // their name (and the bar in the hitting games).
         if s.variant.hits() {
             self.say(&format!("bar white {} black {}", w.bar(), b.bar()));
+            // gnubg's and eXtreme Gammon's texts of the position, the side
+            // to move on roll (with its dice when they are rolled).
+            let board = crate::gnubg::board_of(s.pos);
+            let dice = match s.pending {
+                Pending::Roll2 { d1, d2 } => Some((d1, d2)),
+                _ => None,
+            };
+            let info = crate::gnubg::matchid::MatchInfo {
+                dice,
+                ..Default::default()
+            };
+            self.say(&format!(
+                "gnubgid {}:{}",
+                crate::gnubgid::encode(&board),
+                crate::gnubg::matchid::encode(&info)
+            ));
+            self.say(&format!(
+                "xgid {}",
+                crate::gnubg::xgid::encode(&board, dice)
+            ));
         }
         if s.variant != Variant::GulBara {
             self.say(&format!("variant {}", s.variant));
@@ -764,33 +836,45 @@ fn board_state(variant: Variant, toks: &[String]) -> Result<GameState, ProtocolE
     Ok(state)
 }
 
-/// The state of `position gnubgid <ID>`: the side on roll is White, to roll.
+/// The state of `position gnubgid <ID>[:<MatchID>]`: the side on roll is
+/// White, to roll, or, when the Match ID says its dice are rolled (and no
+/// double waits for an answer), to play them.
 fn gnubg_state(variant: Variant, id: &str) -> Result<GameState, ProtocolError> {
+    let bad = |what: &str, e: &dyn std::fmt::Display| {
+        ProtocolError::bad_value(format!("bad gnubg {what} {}: {e}", quote(id)))
+    };
     if !variant.hits() {
-        return Err(ProtocolError::bad_value(format!(
-            "gnubgid positions are for short_nardy and backgammon, not {variant}"
-        )));
+        return Err(bad(
+            "Position ID",
+            &crate::gnubg::BoardError::Variant(variant),
+        ));
     }
-    let board = crate::gnubgid::decode(id).map_err(|e| {
-        ProtocolError::bad_value(format!("bad gnubg Position ID {}: {e}", quote(id)))
-    })?;
-    let side = |c: &crate::gnubgid::SideCounts| {
-        let mut points = [0u8; 24];
-        points.copy_from_slice(&c[..24]);
-        Checkers::from_counts_with_bar(&points, c[24])
+    let (pos_id, match_id) = match id.split_once(':') {
+        Some((p, m)) => (p, Some(m)),
+        None => (id, None),
     };
-    let (Some(own), Some(opp)) = (side(&board.on_roll), side(&board.opponent)) else {
-        return Err(ProtocolError::bad_value(format!(
-            "bad gnubg Position ID {}: more than 15 checkers a side",
-            quote(id)
-        )));
+    let board = crate::gnubgid::decode(pos_id).map_err(|e| bad("Position ID", &e))?;
+    let dice = match match_id {
+        Some(m) => {
+            let info = crate::gnubg::matchid::decode(m).map_err(|e| bad("Match ID", &e))?;
+            info.dice.filter(|_| !info.doubled && info.resigned == 0)
+        }
+        None => None,
     };
-    let mut state = GameState::start_of(variant, Side::White);
-    state.pos = crate::rules::Position { own, opp };
-    crate::rules::ruleset::check_position(variant, state.pos).map_err(|e| {
-        ProtocolError::bad_value(format!("bad gnubg Position ID {}: {e}", quote(id)))
-    })?;
-    Ok(state)
+    crate::gnubg::state_of(variant, &board, dice).map_err(|e| bad("Position ID", &e))
+}
+
+/// The state of `position xgid <XGID>`: the side on turn is White, to roll
+/// or to play the dice the XGID gives.
+fn xgid_state(variant: Variant, text: &str) -> Result<GameState, ProtocolError> {
+    let bad = |e: &dyn std::fmt::Display| {
+        ProtocolError::bad_value(format!("bad XGID {}: {e}", quote(text)))
+    };
+    if !variant.hits() {
+        return Err(bad(&crate::gnubg::BoardError::Variant(variant)));
+    }
+    let x = crate::gnubg::xgid::decode(text).map_err(|e| bad(&e))?;
+    crate::gnubg::state_of(variant, &x.board, x.dice).map_err(|e| bad(&e))
 }
 
 /// The ASCII board of `show`: four lines starting with `board`, points

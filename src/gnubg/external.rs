@@ -1,0 +1,268 @@
+//! `gulbara gnubg-external`: gnubg's external-player interface.
+//!
+//! gnubg (`set player N external HOST:PORT`) connects once and keeps the
+//! connection; per decision it sends one FIBS board string ([`super::fibs`])
+//! followed by a line end and a NUL, and reads one line back:
+//!
+//! - a checker play in gnubg's combined notation ([`super::movetext`]),
+//!   or an empty line when nothing can be played;
+//! - `roll` for a cube decision: the engine is cubeless and never doubles;
+//! - `take` or `drop` for a double: it takes when its cubeless equity
+//!   after taking, with the doubler to roll, is above −0.5 (a drop loses
+//!   1, a take at twice the stake loses less than 1 exactly then).
+//!
+//! gnubg crashes on a reply it cannot parse and records a well-formed
+//! illegal play as no move, so every play is checked before it is sent: the
+//! text is parsed back and must end where the searched play ends. A board
+//! string the bridge cannot read is answered `Error (...)`, which gnubg
+//! prints and gets past. Nothing else is ever written on the socket; logs
+//! go to stderr.
+
+use std::io::{BufWriter, Read, Write};
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::time::Duration;
+
+use super::fibs::{self, BoardRequest, Decision};
+use super::movetext;
+use crate::protocol::{ProtocolError, Session, SessionConfig};
+use crate::rules::{GameState, Position, Variant};
+
+/// Why a decision could not be answered.
+#[derive(Debug, thiserror::Error)]
+pub enum BridgeError {
+    /// The board string is not one the bridge reads.
+    #[error("bad board string: {0}")]
+    Board(#[from] fibs::FibsError),
+    /// The board is not a position of the variant.
+    #[error("bad position: {0}")]
+    Position(#[from] super::BoardError),
+    /// The engine refused (a setting or the state).
+    #[error("{0}")]
+    Engine(#[from] ProtocolError),
+    /// The searched play did not survive its own round trip through
+    /// gnubg's notation (a bug: nothing is sent that gnubg could misread).
+    #[error("internal: the play {0:?} does not read back as the play searched")]
+    Notation(String),
+}
+
+/// Answers gnubg's decisions with the protocol session's search.
+pub struct Bridge {
+    session: Session,
+    variant: Variant,
+}
+
+impl Bridge {
+    /// A bridge playing `variant` (backgammon or short nardy), with the
+    /// protocol settings given as `(key, value)` pairs applied in order,
+    /// as `set` would apply them.
+    pub fn new(variant: Variant, settings: &[(String, String)]) -> Result<Bridge, BridgeError> {
+        if !variant.hits() {
+            return Err(BridgeError::Position(super::BoardError::Variant(variant)));
+        }
+        // The answers are returned, not written: the session's own output
+        // (there is none for these calls) goes to the log.
+        let out: crate::protocol::Output =
+            std::sync::Arc::new(|line: &str| tracing::debug!(line, "session output"));
+        let mut session = Session::with_config(out, SessionConfig::default());
+        session.set_option("game.variant", &variant.to_string())?;
+        for (k, v) in settings {
+            if k == "game.variant" {
+                return Err(BridgeError::Engine(ProtocolError::bad_value(
+                    "game.variant is set with --variant",
+                )));
+            }
+            session.set_option(k, v)?;
+        }
+        Ok(Bridge { session, variant })
+    }
+
+    /// The reply to one message from gnubg (without its line end): a play,
+    /// `roll`, `take`, `drop`, an empty line for no move, or `Error (...)`.
+    pub fn answer(&mut self, message: &str) -> String {
+        match self.decide(message) {
+            Ok(reply) => reply,
+            Err(e) => {
+                tracing::warn!(error = %e, "cannot answer gnubg");
+                // gnubg prints a reply that starts "Error (" and goes on;
+                // the text stays on one short line without parentheses.
+                let msg: String = e
+                    .to_string()
+                    .chars()
+                    .filter(|c| !c.is_control() && *c != '(' && *c != ')')
+                    .take(200)
+                    .collect();
+                format!("Error (gulbara: {msg})")
+            }
+        }
+    }
+
+    /// The answer to one board string.
+    pub fn decide(&mut self, message: &str) -> Result<String, BridgeError> {
+        let req = fibs::parse(message)?;
+        tracing::debug!(?req.decision, player = req.player, "decision");
+        match req.decision {
+            Decision::Cube => Ok("roll".into()),
+            Decision::Take => self.take_or_drop(&req),
+            Decision::Move { dice } => self.play(&req, dice),
+        }
+    }
+
+    fn take_or_drop(&mut self, req: &BoardRequest) -> Result<String, BridgeError> {
+        // The doubler is on turn, before its roll.
+        let state = super::state_of(self.variant, &req.board, None)?;
+        self.session.set_state(state)?;
+        let doubler = self.session.before_roll_now().equity();
+        let ours = -doubler;
+        tracing::debug!(equity = ours, "take decision");
+        Ok(if ours > -0.5 { "take" } else { "drop" }.into())
+    }
+
+    fn play(&mut self, req: &BoardRequest, dice: (u8, u8)) -> Result<String, BridgeError> {
+        let state: GameState = super::state_of(self.variant, &req.board, Some(dice))?;
+        self.session.set_state(state)?;
+        let ranked = self.session.best_turns_now()?;
+        let steps = ranked.first().map(|c| c.steps.clone()).unwrap_or_default();
+        let text = movetext::combined(state.pos, &steps);
+        let searched = steps
+            .iter()
+            .fold(state.pos, |p, &s| self.variant.apply_step(p, s));
+        let read_back: Option<Position> = movetext::parse(&text)
+            .ok()
+            .and_then(|hops| movetext::apply_hops(state.pos, &hops));
+        if read_back != Some(searched) {
+            return Err(BridgeError::Notation(text));
+        }
+        Ok(text)
+    }
+}
+
+/// The longest message accepted before its NUL, in bytes.
+const MAX_MESSAGE: usize = fibs::MAX_LEN;
+
+/// Answers one connection until gnubg closes it. Messages end in a NUL or
+/// a line end (gnubg sends both); an over-long one ends the connection.
+pub fn serve_connection(bridge: &mut Bridge, stream: TcpStream) -> std::io::Result<()> {
+    stream.set_nodelay(true)?;
+    let mut reader = stream.try_clone()?;
+    let mut writer = BufWriter::new(stream);
+    let mut pending: Vec<u8> = Vec::with_capacity(256);
+    let mut buf = [0u8; 4096];
+    loop {
+        let n = match reader.read(&mut buf) {
+            Ok(0) => return Ok(()),
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        for &b in &buf[..n] {
+            if b == 0 || b == b'\n' {
+                let message = String::from_utf8_lossy(&pending).trim().to_string();
+                pending.clear();
+                if message.is_empty() {
+                    continue;
+                }
+                let reply = bridge.answer(&message);
+                tracing::info!(reply = %reply, "answer");
+                writer.write_all(reply.as_bytes())?;
+                writer.write_all(b"\n")?;
+                writer.flush()?;
+            } else if pending.len() >= MAX_MESSAGE {
+                tracing::warn!("message longer than {MAX_MESSAGE} bytes; closing");
+                writer.write_all(b"Error (gulbara: message too long)\n")?;
+                writer.flush()?;
+                return Ok(());
+            } else {
+                pending.push(b);
+            }
+        }
+    }
+}
+
+/// Serves gnubg on `listen`, one connection at a time, waiting for the
+/// next when one closes; returns only on a listener error.
+pub fn serve(listen: SocketAddr, mut bridge: Bridge) -> anyhow::Result<()> {
+    let listener =
+        TcpListener::bind(listen).map_err(|e| anyhow::anyhow!("cannot listen on {listen}: {e}"))?;
+    if !listen.ip().is_loopback() {
+        tracing::warn!(%listen, "listening beyond loopback: anyone who reaches it can drive the engine");
+    }
+    // Scripts read the address (the port when 0 was asked) from stderr.
+    eprintln!(
+        "gnubg-external listening on {}",
+        listener.local_addr().unwrap_or(listen)
+    );
+    loop {
+        let (stream, peer) = match listener.accept() {
+            Ok(c) => c,
+            Err(e) => {
+                tracing::warn!(error = %e, "accept failed");
+                std::thread::sleep(Duration::from_millis(50));
+                continue;
+            }
+        };
+        tracing::info!(%peer, "gnubg connected");
+        match serve_connection(&mut bridge, stream) {
+            Ok(()) => tracing::info!(%peer, "gnubg closed the connection"),
+            Err(e) => tracing::warn!(%peer, error = %e, "connection ended"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const START_21: &str = "board:gnubg:root:0:0:0:0:-2:0:0:0:0:5:0:3:0:0:0:-5:5:0:0:0:-3:0:-5:0:0:0:0:2:0:1:2:1:2:1:1:1:1:0:1:-1:0:25:0:0:0:0:0:0:0:1";
+
+    #[test]
+    fn answers_each_kind_of_decision() {
+        let mut b = Bridge::new(Variant::Backgammon, &[]).unwrap();
+        let play = b.decide(START_21).unwrap();
+        let hops = movetext::parse(&play).unwrap();
+        assert!(!hops.is_empty());
+        // The cube: always roll.
+        let cube = START_21.replace(":1:2:1:2:1:1:1:1:0:", ":1:0:0:0:0:1:1:1:0:");
+        assert_eq!(b.decide(&cube).unwrap(), "roll");
+        // A double at the start: the equity is near 0, so take.
+        let take = START_21.replace(":1:2:1:2:1:1:1:1:0:", ":-1:0:0:0:0:1:1:1:1:");
+        assert_eq!(b.decide(&take).unwrap(), "take");
+    }
+
+    #[test]
+    fn a_dance_is_an_empty_line_and_a_lost_race_is_dropped() {
+        // Player 1 on the bar against a closed board (player 0 holds its
+        // points 1..6, board[24..19]), rolls 6-6: nothing to play.
+        let mut f: Vec<String> = START_21.split(':').map(String::from).collect();
+        for v in f.iter_mut().skip(6).take(26) {
+            *v = "0".into();
+        }
+        for p in 19..=24 {
+            f[6 + p] = "-2".into();
+        }
+        f[6 + 25] = "1".into(); // player 1's bar
+        f[6 + 13] = "14".into(); // player 1's point 13
+        f[33] = "6".into();
+        f[34] = "6".into();
+        let mut b = Bridge::new(Variant::Backgammon, &[]).unwrap();
+        assert_eq!(b.decide(&f.join(":")).unwrap(), "");
+        // The same board, player 0 (three checkers off already) doubles and
+        // player 1 decides: gammoned more often than not, a drop.
+        f[32] = "-1".into();
+        f[33] = "0".into();
+        f[34] = "0".into();
+        f[40] = "1".into();
+        assert_eq!(b.decide(&f.join(":")).unwrap(), "drop");
+    }
+
+    #[test]
+    fn bad_input_is_an_error_reply() {
+        let mut b = Bridge::new(Variant::ShortNardy, &[]).unwrap();
+        let r = b.answer("board:1:2");
+        assert!(r.starts_with("Error (gulbara: "), "{r}");
+        assert!(r.ends_with(')'));
+        assert!(!r[7..r.len() - 1].contains(['(', ')']));
+        assert!(Bridge::new(Variant::GulBara, &[]).is_err());
+        let bad = [("engine.ply".to_string(), "9".to_string())];
+        assert!(Bridge::new(Variant::Backgammon, &bad).is_err());
+    }
+}

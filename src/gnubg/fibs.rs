@@ -1,0 +1,330 @@
+//! The FIBS board string gnubg's external-player interface sends for each
+//! decision it hands over (`board:...`, 53 fields separated by colons):
+//!
+//! | fields | meaning |
+//! | --- | --- |
+//! | 0 | `board` |
+//! | 1, 2 | two names (the deciding player's first for moves and cube decisions, the doubler's for take decisions) |
+//! | 3 | match length (0: money) |
+//! | 4, 5 | two scores |
+//! | 6–31 | the board: `board[0]` … `board[25]` |
+//! | 32 | turn: 1 player 1 on turn, -1 player 0 |
+//! | 33, 34 | the dice (0 0: a cube or take decision) |
+//! | 35, 36 | the dice again (FIBS: the opponent's dice) |
+//! | 37 | the cube's value |
+//! | 38, 39 | may double: player 1, player 0 |
+//! | 40 | a double waits for its answer |
+//! | 41–44 | colour, direction, home, bar: always `1:-1:0:25` from gnubg |
+//! | 45, 46 | borne off: player 1, player 0 |
+//! | 47–50 | zeros |
+//! | 51, 52 | post-Crawford, not Crawford |
+//!
+//! The signs are fixed to gnubg's player numbers: a positive count is
+//! player 1's (its point `p` at `board[p]`, its bar at `board[25]`, moving
+//! 24 → 1), a negative count player 0's (its point `p` at `board[25 - p]`,
+//! its bar at `board[0]`).
+
+use crate::gnubgid::{GnubgBoard, GnubgIdError, SideCounts};
+
+/// Fields in a board string.
+pub const FIELDS: usize = 53;
+
+/// The longest board string accepted, in bytes (gnubg's are under 200).
+pub const MAX_LEN: usize = 1024;
+
+/// What gnubg asks of the external player.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Decision {
+    /// Play this roll (the dice in the order sent).
+    Move {
+        /// The dice.
+        dice: (u8, u8),
+    },
+    /// Roll or double.
+    Cube,
+    /// Take or drop the double offered.
+    Take,
+}
+
+/// One request: who decides, what, and the board.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BoardRequest {
+    /// The decision asked for.
+    pub decision: Decision,
+    /// gnubg's number (0 or 1) of the player deciding: the external player.
+    pub player: u8,
+    /// gnubg's number of the player on turn (the doubler, for a take).
+    pub on_turn: u8,
+    /// The board with the player on turn as `on_roll`.
+    pub board: GnubgBoard,
+    /// The names, in the order sent.
+    pub names: [String; 2],
+    /// The match length (0: money).
+    pub match_length: u32,
+    /// The cube's value.
+    pub cube: u32,
+}
+
+/// Why a line is not a board string the bridge can answer.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum FibsError {
+    /// Longer than [`MAX_LEN`].
+    #[error("the board string is longer than {MAX_LEN} bytes")]
+    TooLong,
+    /// Does not start with `board:`.
+    #[error("not a board string: it must start with 'board:'")]
+    NotBoard,
+    /// Not 53 fields.
+    #[error("a board string has {FIELDS} fields, not {0}")]
+    FieldCount(usize),
+    /// A field that should be a number in range is not.
+    #[error("field {index} ({name}) is {value:?}")]
+    BadField {
+        /// Index of the field.
+        index: usize,
+        /// What it means.
+        name: &'static str,
+        /// What it held (cut to 20 characters).
+        value: String,
+    },
+    /// Colour, direction, home and bar other than gnubg's `1:-1:0:25`.
+    #[error("colour, direction, home and bar are {0}, not gnubg's 1:-1:0:25")]
+    Orientation(String),
+    /// More than 15 checkers for a player.
+    #[error("player {0} has more than 15 checkers")]
+    TooManyCheckers(u8),
+    /// The board is not a backgammon position.
+    #[error("{0}")]
+    Board(#[from] GnubgIdError),
+}
+
+fn field(
+    fields: &[&str],
+    index: usize,
+    name: &'static str,
+    lo: i64,
+    hi: i64,
+) -> Result<i64, FibsError> {
+    let raw = fields[index];
+    raw.parse::<i64>()
+        .ok()
+        .filter(|v| (lo..=hi).contains(v))
+        .ok_or_else(|| FibsError::BadField {
+            index,
+            name,
+            value: raw.chars().take(20).collect(),
+        })
+}
+
+/// Parses one board string (a trailing line end and NUL are allowed).
+/// Never panics.
+pub fn parse(line: &str) -> Result<BoardRequest, FibsError> {
+    if line.len() > MAX_LEN {
+        return Err(FibsError::TooLong);
+    }
+    let line = line.trim_end_matches(['\0', '\n', '\r']);
+    let body = line.strip_prefix("board:").ok_or(FibsError::NotBoard)?;
+    let mut fields: Vec<&str> = vec!["board"];
+    fields.extend(body.split(':'));
+    if fields.len() != FIELDS {
+        return Err(FibsError::FieldCount(fields.len()));
+    }
+    let orientation = fields[41..45].join(":");
+    if orientation != "1:-1:0:25" {
+        return Err(FibsError::Orientation(
+            orientation.chars().take(40).collect(),
+        ));
+    }
+    let match_length = field(&fields, 3, "match length", 0, 64)? as u32;
+    field(&fields, 4, "score", 0, 64)?;
+    field(&fields, 5, "score", 0, 64)?;
+    let mut player1: SideCounts = [0; 25];
+    let mut player0: SideCounts = [0; 25];
+    for p in 0..=25usize {
+        let v = field(&fields, 6 + p, "board", -15, 15)?;
+        let n = v.unsigned_abs() as u8;
+        match p {
+            0 => player0[24] = n,
+            25 => player1[24] = n,
+            _ if v > 0 => player1[p - 1] = n,
+            _ if v < 0 => player0[24 - p] = n,
+            _ => {}
+        }
+    }
+    for (player, side) in [(0u8, &player0), (1, &player1)] {
+        if side.iter().map(|&n| u32::from(n)).sum::<u32>() > 15 {
+            return Err(FibsError::TooManyCheckers(player));
+        }
+    }
+    let on_turn = match field(&fields, 32, "turn", -1, 1)? {
+        1 => 1u8,
+        -1 => 0,
+        _ => {
+            return Err(FibsError::BadField {
+                index: 32,
+                name: "turn",
+                value: "0".into(),
+            });
+        }
+    };
+    let d1 = field(&fields, 33, "die", 0, 6)? as u8;
+    let d2 = field(&fields, 34, "die", 0, 6)? as u8;
+    for i in 35..=36 {
+        field(&fields, i, "die", 0, 6)?;
+    }
+    let cube = field(&fields, 37, "cube", 1, 1 << 12)? as u32;
+    for (i, name) in [(38, "may double"), (39, "may double"), (40, "doubled")] {
+        field(&fields, i, name, 0, 1)?;
+    }
+    let doubled = fields[40] == "1";
+    for i in 45..=46 {
+        field(&fields, i, "borne off", 0, 15)?;
+    }
+    for i in 47..FIELDS {
+        field(&fields, i, "flag", -1, 64)?;
+    }
+    let decision = match (d1, d2) {
+        (0, 0) if doubled => Decision::Take,
+        (0, 0) => Decision::Cube,
+        (a, b) if a > 0 && b > 0 => Decision::Move { dice: (a, b) },
+        _ => {
+            return Err(FibsError::BadField {
+                index: 34,
+                name: "die",
+                value: format!("{d1} and {d2}"),
+            });
+        }
+    };
+    let player = if decision == Decision::Take {
+        1 - on_turn
+    } else {
+        on_turn
+    };
+    let board = if on_turn == 1 {
+        GnubgBoard {
+            on_roll: player1,
+            opponent: player0,
+        }
+    } else {
+        GnubgBoard {
+            on_roll: player0,
+            opponent: player1,
+        }
+    };
+    board.validate()?;
+    Ok(BoardRequest {
+        decision,
+        player,
+        on_turn,
+        board,
+        names: [fields[1].to_string(), fields[2].to_string()],
+        match_length,
+        cube,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn start_side() -> SideCounts {
+        let mut s = [0u8; 25];
+        s[5] = 5;
+        s[7] = 3;
+        s[12] = 5;
+        s[23] = 2;
+        s
+    }
+
+    /// The example of the FIBS client protocol documentation: "You" (the
+    /// positive checkers, moving 24 → 1) to play 6-2 from the start of a
+    /// 3-point match.
+    #[test]
+    fn the_fibs_documentation_example() {
+        let line = "board:You:someplayer:3:0:0:0:-2:0:0:0:0:5:0:3:0:0:0:-5:5:0:0:0:-3:0:-5:0:0:0:0:2:0:1:6:2:0:0:1:1:1:0:1:-1:0:25:0:0:0:0:0:0:0:0";
+        let r = parse(line).unwrap();
+        assert_eq!(r.decision, Decision::Move { dice: (6, 2) });
+        assert_eq!((r.player, r.on_turn, r.match_length, r.cube), (1, 1, 3, 1));
+        assert_eq!(r.board.on_roll, start_side());
+        assert_eq!(r.board.opponent, start_side());
+        assert_eq!(r.names, ["You".to_string(), "someplayer".to_string()]);
+    }
+
+    /// Lines gnubg 1.07 sent (with the LF and NUL it sends after them).
+    #[test]
+    fn lines_gnubg_sent() {
+        // Player 1 to play 2-1 from the start.
+        let r = parse("board:gnubg:root:0:0:0:0:-2:0:0:0:0:5:0:3:0:0:0:-5:5:0:0:0:-3:0:-5:0:0:0:0:2:0:1:2:1:2:1:1:1:1:0:1:-1:0:25:0:0:0:0:0:0:0:1\n\0").unwrap();
+        assert_eq!(r.decision, Decision::Move { dice: (2, 1) });
+        assert_eq!(r.player, 1);
+        assert_eq!(r.board.on_roll, start_side());
+        // Player 0 to decide on its cube (the dice 0 0, nothing pending):
+        // its checkers are the negative ones, its point p at board[25 - p].
+        let r = parse("board:gnubg:root:0:0:0:0:-2:0:0:0:0:5:0:3:0:0:1:-5:4:0:0:0:-3:0:-5:0:0:0:1:1:0:-1:0:0:0:0:1:1:1:0:1:-1:0:25:0:0:0:0:0:0:0:1").unwrap();
+        assert_eq!(r.decision, Decision::Cube);
+        assert_eq!((r.player, r.on_turn), (0, 0));
+        assert_eq!(r.board.on_roll, start_side());
+        let mut opp = start_side();
+        opp[12] = 4;
+        opp[10] = 1;
+        opp[22] = 1;
+        opp[23] = 1;
+        assert_eq!(r.board.opponent, opp);
+        // Player 1 doubled, player 0 decides: the doubler's name first.
+        let r = parse("board:root:gnubg:0:0:0:0:-2:0:0:0:3:4:0:2:0:0:1:-5:4:0:0:0:-3:0:-5:0:0:0:0:1:0:1:0:0:0:0:1:1:1:1:1:-1:0:25:0:0:0:0:0:0:0:1").unwrap();
+        assert_eq!(r.decision, Decision::Take);
+        assert_eq!((r.player, r.on_turn), (0, 1));
+        assert_eq!(r.board.on_roll[4], 3); // player 1's 5 point
+    }
+
+    #[test]
+    fn bars_and_borne_off() {
+        // Player 0 on turn with 6-5: one checker on its bar, player 1 one
+        // on its bar and 13 borne off.
+        let mut f: Vec<String> = "board:a:b:0:0:0:-1:0:0:0:0:0:-5:0:-3:0:0:0:-5:0:0:0:0:0:0:1:0:0:0:0:0:1:-1:6:5:6:5:1:1:1:0:1:-1:0:25:13:0:0:0:0:0:0:1"
+            .split(':')
+            .map(String::from)
+            .collect();
+        let r = parse(&f.join(":")).unwrap();
+        assert_eq!(r.decision, Decision::Move { dice: (6, 5) });
+        assert_eq!(r.player, 0);
+        assert_eq!(r.board.on_roll[24], 1); // player 0's bar
+        assert_eq!(r.board.on_roll[18], 5); // board[6]: its point 19
+        assert_eq!(r.board.on_roll[16], 3); // board[8]: its point 17
+        assert_eq!(r.board.opponent[24], 1); // player 1's bar
+        assert_eq!(r.board.opponent[18], 1); // board[19]: player 1's 19
+        f[32] = "0".into();
+        assert!(matches!(
+            parse(&f.join(":")),
+            Err(FibsError::BadField { index: 32, .. })
+        ));
+    }
+
+    #[test]
+    fn rejects_bad_lines() {
+        let good = "board:You:someplayer:3:0:0:0:-2:0:0:0:0:5:0:3:0:0:0:-5:5:0:0:0:-3:0:-5:0:0:0:0:2:0:1:6:2:0:0:1:1:1:0:1:-1:0:25:0:0:0:0:0:0:0:0";
+        let with = |i: usize, v: &str| {
+            let mut f: Vec<&str> = good.split(':').collect();
+            f[i] = v;
+            parse(&f.join(":"))
+        };
+        assert_eq!(parse("hello"), Err(FibsError::NotBoard));
+        assert_eq!(parse("board:1:2"), Err(FibsError::FieldCount(3)));
+        assert!(matches!(
+            parse(&"board:".repeat(300)),
+            Err(FibsError::TooLong)
+        ));
+        assert!(matches!(
+            with(7, "x"),
+            Err(FibsError::BadField { index: 7, .. })
+        ));
+        assert!(matches!(with(7, "-16"), Err(FibsError::BadField { .. })));
+        assert!(matches!(with(33, "7"), Err(FibsError::BadField { .. })));
+        assert!(matches!(
+            with(34, "0"),
+            Err(FibsError::BadField { index: 34, .. })
+        ));
+        assert!(matches!(with(42, "1"), Err(FibsError::Orientation(_))));
+        assert!(matches!(with(12, "6"), Err(FibsError::TooManyCheckers(1))));
+    }
+}

@@ -1,0 +1,466 @@
+//! Jellyfish `.mat` files, as gnubg 1.07 exports them (`export match mat`)
+//! and imports them (`import mat`), for backgammon and short nardy.
+//!
+//! ```text
+//! ; [Event "gulbara match"]
+//! ; [Variant "backgammon"]
+//!
+//!  0 point match
+//!
+//!  Game 1
+//!  alpha : 0                      beta : 0
+//!   1)                             21: 13/11 24/23
+//!   2) 52: 13/8 13/11              63: 24/18 18/15
+//!   ...
+//!                                   Wins 1 point
+//! ```
+//!
+//! Each numbered line holds the left player's action, then from column 33
+//! the right player's: a roll and its play in the plain notation (each
+//! step, 25 the bar, 0 off, `*` on a hit), or `Doubles => 2`, `Takes`,
+//! `Drops`. `Wins N points` follows the game's last action; N counts the
+//! cube. A game whose left player does not start begins with an empty left
+//! column. gnubg reads lines starting with `;` as tags and comments: the
+//! `Variant` tag (ours) says which game was played, backgammon when absent.
+//!
+//! Writing replays each game with the rules to write its steps and hits;
+//! reading turns a file into a [`Record`], whose replay referees every play
+//! (plays are matched by where they end, as gnubg matches them).
+
+use std::fmt::Write as _;
+
+use super::movetext;
+use crate::notation;
+use crate::record::{Record, RecordError, RecordedGame, RecordedTurn};
+use crate::rules::{
+    GameResult, GameState, Position, RuleOptions, Side, StageGen, Step, Variant, skip_forced_empty,
+};
+
+/// Whether a text is a `.mat` file rather than one of gulbara's records:
+/// it has a `N point match` line before any `Game` line.
+pub fn is_mat(text: &str) -> bool {
+    for line in text.lines() {
+        let t = line.trim();
+        if t.starts_with(';') || t.starts_with('#') || t.is_empty() {
+            continue;
+        }
+        let mut words = t.split_whitespace();
+        return matches!(
+            (words.next(), words.next(), words.next()),
+            (Some(n), Some(p), Some(m))
+                if n.parse::<u32>().is_ok()
+                    && p.eq_ignore_ascii_case("point")
+                    && m.to_ascii_lowercase().starts_with("match")
+        );
+    }
+    false
+}
+
+/// The steps of each turn of a recorded game, with the position each was
+/// played from (the mover's view), replayed by the rules.
+fn replayed_steps(
+    opts: &RuleOptions,
+    g: &RecordedGame,
+) -> Result<Vec<(Side, (u8, u8), Position, Vec<Step>)>, String> {
+    let mut state = GameState::start_of(opts.variant, g.starter);
+    let mut movegen = StageGen::new();
+    let mut ends = Vec::new();
+    let mut out = Vec::new();
+    for (i, t) in g.turns.iter().enumerate() {
+        let Some((a, b)) = t.roll else {
+            return Err(format!("turn {}: a remainder in a hitting game", i + 1));
+        };
+        let start = state
+            .roll(opts, a, b)
+            .map_err(|e| format!("turn {}: {e}", i + 1))?;
+        let words: Vec<&str> = t.moves.iter().map(String::as_str).collect();
+        if words.is_empty() {
+            state = skip_forced_empty(start, opts, &mut movegen, &mut ends);
+            out.push((t.side, (a, b), start.pos, Vec::new()));
+            continue;
+        }
+        let after = notation::apply_turn(&start, opts, &words)
+            .map_err(|e| format!("turn {}: {e}", i + 1))?;
+        let dice = start
+            .stage_dice()
+            .ok_or_else(|| format!("turn {}: no stage to play", i + 1))?;
+        movegen.generate(opts, &start, dice, &mut ends);
+        let used = ends.first().map_or(0, |e| e.play.len() as u8);
+        let end = ends
+            .iter()
+            .find(|e| start.after_stage(opts, e.pos, used) == after)
+            .ok_or_else(|| format!("turn {}: the play is not one of the legal ends", i + 1))?;
+        out.push((t.side, (a, b), start.pos, end.play.steps().to_vec()));
+        state = after;
+    }
+    Ok(out)
+}
+
+/// Writes games of backgammon or short nardy as a gnubg `.mat` file (a
+/// money session: `0 point match`, running scores). `tags` become `; [..]`
+/// lines after the `Variant` tag. Fails on a game the rules reject.
+pub fn write(
+    opts: &RuleOptions,
+    tags: &[(String, String)],
+    games: &[RecordedGame],
+) -> Result<String, String> {
+    if !opts.variant.hits() {
+        return Err(format!("{} games have no .mat form", opts.variant));
+    }
+    let clean = |s: &str| s.replace([':', '\n', '\r'], "-");
+    let mut out = String::new();
+    let _ = writeln!(out, "; [Variant \"{}\"]", opts.variant);
+    for (k, v) in tags {
+        if k != "Variant" {
+            let _ = writeln!(out, "; [{} \"{}\"]", clean(k), clean(v).replace('"', "'"));
+        }
+    }
+    let _ = writeln!(out, "\n 0 point match\n");
+    let mut score = [0u32; 2];
+    for (n, g) in games.iter().enumerate() {
+        let _ = writeln!(out, " Game {}", n + 1);
+        let left = format!("{} : {}", clean(&g.players[0]), score[0]);
+        let _ = writeln!(out, " {left:<31}{} : {}", clean(&g.players[1]), score[1]);
+        let turns = replayed_steps(opts, g).map_err(|e| format!("game {}: {e}", n + 1))?;
+        // Half-moves: even the left player's (White), odd the right's.
+        let mut half = 0usize;
+        for (side, (a, b), pos, steps) in &turns {
+            let want = side.index();
+            if half % 2 != want {
+                if half == 0 {
+                    out.push_str("  1)                             ");
+                } else {
+                    // The other side played twice in a row: impossible in
+                    // these games, but keep the columns honest.
+                    return Err(format!("game {}: a side moved twice", n + 1));
+                }
+                half += 1;
+            }
+            let text = format!("{a}{b}: {}", movetext::plain(*pos, steps));
+            if half % 2 == 0 {
+                let _ = write!(out, "{:>3}) {text:<27} ", half / 2 + 1);
+            } else {
+                let _ = writeln!(out, "{text}");
+            }
+            half += 1;
+        }
+        if let Some(GameResult {
+            winner: Some(w),
+            points,
+        }) = g.result
+        {
+            let points = u32::from(points);
+            score[w.index()] += points;
+            let lead = if half % 2 == 1 {
+                "\n      "
+            } else {
+                "                                  "
+            };
+            let s = if points == 1 { "" } else { "s" };
+            let _ = writeln!(out, "{lead}Wins {points} point{s}\n");
+        } else {
+            if half % 2 == 1 {
+                out.push('\n');
+            }
+            out.push('\n');
+        }
+    }
+    Ok(out)
+}
+
+/// One action of a `.mat` game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Action {
+    Roll((u8, u8), Vec<String>),
+    Double,
+    Take,
+    Drop,
+    Wins(u32),
+}
+
+fn syntax(line: usize, msg: String) -> RecordError {
+    RecordError::Syntax { line, msg }
+}
+
+/// The actions of one line after its `N)`, in order, and whether the left
+/// column was empty (the right player's action comes first).
+fn line_actions(rest: &str, line: usize) -> Result<(Vec<Action>, bool), RecordError> {
+    let left_empty = rest.chars().count() > 20 && rest.chars().take(20).all(char::is_whitespace);
+    let mut actions: Vec<Action> = Vec::new();
+    let mut words = rest.split_whitespace().peekable();
+    while let Some(w) = words.next() {
+        let b = w.as_bytes();
+        if b.len() == 3
+            && b[2] == b':'
+            && (b'1'..=b'6').contains(&b[0])
+            && (b'1'..=b'6').contains(&b[1])
+        {
+            actions.push(Action::Roll((b[0] - b'0', b[1] - b'0'), Vec::new()));
+        } else if w.contains('/') {
+            let Some(Action::Roll(_, moves)) = actions.last_mut() else {
+                return Err(syntax(
+                    line,
+                    format!("a move '{w}' without a roll before it"),
+                ));
+            };
+            let hops = movetext::parse(w).map_err(|e| syntax(line, e.to_string()))?;
+            for (from, to) in hops {
+                let from = if from == crate::rules::position::BAR {
+                    "bar".to_string()
+                } else {
+                    from.to_string()
+                };
+                let to = if to == 0 {
+                    "off".to_string()
+                } else {
+                    to.to_string()
+                };
+                moves.push(format!("{from}/{to}"));
+            }
+        } else if w.eq_ignore_ascii_case("Doubles") {
+            // `Doubles => 2`
+            if words.peek() == Some(&"=>") {
+                words.next();
+                words.next();
+            }
+            actions.push(Action::Double);
+        } else if w.eq_ignore_ascii_case("Takes") || w.eq_ignore_ascii_case("Beavers") {
+            actions.push(Action::Take);
+        } else if w.eq_ignore_ascii_case("Drops") {
+            actions.push(Action::Drop);
+        } else if w.eq_ignore_ascii_case("Wins") {
+            let n = words
+                .next()
+                .and_then(|n| n.parse::<u32>().ok())
+                .ok_or_else(|| syntax(line, "'Wins' without a number".into()))?;
+            words.next_if(|p| p.to_ascii_lowercase().starts_with("point"));
+            // "and the match"
+            while words
+                .next_if(|p| ["and", "the", "match"].contains(p))
+                .is_some()
+            {}
+            actions.push(Action::Wins(n));
+        } else if w.eq_ignore_ascii_case("Cannot") || w.eq_ignore_ascii_case("Move") {
+            // XG's "Cannot Move": no play.
+        } else {
+            return Err(syntax(
+                line,
+                format!("unexpected '{w}' in a .mat move line"),
+            ));
+        }
+    }
+    Ok((actions, left_empty))
+}
+
+/// Reads a `.mat` file into a record (its plays as gulbara notation; cube
+/// actions count only for the points). Each game's result line is what the
+/// file says, divided by the cube; a game that ends otherwise than after a
+/// play (a drop, a resignation) is left unfinished with a note.
+pub fn to_record(text: &str) -> Result<Record, RecordError> {
+    let mut variant = Variant::Backgammon;
+    let mut tags = Vec::new();
+    let mut seen_header = false;
+    struct Game {
+        names: [String; 2],
+        actions: Vec<Action>,
+        right_first: Option<bool>,
+    }
+    let mut games: Vec<Game> = Vec::new();
+    let mut expect_names = false;
+    for (i, raw) in text.lines().enumerate() {
+        let ln = i + 1;
+        let line = raw.trim_end_matches(['\r', '\n']);
+        let t = line.trim();
+        if let Some(tag) = t.strip_prefix(';').or_else(|| t.strip_prefix('#')) {
+            let tag = tag.trim();
+            if let Some(rest) = tag.strip_prefix("[Variant \"") {
+                let v = rest.trim_end_matches("\"]");
+                variant = v
+                    .parse::<Variant>()
+                    .map_err(|_| syntax(ln, format!("unknown variant '{v}'")))?;
+                if !variant.hits() {
+                    return Err(syntax(ln, format!("{variant} games have no .mat form")));
+                }
+            } else if let Some(rest) = tag.strip_prefix('[')
+                && let Some((k, v)) = rest.split_once(" \"")
+            {
+                tags.push((k.to_string(), v.trim_end_matches("\"]").to_string()));
+            }
+            continue;
+        }
+        if t.is_empty() {
+            continue;
+        }
+        if !seen_header {
+            if is_mat(t) {
+                seen_header = true;
+                continue;
+            }
+            return Err(syntax(ln, "expected 'N point match'".into()));
+        }
+        if let Some(n) = t.strip_prefix("Game ") {
+            if n.trim().parse::<u32>().is_err() {
+                return Err(syntax(ln, format!("bad game line '{t}'")));
+            }
+            games.push(Game {
+                names: [String::new(), String::new()],
+                actions: Vec::new(),
+                right_first: None,
+            });
+            expect_names = true;
+            continue;
+        }
+        let Some(game) = games.last_mut() else {
+            return Err(syntax(ln, "text before the first 'Game' line".into()));
+        };
+        if expect_names {
+            expect_names = false;
+            // `name0 : score0    name1 : score1`
+            let parts: Vec<&str> = t.split(':').collect();
+            if parts.len() == 3 {
+                let mid = parts[1].trim_start();
+                let name1 = mid.split_once(char::is_whitespace).map_or("", |(_, n)| n);
+                game.names = [parts[0].trim().to_string(), name1.trim().to_string()];
+                continue;
+            }
+            return Err(syntax(
+                ln,
+                format!("expected 'name : score  name : score', got '{t}'"),
+            ));
+        }
+        let rest = match t.split_once(')') {
+            Some((n, rest)) if n.trim().parse::<u32>().is_ok() => {
+                // Keep the columns: the text after ")" as written.
+                let at = line.find(')').map_or(0, |p| p + 1);
+                let _ = rest;
+                &line[at..]
+            }
+            _ => line,
+        };
+        let (actions, left_empty) = line_actions(rest, ln)?;
+        if game.right_first.is_none() && !actions.is_empty() {
+            game.right_first = Some(left_empty);
+        }
+        game.actions.extend(actions);
+    }
+    if !seen_header {
+        return Err(syntax(0, "no 'N point match' line".into()));
+    }
+    let opts = RuleOptions::for_variant(variant);
+    let mut rec_tags = vec![("Variant".to_string(), variant.to_string())];
+    rec_tags.extend(tags.into_iter().filter(|(k, _)| k != "Rules"));
+    rec_tags.push(("Rules".into(), crate::record::rules_tag(&opts)));
+    let mut out = Vec::new();
+    for (gi, g) in games.into_iter().enumerate() {
+        let starter = if g.right_first == Some(true) {
+            Side::Black
+        } else {
+            Side::White
+        };
+        let mut mover = starter;
+        let mut cube = 1u32;
+        let mut turns = Vec::new();
+        let mut result = None;
+        let mut note = None;
+        let mut last_was_roll = false;
+        for a in g.actions {
+            match a {
+                Action::Roll(roll, moves) => {
+                    turns.push(RecordedTurn {
+                        side: mover,
+                        roll: Some(roll),
+                        remainder: None,
+                        moves,
+                    });
+                    mover = mover.opponent();
+                    last_was_roll = true;
+                    continue;
+                }
+                Action::Double => cube = cube.saturating_mul(2),
+                Action::Take => {}
+                Action::Drop => note = Some("a double was dropped".to_string()),
+                Action::Wins(n) => {
+                    if last_was_roll && note.is_none() {
+                        let winner = mover.opponent();
+                        if n % cube != 0 || n / cube == 0 || n / cube > 3 {
+                            return Err(RecordError::Result {
+                                game: gi + 1,
+                                msg: format!("'Wins {n}' with the cube at {cube}"),
+                            });
+                        }
+                        result = Some(GameResult {
+                            winner: Some(winner),
+                            points: (n / cube) as u8,
+                        });
+                    } else if note.is_none() {
+                        note = Some("ended without a final play (a resignation)".into());
+                    }
+                }
+            }
+            last_was_roll = false;
+        }
+        let opening = turns
+            .first()
+            .and_then(|t: &RecordedTurn| t.roll)
+            .unwrap_or((0, 0));
+        out.push(RecordedGame {
+            players: g.names,
+            opening,
+            starter,
+            turns,
+            result,
+            note,
+        });
+    }
+    Ok(Record {
+        tags: rec_tags,
+        games: out,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Part of a file gnubg 1.07 exported (a money session, player 0 the
+    /// left column), with a double and a take.
+    const GNUBG_EXPORT: &str = "; [EventDate \"2026.12.01\"]
+
+ 0 point match
+
+ Game 1
+ gnubg : 0                      root : 0
+  1)                             21: 13/11 24/23 
+  2) 52: 13/8 13/11              63: 8/5 11/5 
+  3) 31:                          Doubles => 2
+  4)  Takes                      21: 6/4 5/4 
+";
+
+    #[test]
+    fn reads_gnubg_columns_and_cube_actions() {
+        let rec = to_record(GNUBG_EXPORT).unwrap();
+        let g = &rec.games[0];
+        assert_eq!(g.players, ["gnubg".to_string(), "root".to_string()]);
+        assert_eq!(g.starter, Side::Black);
+        let sides: Vec<Side> = g.turns.iter().map(|t| t.side).collect();
+        use Side::*;
+        assert_eq!(sides, [Black, White, Black, White, Black]);
+        assert_eq!(g.turns[1].moves, ["13/8", "13/11"]);
+        assert!(g.turns[3].moves.is_empty());
+        assert_eq!(g.result, None);
+    }
+
+    #[test]
+    fn rejects_what_is_not_a_mat_file() {
+        assert!(!is_mat("; [Variant \"backgammon\"]\n\n Game 1\n"));
+        assert!(is_mat("; x\n\n 5 point match\n"));
+        assert!(to_record(" Game 1\n").is_err());
+        let bad = GNUBG_EXPORT.replace("13/8 13/11", "13/8 hello");
+        assert!(matches!(
+            to_record(&bad),
+            Err(RecordError::Syntax { line: 8, .. })
+        ));
+        let bad = GNUBG_EXPORT.replace("; [EventDate", "; [Variant \"gulbara\"]\n; [EventDate");
+        assert!(to_record(&bad).is_err());
+    }
+}
