@@ -12,8 +12,10 @@
 # s1..s24 points 1..24 in its numbering (positive its checkers, negative the
 # opponent's), s25 the opponent's bar (a positive count).
 #
-# Output, one line a case, in order: `ok N ID...` (N ends, possibly 0 when
-# nothing can be played) or `error MESSAGE`, then a last line `done`.
+# Output, one line a case, in order: `ok N ID|TEXT...` (N ends, possibly 0
+# when nothing can be played; TEXT is gnubg's own text of the play, as its
+# hint writes it, with its spaces written as commas) or `error MESSAGE`,
+# then a last line `done`.
 #
 # What matters about gnubg (1.07):
 # - both players must be human, or `new game` lets gnubg play its side;
@@ -89,12 +91,14 @@ def one_case(line):
     if len(moves) >= LIMIT:
         raise ValueError("hint list cut at %d" % LIMIT)
     ids = []
+    texts = []
     for m in moves:
         after = apply_move(board, gnubg.parsemove(m["move"]))
         ids.append(gnubg.positionid(after))
+        texts.append(m["move"].strip().replace(" ", ","))
     if len(set(ids)) != len(ids):
         raise ValueError("gnubg listed one end twice")
-    return "ok %d %s" % (len(ids), " ".join(ids))
+    return "ok %d %s" % (len(ids), " ".join("%s|%s" % p for p in zip(ids, texts)))
 
 
 def main():

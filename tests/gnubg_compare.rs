@@ -7,15 +7,18 @@
 //! finds as the Position ID of the position after it. The set of those
 //! positions must equal the set of our `StageEnd.pos`, and with nothing
 //! playable gnubg lists nothing while we return the unchanged position and
-//! 0 dice.
+//! 0 dice. For every end gnubg lists, our text of our play
+//! (`gnubg::movetext::combined`) must be gnubg's hint text, character for
+//! character: the bridge's replies are written the same way.
 //!
 //! Needs gnubg (`apt-get install gnubg`: `/usr/games/gnubg`). Without it the
 //! test fails when `CI=true`, and otherwise prints a note and passes.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+use gulbara::gnubg::movetext;
 use gulbara::gnubgid::{self, GnubgBoard, SideCounts};
 use gulbara::rules::hitting::HitGen;
 use gulbara::rules::{Checkers, Position, StageDice, StageEnd};
@@ -352,6 +355,7 @@ fn legal_plays_match_gnubg() {
     let mut failures = Vec::new();
     let mut kinds: BTreeMap<&str, usize> = BTreeMap::new();
     let mut ends_total = 0usize;
+    let mut texts_checked = 0usize;
     for (c, line) in cases.iter().zip(&lines) {
         let pos = position_of(&c.board);
         assert_eq!(board_of(pos), c.board, "position round trip");
@@ -361,12 +365,32 @@ fn legal_plays_match_gnubg() {
             continue;
         }
         let count: usize = words.next().and_then(|w| w.parse().ok()).unwrap();
-        let theirs: HashSet<Position> = words
-            .map(|id| position_of(&gnubgid::decode(id).unwrap()))
+        let texts: HashMap<Position, String> = words
+            .map(|w| {
+                let (id, text) = w.split_once('|').expect("ID|TEXT");
+                (
+                    position_of(&gnubgid::decode(id).unwrap()),
+                    text.replace(',', " "),
+                )
+            })
             .collect();
+        let theirs: HashSet<Position> = texts.keys().copied().collect();
         assert_eq!(theirs.len(), count, "{line}");
 
         let used = generator.generate(pos, stage_dice(c.dice), &mut out);
+        // Our text of each play is gnubg's own, character for character.
+        for e in &out {
+            if let Some(want) = texts.get(&e.pos) {
+                texts_checked += 1;
+                let ours = movetext::combined(pos, e.play.steps());
+                if &ours != want {
+                    failures.push(format!(
+                        "{}: gnubg writes {want:?}, we {ours:?}",
+                        describe(c)
+                    ));
+                }
+            }
+        }
         let ours: HashSet<Position> = out.iter().map(|e| e.pos).collect();
         ends_total += ours.len();
         if ours.len() != out.len() {
@@ -424,9 +448,10 @@ fn legal_plays_match_gnubg() {
         }
     }
     eprintln!(
-        "gnubg_compare: {} cases, {ends_total} ends; {kinds:?}",
+        "gnubg_compare: {} cases, {ends_total} ends, {texts_checked} play texts; {kinds:?}",
         cases.len()
     );
+    assert!(texts_checked >= ends_total / 2, "too few texts compared");
     // The mix covers what it should.
     for kind in ["nothing playable", "mover on the bar", "mover bearing off"] {
         assert!(
