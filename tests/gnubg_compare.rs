@@ -15,9 +15,12 @@
 //! test fails when `CI=true`, and otherwise prints a note and passes.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 
+mod gnubg_common;
+
+use gnubg_common::gnubg_or_skip;
 use gulbara::gnubg::movetext;
 use gulbara::gnubgid::{self, GnubgBoard, SideCounts};
 use gulbara::rules::hitting::HitGen;
@@ -211,17 +214,6 @@ fn simple_board(b: &GnubgBoard) -> [i32; 26] {
     s
 }
 
-fn find_gnubg() -> Option<PathBuf> {
-    let fixed = Path::new("/usr/games/gnubg");
-    if fixed.is_file() {
-        return Some(fixed.to_path_buf());
-    }
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .map(|d| d.join("gnubg"))
-        .find(|p| p.is_file())
-}
-
 struct Case {
     board: GnubgBoard,
     dice: (u8, u8),
@@ -339,11 +331,7 @@ fn describe(c: &Case) -> String {
 
 #[test]
 fn legal_plays_match_gnubg() {
-    let Some(gnubg) = find_gnubg() else {
-        if std::env::var("CI").as_deref() == Ok("true") {
-            panic!("gnubg is not installed (CI=true): install it with `apt-get install -y gnubg`");
-        }
-        eprintln!("note: gnubg not found (/usr/games/gnubg or PATH): gnubg_compare skipped");
+    let Some(gnubg) = gnubg_or_skip("gnubg_compare") else {
         return;
     };
     let cases = cases();

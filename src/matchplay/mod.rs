@@ -563,6 +563,15 @@ pub fn run_match(cfg: &MatchConfig) -> MatchReport {
                     games: vec![g.record.clone()],
                 };
                 let _ = std::fs::write(dir.join(format!("game-{n:06}.txt")), write_record(&rec));
+                // Backgammon and short nardy also as gnubg's .mat (`import mat`).
+                if cfg.rules.variant.hits() {
+                    match crate::gnubg::mat::write(&cfg.rules, &rec.tags, &rec.games) {
+                        Ok(mat) => {
+                            let _ = std::fs::write(dir.join(format!("game-{n:06}.mat")), mat);
+                        }
+                        Err(e) => tracing::warn!(error = %e, "no .mat record"),
+                    }
+                }
             }
             let pair = g.pair;
             let entry = by_pair.entry(pair).or_default();
