@@ -952,6 +952,44 @@ mod tests {
     }
 
     #[test]
+    fn gnubg_and_xg_texts_set_dice_and_show_back() {
+        let (mut s, l) = session();
+        run(&mut s, &l, "set game.variant backgammon");
+        // The start with 5-2 rolled, as gnubg prints it.
+        run(&mut s, &l, "position gnubgid 4HPwATDgc/ABMA:cIkKAAAAAAAE");
+        assert_eq!(s.state().pending, Pending::Roll2 { d1: 5, d2: 2 });
+        let shown = run(&mut s, &l, "show");
+        assert!(shown.contains(&"gnubgid 4HPwATDgc/ABMA:cIkKAAAAAAAE".to_string()));
+        assert!(
+            shown.contains(&"xgid XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10".to_string())
+        );
+        // A double waiting for its answer: the position, to roll.
+        run(
+            &mut s,
+            &l,
+            "position xgid XGID=-b----E-C---eE---c-e----B-:1:0:1:D:0:0:0:0:10",
+        );
+        assert_eq!(s.state().pending, Pending::Roll);
+        let before = *s.state();
+        for bad in [
+            "position xgid XGID=-b----E-C---eE---c-e----B-:0:0:1:72:0:0:0:0:10",
+            "position gnubgid 4HPwATDgc/ABMA:cIkKAAAAAAA!",
+            "position gnubgid 4HPwATDgc/ABMA:",
+        ] {
+            let r = run(&mut s, &l, bad);
+            assert!(r[0].starts_with("error bad_value"), "{bad}: {r:?}");
+            assert_eq!(*s.state(), before, "{bad}");
+        }
+        run(&mut s, &l, "set game.variant gulbara");
+        let r = run(
+            &mut s,
+            &l,
+            "position xgid XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10",
+        );
+        assert!(r[0].contains("not gulbara"), "{r:?}");
+    }
+
+    #[test]
     fn board_has_four_rows() {
         let b = board_lines(&GameState::start(Side::White));
         assert_eq!(b.len(), 4);

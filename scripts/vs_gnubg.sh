@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# Cubeless money games of GNU Backgammon against gulbara through gnubg's
+# external-player interface; prints gulbara's points per game ± standard
+# error (from gnubg's own result lines).
+#
+#   scripts/vs_gnubg.sh [-n GAMES] [-p GNUBG_PLY] [-j PROCESSES] [-s SEED]
+#                       [-v backgammon|short_nardy] [-- --set KEY=VALUE ...]
+#
+# e.g. scripts/vs_gnubg.sh -n 1000 -p 0 -j 4 -- --set engine.ply=2
+#
+# gnubg plays player 0 at the given ply (0 = gnubg's 0-ply: cubeful off,
+# prune off, noise 0), gulbara player 1 (`gulbara gnubg-external`, with the
+# --set options given after `--`). The cube, the Jacoby rule and beavers
+# are off; gnubg does not start games by itself (`set automatic game off`),
+# the script asks for each. gnubg polls its socket about every 10 ms, so
+# one gnubg process plays 2-3 games a second at most: the games are split
+# over PROCESSES gnubg processes, process i with seed SEED+i, each with
+# its own gulbara on its own loopback port.
+#
+# Needs gnubg (Debian: apt-get install gnubg) and a release build
+# (cargo build --release); GULBARA=path overrides the binary.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+games=100 ply=0 jobs=2 seed=1 variant=backgammon
+while getopts "n:p:j:s:v:" opt; do
+    case $opt in
+        n) games=$OPTARG ;;
+        p) ply=$OPTARG ;;
+        j) jobs=$OPTARG ;;
+        s) seed=$OPTARG ;;
+        v) variant=$OPTARG ;;
+        *) sed -n 2,20p "$0"; exit 2 ;;
+    esac
+done
+shift $((OPTIND - 1))
+[ "${1:-}" = "--" ] && shift
+extra=("$@")
+
+gnubg=${GNUBG:-/usr/games/gnubg}
+bin=${GULBARA:-target/release/gulbara}
+[ -x "$gnubg" ] || { echo "vs_gnubg: no gnubg at $gnubg (apt-get install gnubg)" >&2; exit 1; }
+[ -x "$bin" ] || { echo "vs_gnubg: no $bin (cargo build --release)" >&2; exit 1; }
+
+work=$(mktemp -d)
+pids=()
+cleanup() {
+    for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+per=$(( (games + jobs - 1) / jobs ))
+gnubg_pids=()
+for ((i = 0; i < jobs; i++)); do
+    n=$per
+    if (( (i + 1) * per > games )); then n=$(( games - i * per )); fi
+    (( n > 0 )) || continue
+    "$bin" gnubg-external --listen 127.0.0.1:0 --variant "$variant" "${extra[@]}" \
+        2> "$work/bridge-$i.log" &
+    pids+=($!)
+    addr=""
+    for _ in $(seq 1 200); do
+        addr=$(sed -n 's/^gnubg-external listening on //p' "$work/bridge-$i.log" | head -1)
+        [ -n "$addr" ] && break
+        sleep 0.05
+    done
+    [ -n "$addr" ] || { echo "vs_gnubg: bridge $i did not start" >&2; cat "$work/bridge-$i.log" >&2; exit 1; }
+    {
+        echo "set player 0 name gnubg"
+        echo "set player 1 name gulbara"
+        echo "set player 0 gnubg"
+        echo "set player 0 chequerplay evaluation plies $ply"
+        echo "set player 0 chequerplay evaluation cubeful off"
+        echo "set player 0 chequerplay evaluation prune off"
+        echo "set player 0 chequerplay evaluation noise 0"
+        echo "set cube use off"
+        echo "set jacoby off"
+        echo "set beavers 0"
+        echo "set automatic game off"
+        echo "set seed $((seed + i))"
+        echo "set player 1 external $addr"
+        for ((g = 0; g < n; g++)); do echo "new game"; done
+        echo "export match mat $work/match-$i.mat"
+    } > "$work/cmds-$i.txt"
+    "$gnubg" -t -q < "$work/cmds-$i.txt" > "$work/out-$i.txt" 2>&1 &
+    gnubg_pids+=($!)
+done
+for p in "${gnubg_pids[@]}"; do wait "$p"; done
+
+# "gulbara wins a gammon and 2 points." / "gnubg wins a single game and 1 point."
+cat "$work"/out-*.txt | awk '
+    /^(gnubg|gulbara) wins .* and [0-9]+ points?\.$/ {
+        pts = $(NF - 1)
+        v = ($1 == "gulbara") ? pts : -pts
+        n++; s += v; ss += v * v
+        if ($1 == "gulbara") w++
+    }
+    /badly formed|^Error \(/ { bad++ }
+    END {
+        if (n == 0) { print "vs_gnubg: no finished games"; exit 1 }
+        m = s / n
+        var = (n > 1) ? (ss - n * m * m) / (n - 1) : 0
+        printf "games %d gulbara wins %d ppg %+.3f se %.3f%s\n", n, w, m, sqrt(var / n), (bad ? "  (gnubg complained " bad " times)" : "")
+    }'
+for ((i = 0; i < ${#gnubg_pids[@]}; i++)); do
+    if [ -f "$work/match-$i.mat" ]; then
+        "$bin" replay "$work/match-$i.mat" > /dev/null || echo "vs_gnubg: match $i: gulbara's referee rejects the record" >&2
+    fi
+done
