@@ -136,8 +136,9 @@ pub fn parse(line: &str) -> Result<BoardRequest, FibsError> {
         ));
     }
     let match_length = field(&fields, 3, "match length", 0, 64)? as u32;
-    field(&fields, 4, "score", 0, 64)?;
-    field(&fields, 5, "score", 0, 64)?;
+    // A money session's scores add up without limit.
+    field(&fields, 4, "score", 0, i64::from(i32::MAX))?;
+    field(&fields, 5, "score", 0, i64::from(i32::MAX))?;
     let mut player1: SideCounts = [0; 25];
     let mut player0: SideCounts = [0; 25];
     for p in 0..=25usize {

@@ -56,12 +56,12 @@ pub fn is_mat(text: &str) -> bool {
     false
 }
 
-/// The steps of each turn of a recorded game, with the position each was
-/// played from (the mover's view), replayed by the rules.
-fn replayed_steps(
-    opts: &RuleOptions,
-    g: &RecordedGame,
-) -> Result<Vec<(Side, (u8, u8), Position, Vec<Step>)>, String> {
+/// One turn of a hitting game: who played, the roll, the position it was
+/// played from (the mover's view) and its steps.
+type PlayedTurn = (Side, (u8, u8), Position, Vec<Step>);
+
+/// The steps of each turn of a recorded game, replayed by the rules.
+fn replayed_steps(opts: &RuleOptions, g: &RecordedGame) -> Result<Vec<PlayedTurn>, String> {
     let mut state = GameState::start_of(opts.variant, g.starter);
     let mut movegen = StageGen::new();
     let mut ends = Vec::new();
@@ -137,7 +137,7 @@ pub fn write(
                 half += 1;
             }
             let text = format!("{a}{b}: {}", movetext::plain(*pos, steps));
-            if half % 2 == 0 {
+            if half.is_multiple_of(2) {
                 let _ = write!(out, "{:>3}) {text:<27} ", half / 2 + 1);
             } else {
                 let _ = writeln!(out, "{text}");

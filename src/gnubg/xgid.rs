@@ -277,6 +277,6 @@ mod tests {
             field(0, "-b----F-C---eE---c-e----B-"),
             Err(XgidError::Board(_))
         ));
-        assert_eq!(field(4, "D").unwrap().doubled, true);
+        assert!(field(4, "D").unwrap().doubled);
     }
 }
