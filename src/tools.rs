@@ -362,11 +362,11 @@ pub fn run_refine(a: RefineArgs) -> anyhow::Result<()> {
 /// Options of `gnubg-external`.
 #[derive(Args, Debug)]
 pub struct GnubgExternalArgs {
-    /// Address to listen on; gnubg connects with `set player N external
-    /// HOST:PORT` (loopback by default; port 0 picks a free one, printed on
-    /// stderr).
+    /// Address to listen on: `HOST:PORT` (loopback by default; port 0 picks
+    /// a free one, printed on stderr), or a Unix socket path. gnubg connects
+    /// with `set player N external ADDRESS`.
     #[arg(long, default_value = "127.0.0.1:7668")]
-    pub listen: std::net::SocketAddr,
+    pub listen: crate::gnubg::external::ListenAddr,
     /// The game: backgammon or short_nardy.
     #[arg(long, default_value = "backgammon")]
     pub variant: Variant,

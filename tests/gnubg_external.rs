@@ -70,9 +70,10 @@ fn run_gnubg(gnubg: &Path, commands: &str, tag: &str) -> String {
 
 /// `gulbara gnubg-external` on a free loopback port; the child and its
 /// address.
-fn start_bridge() -> (Child, String) {
+fn start_bridge(args: &[&str]) -> (Child, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_gulbara"))
-        .args(["gnubg-external", "--listen", "127.0.0.1:0"])
+        .arg("gnubg-external")
+        .args(args)
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
@@ -98,7 +99,7 @@ fn gnubg_plays_ten_games_against_the_bridge() {
     let Some(gnubg) = gnubg_or_skip("gnubg_external") else {
         return;
     };
-    let (mut bridge, addr) = start_bridge();
+    let (mut bridge, addr) = start_bridge(&["--listen", "127.0.0.1:0"]);
     let mat = temp("session.mat");
     let mut cmds = String::new();
     for c in [
@@ -171,6 +172,45 @@ fn gnubg_plays_ten_games_against_the_bridge() {
     assert_eq!(points, [gnubg_points, our_points], "{score_line}");
     assert!(our_turns >= 100, "gulbara played {our_turns} turns");
     eprintln!("gnubg_external: {score_line} ({our_turns} turns by gulbara)");
+}
+
+#[test]
+fn gnubg_plays_short_nardy_over_a_unix_socket() {
+    let Some(gnubg) = gnubg_or_skip("gnubg_external") else {
+        return;
+    };
+    let sock = temp("bridge.sock");
+    let path = sock.display().to_string();
+    let (mut bridge, addr) = start_bridge(&[
+        "--listen",
+        &path,
+        "--variant",
+        "short_nardy",
+        "--set",
+        "engine.ply=1",
+    ]);
+    assert_eq!(addr, path);
+    let mat = temp("unix.mat");
+    let cmds = format!(
+        "set player 1 name gulbara\nset cube use off\nset automatic game off\nset seed 7\n\
+         set player 1 external {path}\nnew game\nnew game\nexport match mat {}\n",
+        mat.display()
+    );
+    let out = run_gnubg(&gnubg, &cmds, "unix");
+    let _ = bridge.kill();
+    let _ = bridge.wait();
+    let _ = std::fs::remove_file(&sock);
+    assert!(
+        !out.contains("badly formed") && !out.contains("Error ("),
+        "{out}"
+    );
+    assert!(out.contains("The score (after 2 games) is: "), "{out}");
+    let text = std::fs::read_to_string(&mat).expect("gnubg exported the match");
+    let _ = std::fs::remove_file(&mat);
+    // gnubg's export is a backgammon record; gulbara's referee replays it.
+    let (_, games) = gulbara::record::replay(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    assert_eq!(games.len(), 2);
+    assert!(games.iter().all(|g| g.final_state.result().is_some()));
 }
 
 /// splitmix64.

@@ -19,7 +19,8 @@
 //! go to stderr.
 
 use std::io::{BufWriter, Read, Write};
-use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::net::{SocketAddr, TcpListener};
+use std::path::PathBuf;
 use std::time::Duration;
 
 use super::fibs::{self, BoardRequest, Decision};
@@ -141,10 +142,12 @@ const MAX_MESSAGE: usize = fibs::MAX_LEN;
 
 /// Answers one connection until gnubg closes it. Messages end in a NUL or
 /// a line end (gnubg sends both); an over-long one ends the connection.
-pub fn serve_connection(bridge: &mut Bridge, stream: TcpStream) -> std::io::Result<()> {
-    stream.set_nodelay(true)?;
-    let mut reader = stream.try_clone()?;
-    let mut writer = BufWriter::new(stream);
+pub fn serve_connection(
+    bridge: &mut Bridge,
+    mut reader: impl Read,
+    writer: impl Write,
+) -> std::io::Result<()> {
+    let mut writer = BufWriter::new(writer);
     let mut pending: Vec<u8> = Vec::with_capacity(256);
     let mut buf = [0u8; 4096];
     loop {
@@ -178,34 +181,104 @@ pub fn serve_connection(bridge: &mut Bridge, stream: TcpStream) -> std::io::Resu
     }
 }
 
+/// Where the bridge listens: gnubg's `HOST:PORT` (TCP), or, as gnubg reads
+/// an address without a colon, a Unix socket path.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ListenAddr {
+    /// A TCP address.
+    Tcp(SocketAddr),
+    /// A Unix socket path (created; an existing socket file is replaced).
+    Unix(PathBuf),
+}
+
+impl std::str::FromStr for ListenAddr {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        if let Ok(a) = s.parse::<SocketAddr>() {
+            return Ok(ListenAddr::Tcp(a));
+        }
+        if s.contains(':') || s.is_empty() {
+            return Err(format!(
+                "{s:?} is neither HOST:PORT (an IP address and a port) nor a Unix socket path"
+            ));
+        }
+        Ok(ListenAddr::Unix(PathBuf::from(s)))
+    }
+}
+
 /// Serves gnubg on `listen`, one connection at a time, waiting for the
 /// next when one closes; returns only on a listener error.
-pub fn serve(listen: SocketAddr, mut bridge: Bridge) -> anyhow::Result<()> {
-    let listener =
-        TcpListener::bind(listen).map_err(|e| anyhow::anyhow!("cannot listen on {listen}: {e}"))?;
-    if !listen.ip().is_loopback() {
-        tracing::warn!(%listen, "listening beyond loopback: anyone who reaches it can drive the engine");
-    }
-    // Scripts read the address (the port when 0 was asked) from stderr.
-    eprintln!(
-        "gnubg-external listening on {}",
-        listener.local_addr().unwrap_or(listen)
-    );
-    loop {
-        let (stream, peer) = match listener.accept() {
-            Ok(c) => c,
-            Err(e) => {
-                tracing::warn!(error = %e, "accept failed");
-                std::thread::sleep(Duration::from_millis(50));
-                continue;
+pub fn serve(listen: ListenAddr, mut bridge: Bridge) -> anyhow::Result<()> {
+    match listen {
+        ListenAddr::Tcp(addr) => {
+            let listener = TcpListener::bind(addr)
+                .map_err(|e| anyhow::anyhow!("cannot listen on {addr}: {e}"))?;
+            if !addr.ip().is_loopback() {
+                tracing::warn!(%addr, "listening beyond loopback: anyone who reaches it can drive the engine");
             }
-        };
-        tracing::info!(%peer, "gnubg connected");
-        match serve_connection(&mut bridge, stream) {
-            Ok(()) => tracing::info!(%peer, "gnubg closed the connection"),
-            Err(e) => tracing::warn!(%peer, error = %e, "connection ended"),
+            // Scripts read the address (the port when 0 was asked) from stderr.
+            eprintln!(
+                "gnubg-external listening on {}",
+                listener.local_addr().unwrap_or(addr)
+            );
+            loop {
+                match listener.accept() {
+                    Ok((stream, peer)) => {
+                        tracing::info!(%peer, "gnubg connected");
+                        let _ = stream.set_nodelay(true);
+                        let ended = stream
+                            .try_clone()
+                            .and_then(|r| serve_connection(&mut bridge, r, stream));
+                        log_end(ended);
+                    }
+                    Err(e) => accept_failed(&e),
+                }
+            }
+        }
+        #[cfg(unix)]
+        ListenAddr::Unix(path) => {
+            use std::os::unix::fs::FileTypeExt;
+            use std::os::unix::net::UnixListener;
+            // Only a stale socket is removed, never another kind of file.
+            if let Ok(meta) = std::fs::symlink_metadata(&path)
+                && meta.file_type().is_socket()
+            {
+                let _ = std::fs::remove_file(&path);
+            }
+            let listener = UnixListener::bind(&path)
+                .map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}", path.display()))?;
+            eprintln!("gnubg-external listening on {}", path.display());
+            loop {
+                match listener.accept() {
+                    Ok((stream, _)) => {
+                        tracing::info!("gnubg connected");
+                        let ended = stream
+                            .try_clone()
+                            .and_then(|r| serve_connection(&mut bridge, r, stream));
+                        log_end(ended);
+                    }
+                    Err(e) => accept_failed(&e),
+                }
+            }
+        }
+        #[cfg(not(unix))]
+        ListenAddr::Unix(path) => {
+            anyhow::bail!("Unix sockets ({}) need a Unix system", path.display())
         }
     }
+}
+
+fn log_end(ended: std::io::Result<()>) {
+    match ended {
+        Ok(()) => tracing::info!("gnubg closed the connection"),
+        Err(e) => tracing::warn!(error = %e, "connection ended"),
+    }
+}
+
+fn accept_failed(e: &std::io::Error) {
+    tracing::warn!(error = %e, "accept failed");
+    // Out of descriptors, say: do not spin.
+    std::thread::sleep(Duration::from_millis(50));
 }
 
 #[cfg(test)]
@@ -252,6 +325,37 @@ mod tests {
         f[34] = "0".into();
         f[40] = "1".into();
         assert_eq!(b.decide(&f.join(":")).unwrap(), "drop");
+    }
+
+    #[test]
+    fn listen_addresses_as_gnubg_reads_them() {
+        assert_eq!(
+            "127.0.0.1:7668".parse::<ListenAddr>(),
+            Ok(ListenAddr::Tcp("127.0.0.1:7668".parse().unwrap()))
+        );
+        assert_eq!(
+            "/tmp/gulbara.sock".parse::<ListenAddr>(),
+            Ok(ListenAddr::Unix("/tmp/gulbara.sock".into()))
+        );
+        assert!("localhost:7668".parse::<ListenAddr>().is_err());
+        assert!("".parse::<ListenAddr>().is_err());
+    }
+
+    #[test]
+    fn a_connection_answers_each_message_and_stops_an_endless_one() {
+        let mut b = Bridge::new(Variant::Backgammon, &[]).unwrap();
+        let cube = START_21.replace(":1:2:1:2:1:1:1:1:0:", ":1:0:0:0:0:1:1:1:0:");
+        let input = format!("{cube}\n\0{cube}\n\0");
+        let mut out = Vec::new();
+        serve_connection(&mut b, input.as_bytes(), &mut out).unwrap();
+        assert_eq!(String::from_utf8(out).unwrap(), "roll\nroll\n");
+        let endless = "board:".repeat(1000);
+        let mut out = Vec::new();
+        serve_connection(&mut b, endless.as_bytes(), &mut out).unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "Error (gulbara: message too long)\n"
+        );
     }
 
     #[test]
