@@ -11,9 +11,11 @@ use std::time::Instant;
 
 use gulbara::eval::Evaluator;
 use gulbara::eval::heuristic::Heuristic;
+use gulbara::eval::hitnet::HitNet;
 use gulbara::eval::net::Net;
+use gulbara::eval::variants::baseline;
 use gulbara::notation::parse_state_text;
-use gulbara::rules::{GameState, RuleOptions};
+use gulbara::rules::{GameState, Pending, RuleOptions, Side, StageGen, Variant};
 use gulbara::search::{Limits, Search};
 
 const CORPUS: &str = include_str!("corpus.txt");
@@ -37,9 +39,40 @@ fn median(mut v: Vec<f64>) -> f64 {
     percentile(&v, 0.5)
 }
 
+/// Before-roll states of `variant` met in a seeded random walk from its
+/// start (a corpus for the games other than Gul bara).
+fn walk(variant: Variant, count: usize) -> Vec<GameState> {
+    let opts = RuleOptions::for_variant(variant);
+    let mut generator = StageGen::new();
+    let mut ends = Vec::new();
+    let mut out = Vec::new();
+    let mut state = GameState::start_of(variant, Side::White);
+    let mut i = 0usize;
+    while out.len() < count {
+        i += 1;
+        if state.result().is_some() {
+            state = GameState::start_of(variant, Side::White);
+        }
+        if state.pending == Pending::Roll {
+            out.push(state);
+            let (a, b) = roll_for(i);
+            state = state.roll(&opts, a, b).expect("a roll");
+        }
+        let Some(dice) = state.stage_dice() else {
+            break;
+        };
+        let used = generator.generate(&opts, &state, dice, &mut ends);
+        let end = ends[i % ends.len()].pos;
+        state = state.after_stage(&opts, end, used);
+    }
+    out
+}
+
 /// Nanoseconds per evaluation: median of 9 passes over the corpus.
 fn eval_speed(name: &str, eval: &dyn Evaluator, states: &[GameState]) {
-    let opts = RuleOptions::default();
+    let opts = states.first().map_or_else(RuleOptions::default, |s| {
+        RuleOptions::for_variant(s.variant)
+    });
     let mut passes = Vec::new();
     for _ in 0..9 {
         let t = Instant::now();
@@ -248,6 +281,19 @@ fn main() {
     if wanted("eval") {
         eval_speed("heuristic", &Heuristic, &states);
         eval_speed("net", &net, &states);
+        // Each game's network and baseline on positions of that game.
+        let long = walk(Variant::LongNardy, 2000);
+        let bg = walk(Variant::Backgammon, 2000);
+        eval_speed("long_nardy baseline", baseline(Variant::LongNardy), &long);
+        match Net::long_shipped() {
+            Ok(n) => eval_speed("long_nardy net", &n, &long),
+            Err(e) => println!("eval long_nardy net: {e}"),
+        }
+        eval_speed("backgammon baseline", baseline(Variant::Backgammon), &bg);
+        match HitNet::shipped() {
+            Ok(n) => eval_speed("backgammon net", &n, &bg),
+            Err(e) => println!("eval backgammon net: {e}"),
+        }
     }
     if wanted("chains") {
         chain_planning("heuristic", &Heuristic, &states);

@@ -4,7 +4,7 @@
 # error (from gnubg's own result lines).
 #
 #   scripts/vs_gnubg.sh [-n GAMES] [-p GNUBG_PLY] [-j PROCESSES] [-s SEED]
-#                       [-v backgammon|short_nardy] [-- --set KEY=VALUE ...]
+#                       [-v backgammon|short_nardy] [-o DIR] [-- --set KEY=VALUE ...]
 #
 # e.g. scripts/vs_gnubg.sh -n 1000 -p 0 -j 4 -- --set engine.ply=2
 #
@@ -17,19 +17,24 @@
 # over PROCESSES gnubg processes, process i with seed SEED+i, each with
 # its own gulbara on its own loopback port.
 #
+# -o DIR keeps gnubg's exported matches there (match-I.mat), e.g. for
+# gnubg's own analysis: gnubg -t < cmds with `import mat DIR/match-0.mat`,
+# `analyse match`, `show statistics match`.
+#
 # Needs gnubg (Debian: apt-get install gnubg) and a release build
 # (cargo build --release); GULBARA=path overrides the binary.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-games=100 ply=0 jobs=2 seed=1 variant=backgammon
-while getopts "n:p:j:s:v:" opt; do
+games=100 ply=0 jobs=2 seed=1 variant=backgammon keep=""
+while getopts "n:p:j:s:v:o:" opt; do
     case $opt in
         n) games=$OPTARG ;;
         p) ply=$OPTARG ;;
         j) jobs=$OPTARG ;;
         s) seed=$OPTARG ;;
         v) variant=$OPTARG ;;
+        o) keep=$OPTARG ;;
         *) sed -n 2,20p "$0"; exit 2 ;;
     esac
 done
@@ -106,5 +111,6 @@ cat "$work"/out-*.txt | awk '
 for ((i = 0; i < ${#gnubg_pids[@]}; i++)); do
     if [ -f "$work/match-$i.mat" ]; then
         "$bin" replay "$work/match-$i.mat" > /dev/null || echo "vs_gnubg: match $i: gulbara's referee rejects the record" >&2
+        if [ -n "$keep" ]; then mkdir -p "$keep" && cp "$work/match-$i.mat" "$keep/"; fi
     fi
 done

@@ -32,3 +32,4 @@ pub mod refine;
 pub mod server;
 pub mod tools;
 pub mod train;
+pub mod train_hitting;

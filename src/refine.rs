@@ -47,6 +47,8 @@ pub struct RefineConfig {
     pub gate_games: usize,
     /// Folder for the checkpoint, the best weights and the curve.
     pub dir: PathBuf,
+    /// Show a progress bar on stderr (when it is a terminal).
+    pub progress: bool,
 }
 
 /// The 1-ply judgement of a before-roll `state` for its side to move, as
@@ -129,6 +131,8 @@ pub fn refine(start: Net, cfg: &RefineConfig, log: &mut dyn FnMut(&str)) -> anyh
     let mut done = counter_in(&net, "refined");
     let started = Instant::now();
     let mut positions = 0usize;
+    let bar = crate::train::GamesBar::new(cfg.games, done, cfg.progress);
+    let mut log = |line: &str| bar.log(log, line);
     while done < cfg.games {
         let upto = (done + cfg.checkpoint_every.max(1)).min(cfg.games);
         while done < upto {
@@ -137,6 +141,7 @@ pub fn refine(start: Net, cfg: &RefineConfig, log: &mut dyn FnMut(&str)) -> anyh
             let seed = pair_seed(cfg.seed ^ 0x5EF1_7E00_0000_0000, done as usize);
             positions += refine_game(&mut net, cfg, &opts, seed, rate);
             done += 1;
+            bar.inc();
         }
         net.description = format!(
             "{origin} | refine: 1-ply targets, refined={done} seed={} rate={}..{} beam={} inner_beam={} inner_prefilter={} mix={}",
@@ -153,6 +158,7 @@ pub fn refine(start: Net, cfg: &RefineConfig, log: &mut dyn FnMut(&str)) -> anyh
         if cfg.gate_games > 0 {
             let (ppg, se) = gate(ckpt, cfg.gate_games, cfg.seed.wrapping_add(done), 2);
             folder.add_gate(done, ppg, se, secs)?;
+            bar.gate(ppg, se);
             log(&format!(
                 "refined {done} games ({positions} positions this sitting, {secs} s): vs baseline (0-ply) {ppg:+.3} ± {se:.3} ppg"
             ));
@@ -182,6 +188,7 @@ mod tests {
             checkpoint_every: 1,
             gate_games: 0,
             dir: PathBuf::new(),
+            progress: false,
         }
     }
 

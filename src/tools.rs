@@ -270,6 +270,17 @@ pub struct TrainArgs {
     /// TD(λ)'s λ (0 = online TD(0), the method of the first shipped net).
     #[arg(long, default_value_t = 0.0)]
     pub lambda: f32,
+    /// The game: gulbara, or backgammon / short_nardy (the hitting games'
+    /// network, trained by TD(λ) with λ = --lambda, 0.7 if 0 is given).
+    #[arg(long, default_value = "gulbara")]
+    pub variant: Variant,
+    /// No progress bar (it is hidden anyway when stderr is not a terminal).
+    #[arg(long)]
+    pub no_progress: bool,
+    /// Gul bara's input layout for a fresh network: 1, or 4 (layout 1 and
+    /// each side's unplayable dice).
+    #[arg(long, default_value_t = 1)]
+    pub layout: u32,
 }
 
 /// Runs `train`.
@@ -285,8 +296,22 @@ pub fn run_train(a: TrainArgs) -> anyhow::Result<()> {
         beam: a.beam.max(1),
         lambda: a.lambda.clamp(0.0, 1.0),
         stop_after: a.stop_after,
+        progress: !a.no_progress,
+        variant: a.variant,
+        layout: a.layout,
     };
-    crate::train::train(&cfg, &mut |line| eprintln!("{line}"))?;
+    match a.variant {
+        Variant::GulBara | Variant::LongNardy => {
+            crate::train::train(&cfg, &mut |line| eprintln!("{line}"))?;
+        }
+        v => {
+            let cfg = crate::train::TrainConfig {
+                lambda: if cfg.lambda > 0.0 { cfg.lambda } else { 0.7 },
+                ..cfg
+            };
+            crate::train_hitting::train(&cfg, v, &mut |line| eprintln!("{line}"))?;
+        }
+    }
     Ok(())
 }
 
@@ -333,6 +358,9 @@ pub struct RefineArgs {
     /// Gate games against the baseline per checkpoint (0 = none).
     #[arg(long, default_value_t = 0)]
     pub gate_games: usize,
+    /// No progress bar (it is hidden anyway when stderr is not a terminal).
+    #[arg(long)]
+    pub no_progress: bool,
 }
 
 /// Runs `refine`.
@@ -354,6 +382,7 @@ pub fn run_refine(a: RefineArgs) -> anyhow::Result<()> {
         checkpoint_every: a.checkpoint_every.max(1),
         gate_games: a.gate_games,
         dir: a.dir,
+        progress: !a.no_progress,
     };
     crate::refine::refine(start, &cfg, &mut |line| eprintln!("{line}"))?;
     Ok(())

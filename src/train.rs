@@ -14,11 +14,13 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use crate::eval::Evaluator;
-use crate::eval::net::{Forward, Inputs, Net, OUTPUTS, features};
+use crate::eval::net::{
+    Forward, Inputs, LONG_INPUTS, LONG_LAYOUT, Net, NetOf, OUTPUTS, features_for,
+};
 use crate::matchplay::engine::EngineSpec;
 use crate::matchplay::{MatchConfig, pair_seed, run_match};
 use crate::rules::game::{DiceSource, SeededDice, open_game};
-use crate::rules::{GameState, Pending, RuleOptions, Side};
+use crate::rules::{GameState, Pending, RuleOptions, Side, Variant};
 use crate::search::Search;
 
 /// Settings of a training run.
@@ -46,6 +48,63 @@ pub struct TrainConfig {
     /// TD(λ)'s λ. 0 learns online after every turn (TD(0)); above 0 the
     /// game's positions learn at its end towards their λ-returns.
     pub lambda: f32,
+    /// Show a progress bar on stderr (when it is a terminal).
+    pub progress: bool,
+    /// The game: Gul bara, or long nardy (its own input layout). The
+    /// hitting games train in [`crate::train_hitting`].
+    pub variant: Variant,
+    /// Gul bara's input layout for a fresh network: 1, or
+    /// [`crate::eval::net::BLOCK_LAYOUT`] (0: 1). A resumed run keeps its
+    /// checkpoint's.
+    pub layout: u32,
+}
+
+/// The progress bar of `train` and `refine` on stderr: games done, games
+/// per second, time left, the last gate's result. Hidden when stderr is
+/// not a terminal, or when not `shown`; log lines are written past it.
+pub struct GamesBar(indicatif::ProgressBar);
+
+impl GamesBar {
+    /// A bar over `total` games, `done` of them done already.
+    pub fn new(total: u64, done: u64, shown: bool) -> GamesBar {
+        let bar = if shown {
+            let b = indicatif::ProgressBar::new(total);
+            b.set_style(
+                indicatif::ProgressStyle::with_template(
+                    "{bar:40} {pos}/{len} games  {per_sec}  {msg}  [{elapsed_precise}<{eta_precise}]",
+                )
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+            );
+            b.set_position(done);
+            b.reset_eta();
+            b
+        } else {
+            indicatif::ProgressBar::hidden()
+        };
+        GamesBar(bar)
+    }
+
+    /// One more game done.
+    pub fn inc(&self) {
+        self.0.inc(1);
+    }
+
+    /// Shows a gate's result.
+    pub fn gate(&self, ppg: f64, se: f64) {
+        self.0
+            .set_message(format!("last gate {ppg:+.3} ± {se:.3} ppg"));
+    }
+
+    /// Writes a log line without tearing the bar.
+    pub fn log(&self, log: &mut dyn FnMut(&str), line: &str) {
+        self.0.suspend(|| log(line));
+    }
+}
+
+impl Drop for GamesBar {
+    fn drop(&mut self) {
+        self.0.finish_and_clear();
+    }
 }
 
 /// Outcome of one gate.
@@ -100,7 +159,7 @@ pub fn self_play(
     let mut dice = SeededDice::new(dice_seed);
     let opened = open_game(opts, &mut dice);
     let mut first_roll = opened.first_roll;
-    let mut state = GameState::start(opened.starter);
+    let mut state = GameState::start_of(opts.variant, opened.starter);
     let stop = AtomicBool::new(false);
     let mut turns = 0;
     while state.result().is_none() && turns < 2000 {
@@ -141,7 +200,7 @@ pub fn game_end_target(
     if end.result().is_some() {
         exact_target(end, side)
     } else {
-        let f = net.forward(&features(end, opts));
+        let f = net.forward(&features_for(net, end, opts));
         target_from(&f.out, side == end.to_move)
     }
 }
@@ -158,7 +217,7 @@ pub fn train_game(
 ) -> usize {
     let mut prev: Option<(Inputs, Forward, Side)> = None;
     let (end, turns) = self_play(net, opts, dice_seed, beam, &mut |net, state| {
-        let x = features(state, opts);
+        let x = features_for(net, state, opts);
         let fwd = net.forward(&x);
         if let Some((px, pf, ps)) = prev.take() {
             let t = target_from(&fwd.out, ps == state.to_move);
@@ -190,7 +249,7 @@ pub fn train_game_lambda(
 ) -> usize {
     let mut seen: Vec<(Inputs, [f32; OUTPUTS], Side)> = Vec::new();
     let (end, turns) = self_play(net, opts, dice_seed, beam, &mut |net, state| {
-        let x = features(state, opts);
+        let x = features_for(net, state, opts);
         let out = net.forward(&x).out;
         seen.push((x, out, state.to_move));
     });
@@ -216,15 +275,27 @@ pub fn lambda_returns(
     last: [f32; OUTPUTS],
     lambda: f32,
 ) -> Vec<[f32; OUTPUTS]> {
+    lambda_returns_with(judged, last, lambda, |o| target_from(o, false))
+}
+
+/// [`lambda_returns`] for any number of outputs: `flip` turns outputs into
+/// the other side's view.
+pub fn lambda_returns_with<const OUT: usize>(
+    judged: &[([f32; OUT], Side)],
+    last: [f32; OUT],
+    lambda: f32,
+    flip: impl Fn(&[f32; OUT]) -> [f32; OUT],
+) -> Vec<[f32; OUT]> {
+    let view = |o: &[f32; OUT], same: bool| if same { *o } else { flip(o) };
     let mut ret = last;
-    let mut targets = vec![[0f32; OUTPUTS]; judged.len()];
+    let mut targets = vec![[0f32; OUT]; judged.len()];
     for t in (0..judged.len()).rev() {
         targets[t] = ret;
         if t > 0 {
             let same = judged[t - 1].1 == judged[t].1;
-            let v = target_from(&judged[t].0, same);
-            let g = target_from(&ret, same);
-            for k in 0..OUTPUTS {
+            let v = view(&judged[t].0, same);
+            let g = view(&ret, same);
+            for k in 0..OUT {
                 ret[k] = (1.0 - lambda) * v[k] + lambda * g[k];
             }
         }
@@ -239,7 +310,7 @@ pub fn checkpoint_path(dir: &Path) -> PathBuf {
 
 /// The number after `key=` in a weights description (0 when absent): how
 /// far the run that wrote it had got.
-pub(crate) fn counter_in(net: &Net, key: &str) -> u64 {
+pub(crate) fn counter_in<const OUT: usize>(net: &NetOf<OUT>, key: &str) -> u64 {
     net.description
         .split_whitespace()
         .find_map(|w| {
@@ -267,19 +338,19 @@ impl RunFolder {
     /// Opens `dir` (created if missing) and returns the network to go on
     /// with: the checkpoint there, or `fresh()` when there is none. `counter`
     /// names the description field that says how far the checkpoint got.
-    pub(crate) fn open(
+    pub(crate) fn open<const OUT: usize>(
         dir: &Path,
         counter: &str,
-        fresh: impl FnOnce() -> Net,
+        fresh: impl FnOnce() -> NetOf<OUT>,
         log: &mut dyn FnMut(&str),
-    ) -> anyhow::Result<(RunFolder, Net)> {
+    ) -> anyhow::Result<(RunFolder, NetOf<OUT>)> {
         std::fs::create_dir_all(dir)?;
         let folder = RunFolder {
             ckpt: checkpoint_path(dir),
             curve: dir.join("curve.csv"),
         };
         let net = if folder.ckpt.exists() {
-            let n = Net::from_bytes(&std::fs::read(&folder.ckpt)?)?;
+            let n = NetOf::<OUT>::from_bytes(&std::fs::read(&folder.ckpt)?)?;
             log(&format!(
                 "resuming from {} at {} games",
                 folder.ckpt.display(),
@@ -303,29 +374,52 @@ impl RunFolder {
     }
 }
 
-/// Gates `weights` against the baseline at 0-ply.
+/// Gates `weights` against the baseline at 0-ply (Gul bara).
 pub fn gate(weights: &Path, games: usize, seed: u64, jobs: usize) -> (f64, f64) {
+    gate_in(Variant::GulBara, weights, games, seed, jobs)
+}
+
+/// Gates `weights` against `variant`'s baseline, both at 0-ply, over
+/// mirrored dice.
+pub fn gate_in(
+    variant: Variant,
+    weights: &Path,
+    games: usize,
+    seed: u64,
+    jobs: usize,
+) -> (f64, f64) {
+    // Gul bara's engines take no game.variant, as before the other games.
+    let game: Vec<(String, String)> = if variant == Variant::GulBara {
+        Vec::new()
+    } else {
+        vec![("game.variant".into(), variant.to_string())]
+    };
+    let with = |extra: &[(&str, String)]| {
+        let mut o = game.clone();
+        o.extend(extra.iter().map(|(k, v)| (k.to_string(), v.clone())));
+        o
+    };
     let cfg = MatchConfig {
         engines: [
             EngineSpec {
                 cmd: "builtin:net".into(),
                 name: "net".into(),
-                options: vec![
-                    ("engine.ply".into(), "1".into()),
-                    ("engine.weights".into(), weights.display().to_string()),
-                ],
+                options: with(&[
+                    ("engine.ply", "1".into()),
+                    ("engine.weights", weights.display().to_string()),
+                ]),
             },
             EngineSpec {
                 cmd: "builtin:heuristic".into(),
                 name: "baseline".into(),
-                options: vec![("engine.ply".into(), "1".into())],
+                options: with(&[("engine.ply", "1".into())]),
             },
         ],
         games,
         seed,
         jobs,
         move_timeout: Duration::from_secs(60),
-        rules: RuleOptions::default(),
+        rules: RuleOptions::for_variant(variant),
         luck_adjust: false,
         luck_reference: Default::default(),
         sprt: None,
@@ -338,10 +432,32 @@ pub fn gate(weights: &Path, games: usize, seed: u64, jobs: usize) -> (f64, f64) 
 
 /// Runs (or resumes) a training run. `log` receives one line per checkpoint.
 pub fn train(cfg: &TrainConfig, log: &mut dyn FnMut(&str)) -> anyhow::Result<Vec<Gate>> {
-    let (folder, mut net) =
-        RunFolder::open(&cfg.dir, "games", || Net::random(cfg.hidden, cfg.seed), log)?;
+    anyhow::ensure!(
+        matches!(cfg.variant, Variant::GulBara | Variant::LongNardy),
+        "{} trains in train_hitting",
+        cfg.variant
+    );
+    use crate::eval::net::{BLOCK_INPUTS, BLOCK_LAYOUT, LAYOUT_VERSION};
+    let want_layout = match (cfg.variant, cfg.layout) {
+        (Variant::LongNardy, _) => LONG_LAYOUT,
+        (_, BLOCK_LAYOUT) => BLOCK_LAYOUT,
+        (_, 0 | 1) => LAYOUT_VERSION,
+        (_, other) => anyhow::bail!("Gul bara has input layouts 1 and {BLOCK_LAYOUT}, not {other}"),
+    };
+    let fresh = || match want_layout {
+        LONG_LAYOUT => Net::random_layout(LONG_LAYOUT, LONG_INPUTS, cfg.hidden, cfg.seed),
+        BLOCK_LAYOUT => Net::random_layout(BLOCK_LAYOUT, BLOCK_INPUTS, cfg.hidden, cfg.seed),
+        _ => Net::random(cfg.hidden, cfg.seed),
+    };
+    let (folder, mut net) = RunFolder::open(&cfg.dir, "games", fresh, log)?;
+    anyhow::ensure!(
+        net.layout == want_layout,
+        "{} holds a network of another game (input layout {})",
+        folder.ckpt.display(),
+        net.layout
+    );
     let ckpt = &folder.ckpt;
-    let opts = RuleOptions::default();
+    let opts = RuleOptions::for_variant(cfg.variant);
     let mut done = games_done(&net);
     let mut gates = Vec::new();
     let mut best_ppg = f64::NEG_INFINITY;
@@ -357,6 +473,8 @@ pub fn train(cfg: &TrainConfig, log: &mut dyn FnMut(&str)) -> anyhow::Result<Vec
     }
     let started = Instant::now();
     let last = cfg.stop_after.map_or(cfg.games, |s| s.min(cfg.games));
+    let bar = GamesBar::new(last, done, cfg.progress);
+    let mut log = |line: &str| bar.log(log, line);
     while done < last {
         let upto = (done + cfg.checkpoint_every).min(last);
         while done < upto {
@@ -369,6 +487,7 @@ pub fn train(cfg: &TrainConfig, log: &mut dyn FnMut(&str)) -> anyhow::Result<Vec
                 train_game(&mut net, &opts, dice_seed, rate, cfg.beam);
             }
             done += 1;
+            bar.inc();
         }
         // TD(0) runs keep the description the shipped file was made with.
         let method = if cfg.lambda > 0.0 {
@@ -376,14 +495,27 @@ pub fn train(cfg: &TrainConfig, log: &mut dyn FnMut(&str)) -> anyhow::Result<Vec
         } else {
             "TD(0)".to_string()
         };
+        // Gul bara's description stays the one the shipped file was made with.
+        let game = if cfg.variant == Variant::GulBara && net.layout == LAYOUT_VERSION {
+            String::new()
+        } else {
+            format!(" game={} layout={}", cfg.variant, net.layout)
+        };
         net.description = format!(
-            "gulbara {method} self-play net: hidden={} games={} seed={} rate={}..{} beam={}",
+            "gulbara {method} self-play net:{game} hidden={} games={} seed={} rate={}..{} beam={}",
             cfg.hidden, done, cfg.seed, cfg.rate.0, cfg.rate.1, cfg.beam
         );
         std::fs::write(ckpt, net.to_bytes())?;
         if cfg.gate_games > 0 {
-            let (ppg, se) = gate(ckpt, cfg.gate_games, cfg.seed.wrapping_add(done), 2);
+            let (ppg, se) = gate_in(
+                cfg.variant,
+                ckpt,
+                cfg.gate_games,
+                cfg.seed.wrapping_add(done),
+                2,
+            );
             folder.add_gate(done, ppg, se, started.elapsed().as_secs())?;
+            bar.gate(ppg, se);
             log(&format!(
                 "games {done}: net vs baseline (0-ply) {ppg:+.3} ± {se:.3} ppg"
             ));
@@ -463,6 +595,9 @@ mod tests {
             beam: 1,
             lambda: 0.7,
             stop_after,
+            progress: false,
+            variant: Variant::GulBara,
+            layout: 0,
         };
         let mut quiet = |_: &str| {};
         train(&cfg("whole", None), &mut quiet).expect("whole run");

@@ -7,6 +7,7 @@
 //! on top of either.
 
 pub mod heuristic;
+pub mod hitnet;
 pub mod net;
 pub mod variants;
 

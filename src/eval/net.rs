@@ -16,7 +16,7 @@
 
 use super::{Evaluator, Probs};
 use crate::rules::position::{Checkers, longest_block_in_front};
-use crate::rules::{GameState, Pending, RuleOptions};
+use crate::rules::{GameState, Pending, Position, RuleOptions};
 
 /// Inputs of layout version 1.
 pub const INPUTS: usize = 2 * (24 * 4 + 2) + 2 + 1 + 2 * 4;
@@ -35,9 +35,16 @@ pub const MAX_HIDDEN: usize = 512;
 /// The shipped weights.
 pub static SHIPPED: &[u8] = include_bytes!("gulbara.gbnn");
 
-/// A one-hidden-layer network.
+/// The shipped long-nardy weights (layout [`LONG_LAYOUT`]).
+pub static LONG_SHIPPED: &[u8] = include_bytes!("long_nardy.gbnn");
+
+/// A one-hidden-layer network with `OUT` sigmoid outputs.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Net {
+pub struct NetOf<const OUT: usize> {
+    /// The input layout its weights were trained for (the file header's).
+    pub layout: u32,
+    /// Inputs.
+    pub inputs: usize,
     /// Hidden units.
     pub hidden: usize,
     /// `inputs × hidden`, input-major.
@@ -50,6 +57,126 @@ pub struct Net {
     pub b2: Vec<f32>,
     /// What the weights are.
     pub description: String,
+}
+
+/// Gul bara's network: three outputs, input layout [`LAYOUT_VERSION`].
+pub type Net = NetOf<OUTPUTS>;
+
+/// The input layout of the hitting games' networks (`eval::hitnet`).
+pub const HIT_LAYOUT: u32 = 2;
+
+/// The input layout of long nardy's network: layout 1 and four inputs
+/// more (see [`long_features`]).
+pub const LONG_LAYOUT: u32 = 3;
+/// Inputs of layout [`LONG_LAYOUT`].
+pub const LONG_INPUTS: usize = INPUTS + 4;
+
+/// Gul bara's second input layout: layout 1 and, per side, the dice it
+/// cannot play at all and the share of rolls it cannot move with (see
+/// [`features_v4`]).
+pub const BLOCK_LAYOUT: u32 = 4;
+/// Inputs of layout [`BLOCK_LAYOUT`].
+pub const BLOCK_INPUTS: usize = INPUTS + 2 * 7;
+
+/// The (layout, inputs, outputs) of every network this build reads.
+fn known_kind(layout: u32, inputs: usize, outputs: usize) -> bool {
+    let hit = (
+        HIT_LAYOUT,
+        crate::eval::hitnet::INPUTS,
+        crate::eval::hitnet::OUTPUTS,
+    );
+    let kind = (layout, inputs, outputs);
+    kind == (LAYOUT_VERSION, INPUTS, OUTPUTS)
+        || kind == (LONG_LAYOUT, LONG_INPUTS, OUTPUTS)
+        || kind == (BLOCK_LAYOUT, BLOCK_INPUTS, OUTPUTS)
+        || kind == hit
+}
+
+/// The longest row of points `c` holds (in its own numbering).
+fn longest_row(c: Checkers) -> u32 {
+    let mut m = c.mask();
+    let mut best = 0;
+    while m != 0 {
+        // Each round strips one point off every row: the rounds are the longest.
+        m &= m >> 1;
+        best += 1;
+    }
+    best
+}
+
+/// The inputs of a long-nardy state (layout [`LONG_LAYOUT`]): those of
+/// layout 1 (whose escalation and remainder inputs stay zero), then for the
+/// side to move and its opponent whether its first turn is still to come
+/// (the head rule's doublet exception), then each side's longest row of
+/// held points / 6 (the six-block rule's concern).
+pub fn long_features(state: &GameState, opts: &RuleOptions) -> Inputs {
+    let mut x = features(state, opts);
+    let side = state.to_move;
+    let i = INPUTS;
+    if state.rolls[side.index()] == 0 {
+        x.active.push((i as u16, 1.0));
+    }
+    if state.rolls[side.opponent().index()] == 0 {
+        x.active.push((i as u16 + 1, 1.0));
+    }
+    for (k, c) in [state.pos.own, state.pos.opp].into_iter().enumerate() {
+        let row = longest_row(c);
+        if row > 0 {
+            x.active.push(((i + 2 + k) as u16, row as f32 / 6.0));
+        }
+    }
+    x
+}
+
+/// Which dice the mover of `pos` cannot play a single step of (Gul bara
+/// and long nardy: any opposing checker closes a point).
+pub fn blocked_dice(pos: Position) -> [bool; 6] {
+    let occ = pos.own.mask();
+    let closed = pos.blocked();
+    let home = occ & !crate::rules::position::HOME_MASK == 0;
+    let mut out = [false; 6];
+    for (i, slot) in out.iter_mut().enumerate() {
+        let d = i as u32 + 1;
+        // A checker on p lands on p − d: bit p − d − 1 of `occ >> d`.
+        let lands = (occ >> d) & !closed & 0xFF_FFFF;
+        let bears = home && (occ >> (d - 1) & 1 == 1 || occ >> d == 0) && occ != 0;
+        *slot = lands == 0 && !bears;
+    }
+    out
+}
+
+/// The inputs of layout [`BLOCK_LAYOUT`] (Gul bara): those of layout 1,
+/// then for the side to move and then its opponent, one unit per die it
+/// cannot play at all, and the share of rolls with no playable die
+/// ((blocked dice / 6)², doublets of the blocked numbers included).
+pub fn features_v4(state: &GameState, opts: &RuleOptions) -> Inputs {
+    let mut x = features(state, opts);
+    for (k, pos) in [state.pos, state.pos.flipped()].into_iter().enumerate() {
+        let base = INPUTS + 7 * k;
+        let blocked = blocked_dice(pos);
+        let mut n = 0u32;
+        for (d, &b) in blocked.iter().enumerate() {
+            if b {
+                x.active.push(((base + d) as u16, 1.0));
+                n += 1;
+            }
+        }
+        if n > 0 {
+            let share = n as f32 / 6.0;
+            x.active.push(((base + 6) as u16, share * share));
+        }
+    }
+    x
+}
+
+/// The inputs a network of three outputs reads, by its layout (Gul bara's
+/// two, or long nardy's).
+pub fn features_for(net: &Net, state: &GameState, opts: &RuleOptions) -> Inputs {
+    match net.layout {
+        LONG_LAYOUT => long_features(state, opts),
+        BLOCK_LAYOUT => features_v4(state, opts),
+        _ => features(state, opts),
+    }
 }
 
 #[inline]
@@ -150,12 +277,15 @@ pub fn features(state: &GameState, opts: &RuleOptions) -> Inputs {
 }
 
 /// Hidden activations and outputs of one forward pass (kept for training).
-pub struct Forward {
+pub struct ForwardOf<const OUT: usize> {
     /// Hidden activations.
     pub hidden: Vec<f32>,
     /// Output activations.
-    pub out: [f32; OUTPUTS],
+    pub out: [f32; OUT],
 }
+
+/// A forward pass of Gul bara's network.
+pub type Forward = ForwardOf<OUTPUTS>;
 
 /// A malformed weights file.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -172,7 +302,10 @@ pub const MAX_WEIGHTS_FILE: u64 = 16 << 20;
 
 /// The checked fixed header of a weights file.
 struct Header {
+    layout: u32,
+    inputs: usize,
     hidden: usize,
+    outputs: usize,
     desc_len: usize,
 }
 
@@ -200,9 +333,11 @@ impl Header {
                 "format version {format}, expected {FORMAT_VERSION}"
             )));
         }
-        if layout != LAYOUT_VERSION || inputs != INPUTS || outputs != OUTPUTS {
+        if !known_kind(layout, inputs, outputs) {
             return Err(WeightsError(format!(
-                "input layout {layout} with {inputs} inputs and {outputs} outputs; this build reads layout {LAYOUT_VERSION}, {INPUTS} inputs, {OUTPUTS} outputs"
+                "input layout {layout} with {inputs} inputs and {outputs} outputs; this build reads layout {LAYOUT_VERSION} ({INPUTS} inputs, {OUTPUTS} outputs: Gul bara) and layout {HIT_LAYOUT} ({} inputs, {} outputs: backgammon and short nardy)",
+                crate::eval::hitnet::INPUTS,
+                crate::eval::hitnet::OUTPUTS
             )));
         }
         if hidden == 0 || hidden > 4096 {
@@ -213,12 +348,19 @@ impl Header {
                 "a description of {desc_len} bytes (at most {MAX_DESCRIPTION})"
             )));
         }
-        Ok(Header { hidden, desc_len })
+        Ok(Header {
+            layout,
+            inputs,
+            hidden,
+            outputs,
+            desc_len,
+        })
     }
 
     /// The file length the header declares.
     fn file_len(&self) -> u64 {
-        let floats = INPUTS * self.hidden + self.hidden + OUTPUTS * self.hidden + OUTPUTS;
+        let floats =
+            self.inputs * self.hidden + self.hidden + self.outputs * self.hidden + self.outputs;
         (HEADER_LEN + self.desc_len + 4 * floats) as u64
     }
 }
@@ -226,16 +368,71 @@ impl Header {
 impl Net {
     /// A network with small random weights from `seed`.
     pub fn random(hidden: usize, seed: u64) -> Net {
+        Net::random_layout(LAYOUT_VERSION, INPUTS, hidden, seed)
+    }
+
+    /// Outputs as consistent probabilities.
+    pub fn probs(out: &[f32; OUTPUTS]) -> Probs {
+        // `from_bytes` bounds the weights so no sum overflows; a NaN (from
+        // weights built in memory) still gives valid chances, never a panic.
+        let or = |x: f32, default: f32| if x.is_nan() { default } else { x };
+        let win = or(out[0], 0.5).clamp(0.0, 1.0);
+        Probs {
+            win,
+            win_mars: or(out[1], 0.0).clamp(0.0, win),
+            lose_mars: or(out[2], 0.0).clamp(0.0, 1.0 - win),
+            ..Probs::default()
+        }
+    }
+
+    /// The network shipped inside the binary.
+    pub fn shipped() -> Result<Net, WeightsError> {
+        Net::from_bytes(SHIPPED)
+    }
+
+    /// The long-nardy network shipped inside the binary.
+    pub fn long_shipped() -> Result<Net, WeightsError> {
+        Net::for_game(
+            Net::from_bytes(LONG_SHIPPED)?,
+            crate::rules::Variant::LongNardy,
+        )
+    }
+
+    /// `net` if its input layout is one of `variant`'s (Gul bara's two or
+    /// long nardy's), else an error naming both.
+    pub fn for_game(net: Net, variant: crate::rules::Variant) -> Result<Net, WeightsError> {
+        let (want, also) = if variant == crate::rules::Variant::LongNardy {
+            (LONG_LAYOUT, LONG_LAYOUT)
+        } else {
+            (LAYOUT_VERSION, BLOCK_LAYOUT)
+        };
+        if net.layout == want || net.layout == also {
+            Ok(net)
+        } else {
+            Err(WeightsError(format!(
+                "a network of input layout {} where {variant} needs layout {want}: weights of another game",
+                net.layout
+            )))
+        }
+    }
+}
+
+impl<const OUT: usize> NetOf<OUT> {
+    /// A network of `inputs` inputs for input layout `layout`, with small
+    /// random weights from `seed`.
+    pub fn random_layout(layout: u32, inputs: usize, hidden: usize, seed: u64) -> NetOf<OUT> {
         use rand::rngs::StdRng;
         use rand::{RngExt, SeedableRng};
         let mut rng = StdRng::seed_from_u64(seed);
         let mut r = |scale: f32| (rng.random::<f32>() * 2.0 - 1.0) * scale;
-        Net {
+        NetOf {
+            layout,
+            inputs,
             hidden,
-            w1: (0..INPUTS * hidden).map(|_| r(0.1)).collect(),
+            w1: (0..inputs * hidden).map(|_| r(0.1)).collect(),
             b1: (0..hidden).map(|_| r(0.1)).collect(),
-            w2: (0..OUTPUTS * hidden).map(|_| r(0.1)).collect(),
-            b2: vec![0.0; OUTPUTS],
+            w2: (0..OUT * hidden).map(|_| r(0.1)).collect(),
+            b2: vec![0.0; OUT],
             description: String::new(),
         }
     }
@@ -267,9 +464,9 @@ impl Net {
     /// lanes summed in a fixed order, so they vectorize and still give the
     /// same bits on every machine.
     #[inline]
-    fn outputs_from(&self, hidden: &[f32]) -> [f32; OUTPUTS] {
+    fn outputs_from(&self, hidden: &[f32]) -> [f32; OUT] {
         let h = self.hidden;
-        let mut out = [0f32; OUTPUTS];
+        let mut out = [0f32; OUT];
         for (k, o) in out.iter_mut().enumerate() {
             let row = &self.w2[k * h..(k + 1) * h];
             let mut lanes = [0f32; 8];
@@ -291,16 +488,16 @@ impl Net {
     }
 
     /// Forward pass, keeping the hidden activations for training.
-    pub fn forward(&self, x: &Inputs) -> Forward {
+    pub fn forward(&self, x: &Inputs) -> ForwardOf<OUT> {
         let mut acc = vec![0f32; self.hidden];
         self.hidden_into(x, &mut acc);
         let out = self.outputs_from(&acc);
-        Forward { hidden: acc, out }
+        ForwardOf { hidden: acc, out }
     }
 
-    /// The three outputs of `x` (the same bits as [`Net::forward`], without
+    /// The outputs of `x` (the same bits as [`Net::forward`], without
     /// allocating for networks of up to [`MAX_HIDDEN`] hidden units).
-    pub fn outputs(&self, x: &Inputs) -> [f32; OUTPUTS] {
+    pub fn outputs(&self, x: &Inputs) -> [f32; OUT] {
         if self.hidden > MAX_HIDDEN {
             return self.forward(x).out;
         }
@@ -311,10 +508,10 @@ impl Net {
     }
 
     /// One gradient step of the squared error towards `target` at `x`.
-    pub fn train(&mut self, x: &Inputs, fwd: &Forward, target: &[f32; OUTPUTS], rate: f32) {
+    pub fn train(&mut self, x: &Inputs, fwd: &ForwardOf<OUT>, target: &[f32; OUT], rate: f32) {
         let h = self.hidden;
-        let mut delta_out = [0f32; OUTPUTS];
-        for k in 0..OUTPUTS {
+        let mut delta_out = [0f32; OUT];
+        for k in 0..OUT {
             let o = fwd.out[k];
             delta_out[k] = (target[k] - o) * o * (1.0 - o);
         }
@@ -345,30 +542,16 @@ impl Net {
         }
     }
 
-    /// Outputs as consistent probabilities.
-    pub fn probs(out: &[f32; OUTPUTS]) -> Probs {
-        // `from_bytes` bounds the weights so no sum overflows; a NaN (from
-        // weights built in memory) still gives valid chances, never a panic.
-        let or = |x: f32, default: f32| if x.is_nan() { default } else { x };
-        let win = or(out[0], 0.5).clamp(0.0, 1.0);
-        Probs {
-            win,
-            win_mars: or(out[1], 0.0).clamp(0.0, win),
-            lose_mars: or(out[2], 0.0).clamp(0.0, 1.0 - win),
-            ..Probs::default()
-        }
-    }
-
     /// Serializes to the weights file format.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut b = Vec::new();
         b.extend_from_slice(MAGIC);
         for v in [
             FORMAT_VERSION,
-            LAYOUT_VERSION,
-            INPUTS as u32,
+            self.layout,
+            self.inputs as u32,
             self.hidden as u32,
-            OUTPUTS as u32,
+            OUT as u32,
             self.description.len() as u32,
         ] {
             b.extend_from_slice(&v.to_le_bytes());
@@ -387,7 +570,7 @@ impl Net {
     }
 
     /// Reads the weights file format.
-    pub fn from_bytes(data: &[u8]) -> Result<Net, WeightsError> {
+    pub fn from_bytes(data: &[u8]) -> Result<NetOf<OUT>, WeightsError> {
         let header: &[u8; HEADER_LEN] = data
             .get(..HEADER_LEN)
             .and_then(|h| h.try_into().ok())
@@ -401,7 +584,13 @@ impl Net {
                 layout.file_len()
             )));
         }
-        let (inputs, hidden, outputs) = (INPUTS, layout.hidden, OUTPUTS);
+        if layout.outputs != OUT {
+            return Err(WeightsError(format!(
+                "a network of {} outputs (input layout {}) where one of {OUT} is needed: weights of another game",
+                layout.outputs, layout.layout
+            )));
+        }
+        let (inputs, hidden, outputs) = (layout.inputs, layout.hidden, OUT);
         let description = String::from_utf8_lossy(&data[28..start]).into_owned();
         let mut vals = data[start..]
             .chunks_exact(4)
@@ -427,7 +616,9 @@ impl Net {
                 "a weight beyond ±{MAX_WEIGHT} (not a trained network)"
             )));
         }
-        Ok(Net {
+        Ok(NetOf {
+            layout: layout.layout,
+            inputs,
             hidden,
             w1,
             b1,
@@ -435,11 +626,6 @@ impl Net {
             b2,
             description,
         })
-    }
-
-    /// The network shipped inside the binary.
-    pub fn shipped() -> Result<Net, WeightsError> {
-        Net::from_bytes(SHIPPED)
     }
 }
 
@@ -526,6 +712,14 @@ pub fn shipped_shared() -> Result<std::sync::Arc<Net>, WeightsError> {
         .clone()
 }
 
+/// The shipped long-nardy network, parsed once.
+pub fn long_shipped_shared() -> Result<std::sync::Arc<Net>, WeightsError> {
+    use std::sync::{Arc, OnceLock};
+    static LONG: OnceLock<Result<Arc<Net>, WeightsError>> = OnceLock::new();
+    LONG.get_or_init(|| Net::long_shipped().map(Arc::new))
+        .clone()
+}
+
 /// The network of these weights-file bytes, parsed once per content: a
 /// small cache keyed by the bytes' hash and length (whatever path they came
 /// from), the least recently used entry evicted beyond [`CACHED_NETWORKS`].
@@ -569,7 +763,7 @@ pub fn load_cached(name: &str) -> Result<std::sync::Arc<Net>, LoadError> {
 
 impl Evaluator for Net {
     fn eval(&self, state: &GameState, opts: &RuleOptions) -> Probs {
-        let x = features(state, opts);
+        let x = features_for(self, state, opts);
         Net::probs(&self.outputs(&x))
     }
 
@@ -671,6 +865,32 @@ mod tests {
     }
 
     #[test]
+    fn blocked_dice_agree_with_the_step_rules() {
+        use crate::rules::Step;
+        use crate::rules::movegen::step_is_legal;
+        let mut checked = 0;
+        for line in include_str!("../../benches/corpus.txt").lines() {
+            let Ok(s) = parse_state_text(line) else {
+                continue;
+            };
+            for pos in [s.pos, s.pos.flipped()] {
+                let fast = blocked_dice(pos);
+                for d in 1..=6u8 {
+                    let naive = !(1..=24).any(|p| step_is_legal(pos, Step::new(p, d)));
+                    assert_eq!(fast[usize::from(d) - 1], naive, "{line} die {d}");
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 1000);
+        let x = features_v4(
+            &GameState::start(crate::rules::Side::White),
+            &RuleOptions::default(),
+        );
+        assert!(x.active.iter().all(|&(i, _)| usize::from(i) < BLOCK_INPUTS));
+    }
+
+    #[test]
     fn features_fit_the_layout() {
         let s = parse_state_text(
             "2,1,2,2,0,1,-1,-2,-3,0,0,-5,3,0,0,-1,-3,4,0,0,0,0,0,0 w 10 10 rem=4x2",
@@ -713,5 +933,26 @@ mod tests {
             &RuleOptions::default(),
         );
         assert!((0.0..=1.0).contains(&p.win));
+    }
+
+    #[test]
+    fn long_nardy_weights_load_and_stay_in_their_game() {
+        use crate::rules::Variant;
+        let n = Net::long_shipped().unwrap();
+        assert_eq!((n.layout, n.inputs), (LONG_LAYOUT, LONG_INPUTS));
+        assert!(
+            n.description.contains("game=long_nardy"),
+            "{}",
+            n.description
+        );
+        let opts = RuleOptions::for_variant(Variant::LongNardy);
+        let p = n.eval(
+            &GameState::start_of(Variant::LongNardy, crate::rules::Side::White),
+            &opts,
+        );
+        assert!((0.3..=0.7).contains(&p.win), "{p:?}");
+        // Each game's loader refuses the other's weights.
+        assert!(Net::for_game(Net::shipped().unwrap(), Variant::LongNardy).is_err());
+        assert!(Net::for_game(n, Variant::GulBara).is_err());
     }
 }

@@ -7,9 +7,9 @@
 //! write no words.
 //!
 //! The game is set with `game.variant` (before any `rules.*` option, which
-//! then belong to that variant). In the games other than Gul bara the
-//! search players judge with the variant's hand-written baseline, as the
-//! protocol engine does: the network is trained for Gul bara only.
+//! then belong to that variant). `builtin:net` plays the network of that
+//! game (Gul bara's, long nardy's, or backgammon and short nardy's), as the
+//! protocol engine does.
 
 use std::sync::atomic::AtomicBool;
 
@@ -19,6 +19,7 @@ use rand::{RngExt, SeedableRng};
 use super::engine::EngineError;
 use crate::eval::Evaluator;
 use crate::eval::heuristic::Heuristic;
+use crate::eval::hitnet::HitNet;
 use crate::eval::net::Net;
 use crate::notation::state_text;
 use crate::rules::game::{Player, PlayerFault, Turn, TurnRequest};
@@ -37,8 +38,9 @@ pub enum BuiltinKind {
 /// An in-process player.
 pub struct Builtin {
     kind: BuiltinKind,
-    /// The evaluator asked for; it judges Gul bara only (see [`Builtin::evaluator`]).
-    eval: Box<dyn Evaluator>,
+    /// The network asked for (`builtin:net`), of the game played; `None`
+    /// for the baseline (see [`Builtin::evaluator`]).
+    eval: Option<Box<dyn Evaluator>>,
     rules: RuleOptions,
     limits: Limits,
     seed: u64,
@@ -47,22 +49,9 @@ pub struct Builtin {
 impl Builtin {
     /// A builtin player from `builtin:<kind>` and `engine.*` / `rules.*` options.
     pub fn new(kind: &str, options: &[(String, String)]) -> Result<Builtin, EngineError> {
-        let (kind, eval): (BuiltinKind, Box<dyn Evaluator>) = match kind {
-            "heuristic" => (BuiltinKind::Search, Box::new(Heuristic)),
-            "random" => (BuiltinKind::Random, Box::new(Heuristic)),
-            "net" => {
-                let net = match options.iter().find(|(k, _)| k == "engine.weights") {
-                    Some((_, path)) if path != "shipped" => {
-                        crate::eval::net::read_weights_file(std::path::Path::new(path), false)
-                            .map_err(|e| EngineError::Start(e.to_string()))
-                            .and_then(|b| {
-                                Net::from_bytes(&b).map_err(|e| EngineError::Start(e.to_string()))
-                            })?
-                    }
-                    _ => Net::shipped().map_err(|e| EngineError::Start(e.to_string()))?,
-                };
-                (BuiltinKind::Search, Box::new(net))
-            }
+        let kind_of = match kind {
+            "heuristic" | "net" => BuiltinKind::Search,
+            "random" => BuiltinKind::Random,
             other => {
                 return Err(EngineError::Start(format!(
                     "unknown builtin player '{other}' (heuristic, net, random)"
@@ -70,8 +59,8 @@ impl Builtin {
             }
         };
         let mut b = Builtin {
-            kind,
-            eval,
+            kind: kind_of,
+            eval: None,
             rules: RuleOptions::default(),
             limits: Limits {
                 plies: 1,
@@ -93,6 +82,32 @@ impl Builtin {
                 b.seed = v.parse().map_err(|_| bad())?;
             }
         }
+        if kind == "net" {
+            // The network of the game played: Gul bara's, long nardy's, or
+            // the hitting games'.
+            let file = options
+                .iter()
+                .find(|(k, v)| k == "engine.weights" && v != "shipped")
+                .map(|(_, path)| {
+                    crate::eval::net::read_weights_file(std::path::Path::new(path), false)
+                        .map_err(|e| EngineError::Start(e.to_string()))
+                })
+                .transpose()?;
+            let start = |e: crate::eval::net::WeightsError| EngineError::Start(e.to_string());
+            b.eval = match b.rules.variant {
+                v @ (Variant::GulBara | Variant::LongNardy) => Some(Box::new(match &file {
+                    Some(bytes) => Net::from_bytes(bytes)
+                        .and_then(|n| Net::for_game(n, v))
+                        .map_err(start)?,
+                    None if v == Variant::LongNardy => Net::long_shipped().map_err(start)?,
+                    None => Net::shipped().map_err(start)?,
+                })),
+                Variant::Backgammon | Variant::ShortNardy => Some(Box::new(match &file {
+                    Some(bytes) => HitNet::from_bytes(bytes).map_err(start)?,
+                    None => HitNet::shipped().map_err(start)?,
+                })),
+            };
+        }
         Ok(b)
     }
 
@@ -101,12 +116,15 @@ impl Builtin {
         self.rules.variant
     }
 
-    /// The evaluator that judges its positions: the one it was made with in
-    /// Gul bara, the variant's baseline in every other game.
+    /// The evaluator that judges its positions: its network, or the
+    /// variant's baseline (`builtin:heuristic`).
     pub fn evaluator(&self) -> &dyn Evaluator {
-        match self.rules.variant {
-            Variant::GulBara => &*self.eval,
-            v => crate::eval::variants::baseline(v),
+        match &self.eval {
+            Some(e) => &**e,
+            None => match self.rules.variant {
+                Variant::GulBara => &Heuristic,
+                v => crate::eval::variants::baseline(v),
+            },
         }
     }
 }
@@ -186,7 +204,7 @@ mod tests {
     }
 
     #[test]
-    fn builtin_players_play_every_variant_with_its_baseline() {
+    fn builtin_players_play_every_variant_with_its_evaluator() {
         for v in [Variant::LongNardy, Variant::ShortNardy, Variant::Backgammon] {
             let opts = RuleOptions::for_variant(v);
             let set = |extra: &[(&str, &str)]| {
@@ -197,9 +215,15 @@ mod tests {
             let mut n = Builtin::new("net", &set(&[("rules.opening", "single")])).unwrap();
             assert_eq!(n.variant(), v);
             assert_eq!(n.rules.opening, crate::rules::options::Opening::Single);
-            // A network never judges another game.
+            // Each game's own network.
+            let want = match v {
+                Variant::LongNardy => "net",
+                _ => "hitnet",
+            };
+            assert_eq!(n.evaluator().name(), want);
+            let h = Builtin::new("heuristic", &set(&[])).unwrap();
             assert_eq!(
-                n.evaluator().name(),
+                h.evaluator().name(),
                 crate::eval::variants::baseline(v).name()
             );
             let mut r = Builtin::new("random", &set(&[])).unwrap();

@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 
 use crate::eval::Evaluator;
 use crate::eval::heuristic::Heuristic;
+use crate::eval::hitnet::HitNet;
 use crate::eval::net::{LoadError, Net};
 use crate::notation::{self, play_text_at, side_text, state_text, white_view};
 use crate::protocol::parser::{Base, Command, GoParams, ProtocolError, parse_command, quote};
@@ -136,6 +137,10 @@ pub struct Session {
     settings: Settings,
     /// The network of `engine.weights`, loaded when it was set.
     net: Option<Arc<Net>>,
+    /// The hitting games' network `engine.weights` named, if set in one.
+    hitnet: Option<Arc<HitNet>>,
+    /// Long nardy's network `engine.weights` named, if set in a long-nardy game.
+    long_net: Option<Arc<Net>>,
     state: GameState,
     worker: Option<Worker>,
 }
@@ -145,15 +150,72 @@ pub fn id_name() -> String {
     format!("id name gulbara {}", env!("CARGO_PKG_VERSION"))
 }
 
-/// Loads the weights `value` names under the `files` policy.
-fn load_weights(files: &FileAccess, value: &str) -> Result<Arc<Net>, ProtocolError> {
+/// The network `engine.weights` names: Gul bara's, long nardy's, or the
+/// hitting games'.
+#[derive(Clone)]
+enum LoadedNet {
+    GulBara(Arc<Net>),
+    LongNardy(Arc<Net>),
+    Hitting(Arc<HitNet>),
+}
+
+/// Loads the weights `value` names under the `files` policy, as the
+/// network of `variant` (each game has its own input layout).
+fn load_weights(
+    files: &FileAccess,
+    value: &str,
+    variant: Variant,
+) -> Result<LoadedNet, ProtocolError> {
+    let bad = |e: &dyn std::fmt::Display| ProtocolError::bad_value(format!("engine.weights: {e}"));
+    let bytes = weights_bytes(files, value)?;
+    if variant.hits() {
+        let net = match bytes {
+            None => crate::eval::hitnet::shipped_shared().map_err(|e| bad(&e))?,
+            Some(b) => Arc::new(HitNet::from_bytes(&b).map_err(|e| bad(&e))?),
+        };
+        return Ok(LoadedNet::Hitting(net));
+    }
+    if variant == Variant::LongNardy {
+        let net = match bytes {
+            None => crate::eval::net::long_shipped_shared().map_err(|e| bad(&e))?,
+            Some(b) => Arc::new(
+                Net::from_bytes(&b)
+                    .and_then(|n| Net::for_game(n, variant))
+                    .map_err(|e| bad(&e))?,
+            ),
+        };
+        return Ok(LoadedNet::LongNardy(net));
+    }
+    let net = match bytes {
+        None => crate::eval::net::shipped_shared().map_err(|e| bad(&e))?,
+        Some(b) => crate::eval::net::from_bytes_cached(&b).map_err(|e| bad(&e))?,
+    };
+    if ![
+        crate::eval::net::LAYOUT_VERSION,
+        crate::eval::net::BLOCK_LAYOUT,
+    ]
+    .contains(&net.layout)
+    {
+        return Err(bad(&format!(
+            "a network of input layout {}, not Gul bara's: weights of another game",
+            net.layout
+        )));
+    }
+    Ok(LoadedNet::GulBara(net))
+}
+
+/// The bytes of the weights file `value` names under the `files` policy;
+/// `None` for the shipped weights.
+fn weights_bytes(files: &FileAccess, value: &str) -> Result<Option<Vec<u8>>, ProtocolError> {
     if value == "shipped" {
-        return crate::eval::net::shipped_shared()
-            .map_err(|e| ProtocolError::bad_value(format!("engine.weights: {e}")));
+        return Ok(None);
     }
     match files {
-        FileAccess::Local => crate::eval::net::load_cached(value)
-            .map_err(|e| ProtocolError::bad_value(format!("engine.weights: {e}"))),
+        FileAccess::Local => {
+            crate::eval::net::read_weights_file(std::path::Path::new(value), false)
+                .map(Some)
+                .map_err(|e| ProtocolError::bad_value(format!("engine.weights: {e}")))
+        }
         FileAccess::Remote { weights_dir: None } => Err(ProtocolError::unsupported(
             "engine.weights: this server reads no weights files (it was started without --weights-dir); only shipped",
         )),
@@ -178,12 +240,14 @@ fn load_weights(files: &FileAccess, value: &str) -> Result<Arc<Net>, ProtocolErr
             if !real.starts_with(dir) || real == *dir {
                 return Err(refused());
             }
-            let bytes = crate::eval::net::read_weights_file(&real, true).map_err(|e| match e {
-                LoadError::File(_) => refused(),
-                LoadError::Format(f) => ProtocolError::bad_value(format!("engine.weights: {f}")),
-            })?;
-            crate::eval::net::from_bytes_cached(&bytes)
-                .map_err(|e| ProtocolError::bad_value(format!("engine.weights: {e}")))
+            crate::eval::net::read_weights_file(&real, true)
+                .map(Some)
+                .map_err(|e| match e {
+                    LoadError::File(_) => refused(),
+                    LoadError::Format(f) => {
+                        ProtocolError::bad_value(format!("engine.weights: {f}"))
+                    }
+                })
         }
     }
 }
@@ -205,6 +269,8 @@ impl Session {
             config,
             settings: Settings::default(),
             net: None,
+            hitnet: None,
+            long_net: None,
             state: GameState::start(Side::White),
             worker: None,
         }
@@ -213,12 +279,32 @@ impl Session {
     fn evaluator(&self) -> Arc<dyn Evaluator> {
         // The network is trained for Gul bara only; the other games play
         // their hand-written baseline whatever engine.eval says.
-        match self.settings.rules.variant {
-            Variant::LongNardy => return Arc::new(crate::eval::variants::LongNardyBaseline),
-            Variant::ShortNardy | Variant::Backgammon => {
+        match (self.settings.rules.variant, self.settings.eval) {
+            (Variant::LongNardy, EvalKind::Heuristic) => {
+                return Arc::new(crate::eval::variants::LongNardyBaseline);
+            }
+            (Variant::LongNardy, EvalKind::Net) => {
+                return match &self.long_net {
+                    Some(net) => net.clone(),
+                    None => match crate::eval::net::long_shipped_shared() {
+                        Ok(net) => net,
+                        Err(_) => Arc::new(crate::eval::variants::LongNardyBaseline),
+                    },
+                };
+            }
+            (Variant::ShortNardy | Variant::Backgammon, EvalKind::Heuristic) => {
                 return Arc::new(crate::eval::variants::HittingBaseline);
             }
-            Variant::GulBara => {}
+            (Variant::ShortNardy | Variant::Backgammon, EvalKind::Net) => {
+                return match &self.hitnet {
+                    Some(net) => net.clone(),
+                    None => match crate::eval::hitnet::shipped_shared() {
+                        Ok(net) => net,
+                        Err(_) => Arc::new(crate::eval::variants::HittingBaseline),
+                    },
+                };
+            }
+            (Variant::GulBara, _) => {}
         }
         match self.settings.eval {
             EvalKind::Heuristic => Arc::new(Heuristic),
@@ -252,9 +338,13 @@ impl Session {
             // looked up; nothing changes unless both succeed.
             let mut next = self.settings.clone();
             next.set(key, value)?;
-            let net = load_weights(&self.config.files, value)?;
+            let net = load_weights(&self.config.files, value, self.settings.rules.variant)?;
             self.settings = next;
-            self.net = Some(net);
+            match net {
+                LoadedNet::GulBara(n) => self.net = Some(n),
+                LoadedNet::LongNardy(n) => self.long_net = Some(n),
+                LoadedNet::Hitting(n) => self.hitnet = Some(n),
+            }
         } else {
             self.settings.set(key, value)?;
             if key == "game.variant" {

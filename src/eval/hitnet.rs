@@ -1,0 +1,214 @@
+//! The hitting games' network (backgammon and short nardy): one hidden
+//! layer, five sigmoid outputs (win, win gammon, win backgammon, lose
+//! gammon, lose backgammon) for the side to move before its roll, as
+//! gnubg's networks have.
+//!
+//! Inputs (layout [`HIT_LAYOUT`]), from the side to move's view, each side
+//! in its own numbering (its point `p` is the other's `25 - p`): per side,
+//! four units per point (≥1, ≥2, ≥3 checkers, and (n−3)/2 beyond three),
+//! two for the bar (≥1, and n/4), borne off / 15, pips / 167; then one unit
+//! set when contact is over (a race). The weights file is the Gul bara
+//! network's format ([`super::net`]) with this layout and five outputs; its
+//! description names the game it was trained on.
+
+use super::net::{HIT_LAYOUT, NetOf, WeightsError};
+use super::{Evaluator, Probs};
+use crate::rules::position::Checkers;
+use crate::rules::{GameState, RuleOptions, Side};
+
+/// Inputs of layout [`HIT_LAYOUT`].
+pub const INPUTS: usize = 2 * SIDE + 1;
+/// Inputs per side.
+const SIDE: usize = 24 * 4 + 2 + 2;
+/// Outputs: win, win gammon, win backgammon, lose gammon, lose backgammon.
+pub const OUTPUTS: usize = 5;
+
+/// The hitting games' network.
+pub type HitNet = NetOf<OUTPUTS>;
+
+/// The shipped backgammon weights (also short nardy's).
+pub static SHIPPED: &[u8] = include_bytes!("backgammon.gbnn");
+
+fn side_features(c: Checkers, base: usize, out: &mut Vec<(u16, f32)>) {
+    let mut m = c.mask();
+    while m != 0 {
+        let p = m.trailing_zeros() as u8 + 1;
+        m &= m - 1;
+        let n = c.at(p);
+        let i = base + (usize::from(p) - 1) * 4;
+        out.push((i as u16, 1.0));
+        if n >= 2 {
+            out.push((i as u16 + 1, 1.0));
+        }
+        if n >= 3 {
+            out.push((i as u16 + 2, 1.0));
+        }
+        if n > 3 {
+            out.push((i as u16 + 3, f32::from(n - 3) / 2.0));
+        }
+    }
+    let bar = c.bar();
+    if bar > 0 {
+        out.push(((base + 96) as u16, 1.0));
+        out.push(((base + 97) as u16, f32::from(bar) / 4.0));
+    }
+    let off = c.off();
+    if off > 0 {
+        out.push(((base + 98) as u16, f32::from(off) / 15.0));
+    }
+    out.push(((base + 99) as u16, c.pips() as f32 / 167.0));
+}
+
+/// Whether the sides can still meet: some checker of the mover stands
+/// behind (in its numbering, above) some checker of the opponent.
+pub fn contact(own: Checkers, opp: Checkers) -> bool {
+    // The mover's rearmost checker (the bar counts as 25) against the
+    // opponent's rearmost, seen in the mover's numbering (25 - q).
+    let rear = |c: Checkers| {
+        if c.bar() > 0 {
+            25
+        } else {
+            (1..=24u8).rev().find(|&p| c.at(p) > 0).unwrap_or(0)
+        }
+    };
+    let (mine, theirs) = (rear(own), rear(opp));
+    mine > 0 && theirs > 0 && mine + theirs > 25
+}
+
+/// The inputs of a state of a hitting game (side to move about to roll).
+pub fn features(state: &GameState) -> super::net::Inputs {
+    let mut active = Vec::with_capacity(64);
+    side_features(state.pos.own, 0, &mut active);
+    side_features(state.pos.opp, SIDE, &mut active);
+    if !contact(state.pos.own, state.pos.opp) {
+        active.push(((2 * SIDE) as u16, 1.0));
+    }
+    super::net::Inputs { active }
+}
+
+impl HitNet {
+    /// A fresh network of this layout with small random weights.
+    pub fn random(hidden: usize, seed: u64) -> HitNet {
+        HitNet::random_layout(HIT_LAYOUT, INPUTS, hidden, seed)
+    }
+
+    /// The outputs as consistent chances.
+    pub fn probs(out: &[f32; OUTPUTS]) -> Probs {
+        let or = |x: f32, default: f32| if x.is_nan() { default } else { x };
+        let win = or(out[0], 0.5).clamp(0.0, 1.0);
+        let win_mars = or(out[1], 0.0).clamp(0.0, win);
+        let lose_mars = or(out[3], 0.0).clamp(0.0, 1.0 - win);
+        Probs {
+            win,
+            win_mars,
+            win_bg: or(out[2], 0.0).clamp(0.0, win_mars),
+            lose_mars,
+            lose_bg: or(out[4], 0.0).clamp(0.0, lose_mars),
+        }
+    }
+
+    /// The shipped weights.
+    pub fn shipped() -> Result<HitNet, WeightsError> {
+        HitNet::from_bytes(SHIPPED)
+    }
+}
+
+/// The same outputs seen by the other side.
+pub fn flip(out: &[f32; OUTPUTS]) -> [f32; OUTPUTS] {
+    [1.0 - out[0], out[3], out[4], out[1], out[2]]
+}
+
+/// The outputs an ended game has, from `side`'s view (a game cut off
+/// counts as even).
+pub fn exact_outputs(state: &GameState, side: Side) -> [f32; OUTPUTS] {
+    match state.result() {
+        Some(r) => {
+            let g = if r.points >= 2 { 1.0 } else { 0.0 };
+            let bg = if r.points >= 3 { 1.0 } else { 0.0 };
+            match r.winner {
+                Some(w) if w == side => [1.0, g, bg, 0.0, 0.0],
+                Some(_) => [0.0, 0.0, 0.0, g, bg],
+                None => [0.5, 0.0, 0.0, 0.0, 0.0],
+            }
+        }
+        None => [0.5, 0.0, 0.0, 0.0, 0.0],
+    }
+}
+
+/// The shipped network, parsed once.
+pub fn shipped_shared() -> Result<std::sync::Arc<HitNet>, WeightsError> {
+    use std::sync::{Arc, OnceLock};
+    static NET: OnceLock<Result<Arc<HitNet>, WeightsError>> = OnceLock::new();
+    NET.get_or_init(|| HitNet::shipped().map(Arc::new)).clone()
+}
+
+impl Evaluator for HitNet {
+    fn eval(&self, state: &GameState, _opts: &RuleOptions) -> Probs {
+        let mut p = HitNet::probs(&self.outputs(&features(state)));
+        if state.variant != crate::rules::Variant::Backgammon {
+            // No 3-point wins in short nardy: a backgammon is a mars there.
+            p.win_bg = 0.0;
+            p.lose_bg = 0.0;
+        }
+        p
+    }
+
+    fn name(&self) -> &'static str {
+        "hitnet"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Position;
+    use crate::rules::hitting::START;
+
+    #[test]
+    fn features_fit_the_layout_and_see_the_race() {
+        let s = GameState::start_of(crate::rules::Variant::Backgammon, Side::White);
+        let x = features(&s);
+        assert!(x.active.iter().all(|&(i, _)| usize::from(i) < INPUTS));
+        assert!(contact(START.own, START.opp));
+        // Everyone home: a race.
+        let home = Checkers::from_counts(&{
+            let mut c = [0u8; 24];
+            c[0] = 15;
+            c
+        })
+        .unwrap();
+        assert!(!contact(home, home));
+        let s2 = GameState {
+            pos: Position {
+                own: home,
+                opp: home,
+            },
+            ..s
+        };
+        assert!(
+            features(&s2)
+                .active
+                .iter()
+                .any(|&(i, _)| usize::from(i) == INPUTS - 1)
+        );
+    }
+
+    #[test]
+    fn flipping_twice_is_the_identity_and_results_are_exact() {
+        let o = [0.6, 0.2, 0.05, 0.1, 0.01];
+        assert_eq!(flip(&flip(&o)), o);
+        let p = HitNet::probs(&o);
+        assert!((p.equity() - (0.2 + 0.2 - 0.1 + 0.05 - 0.01)).abs() < 1e-6);
+    }
+
+    #[test]
+    fn shipped_weights_load() {
+        let net = HitNet::shipped().unwrap();
+        assert_eq!(net.layout, HIT_LAYOUT);
+        assert_eq!(net.inputs, INPUTS);
+        assert!(net.description.contains("backgammon"));
+        // Gul bara's loader refuses them, and this one Gul bara's.
+        assert!(super::super::net::Net::from_bytes(SHIPPED).is_err());
+        assert!(HitNet::from_bytes(super::super::net::SHIPPED).is_err());
+    }
+}
