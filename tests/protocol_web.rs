@@ -12,64 +12,16 @@ mod common;
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::sync::mpsc;
 use std::time::Duration;
 
-use common::{LineIo, Proc, TcpClient, bin, line_channel, replay, transcripts};
+use common::{LineIo, TcpClient, Web, replay, transcripts};
 use futures_util::{SinkExt, StreamExt};
 use tokio_tungstenite::tungstenite::{self, Message, client::IntoClientRequest};
 
 /// How long a test waits for something the server must do by itself.
 const GUARD: Duration = Duration::from_secs(30);
-
-/// `gulbara serve` with the given listeners (port 0) and options; the
-/// addresses it announced.
-struct Web {
-    proc: Proc,
-    /// `127.0.0.1:PORT` of the HTTP listener.
-    http: String,
-    /// The TCP listener's address, when one was asked for.
-    tcp: Option<String>,
-}
-
-impl Web {
-    fn start(with_tcp: bool, extra: &[&str]) -> Web {
-        let mut cmd = Command::new(bin());
-        cmd.arg("serve");
-        if with_tcp {
-            cmd.args(["--listen", "127.0.0.1:0"]);
-        }
-        cmd.args(["--http", "127.0.0.1:0"]).args(extra);
-        let mut child = cmd
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start gulbara serve --http");
-        let lines = line_channel(child.stdout.take().unwrap());
-        let proc = Proc(child);
-        let mut tcp = None;
-        let mut http = None;
-        for _ in 0..if with_tcp { 2 } else { 1 } {
-            let l = lines.recv_timeout(GUARD).expect("server announces its address");
-            let addr = l.strip_prefix("listening ").expect("listening line");
-            match addr.strip_prefix("http://") {
-                Some(h) => http = Some(h.trim_end_matches('/').to_string()),
-                None => tcp = Some(addr.to_string()),
-            }
-        }
-        Web {
-            proc,
-            http: http.expect("an http listener"),
-            tcp,
-        }
-    }
-
-    fn ws(&self) -> WsClient {
-        WsClient::connect(&self.http, None).expect("websocket connects")
-    }
-}
 
 /// A WebSocket protocol client: a thread runs the socket; lines come and go
 /// through channels. `recv_timeout` gives `None` once the server closed.
@@ -134,6 +86,16 @@ impl WsClient {
     /// Everything until the server closes the socket.
     fn read_to_close(&mut self) -> Vec<String> {
         std::iter::from_fn(|| self.recv_timeout(GUARD)).collect()
+    }
+}
+
+trait WsConnect {
+    fn ws(&self) -> WsClient;
+}
+
+impl WsConnect for Web {
+    fn ws(&self) -> WsClient {
+        WsClient::connect(&self.http, None).expect("websocket connects")
     }
 }
 
@@ -235,7 +197,7 @@ fn a_message_is_one_line_and_never_more() {
 
 #[test]
 fn tcp_and_websocket_sessions_share_the_connection_limit() {
-    let web = Web::start(true, &["--max-connections", "2", "--max-per-ip", "2"]);
+    let web = Web::start(true, &["--max-connections", "2", "--max-per-ip", "8"]);
     let tcp_addr = web.tcp.clone().unwrap();
     let mut t = TcpClient::connect(&tcp_addr);
     t.sync();
