@@ -28,6 +28,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use common::{Proc, Web, bin, scratch_dir};
+use fantoccini::actions::{InputSource, KeyAction, KeyActions};
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{Value, json};
 
@@ -123,7 +124,8 @@ impl Page {
             _web: web,
             name,
         };
-        page.wait("the first game starts", "S.phase === 'roll'").await;
+        page.wait("the first game starts", "S.phase === 'roll'")
+            .await;
         page
     }
 
@@ -154,7 +156,10 @@ impl Page {
             if start.elapsed() > GUARD {
                 let status = self.text("status").await;
                 let errors = self.js("window.gulbara.errors()").await;
-                panic!("{}: waited too long for {what} ({expr}); status: {status}; errors: {errors}", self.name);
+                panic!(
+                    "{}: waited too long for {what} ({expr}); status: {status}; errors: {errors}",
+                    self.name
+                );
             }
             tokio::time::sleep(Duration::from_millis(15)).await;
         }
@@ -194,18 +199,28 @@ impl Page {
         } else {
             e.clear().await.expect("clear");
             // Tab leaves the field, which commits the change.
-            e.send_keys(&format!("{value}\u{E004}")).await.expect("type");
+            e.send_keys(&format!("{value}\u{E004}"))
+                .await
+                .expect("type");
         }
         self.wait(
             &format!("{key} set"),
-            &format!("S.keys.find((k) => k.name === '{key}')?.value === '{value}' && S.phase === 'roll'"),
+            &format!(
+                "S.keys.find((k) => k.name === '{key}')?.value === '{value}' && S.phase === 'roll'"
+            ),
         )
         .await;
     }
 
     async fn choose_variant(&self, variant: &str) {
-        let e = self.client.find(Locator::Id("variant")).await.expect("select");
-        e.select_by_value(variant).await.expect("choose the variant");
+        let e = self
+            .client
+            .find(Locator::Id("variant"))
+            .await
+            .expect("select");
+        e.select_by_value(variant)
+            .await
+            .expect("choose the variant");
         self.wait(
             "the new variant's game",
             &format!("S.variant === '{variant}' && S.phase === 'roll' && S.moves.length === 0"),
@@ -230,11 +245,6 @@ impl Page {
         let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("docs/screenshots");
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(dir.join(file), png).unwrap();
-    }
-
-    /// The page's view of the game, for deciding what to click.
-    async fn phase(&self) -> String {
-        self.js("S.phase").await.as_str().unwrap_or_default().to_string()
     }
 
     /// One of the person's steps by clicking: its checker's point, then
@@ -300,13 +310,15 @@ impl Page {
             )
             .await;
             let view = self
-                .js("({ phase: S.phase, pending: S.show.pending, tomove: S.show.tomove, \
+                .js(
+                    "({ phase: S.phase, pending: S.show.pending, tomove: S.show.tomove, \
                       stage: S.stage.length, bounds: S.bounds.length, \
                       stageText: document.getElementById('f-stage').textContent, \
                       escalation: document.getElementById('f-escalation').textContent, \
                       turn: document.getElementById('f-turn').textContent, \
                       legal0: S.legal[0] ? S.legal[0].steps : null, \
-                      bar: S.board.bar.w, result: S.show.result || null })")
+                      bar: S.board.bar.w, result: S.show.result || null })",
+                )
                 .await;
             views.push(view.clone());
             for (i, (cond, file, board_only)) in shots.iter().enumerate() {
@@ -360,7 +372,9 @@ impl Page {
 
     /// The record the page offers for download replays with `gulbara replay`.
     async fn check_record(&self, winner: &str) {
-        let record = self.js("document.getElementById('record').textContent").await;
+        let record = self
+            .js("document.getElementById('record').textContent")
+            .await;
         let record = record.as_str().unwrap();
         assert!(
             record.contains(&format!("({winner})")),
@@ -388,6 +402,25 @@ impl Page {
         assert_eq!(errors, json!([]), "{}: errors on the page", self.name);
     }
 
+    /// Presses and releases a key wherever the focus is.
+    async fn press(&self, key: char) {
+        let keys = KeyActions::new("keyboard".into())
+            .then(KeyAction::Down { value: key })
+            .then(KeyAction::Up { value: key });
+        self.client
+            .perform_actions(keys)
+            .await
+            .expect("a key press");
+    }
+
+    /// Resizes the window (a phone-sized one for the narrow layout).
+    async fn resize(&self, width: u32, height: u32) {
+        self.client
+            .set_window_size(width, height)
+            .await
+            .expect("resize the window");
+    }
+
     async fn close(self) {
         let _ = self.client.close().await;
     }
@@ -405,7 +438,11 @@ async fn a_whole_gul_bara_game_with_a_chain_and_a_remainder() {
     };
     let page = Page::open("gulbara", &browser, &driver).await;
     page.set_option("engine.ply", "1").await;
-    assert!(page.text("f-escalation").await.contains("next doublet escalates: White no"));
+    assert!(
+        page.text("f-escalation")
+            .await
+            .contains("next doublet escalates: White no")
+    );
     page.screenshot("start.png", false).await;
 
     // A first turn by hand: a step, its undo, a hint.
@@ -414,15 +451,20 @@ async fn a_whole_gul_bara_game_with_a_chain_and_a_remainder() {
     page.wait("the first move", "S.phase === 'move'").await;
     assert_eq!(page.text("f-stage").await, "5-2");
     page.click_css("#hint").await;
-    page.wait("hints", "document.querySelectorAll('#hints li').length > 0").await;
+    page.wait("hints", "document.querySelectorAll('#hints li').length > 0")
+        .await;
     let hint = page.text("hints").await;
     assert!(hint.contains("24/"), "{hint}");
     let first = page.click_step().await;
     assert_eq!(page.js("S.stage").await, json!([first]));
     page.click_css("#undo").await;
-    page.wait("the undo", "S.stage.length === 0 && S.board.pts[24] === 15").await;
-    page.wait("the evaluation", "document.getElementById('evaltext').textContent.includes('White wins')")
+    page.wait("the undo", "S.stage.length === 0 && S.board.pts[24] === 15")
         .await;
+    page.wait(
+        "the evaluation",
+        "document.getElementById('evaltext').textContent.includes('White wins')",
+    )
+    .await;
 
     // The rest of the game (the first roll is taken already).
     let dice = GULBARA_DICE.strip_prefix("52 ").unwrap();
@@ -451,24 +493,186 @@ async fn a_whole_gul_bara_game_with_a_chain_and_a_remainder() {
         if v["phase"] == "move" && v["pending"]["kind"] == "chain" && v["stage"] == 0 {
             chain_stages += 1;
             assert!(
-                v["stageText"].as_str().unwrap().contains("of an escalating chain"),
+                v["stageText"]
+                    .as_str()
+                    .unwrap()
+                    .contains("of an escalating chain"),
                 "{v}"
             );
-            assert!(v["escalation"].as_str().unwrap().contains("a chain is being played"));
+            assert!(
+                v["escalation"]
+                    .as_str()
+                    .unwrap()
+                    .contains("a chain is being played")
+            );
         }
         if v["phase"] == "move" && v["pending"]["kind"] == "remainder" && v["stage"] == 0 {
             remainder_stages += 1;
-            assert!(v["stageText"].as_str().unwrap().starts_with("remainder: "), "{v}");
+            assert!(
+                v["stageText"].as_str().unwrap().starts_with("remainder: "),
+                "{v}"
+            );
             assert!(v["escalation"].as_str().unwrap().contains("pending"), "{v}");
             assert_eq!(v["turn"], "White (you)");
         }
     }
-    assert!(chain_stages >= 2, "the person played a chain stage by stage: {chain_stages}");
+    assert!(
+        chain_stages >= 2,
+        "the person played a chain stage by stage: {chain_stages}"
+    );
     assert!(remainder_stages >= 1, "the person played a remainder");
     assert_eq!(end["result"]["winner"], "b", "{end}");
-    assert!(page.text("status").await.contains("The engine wins 2 points"));
+    assert!(
+        page.text("status")
+            .await
+            .contains("The engine wins 2 points")
+    );
     page.screenshot("gulbara-end.png", false).await;
     page.check_record("Black").await;
+    page.no_errors().await;
+    page.close().await;
+}
+
+/// Long nardy rolls, both sides', in order (the person plays the first
+/// legal play each time, so the game is long).
+const LONG_NARDY_DICE: &str = "33 66 26 26 22 66 22 15 26 31 42 65 13 21 34 64 23 32 45 54 63 46 36 13 56 36 45 56 24 66 45 23 22 53 33 43 53 42 54 52 52 26 32 14 66 44 16 41 22 46 46 32 64 63 32 66 35 66 26 52 64 25 15 65 13 56 53 23 22 65 12 21 46 55 56 14 36 15 12 31 43 35 56 14";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_whole_long_nardy_game_with_the_keyboard_too() {
+    let Some((browser, driver)) = tools() else {
+        return;
+    };
+    let page = Page::open("long_nardy", &browser, &driver).await;
+    page.choose_variant("long_nardy").await;
+    page.set_option("engine.ply", "1").await;
+    assert_eq!(page.text("f-variant").await, "Long nardy");
+    assert!(page.text("f-escalation").await.contains("do not escalate"));
+    // The head rule's option is offered; Gul bara's are not.
+    assert_eq!(
+        page.js("!!document.getElementById('opt-rules.head_first_turn')")
+            .await,
+        json!(true)
+    );
+    assert_eq!(
+        page.js("!!document.getElementById('opt-rules.exempt_rolls')")
+            .await,
+        json!(false)
+    );
+    // The first turn from the keyboard: `r` rolls, Enter on a point picks
+    // it and Enter on the destination moves there.
+    let (first, rest) = LONG_NARDY_DICE.split_once(' ').unwrap();
+    page.type_into("#dice-input", first).await;
+    // A click on the title takes the focus out of the dice box.
+    page.click_css("header h1").await;
+    page.press('r').await;
+    page.wait("the keyboard roll", "S.phase === 'move'").await;
+    let step = page.js("S.legal[0].norm[0]").await;
+    let (from, to) = step.as_str().unwrap().split_once('/').unwrap();
+    for key in [from, to] {
+        page.client
+            .find(Locator::Css(&format!("[data-point=\"{key}\"]")))
+            .await
+            .unwrap()
+            .send_keys("\u{E007}")
+            .await
+            .unwrap();
+        page.wait(
+            "the key is taken",
+            &format!("S.selected === '{key}' || S.stage.length > 0 || S.moves.length > 1"),
+        )
+        .await;
+    }
+    page.wait(
+        "the keyboard step",
+        "S.stage.length === 1 || S.moves.length > 1",
+    )
+    .await;
+    let views = page
+        .play_to_the_end(
+            rest,
+            &[(
+                "S.phase === 'move' && S.moves.length > 30",
+                "long-nardy.png",
+                false,
+            )],
+            false,
+        )
+        .await;
+    let end = views.last().unwrap();
+    assert!(end["result"]["winner"].is_string(), "{end}");
+    let winner = if end["result"]["winner"] == "w" {
+        "White"
+    } else {
+        "Black"
+    };
+    page.check_record(winner).await;
+    page.no_errors().await;
+    page.close().await;
+}
+
+/// Backgammon rolls, both sides', in order: the person hits twice and
+/// enters from the bar several times.
+const BACKGAMMON_DICE: &str = "33 66 26 26 22 66 22 15 26 31 42 65 13 21 34 64 23 32 45 54 63 46 36 13 56 36 45 56 24 66 45 23 22 53 33 43 53 42 54 52 52 26 32 14";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_whole_backgammon_game_with_a_hit_and_an_entry_from_the_bar() {
+    let Some((browser, driver)) = tools() else {
+        return;
+    };
+    let page = Page::open("backgammon", &browser, &driver).await;
+    page.choose_variant("backgammon").await;
+    page.set_option("engine.ply", "1").await;
+    // The start position: 2 on 24, 5 on 13, 3 on 8, 5 on 6 for each side.
+    assert_eq!(
+        page.js("[24, 13, 8, 6].map((p) => S.board.pts[p]).join(',') + ' ' + [1, 12, 17, 19].map((p) => S.board.pts[p]).join(',')").await,
+        json!("2,5,3,5 -2,-5,-3,-5")
+    );
+    let views = page
+        .play_to_the_end(
+            BACKGAMMON_DICE,
+            &[
+                (
+                    "S.phase === 'move' && S.board.bar.b > 0 && S.stage.length > 0",
+                    "backgammon-hit.png",
+                    true,
+                ),
+                (
+                    "S.phase === 'move' && S.board.bar.w > 0",
+                    "backgammon-bar.png",
+                    false,
+                ),
+            ],
+            false,
+        )
+        .await;
+    // The person's plays: a hit (`*`) and an entry (`bar/`).
+    let plays: Vec<String> = views
+        .iter()
+        .filter(|v| v["phase"] == "move" && v["stage"] == 0)
+        .filter_map(|v| v["legal0"].as_array())
+        .map(|p| {
+            p.iter()
+                .map(|s| s.as_str().unwrap())
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect();
+    assert!(plays.iter().any(|p| p.contains('*')), "a hit: {plays:?}");
+    assert!(
+        plays.iter().any(|p| p.starts_with("bar/")),
+        "an entry: {plays:?}"
+    );
+    let end = views.last().unwrap();
+    assert_eq!(end["result"]["winner"], "b", "{end}");
+    page.check_record("Black").await;
+    // The narrow (phone) layout: the board above the panel, still whole.
+    page.resize(390, 844).await;
+    page.wait(
+        "the narrow layout",
+        "document.getElementById('board').getBoundingClientRect().width <= 390",
+    )
+    .await;
+    page.screenshot("narrow.png", false).await;
     page.no_errors().await;
     page.close().await;
 }

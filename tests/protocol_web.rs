@@ -255,7 +255,10 @@ fn a_websocket_client_reads_no_file() {
         "{l}"
     );
     c.sync();
-    assert_eq!(c.ask("get engine.weights", 1), vec!["value engine.weights shipped"]);
+    assert_eq!(
+        c.ask("get engine.weights", 1),
+        vec!["value engine.weights shipped"]
+    );
 }
 
 #[test]
@@ -293,7 +296,9 @@ fn sigterm_tells_websocket_sessions_and_exits_cleanly() {
     assert!(status.is_some_and(|s| s.success()), "{status:?}");
     let lines = c.read_to_close();
     assert!(
-        lines.iter().any(|l| l == "info string server shutting down"),
+        lines
+            .iter()
+            .any(|l| l == "info string server shutting down"),
         "{lines:?}"
     );
 }

@@ -167,14 +167,11 @@ pub fn remote_session(out: Output, config: &ServeConfig) -> Session {
 pub trait FrameSource: Send {
     /// The next frame; `None` at the end of input. An error of kind
     /// `TimedOut` means a line was begun and not finished in time.
-    fn read_frame(&mut self)
-    -> impl Future<Output = std::io::Result<Option<Frame>>> + Send;
+    fn read_frame(&mut self) -> impl Future<Output = std::io::Result<Option<Frame>>> + Send;
 }
 
 impl FrameSource for super::connection::Connection {
-    fn read_frame(
-        &mut self,
-    ) -> impl Future<Output = std::io::Result<Option<Frame>>> + Send {
+    fn read_frame(&mut self) -> impl Future<Output = std::io::Result<Option<Frame>>> + Send {
         super::connection::Connection::read_frame(self)
     }
 }
@@ -206,10 +203,7 @@ pub async fn drive<R: FrameSource, W: LineSink>(
     member: Member,
     slot: Slot,
 ) {
-    let Member {
-        mut shutdown,
-        done,
-    } = member;
+    let Member { mut shutdown, done } = member;
     let queue = Arc::new(OutputQueue::new(MAX_QUEUED_OUTPUT));
     let writer = tokio::spawn(write_loop(writer, queue.clone(), config.write_timeout));
     let out: Output = {

@@ -172,7 +172,10 @@ impl OutputQueue {
 /// in LF) or a message stream (WebSocket, one text message a line).
 pub trait LineSink: Send + 'static {
     /// Writes `lines` in order, whole.
-    fn write_lines(&mut self, lines: Vec<String>) -> impl Future<Output = std::io::Result<()>> + Send;
+    fn write_lines(
+        &mut self,
+        lines: Vec<String>,
+    ) -> impl Future<Output = std::io::Result<()>> + Send;
     /// Ends the stream politely (TCP: shutdown; WebSocket: a close frame).
     fn close(self) -> impl Future<Output = ()> + Send;
 }

@@ -41,7 +41,10 @@ struct AppState {
 /// The router of the HTTP listener.
 fn router(config: ServeConfig, slots: Slots, life: Arc<Lifecycle>) -> Router {
     Router::new()
-        .route("/", get(|| async { asset("text/html; charset=utf-8", INDEX_HTML) }))
+        .route(
+            "/",
+            get(|| async { asset("text/html; charset=utf-8", INDEX_HTML) }),
+        )
         .route(
             "/app.js",
             get(|| async { asset("text/javascript; charset=utf-8", APP_JS) }),
@@ -122,9 +125,7 @@ async fn ws_upgrade(
     // is read and answered with the line-too-long error (as TCP does);
     // beyond that the socket is closed without buffering it.
     let max_message = state.config.max_line.saturating_mul(4).saturating_add(4096);
-    let ws = ws
-        .max_message_size(max_message)
-        .max_frame_size(max_message);
+    let ws = ws.max_message_size(max_message).max_frame_size(max_message);
     let member = state.life.join();
     let slot = state.slots.take(peer.ip());
     let mut resp = ws.on_upgrade(move |socket| async move {

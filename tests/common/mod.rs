@@ -379,7 +379,9 @@ impl Web {
         let mut tcp = None;
         let mut http = None;
         for _ in 0..if with_tcp { 2 } else { 1 } {
-            let l = lines.recv_timeout(Duration::from_secs(30)).expect("server announces its address");
+            let l = lines
+                .recv_timeout(Duration::from_secs(30))
+                .expect("server announces its address");
             let addr = l.strip_prefix("listening ").expect("listening line");
             match addr.strip_prefix("http://") {
                 Some(h) => http = Some(h.trim_end_matches('/').to_string()),
