@@ -28,7 +28,9 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use common::{Proc, Web, bin, scratch_dir};
-use fantoccini::actions::{InputSource, KeyAction, KeyActions};
+use fantoccini::actions::{
+    InputSource, KeyAction, KeyActions, MOUSE_BUTTON_LEFT, MouseActions, PointerAction,
+};
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{Value, json};
 
@@ -285,6 +287,56 @@ impl Page {
             ),
         )
         .await;
+        step
+    }
+
+    /// One of the person's steps by dragging its checker onto the
+    /// destination (pointer down, a move, up). Returns the step.
+    async fn drag_step(&self) -> String {
+        let step = self
+            .js("S.legal[0].norm[S.stage.length]")
+            .await
+            .as_str()
+            .expect("a step to drag")
+            .to_string();
+        let (from, to) = step.split_once('/').unwrap();
+        // Viewport coordinates, read first: the board is drawn anew once the drag starts.
+        let centre = |key: &str| {
+            format!(
+                "(() => {{ const r = document.querySelector('[data-point=\"{key}\"]').getBoundingClientRect(); \
+                 return [Math.round(r.x + r.width / 2), Math.round(r.y + r.height / 2)]; }})()"
+            )
+        };
+        let a = self.js(&centre(from)).await;
+        let b = self.js(&centre(to)).await;
+        let at = |v: &Value, i: usize| v[i].as_f64().unwrap();
+        let n = self.js("S.stage.length").await;
+        let mouse = MouseActions::new("mouse".into())
+            .then(PointerAction::MoveTo {
+                duration: None,
+                x: at(&a, 0),
+                y: at(&a, 1),
+            })
+            .then(PointerAction::Down {
+                button: MOUSE_BUTTON_LEFT,
+            })
+            .then(PointerAction::MoveTo {
+                duration: Some(Duration::from_millis(50)),
+                x: at(&a, 0) + 15.0,
+                y: at(&a, 1) + 15.0,
+            })
+            .then(PointerAction::MoveTo {
+                duration: Some(Duration::from_millis(100)),
+                x: at(&b, 0),
+                y: at(&b, 1),
+            })
+            .then(PointerAction::Up {
+                button: MOUSE_BUTTON_LEFT,
+            });
+        self.client.perform_actions(mouse).await.expect("a drag");
+        self.wait("the dragged step", &format!("S.stage.length > {n}"))
+            .await;
+        assert_eq!(self.js("S.stage[S.stage.length - 1]").await, json!(step));
         step
     }
 
@@ -627,9 +679,15 @@ async fn a_whole_backgammon_game_with_a_hit_and_an_entry_from_the_bar() {
         page.js("[24, 13, 8, 6].map((p) => S.board.pts[p]).join(',') + ' ' + [1, 12, 17, 19].map((p) => S.board.pts[p]).join(',')").await,
         json!("2,5,3,5 -2,-5,-3,-5")
     );
+    // The first step by dragging a checker.
+    let (first, rest) = BACKGAMMON_DICE.split_once(' ').unwrap();
+    page.type_into("#dice-input", first).await;
+    page.click_css("#roll").await;
+    page.wait("the first move", "S.phase === 'move'").await;
+    assert_eq!(page.drag_step().await, "13/10");
     let views = page
         .play_to_the_end(
-            BACKGAMMON_DICE,
+            rest,
             &[
                 (
                     "S.phase === 'move' && S.board.bar.b > 0 && S.stage.length > 0",

@@ -447,7 +447,12 @@ async function playSteps(path) {
     applyStep(S.board, HUMAN, s);
   }
   S.selected = null;
-  const done = S.stage.length === S.playable && S.legal.find((p) => !multisetMinus(p.norm, S.stage)?.length);
+  const done =
+    S.stage.length === S.playable &&
+    S.legal.find((p) => {
+      const rest = multisetMinus(p.norm, S.stage);
+      return rest !== null && rest.length === 0;
+    });
   if (!done) {
     render();
     return;
