@@ -71,6 +71,8 @@ fn free_port() -> u16 {
 /// One browser session on one game page.
 struct Page {
     client: Client,
+    /// Where the browser saves downloads.
+    downloads: PathBuf,
     _driver: Proc,
     _web: Web,
     name: &'static str,
@@ -96,6 +98,7 @@ impl Page {
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
         let profile = scratch_dir(&format!("chromium-{name}"));
+        let downloads = scratch_dir(&format!("downloads-{name}"));
         let mut caps = serde_json::Map::new();
         caps.insert(
             "goog:chromeOptions".into(),
@@ -108,6 +111,10 @@ impl Page {
                     format!("--user-data-dir={}", profile.display()),
                     "--window-size=1100,820",
                 ],
+                "prefs": {
+                    "download.default_directory": downloads.to_string_lossy(),
+                    "download.prompt_for_download": false,
+                },
             }),
         );
         let connector = hyper_util::client::legacy::connect::HttpConnector::new();
@@ -122,6 +129,7 @@ impl Page {
             .expect("open the board");
         let page = Page {
             client,
+            downloads,
             _driver: driver_proc,
             _web: web,
             name,
@@ -422,12 +430,13 @@ impl Page {
         }
     }
 
-    /// The record the page offers for download replays with `gulbara replay`.
+    /// The record the page shows replays with `gulbara replay`, and the
+    /// download button saves the same text.
     async fn check_record(&self, winner: &str) {
         let record = self
             .js("document.getElementById('record').textContent")
             .await;
-        let record = record.as_str().unwrap();
+        let record = record.as_str().unwrap().to_string();
         assert!(
             record.contains(&format!("({winner})")),
             "{}: the record names the winner: {record}",
@@ -435,7 +444,7 @@ impl Page {
         );
         let dir = scratch_dir(&format!("record-{}", self.name));
         let file = dir.join("game.txt");
-        std::fs::write(&file, record).unwrap();
+        std::fs::write(&file, &record).unwrap();
         let out = Command::new(bin())
             .arg("replay")
             .arg(&file)
@@ -447,6 +456,18 @@ impl Page {
             self.name,
             String::from_utf8_lossy(&out.stderr)
         );
+        self.click_css("#download").await;
+        let saved = self.downloads.join(format!("gulbara-{}.txt", self.name));
+        let start = Instant::now();
+        while std::fs::read_to_string(&saved).ok().as_deref() != Some(record.as_str()) {
+            assert!(
+                start.elapsed() < GUARD,
+                "{}: nothing downloaded to {}",
+                self.name,
+                saved.display()
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
     }
 
     async fn no_errors(&self) {
@@ -495,7 +516,7 @@ async fn a_whole_gul_bara_game_with_a_chain_and_a_remainder() {
             .await
             .contains("next doublet escalates: White no")
     );
-    page.screenshot("start.png", false).await;
+    page.screenshot("gulbara-start.png", false).await;
 
     // A first turn by hand: a step, its undo, a hint.
     page.type_into("#dice-input", "52").await;
@@ -658,6 +679,14 @@ async fn a_whole_long_nardy_game_with_the_keyboard_too() {
         "Black"
     };
     page.check_record(winner).await;
+    // New game: the start position again, an empty move list.
+    page.click_css("#newgame").await;
+    page.wait(
+        "the new game",
+        "S.phase === 'roll' && S.moves.length === 0 && S.board.pts[24] === 15 && S.board.pts[12] === -15 \
+         && document.querySelectorAll('#moves li').length === 0",
+    )
+    .await;
     page.no_errors().await;
     page.close().await;
 }

@@ -14,7 +14,7 @@ use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::process::Command;
 use std::sync::mpsc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use common::{LineIo, TcpClient, Web, replay, transcripts};
 use futures_util::{SinkExt, StreamExt};
@@ -300,5 +300,61 @@ fn sigterm_tells_websocket_sessions_and_exits_cleanly() {
             .iter()
             .any(|l| l == "info string server shutting down"),
         "{lines:?}"
+    );
+}
+
+#[test]
+fn a_websocket_client_that_never_reads_is_closed_and_its_slot_given_back() {
+    let web = Web::start(false, &["--write-timeout", "2", "--max-connections", "1"]);
+    let addr = web.http.clone();
+    // `show` after `show` (about 500 bytes of answers each), never read,
+    // until a send fails because the server closed the socket.
+    let flood = std::thread::spawn(move || {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(async move {
+            let (ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws"))
+                .await
+                .expect("connect");
+            // The reading half is kept and never polled.
+            let (mut sink, _unread) = ws.split();
+            let mut sent = 0u32;
+            // Whether a send failed: the server closed the socket (rather
+            // than the flood running out or hanging until the guard).
+            let closed = tokio::time::timeout(GUARD, async {
+                loop {
+                    if sink.send(Message::Text("show".into())).await.is_err() {
+                        return;
+                    }
+                    sent += 1;
+                }
+            })
+            .await
+            .is_ok();
+            (sent, closed)
+        })
+    });
+    // The one slot is the flooder's until the server closes it; then a
+    // new client is served.
+    let deadline = Instant::now() + GUARD;
+    loop {
+        if let Ok(mut probe) = WsClient::connect(&web.http, None) {
+            probe.send("isready");
+            if probe.recv_timeout(Duration::from_secs(5)).as_deref() == Some("readyok") {
+                break;
+            }
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the flooding client was never closed"
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    let (sent, closed) = flood.join().unwrap();
+    assert!(
+        sent > 0 && closed,
+        "sent {sent}, closed by the server: {closed}"
     );
 }
