@@ -59,9 +59,9 @@ pub struct ServeArgs {
     #[arg(long)]
     pub listen: Option<SocketAddr>,
     /// Address of the HTTP listener: the browser board at `/` and the
-    /// protocol over a WebSocket at `/ws` (e.g. 127.0.0.1:8080). Sessions
-    /// there share the limits below with the TCP ones.
-    #[arg(long, value_name = "ADDR")]
+    /// protocol over a WebSocket at `/ws`; `--http` alone is 127.0.0.1:8080.
+    /// Sessions there share the limits below with the TCP ones.
+    #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "127.0.0.1:8080")]
     pub http: Option<SocketAddr>,
     /// Longest accepted line in bytes; longer lines are answered with an error.
     #[arg(long, default_value_t = DEFAULT_MAX_LINE)]
