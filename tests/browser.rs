@@ -248,6 +248,11 @@ impl Page {
                 .screenshot()
                 .await
         } else {
+            // The page from its top (a control the test used may have scrolled it).
+            self.client
+                .execute("window.scrollTo(0, 0)", vec![])
+                .await
+                .expect("scroll");
             self.client.screenshot().await
         }
         .expect("a screenshot");
