@@ -81,7 +81,12 @@ struct Page {
 impl Page {
     /// Starts the server, chromedriver and Chromium, and opens the board.
     async fn open(name: &'static str, browser: &Path, driver: &Path) -> Page {
-        let web = Web::start(false, &[]);
+        Page::open_with(name, browser, driver, &[]).await
+    }
+
+    /// [`Page::open`] with more `serve` options.
+    async fn open_with(name: &'static str, browser: &Path, driver: &Path, serve: &[&str]) -> Page {
+        let web = Web::start(false, serve);
         let port = free_port();
         let driver_proc = Proc(
             Command::new(driver)
@@ -765,6 +770,40 @@ async fn a_whole_backgammon_game_with_a_hit_and_an_entry_from_the_bar() {
     )
     .await;
     page.screenshot("narrow.png", false).await;
+    page.no_errors().await;
+    page.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_closed_connection_is_told_and_taken_up_again() {
+    let Some((browser, driver)) = tools() else {
+        return;
+    };
+    // The server closes an idle session; the page says so and offers to reconnect.
+    let page = Page::open_with("reconnect", &browser, &driver, &["--idle-timeout", "4"]).await;
+    page.wait(
+        "the close",
+        "!document.getElementById('reconnect').hidden && S.phase === 'idle'",
+    )
+    .await;
+    assert!(
+        page.text("status")
+            .await
+            .contains("connection to the engine closed")
+    );
+    assert_eq!(page.text("conn").await, "disconnected");
+    page.click_css("#reconnect").await;
+    page.wait(
+        "the new session",
+        "S.phase === 'roll' && document.getElementById('reconnect').hidden",
+    )
+    .await;
+    assert!(page.text("conn").await.starts_with("connected to gulbara"));
+    // The new session plays.
+    page.type_into("#dice-input", "65").await;
+    page.click_css("#roll").await;
+    page.wait("a move", "S.phase === 'move' && S.legal.length === 2")
+        .await;
     page.no_errors().await;
     page.close().await;
 }

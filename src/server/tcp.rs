@@ -1,6 +1,8 @@
-//! The TCP server: an accept loop with connection limits (in all and per
-//! address), one protocol session per connection, bounded output with
-//! backpressure, line and idle deadlines, and graceful shutdown.
+//! The TCP server: an accept loop (retrying passing accept errors), one
+//! protocol session per connection with lines framed by [`Connection`] (the
+//! line limit and deadline). The connection limits, bounded output with
+//! backpressure, the idle deadline and the shutdown are shared with the
+//! WebSocket transport ([`super::driver`]).
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
