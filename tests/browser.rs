@@ -807,3 +807,27 @@ async fn a_closed_connection_is_told_and_taken_up_again() {
     page.no_errors().await;
     page.close().await;
 }
+
+/// Short nardy rolls, both sides', in order (hits and entries too).
+const SHORT_NARDY_DICE: &str = "25 13 14 44 64 21 41 44 51 64 36 25 13 11 16 51 46 24 61 52 44 52 32 62 43 14 56 12 66 31 63 66 54 56 23 35 45 45 14 26 44 62 35 66 63 14 65 12";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_whole_short_nardy_game() {
+    let Some((browser, driver)) = tools() else {
+        return;
+    };
+    let page = Page::open("short_nardy", &browser, &driver).await;
+    page.choose_variant("short_nardy").await;
+    page.set_option("engine.ply", "1").await;
+    assert_eq!(page.text("f-variant").await, "Short nardy");
+    let views = page.play_to_the_end(SHORT_NARDY_DICE, &[], false).await;
+    let end = views.last().unwrap();
+    assert_eq!(end["result"]["winner"], "b", "{end}");
+    assert!(
+        views.iter().any(|v| v["bar"].as_u64() > Some(0)),
+        "the person had a checker on the bar"
+    );
+    page.check_record("Black").await;
+    page.no_errors().await;
+    page.close().await;
+}

@@ -145,6 +145,15 @@ function parsePosition(text) {
 }
 
 const cloneBoard = (b) => ({ pts: b.pts.slice(), bar: { ...b.bar }, off: { ...b.off } });
+const boardKey = (b) => `${b.pts.slice(1).join(',')} bar ${b.bar.w},${b.bar.b} off ${b.off.w},${b.off.b}`;
+
+/** The board drawn step by step must be the engine's after the play: a
+ *  difference is a bug of this page, reported on the console. */
+function checkBoard(drawn, what) {
+  if (boardKey(drawn) !== boardKey(S.board)) {
+    console.error(`board drawn after ${what} (${boardKey(drawn)}) is not the engine's (${boardKey(S.board)})`);
+  }
+}
 const stripHit = (s) => s.replace(/\*/g, '');
 
 /** Applies one step of `side` (in its numbering) to board `b`; returns
@@ -464,7 +473,9 @@ async function playSteps(path) {
   S.moves.push(...done.steps);
   S.turns[S.turns.length - 1].steps.push(...done.steps);
   S.stage = [];
+  const drawn = cloneBoard(S.board);
   await sync();
+  checkBoard(drawn, done.steps.join(' '));
   await afterStage();
 }
 
@@ -566,7 +577,9 @@ async function engineTurn() {
     S.moves.push(...steps);
     S.turns[S.turns.length - 1].steps.push(...steps);
     S.last = `The engine played ${steps.join(' ')}. `;
+    const drawn = cloneBoard(S.board);
     await sync();
+    checkBoard(drawn, steps.join(' '));
   }
   S.floor = S.moves.length;
   S.bounds = [];
