@@ -86,9 +86,15 @@ impl Slots {
     }
 }
 
-/// The refusal line a client without a slot receives before the close.
-pub fn refusal_line(why: &str) -> String {
-    format!("error bad_state {why}")
+/// Tells a client there is no slot for it (`error bad_state <why>`), then
+/// closes; never waits long, whatever the client does.
+pub async fn refuse<W: LineSink>(mut sink: W, why: &str) {
+    let line = format!("error bad_state {why}");
+    let _ = tokio::time::timeout(Duration::from_secs(5), async {
+        let _ = sink.write_lines(vec![line]).await;
+        sink.close().await;
+    })
+    .await;
 }
 
 /// The server's lifecycle: handlers join it to hear of the shutdown, and

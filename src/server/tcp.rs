@@ -9,11 +9,10 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use tokio::io::AsyncWriteExt;
 use tokio::net::{TcpListener, TcpStream};
 
 use super::connection::Connection;
-use super::driver::{Lifecycle, Member, Slot, Slots, drive, refusal_line};
+use super::driver::{self, Lifecycle, Member, Slot, Slots, drive};
 
 /// Default seconds without a whole line before an idle connection is closed.
 pub const DEFAULT_IDLE_TIMEOUT_S: u64 = 120;
@@ -177,14 +176,9 @@ impl Listener {
     }
 }
 
-/// Tells a client there is no slot for it, then closes (never waits long).
-async fn refuse(mut stream: TcpStream, why: &'static str) {
-    let line = format!("{}\n", refusal_line(why));
-    let _ = tokio::time::timeout(Duration::from_secs(5), async {
-        let _ = stream.write_all(line.as_bytes()).await;
-        let _ = stream.shutdown().await;
-    })
-    .await;
+/// Tells a client there is no slot for it, then closes.
+async fn refuse(stream: TcpStream, why: &'static str) {
+    driver::refuse(stream.into_split().1, why).await;
 }
 
 /// Serves one TCP connection: its lines framed with the line limit and

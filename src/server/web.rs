@@ -19,7 +19,7 @@ use futures_util::{SinkExt, StreamExt};
 use tokio::net::TcpListener;
 
 use super::connection::{Frame, LineFramer};
-use super::driver::{Lifecycle, Member, Slot, Slots, drive, refusal_line};
+use super::driver::{self, Lifecycle, Member, Slot, Slots, drive};
 use super::output::LineSink;
 use super::tcp::ServeConfig;
 
@@ -146,13 +146,9 @@ async fn ws_upgrade(
     resp
 }
 
-/// Tells a client there is no slot for it, then closes (never waits long).
-async fn refuse(mut socket: WebSocket, why: &'static str) {
-    let _ = tokio::time::timeout(std::time::Duration::from_secs(5), async {
-        let _ = socket.send(Message::Text(refusal_line(why).into())).await;
-        let _ = socket.send(Message::Close(None)).await;
-    })
-    .await;
+/// Tells a client there is no slot for it, then closes.
+async fn refuse(socket: WebSocket, why: &'static str) {
+    driver::refuse(WsWriter(socket.split().0), why).await;
 }
 
 async fn session(socket: WebSocket, config: &ServeConfig, member: Member, slot: Slot) {
