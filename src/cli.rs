@@ -1,6 +1,7 @@
 //! Command line: no subcommand speaks the protocol on stdin/stdout;
-//! `serve` serves it over TCP and/or, with the browser board, over HTTP. More subcommands (bench, match, replay,
-//! analyse, selfplay) slot into [`Commands`].
+//! `serve` serves it over TCP and/or, with the browser board, over HTTP.
+//! More subcommands (bench, match, replay, analyse, selfplay) slot into
+//! [`Commands`].
 
 use std::net::SocketAddr;
 use std::process::ExitCode;
