@@ -1,6 +1,7 @@
 //! Command line: no subcommand speaks the protocol on stdin/stdout;
-//! `serve` serves it over TCP. More subcommands (bench, match, replay,
-//! analyse, selfplay) slot into [`Commands`].
+//! `serve` serves it over TCP and/or, with the browser board, over HTTP.
+//! More subcommands (bench, match, replay, analyse, selfplay) slot into
+//! [`Commands`].
 
 use std::net::SocketAddr;
 use std::process::ExitCode;
@@ -30,7 +31,8 @@ pub struct Cli {
 /// Subcommands.
 #[derive(Subcommand, Debug)]
 pub enum Commands {
-    /// Serve the protocol over TCP, one session per connection.
+    /// Serve the protocol over TCP (one session per connection) and/or the
+    /// browser board over HTTP (`--http`; the protocol on a WebSocket at /ws).
     Serve(ServeArgs),
     /// Play a match between two engines (mirrored dice pairs).
     Match(crate::tools::MatchArgs),
@@ -48,12 +50,22 @@ pub enum Commands {
     GnubgExternal(crate::tools::GnubgExternalArgs),
 }
 
+/// The TCP listener's port when `serve` is given no address.
+pub const DEFAULT_PORT: u16 = 7667;
+
 /// Options of `serve`.
 #[derive(Args, Debug)]
 pub struct ServeArgs {
-    /// Address to listen on (a warning is logged for one that is not loopback).
-    #[arg(long, default_value = "127.0.0.1:7667")]
-    pub listen: SocketAddr,
+    /// Address of the TCP protocol listener (a warning is logged for one that
+    /// is not loopback). Default 127.0.0.1:7667 when --http is not given;
+    /// with --http only, no TCP listener runs unless this is given too.
+    #[arg(long)]
+    pub listen: Option<SocketAddr>,
+    /// Address of the HTTP listener: the browser board at `/` and the
+    /// protocol over a WebSocket at `/ws`; `--http` alone is 127.0.0.1:8080.
+    /// Sessions there share the limits below with the TCP ones.
+    #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "127.0.0.1:8080")]
+    pub http: Option<SocketAddr>,
     /// Longest accepted line in bytes; longer lines are answered with an error.
     #[arg(long, default_value_t = DEFAULT_MAX_LINE)]
     pub max_line: usize,
@@ -89,8 +101,14 @@ impl ServeArgs {
     /// The server configuration these options describe.
     pub fn config(&self) -> ServeConfig {
         let secs = |s: u64| (s > 0).then(|| Duration::from_secs(s));
+        // Without either listener, the TCP one on its usual port (as before --http).
+        let listen = match (self.listen, self.http) {
+            (None, None) => Some(SocketAddr::from(([127, 0, 0, 1], DEFAULT_PORT))),
+            (l, _) => l,
+        };
         ServeConfig {
-            listen: self.listen,
+            listen,
+            http: self.http,
             max_line: self.max_line,
             idle_timeout: secs(self.idle_timeout),
             line_timeout: secs(self.line_timeout),

@@ -1,11 +1,15 @@
-//! Transports: stdin/stdout ([`stdio`]) and TCP ([`tcp`]). They only move
-//! lines between the outside world and a [`crate::protocol::Session`].
+//! Transports: stdin/stdout ([`stdio`]), TCP ([`tcp`]) and WebSocket with
+//! the browser board ([`web`]). They only move lines between the outside
+//! world and a [`crate::protocol::Session`]; the remote ones share their
+//! limits and session loop ([`driver`]).
 
 pub mod connection;
+pub mod driver;
 pub mod output;
 pub mod shutdown;
 pub mod stdio;
 pub mod tcp;
+pub mod web;
 
 pub use tcp::ServeConfig;
 
@@ -59,38 +63,84 @@ pub fn prepare(mut config: ServeConfig) -> anyhow::Result<ServeConfig> {
         }
         config.weights_dir = Some(real);
     }
-    if !config.listen.ip().is_loopback() {
-        tracing::warn!(
-            addr = %config.listen,
-            "listening on an address that is not loopback: anyone who can reach it can use this engine (no authentication); put it behind a firewall or listen on 127.0.0.1"
-        );
+    for addr in config.listen.iter().chain(config.http.iter()) {
+        if !addr.ip().is_loopback() {
+            tracing::warn!(
+                %addr,
+                "listening on an address that is not loopback: anyone who can reach it can use this engine (no authentication); put it behind a firewall or listen on 127.0.0.1"
+            );
+        }
     }
     Ok(config)
 }
 
-/// Runs the TCP server until Ctrl-C or SIGTERM. Prints `listening <addr>`
-/// on stdout once the socket is bound (useful with port 0). Returns an
-/// error (a non-zero exit) when the listening socket fails.
+/// Binds `addr` and announces it on stdout as `listening <shown>`.
+async fn bind(
+    addr: std::net::SocketAddr,
+    show: impl Fn(std::net::SocketAddr) -> String,
+) -> anyhow::Result<tokio::net::TcpListener> {
+    let listener = tokio::net::TcpListener::bind(addr)
+        .await
+        .map_err(|e| anyhow::anyhow!("cannot listen on {addr}: {e}"))?;
+    let bound = listener.local_addr()?;
+    {
+        use std::io::Write;
+        let mut o = std::io::stdout().lock();
+        writeln!(o, "listening {}", show(bound))?;
+        o.flush()?;
+    }
+    tracing::info!(addr = %bound, "listening");
+    Ok(listener)
+}
+
+/// Runs the server until Ctrl-C or SIGTERM: the TCP listener (`listen`),
+/// the HTTP one (`http`), or both, sharing one set of connection limits.
+/// Prints `listening <addr>` (TCP) and `listening http://<addr>/` (HTTP)
+/// on stdout once each socket is bound (useful with port 0). Returns an
+/// error (a non-zero exit) when a listening socket fails.
 pub fn serve(config: ServeConfig) -> anyhow::Result<()> {
     let config = prepare(config)?;
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
     let result = rt.block_on(async move {
-        let listener = tokio::net::TcpListener::bind(config.listen)
-            .await
-            .map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}", config.listen))?;
-        let addr = listener.local_addr()?;
-        {
-            use std::io::Write;
-            let mut o = std::io::stdout().lock();
-            writeln!(o, "listening {addr}")?;
-            o.flush()?;
-        }
-        tracing::info!(%addr, "listening");
-        tcp::run(listener, config, shutdown::signal())
-            .await
-            .map_err(|e| anyhow::anyhow!("accepting connections failed: {e}"))
+        let tcp = match config.listen {
+            Some(a) => Some(bind(a, |b| b.to_string()).await?),
+            None => None,
+        };
+        let http = match config.http {
+            Some(a) => Some(bind(a, |b| format!("http://{b}/")).await?),
+            None => None,
+        };
+        let slots = driver::Slots::new(&config);
+        let (life, members_gone) = driver::Lifecycle::new();
+        let tcp_loop = async {
+            match tcp {
+                Some(l) => tcp::run(l, config.clone(), slots.clone(), life.clone())
+                    .await
+                    .map_err(|e| anyhow::anyhow!("accepting connections failed: {e}")),
+                None => std::future::pending().await,
+            }
+        };
+        let http_loop = async {
+            match http {
+                Some(l) => web::run(l, config.clone(), slots.clone(), life.clone())
+                    .await
+                    .map_err(|e| anyhow::anyhow!("serving HTTP failed: {e}")),
+                None => std::future::pending().await,
+            }
+        };
+        let res = tokio::select! {
+            r = tcp_loop => r,
+            r = http_loop => r,
+            _ = shutdown::signal() => {
+                tracing::info!("shutting down");
+                Ok(())
+            }
+        };
+        life.shut_down();
+        driver::wait_for_members(members_gone).await;
+        res
     });
     // Whatever a connection is still doing, the process ends now.
     rt.shutdown_timeout(std::time::Duration::from_millis(300));

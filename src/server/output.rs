@@ -4,7 +4,8 @@
 //!
 //! The reading side stops taking commands while the queue is backlogged
 //! (backpressure); a line that would take the queue past its bound, or a
-//! write that does not complete in time, loses the connection.
+//! write that does not complete in time, loses the connection. The same
+//! queue serves TCP and WebSocket connections ([`LineSink`]).
 
 use std::collections::VecDeque;
 use std::sync::Mutex;
@@ -124,9 +125,10 @@ impl OutputQueue {
         self.wake_reader.notify_one();
     }
 
-    /// The next batch of lines to write; `None` when the writer should stop
-    /// (`Some(empty)` never: it waits instead).
-    async fn next_batch(&self) -> Option<Vec<u8>> {
+    /// The next batch of lines to write (at most [`BATCH`] bytes, or one
+    /// longer line); `None` when the writer should stop (`Some(empty)`
+    /// never: it waits instead).
+    async fn next_batch(&self) -> Option<Vec<String>> {
         loop {
             {
                 let Ok(mut s) = self.state.lock() else {
@@ -136,22 +138,25 @@ impl OutputQueue {
                     return None;
                 }
                 if !s.lines.is_empty() {
-                    let mut buf = Vec::with_capacity(BATCH.min(s.bytes));
+                    let mut batch = Vec::new();
+                    let mut size = 0;
                     while let Some(line) = s.lines.front() {
-                        if !buf.is_empty() && buf.len() + line.len() + 1 > BATCH {
+                        let n = line.len() + 1;
+                        if !batch.is_empty() && size + n > BATCH {
                             break;
                         }
-                        buf.extend_from_slice(line.as_bytes());
-                        buf.push(b'\n');
-                        s.bytes -= line.len() + 1;
-                        s.lines.pop_front();
+                        size += n;
+                        s.bytes -= n;
+                        if let Some(line) = s.lines.pop_front() {
+                            batch.push(line);
+                        }
                     }
                     if s.reader_paused && s.bytes <= self.resume_at() {
                         s.reader_paused = false;
                         drop(s);
                         self.wake_reader.notify_one();
                     }
-                    return Some(buf);
+                    return Some(batch);
                 }
                 if s.finishing {
                     return None;
@@ -163,16 +168,43 @@ impl OutputQueue {
     }
 }
 
-/// Writes the queue's lines to the socket until the queue finishes (then
-/// hands the socket back, for the caller to close after giving back its
-/// slot) or a write fails or takes longer than `timeout`.
-pub async fn write_loop(
-    mut wr: OwnedWriteHalf,
+/// Where a connection's output lines go: a byte stream (TCP, lines ending
+/// in LF) or a message stream (WebSocket, one text message a line).
+pub trait LineSink: Send + 'static {
+    /// Writes `lines` in order, whole.
+    fn write_lines(
+        &mut self,
+        lines: Vec<String>,
+    ) -> impl Future<Output = std::io::Result<()>> + Send;
+    /// Ends the stream politely (TCP: shutdown; WebSocket: a close frame).
+    fn close(self) -> impl Future<Output = ()> + Send;
+}
+
+impl LineSink for OwnedWriteHalf {
+    async fn write_lines(&mut self, lines: Vec<String>) -> std::io::Result<()> {
+        let mut buf = Vec::with_capacity(lines.iter().map(|l| l.len() + 1).sum());
+        for line in &lines {
+            buf.extend_from_slice(line.as_bytes());
+            buf.push(b'\n');
+        }
+        self.write_all(&buf).await
+    }
+
+    async fn close(mut self) {
+        let _ = self.shutdown().await;
+    }
+}
+
+/// Writes the queue's lines to `wr` until the queue finishes (then hands
+/// the sink back, for the caller to close after giving back its slot) or a
+/// write fails or takes longer than `timeout`.
+pub async fn write_loop<W: LineSink>(
+    mut wr: W,
     queue: std::sync::Arc<OutputQueue>,
     timeout: Duration,
-) -> Option<OwnedWriteHalf> {
-    while let Some(buf) = queue.next_batch().await {
-        match tokio::time::timeout(timeout, wr.write_all(&buf)).await {
+) -> Option<W> {
+    while let Some(batch) = queue.next_batch().await {
+        match tokio::time::timeout(timeout, wr.write_lines(batch)).await {
             Ok(Ok(())) => {}
             Ok(Err(e)) => {
                 tracing::debug!(error = %e, "write failed");
@@ -224,13 +256,11 @@ mod tests {
             }
             assert!(q.is_backlogged());
             q.finish();
-            let mut all = Vec::new();
+            let mut lines = Vec::new();
             while let Some(b) = q.next_batch().await {
-                assert!(b.len() <= BATCH);
-                all.extend(b);
+                assert!(b.iter().map(|l| l.len() + 1).sum::<usize>() <= BATCH);
+                lines.extend(b);
             }
-            let text = String::from_utf8(all).unwrap();
-            let lines: Vec<&str> = text.lines().collect();
             assert_eq!(lines.len(), 20_000);
             assert_eq!(lines[19_999], "line 19999");
             // The reader was paused and has been woken.

@@ -350,6 +350,52 @@ impl Server {
     }
 }
 
+/// `gulbara serve --http` (and `--listen` when asked) on ephemeral
+/// loopback ports, with the addresses it announced.
+pub struct Web {
+    pub proc: Proc,
+    /// `127.0.0.1:PORT` of the HTTP listener.
+    pub http: String,
+    /// The TCP listener's address, when one was asked for.
+    pub tcp: Option<String>,
+}
+
+impl Web {
+    pub fn start(with_tcp: bool, extra: &[&str]) -> Web {
+        let mut cmd = Command::new(bin());
+        cmd.arg("serve");
+        if with_tcp {
+            cmd.args(["--listen", "127.0.0.1:0"]);
+        }
+        cmd.args(["--http", "127.0.0.1:0"]).args(extra);
+        let mut child = cmd
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start gulbara serve --http");
+        let lines = line_channel(child.stdout.take().unwrap());
+        let proc = Proc(child);
+        let mut tcp = None;
+        let mut http = None;
+        for _ in 0..if with_tcp { 2 } else { 1 } {
+            let l = lines
+                .recv_timeout(Duration::from_secs(30))
+                .expect("server announces its address");
+            let addr = l.strip_prefix("listening ").expect("listening line");
+            match addr.strip_prefix("http://") {
+                Some(h) => http = Some(h.trim_end_matches('/').to_string()),
+                None => tcp = Some(addr.to_string()),
+            }
+        }
+        Web {
+            proc,
+            http: http.expect("an http listener"),
+            tcp,
+        }
+    }
+}
+
 /// The resident set size of a process in KiB (Linux), from /proc.
 pub fn rss_kib(pid: u32) -> Option<u64> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;

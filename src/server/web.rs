@@ -1,0 +1,249 @@
+//! The HTTP listener: the browser board at `/` (plain HTML, CSS and JS
+//! embedded in the binary, so it works offline) and the protocol over a
+//! WebSocket at `/ws`, one text message per line in either direction, one
+//! session per socket. A WebSocket session is driven by the same loop as a
+//! TCP connection ([`drive`]) and counts against the same connection limits.
+
+use std::collections::VecDeque;
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use axum::Router;
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{ConnectInfo, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use futures_util::stream::{SplitSink, SplitStream};
+use futures_util::{SinkExt, StreamExt};
+use tokio::net::TcpListener;
+
+use super::connection::{Frame, LineFramer};
+use super::driver::{self, Lifecycle, Member, Slot, Slots, drive};
+use super::output::LineSink;
+use super::tcp::ServeConfig;
+
+/// The page and its assets, compiled in.
+const INDEX_HTML: &str = include_str!("../../web/index.html");
+const APP_JS: &str = include_str!("../../web/app.js");
+const STYLE_CSS: &str = include_str!("../../web/style.css");
+
+/// Every response: nothing is loaded from anywhere but this server.
+const CSP: &str = "default-src 'self'; img-src 'self' data: blob:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'";
+
+#[derive(Clone)]
+struct AppState {
+    config: Arc<ServeConfig>,
+    slots: Slots,
+    life: Arc<Lifecycle>,
+}
+
+/// The router of the HTTP listener.
+fn router(config: ServeConfig, slots: Slots, life: Arc<Lifecycle>) -> Router {
+    Router::new()
+        .route(
+            "/",
+            get(|| async { asset("text/html; charset=utf-8", INDEX_HTML) }),
+        )
+        .route(
+            "/app.js",
+            get(|| async { asset("text/javascript; charset=utf-8", APP_JS) }),
+        )
+        .route(
+            "/style.css",
+            get(|| async { asset("text/css; charset=utf-8", STYLE_CSS) }),
+        )
+        .route("/ws", get(ws_upgrade))
+        .with_state(AppState {
+            config: Arc::new(config),
+            slots,
+            life,
+        })
+}
+
+fn asset(content_type: &'static str, body: &'static str) -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, content_type),
+            (header::CACHE_CONTROL, "no-cache"),
+            (header::CONTENT_SECURITY_POLICY, CSP),
+            (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+        ],
+        body,
+    )
+        .into_response()
+}
+
+/// Serves HTTP on `listener` until the caller drops this future (at
+/// shutdown, after which `life` tells the WebSocket sessions to stop).
+pub async fn run(
+    listener: TcpListener,
+    config: ServeConfig,
+    slots: Slots,
+    life: Arc<Lifecycle>,
+) -> std::io::Result<()> {
+    let app = router(config, slots, life);
+    axum::serve(
+        listener,
+        app.into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .await
+}
+
+/// The host[:port] part of an `Origin` header (`http://127.0.0.1:8080`).
+fn origin_host(origin: &str) -> Option<&str> {
+    let rest = origin.split_once("://")?.1;
+    Some(rest.split('/').next().unwrap_or(rest))
+}
+
+/// Whether a browser's WebSocket comes from a page of this server. A
+/// request without `Origin` is not a browser's (a script or a GUI) and is
+/// let in; one from another site's page is refused, so a page the user
+/// happens to visit cannot use the engine behind their back.
+fn same_origin(headers: &HeaderMap) -> bool {
+    let Some(origin) = headers.get(header::ORIGIN) else {
+        return true;
+    };
+    let host = headers.get(header::HOST).and_then(|h| h.to_str().ok());
+    match (origin.to_str().ok().and_then(origin_host), host) {
+        (Some(o), Some(h)) => o.eq_ignore_ascii_case(h),
+        _ => false,
+    }
+}
+
+async fn ws_upgrade(
+    ws: WebSocketUpgrade,
+    headers: HeaderMap,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    State(state): State<AppState>,
+) -> Response {
+    if !same_origin(&headers) {
+        tracing::warn!(%peer, origin = ?headers.get(header::ORIGIN), "refusing a cross-origin WebSocket");
+        return (StatusCode::FORBIDDEN, "cross-origin WebSocket refused\n").into_response();
+    }
+    // A message holds one line: anything up to a few times the line limit
+    // is read and answered with the line-too-long error (as TCP does);
+    // beyond that the socket is closed without buffering it.
+    let max_message = state.config.max_line.saturating_mul(4).saturating_add(4096);
+    let ws = ws.max_message_size(max_message).max_frame_size(max_message);
+    let member = state.life.join();
+    let slot = state.slots.take(peer.ip());
+    let mut resp = ws.on_upgrade(move |socket| async move {
+        let (member, slot) = match (member, slot) {
+            (Some(m), Ok(s)) => (m, s),
+            (None, _) => return refuse(socket, "server shutting down").await,
+            (_, Err(why)) => {
+                tracing::warn!(%peer, why, "refusing a WebSocket");
+                return refuse(socket, why).await;
+            }
+        };
+        tracing::info!(%peer, "websocket opened");
+        session(socket, &state.config, member, slot).await;
+        tracing::info!(%peer, "websocket closed");
+    });
+    resp.headers_mut()
+        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    resp
+}
+
+/// Tells a client there is no slot for it, then closes.
+async fn refuse(socket: WebSocket, why: &'static str) {
+    driver::refuse(WsWriter(socket.split().0), why).await;
+}
+
+async fn session(socket: WebSocket, config: &ServeConfig, member: Member, slot: Slot) {
+    let (sink, stream) = socket.split();
+    let reader = WsReader {
+        stream,
+        max_line: config.max_line,
+        ready: VecDeque::new(),
+    };
+    drive(reader, WsWriter(sink), config, member, slot).await;
+}
+
+/// The reading side of a WebSocket: each text (or binary) message is one
+/// line; a trailing line ending is dropped, and a message holding several
+/// lines is taken as those lines, so nothing reaches the session with a
+/// line break inside.
+struct WsReader {
+    stream: SplitStream<WebSocket>,
+    max_line: usize,
+    ready: VecDeque<Frame>,
+}
+
+impl WsReader {
+    fn frames(&mut self, data: &[u8]) {
+        let mut framer = LineFramer::new(self.max_line);
+        let mut out = Vec::new();
+        framer.push(data, &mut out);
+        out.extend(framer.finish());
+        self.ready.extend(out);
+    }
+}
+
+impl super::driver::FrameSource for WsReader {
+    async fn read_frame(&mut self) -> std::io::Result<Option<Frame>> {
+        loop {
+            if let Some(f) = self.ready.pop_front() {
+                return Ok(Some(f));
+            }
+            // StreamExt::next is cancel-safe: a message is never half taken.
+            match self.stream.next().await {
+                None | Some(Ok(Message::Close(_))) => return Ok(None),
+                Some(Ok(Message::Text(t))) => self.frames(t.as_bytes()),
+                Some(Ok(Message::Binary(b))) => self.frames(&b),
+                // Pings are answered by the WebSocket layer itself.
+                Some(Ok(Message::Ping(_) | Message::Pong(_))) => {}
+                Some(Err(e)) => return Err(std::io::Error::other(e)),
+            }
+        }
+    }
+}
+
+/// The writing side of a WebSocket: one text message per line.
+struct WsWriter(SplitSink<WebSocket, Message>);
+
+impl LineSink for WsWriter {
+    async fn write_lines(&mut self, lines: Vec<String>) -> std::io::Result<()> {
+        for line in lines {
+            self.0
+                .feed(Message::Text(line.into()))
+                .await
+                .map_err(std::io::Error::other)?;
+        }
+        self.0.flush().await.map_err(std::io::Error::other)
+    }
+
+    async fn close(mut self) {
+        let _ = self.0.send(Message::Close(None)).await;
+        let _ = self.0.close().await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn headers(origin: Option<&str>, host: &str) -> HeaderMap {
+        let mut h = HeaderMap::new();
+        h.insert(header::HOST, HeaderValue::from_str(host).unwrap());
+        if let Some(o) = origin {
+            h.insert(header::ORIGIN, HeaderValue::from_str(o).unwrap());
+        }
+        h
+    }
+
+    #[test]
+    fn only_the_servers_own_pages_may_open_a_websocket() {
+        assert!(same_origin(&headers(None, "127.0.0.1:8080")));
+        assert!(same_origin(&headers(
+            Some("http://127.0.0.1:8080"),
+            "127.0.0.1:8080"
+        )));
+        assert!(!same_origin(&headers(
+            Some("http://evil.example"),
+            "127.0.0.1:8080"
+        )));
+        assert!(!same_origin(&headers(Some("null"), "127.0.0.1:8080")));
+    }
+}

@@ -1,0 +1,833 @@
+//! The browser board in a real browser: headless Chromium (Debian's
+//! `chromium` and `chromium-driver`, which `.ci/run` installs) driven over
+//! WebDriver against `gulbara serve --http` on an ephemeral loopback port.
+//!
+//! Each test plays a whole game against the engine by clicking: the Roll
+//! button, a checker's point, then where it goes, Done at the end of a
+//! turn. The dice are typed into the dice box at the start (both sides'
+//! rolls, in order), so the games are the same on every run: the
+//! sequences were chosen so that the Gul bara game has the person play an
+//! escalating chain stage by stage and a remainder, and the backgammon
+//! game a hit and entries from the bar. The tests read the page's state
+//! only to decide what to click and to wait for the engine; they check
+//! what the page shows, that the record it writes replays with
+//! `gulbara replay`, and that nothing reached the console as an error.
+//! Screenshots go to docs/screenshots/.
+//!
+//! Without chromium or chromedriver the tests print a note and pass,
+//! except under `CI=true`, where they fail.
+//!
+//! No test asserts how fast something happens: every wait is for a
+//! condition, with a long bound that only guards against a hang.
+
+mod common;
+
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::{Proc, Web, bin, scratch_dir};
+use fantoccini::actions::{
+    InputSource, KeyAction, KeyActions, MOUSE_BUTTON_LEFT, MouseActions, PointerAction,
+};
+use fantoccini::{Client, ClientBuilder, Locator};
+use serde_json::{Value, json};
+
+/// The longest any one condition is waited for.
+const GUARD: Duration = Duration::from_secs(90);
+
+const CHROMIUM: &[&str] = &["/usr/bin/chromium", "/usr/bin/chromium-browser"];
+const CHROMEDRIVER: &[&str] = &["/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver"];
+
+/// The browser and its driver, or `None` (with a note) when they are not
+/// installed; under `CI=true` their absence fails the test.
+fn tools() -> Option<(PathBuf, PathBuf)> {
+    let find = |c: &[&str]| c.iter().map(PathBuf::from).find(|p| p.exists());
+    match (find(CHROMIUM), find(CHROMEDRIVER)) {
+        (Some(b), Some(d)) => Some((b, d)),
+        _ => {
+            if std::env::var("CI").as_deref() == Ok("true") {
+                panic!(
+                    "chromium or chromedriver is not installed (CI=true): install them with `apt-get install -y chromium chromium-driver`"
+                );
+            }
+            eprintln!(
+                "note: skipping the browser test: chromium and chromedriver are not installed (apt-get install -y chromium chromium-driver)"
+            );
+            None
+        }
+    }
+}
+
+/// A free loopback port (for chromedriver, which cannot be given port 0).
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free port")
+}
+
+/// One browser session on one game page.
+struct Page {
+    client: Client,
+    /// Where the browser saves downloads.
+    downloads: PathBuf,
+    _driver: Proc,
+    _web: Web,
+    name: &'static str,
+}
+
+impl Page {
+    /// Starts the server, chromedriver and Chromium, and opens the board.
+    async fn open(name: &'static str, browser: &Path, driver: &Path) -> Page {
+        Page::open_with(name, browser, driver, &[]).await
+    }
+
+    /// [`Page::open`] with more `serve` options.
+    async fn open_with(name: &'static str, browser: &Path, driver: &Path, serve: &[&str]) -> Page {
+        let web = Web::start(false, serve);
+        let port = free_port();
+        let driver_proc = Proc(
+            Command::new(driver)
+                .args([format!("--port={port}"), "--allowed-ips=127.0.0.1".into()])
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .expect("start chromedriver"),
+        );
+        let start = Instant::now();
+        while TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(start.elapsed() < GUARD, "chromedriver never listened");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        let profile = scratch_dir(&format!("chromium-{name}"));
+        let downloads = scratch_dir(&format!("downloads-{name}"));
+        let mut caps = serde_json::Map::new();
+        caps.insert(
+            "goog:chromeOptions".into(),
+            json!({
+                "binary": browser.to_string_lossy(),
+                "args": [
+                    "--headless", "--no-sandbox", "--disable-gpu",
+                    "--disable-background-networking", "--disable-component-update",
+                    "--disable-sync", "--no-first-run", "--disable-dev-shm-usage",
+                    format!("--user-data-dir={}", profile.display()),
+                    "--window-size=1100,820",
+                ],
+                "prefs": {
+                    "download.default_directory": downloads.to_string_lossy(),
+                    "download.prompt_for_download": false,
+                },
+            }),
+        );
+        let connector = hyper_util::client::legacy::connect::HttpConnector::new();
+        let client = ClientBuilder::new(connector)
+            .capabilities(caps)
+            .connect(&format!("http://127.0.0.1:{port}"))
+            .await
+            .expect("a WebDriver session");
+        client
+            .goto(&format!("http://{}/?anim=30", web.http))
+            .await
+            .expect("open the board");
+        let page = Page {
+            client,
+            downloads,
+            _driver: driver_proc,
+            _web: web,
+            name,
+        };
+        page.wait("the first game starts", "S.phase === 'roll'")
+            .await;
+        page
+    }
+
+    /// Evaluates a JavaScript expression in the page (`S` is the page's state).
+    async fn js(&self, expr: &str) -> Value {
+        let script = format!("const S = window.gulbara.state(); return ({expr});");
+        self.client
+            .execute(&script, vec![])
+            .await
+            .unwrap_or_else(|e| panic!("{}: script {expr}: {e}", self.name))
+    }
+
+    async fn text(&self, id: &str) -> String {
+        self.js(&format!("document.getElementById('{id}').textContent"))
+            .await
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    }
+
+    /// Waits until `expr` is true in the page.
+    async fn wait(&self, what: &str, expr: &str) {
+        let start = Instant::now();
+        loop {
+            if self.js(expr).await.as_bool() == Some(true) {
+                return;
+            }
+            if start.elapsed() > GUARD {
+                let status = self.text("status").await;
+                let errors = self.js("window.gulbara.errors()").await;
+                panic!(
+                    "{}: waited too long for {what} ({expr}); status: {status}; errors: {errors}",
+                    self.name
+                );
+            }
+            tokio::time::sleep(Duration::from_millis(15)).await;
+        }
+    }
+
+    async fn click_css(&self, css: &str) {
+        self.client
+            .find(Locator::Css(css))
+            .await
+            .unwrap_or_else(|e| panic!("{}: no {css}: {e}", self.name))
+            .click()
+            .await
+            .unwrap_or_else(|e| panic!("{}: click {css}: {e}", self.name));
+    }
+
+    async fn click_point(&self, key: &str) {
+        self.click_css(&format!("[data-point=\"{key}\"]")).await;
+    }
+
+    /// Types into an input (appending to what it holds).
+    async fn type_into(&self, css: &str, text: &str) {
+        self.client
+            .find(Locator::Css(css))
+            .await
+            .expect("the input")
+            .send_keys(text)
+            .await
+            .expect("typing");
+    }
+
+    /// Sets a setting through its control, as a person does.
+    async fn set_option(&self, key: &str, value: &str) {
+        let css = format!("[id=\"opt-{key}\"]");
+        let e = self.client.find(Locator::Css(&css)).await.expect("option");
+        if e.tag_name().await.expect("tag") == "select" {
+            e.select_by_value(value).await.expect("choose");
+        } else {
+            e.clear().await.expect("clear");
+            // Tab leaves the field, which commits the change.
+            e.send_keys(&format!("{value}\u{E004}"))
+                .await
+                .expect("type");
+        }
+        self.wait(
+            &format!("{key} set"),
+            &format!(
+                "S.keys.find((k) => k.name === '{key}')?.value === '{value}' && S.phase === 'roll'"
+            ),
+        )
+        .await;
+    }
+
+    async fn choose_variant(&self, variant: &str) {
+        let e = self
+            .client
+            .find(Locator::Id("variant"))
+            .await
+            .expect("select");
+        e.select_by_value(variant)
+            .await
+            .expect("choose the variant");
+        self.wait(
+            "the new variant's game",
+            &format!("S.variant === '{variant}' && S.phase === 'roll' && S.moves.length === 0"),
+        )
+        .await;
+    }
+
+    /// Saves a screenshot of the page (or of the board alone) into docs/screenshots/.
+    async fn screenshot(&self, file: &str, board_only: bool) {
+        let png = if board_only {
+            self.client
+                .find(Locator::Id("board"))
+                .await
+                .expect("the board")
+                .screenshot()
+                .await
+        } else {
+            // The page from its top (a control the test used may have scrolled it).
+            self.client
+                .execute("window.scrollTo(0, 0)", vec![])
+                .await
+                .expect("scroll");
+            self.client.screenshot().await
+        }
+        .expect("a screenshot");
+        assert!(png.starts_with(b"\x89PNG"), "a PNG");
+        let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("docs/screenshots");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join(file), png).unwrap();
+    }
+
+    /// One of the person's steps by clicking: its checker's point, then
+    /// where it goes. Returns the step.
+    async fn click_step(&self) -> String {
+        let step = self
+            .js("S.legal[0].norm[S.stage.length]")
+            .await
+            .as_str()
+            .expect("a step to play")
+            .to_string();
+        let before = self.js("S.stage.join(' ') + '|' + S.moves.length").await;
+        let (from, to) = step.split_once('/').unwrap();
+        assert_eq!(
+            self.js("S.legal[0].norm.slice(0, S.stage.length).join(' ') === S.stage.join(' ')")
+                .await,
+            json!(true),
+            "{}: the steps played so far follow the first legal play",
+            self.name
+        );
+        self.click_point(from).await;
+        self.wait("the checker is picked", &format!("S.selected === '{from}'"))
+            .await;
+        // The destination is offered, and only legal ones are.
+        let dests = self
+            .js("[...document.querySelectorAll('.point.dest')].map((e) => e.dataset.point)")
+            .await;
+        assert!(
+            dests.as_array().unwrap().iter().any(|d| d == to),
+            "{}: {to} is not offered after picking {from}: {dests}",
+            self.name
+        );
+        self.click_point(to).await;
+        self.wait(
+            "the step is taken",
+            &format!(
+                "(S.stage.join(' ') + '|' + S.moves.length) !== {before} && S.phase !== 'idle'"
+            ),
+        )
+        .await;
+        step
+    }
+
+    /// One of the person's steps by dragging its checker onto the
+    /// destination (pointer down, a move, up). Returns the step.
+    async fn drag_step(&self) -> String {
+        let step = self
+            .js("S.legal[0].norm[S.stage.length]")
+            .await
+            .as_str()
+            .expect("a step to drag")
+            .to_string();
+        let (from, to) = step.split_once('/').unwrap();
+        // Viewport coordinates, read first: the board is drawn anew once the drag starts.
+        let centre = |key: &str| {
+            format!(
+                "(() => {{ const r = document.querySelector('[data-point=\"{key}\"]').getBoundingClientRect(); \
+                 return [Math.round(r.x + r.width / 2), Math.round(r.y + r.height / 2)]; }})()"
+            )
+        };
+        let a = self.js(&centre(from)).await;
+        let b = self.js(&centre(to)).await;
+        let at = |v: &Value, i: usize| v[i].as_f64().unwrap();
+        let n = self.js("S.stage.length").await;
+        let mouse = MouseActions::new("mouse".into())
+            .then(PointerAction::MoveTo {
+                duration: None,
+                x: at(&a, 0),
+                y: at(&a, 1),
+            })
+            .then(PointerAction::Down {
+                button: MOUSE_BUTTON_LEFT,
+            })
+            .then(PointerAction::MoveTo {
+                duration: Some(Duration::from_millis(50)),
+                x: at(&a, 0) + 15.0,
+                y: at(&a, 1) + 15.0,
+            })
+            .then(PointerAction::MoveTo {
+                duration: Some(Duration::from_millis(100)),
+                x: at(&b, 0),
+                y: at(&b, 1),
+            })
+            .then(PointerAction::Up {
+                button: MOUSE_BUTTON_LEFT,
+            });
+        self.client.perform_actions(mouse).await.expect("a drag");
+        self.wait("the dragged step", &format!("S.stage.length > {n}"))
+            .await;
+        assert_eq!(self.js("S.stage[S.stage.length - 1]").await, json!(step));
+        step
+    }
+
+    /// Plays the game to its end by clicking, with `dice` typed first.
+    /// Before each action, a screenshot is taken the first time each of
+    /// `shots`' conditions holds; once, at the first chain stage after
+    /// another, the person undoes back across the stage boundary (when
+    /// `undo_across`). Returns every view of the game seen on the way.
+    async fn play_to_the_end(
+        &self,
+        dice: &str,
+        shots: &[(&str, &str, bool)],
+        mut undo_across: bool,
+    ) -> Vec<Value> {
+        self.type_into("#dice-input", dice).await;
+        let mut taken = vec![false; shots.len()];
+        let mut views = Vec::new();
+        let mut turns = 0;
+        loop {
+            self.wait(
+                "the person's turn",
+                "['roll', 'move', 'done', 'over'].includes(S.phase)",
+            )
+            .await;
+            let view = self
+                .js(
+                    "({ phase: S.phase, pending: S.show.pending, tomove: S.show.tomove, \
+                      stage: S.stage.length, bounds: S.bounds.length, \
+                      stageText: document.getElementById('f-stage').textContent, \
+                      escalation: document.getElementById('f-escalation').textContent, \
+                      turn: document.getElementById('f-turn').textContent, \
+                      legal0: S.legal[0] ? S.legal[0].steps : null, \
+                      bar: S.board.bar.w, result: S.show.result || null })",
+                )
+                .await;
+            views.push(view.clone());
+            for (i, (cond, file, board_only)) in shots.iter().enumerate() {
+                if !taken[i] && self.js(cond).await.as_bool() == Some(true) {
+                    taken[i] = true;
+                    self.screenshot(file, *board_only).await;
+                }
+            }
+            match view["phase"].as_str().unwrap() {
+                "over" => {
+                    for (i, (cond, file, _)) in shots.iter().enumerate() {
+                        assert!(taken[i], "{}: never saw {cond} for {file}", self.name);
+                    }
+                    return views;
+                }
+                "roll" => {
+                    turns += 1;
+                    assert!(turns < 400, "{}: the game does not end", self.name);
+                    let n = self.js("S.moves.length").await;
+                    self.click_css("#roll").await;
+                    self.wait("the roll is taken", &format!("S.moves.length > {n}"))
+                        .await;
+                }
+                "move" if undo_across && view["stage"] == 0 && view["bounds"] != 0 => {
+                    // Back into the stage before: all its steps but the last.
+                    undo_across = false;
+                    let n = self.js("S.moves.length").await;
+                    self.click_css("#undo").await;
+                    self.wait(
+                        "the undo across the stage",
+                        &format!("S.moves.length < {n} && S.phase === 'move' && S.stage.length === S.playable - 1"),
+                    )
+                    .await;
+                }
+                "move" => {
+                    self.click_step().await;
+                }
+                "done" => {
+                    let n = self.js("S.turns.length").await;
+                    self.click_css("#done").await;
+                    self.wait(
+                        "the engine's turn",
+                        &format!("S.turns.length > {n} || S.phase === 'over'"),
+                    )
+                    .await;
+                }
+                other => panic!("{}: unexpected phase {other}", self.name),
+            }
+        }
+    }
+
+    /// The record the page shows replays with `gulbara replay`, and the
+    /// download button saves the same text.
+    async fn check_record(&self, winner: &str) {
+        let record = self
+            .js("document.getElementById('record').textContent")
+            .await;
+        let record = record.as_str().unwrap().to_string();
+        assert!(
+            record.contains(&format!("({winner})")),
+            "{}: the record names the winner: {record}",
+            self.name
+        );
+        let dir = scratch_dir(&format!("record-{}", self.name));
+        let file = dir.join("game.txt");
+        std::fs::write(&file, &record).unwrap();
+        let out = Command::new(bin())
+            .arg("replay")
+            .arg(&file)
+            .output()
+            .expect("run gulbara replay");
+        assert!(
+            out.status.success(),
+            "{}: replay failed: {}\n{record}",
+            self.name,
+            String::from_utf8_lossy(&out.stderr)
+        );
+        self.click_css("#download").await;
+        let saved = self.downloads.join(format!("gulbara-{}.txt", self.name));
+        let start = Instant::now();
+        while std::fs::read_to_string(&saved).ok().as_deref() != Some(record.as_str()) {
+            assert!(
+                start.elapsed() < GUARD,
+                "{}: nothing downloaded to {}",
+                self.name,
+                saved.display()
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
+    async fn no_errors(&self) {
+        let errors = self.js("window.gulbara.errors()").await;
+        assert_eq!(errors, json!([]), "{}: errors on the page", self.name);
+    }
+
+    /// Presses and releases a key wherever the focus is.
+    async fn press(&self, key: char) {
+        let keys = KeyActions::new("keyboard".into())
+            .then(KeyAction::Down { value: key })
+            .then(KeyAction::Up { value: key });
+        self.client
+            .perform_actions(keys)
+            .await
+            .expect("a key press");
+    }
+
+    /// Resizes the window (a phone-sized one for the narrow layout).
+    async fn resize(&self, width: u32, height: u32) {
+        self.client
+            .set_window_size(width, height)
+            .await
+            .expect("resize the window");
+    }
+
+    async fn close(self) {
+        let _ = self.client.close().await;
+    }
+}
+
+/// Gul bara rolls (White's, then Black's, ...): White's 7th roll, 1-1, is
+/// past the three exempt rolls and escalates; later the person plays
+/// remainders of the engine's broken chains.
+const GULBARA_DICE: &str = "52 45 64 65 36 46 11 23 62 36 12 13 24 22 22 35 63 56 41 33 21 65 44 42 62 14 64 23 52 21 16 11 44 53";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_whole_gul_bara_game_with_a_chain_and_a_remainder() {
+    let Some((browser, driver)) = tools() else {
+        return;
+    };
+    let page = Page::open("gulbara", &browser, &driver).await;
+    page.set_option("engine.ply", "1").await;
+    assert!(
+        page.text("f-escalation")
+            .await
+            .contains("next doublet escalates: White no")
+    );
+    page.screenshot("gulbara-start.png", false).await;
+
+    // A first turn by hand: a step, its undo, a hint.
+    page.type_into("#dice-input", "52").await;
+    page.click_css("#roll").await;
+    page.wait("the first move", "S.phase === 'move'").await;
+    assert_eq!(page.text("f-stage").await, "5-2");
+    page.click_css("#hint").await;
+    page.wait("hints", "document.querySelectorAll('#hints li').length > 0")
+        .await;
+    let hint = page.text("hints").await;
+    assert!(hint.contains("24/"), "{hint}");
+    let first = page.click_step().await;
+    assert_eq!(page.js("S.stage").await, json!([first]));
+    page.click_css("#undo").await;
+    page.wait("the undo", "S.stage.length === 0 && S.board.pts[24] === 15")
+        .await;
+    page.wait(
+        "the evaluation",
+        "document.getElementById('evaltext').textContent.includes('White wins')",
+    )
+    .await;
+
+    // The rest of the game (the first roll is taken already).
+    let dice = GULBARA_DICE.strip_prefix("52 ").unwrap();
+    let views = page
+        .play_to_the_end(
+            dice,
+            &[
+                (
+                    "S.phase === 'move' && S.show.pending.kind === 'chain' && S.stage.length === 2",
+                    "gulbara-chain.png",
+                    false,
+                ),
+                (
+                    "S.phase === 'move' && S.show.pending.kind === 'remainder'",
+                    "gulbara-remainder.png",
+                    false,
+                ),
+            ],
+            true,
+        )
+        .await;
+    let end = views.last().unwrap().clone();
+    let mut chain_stages = 0;
+    let mut remainder_stages = 0;
+    for v in &views {
+        if v["phase"] == "move" && v["pending"]["kind"] == "chain" && v["stage"] == 0 {
+            chain_stages += 1;
+            assert!(
+                v["stageText"]
+                    .as_str()
+                    .unwrap()
+                    .contains("of an escalating chain"),
+                "{v}"
+            );
+            assert!(
+                v["escalation"]
+                    .as_str()
+                    .unwrap()
+                    .contains("a chain is being played")
+            );
+        }
+        if v["phase"] == "move" && v["pending"]["kind"] == "remainder" && v["stage"] == 0 {
+            remainder_stages += 1;
+            assert!(
+                v["stageText"].as_str().unwrap().starts_with("remainder: "),
+                "{v}"
+            );
+            assert!(v["escalation"].as_str().unwrap().contains("pending"), "{v}");
+            assert_eq!(v["turn"], "White (you)");
+        }
+    }
+    assert!(
+        chain_stages >= 2,
+        "the person played a chain stage by stage: {chain_stages}"
+    );
+    assert!(remainder_stages >= 1, "the person played a remainder");
+    assert_eq!(end["result"]["winner"], "b", "{end}");
+    assert!(
+        page.text("status")
+            .await
+            .contains("The engine wins 2 points")
+    );
+    page.screenshot("gulbara-end.png", false).await;
+    page.check_record("Black").await;
+    page.no_errors().await;
+    page.close().await;
+}
+
+/// Long nardy rolls, both sides', in order (the person plays the first
+/// legal play each time, so the game is long).
+const LONG_NARDY_DICE: &str = "33 66 26 26 22 66 22 15 26 31 42 65 13 21 34 64 23 32 45 54 63 46 36 13 56 36 45 56 24 66 45 23 22 53 33 43 53 42 54 52 52 26 32 14 66 44 16 41 22 46 46 32 64 63 32 66 35 66 26 52 64 25 15 65 13 56 53 23 22 65 12 21 46 55 56 14 36 15 12 31 43 35 56 14";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_whole_long_nardy_game_with_the_keyboard_too() {
+    let Some((browser, driver)) = tools() else {
+        return;
+    };
+    let page = Page::open("long_nardy", &browser, &driver).await;
+    page.choose_variant("long_nardy").await;
+    page.set_option("engine.ply", "1").await;
+    assert_eq!(page.text("f-variant").await, "Long nardy");
+    assert!(page.text("f-escalation").await.contains("do not escalate"));
+    // The head rule's option is offered; Gul bara's are not.
+    assert_eq!(
+        page.js("!!document.getElementById('opt-rules.head_first_turn')")
+            .await,
+        json!(true)
+    );
+    assert_eq!(
+        page.js("!!document.getElementById('opt-rules.exempt_rolls')")
+            .await,
+        json!(false)
+    );
+    // The first turn from the keyboard: `r` rolls, Enter on a point picks
+    // it and Enter on the destination moves there.
+    let (first, rest) = LONG_NARDY_DICE.split_once(' ').unwrap();
+    page.type_into("#dice-input", first).await;
+    // A click on the title takes the focus out of the dice box.
+    page.click_css("header h1").await;
+    page.press('r').await;
+    page.wait("the keyboard roll", "S.phase === 'move'").await;
+    let step = page.js("S.legal[0].norm[0]").await;
+    let (from, to) = step.as_str().unwrap().split_once('/').unwrap();
+    for key in [from, to] {
+        page.client
+            .find(Locator::Css(&format!("[data-point=\"{key}\"]")))
+            .await
+            .unwrap()
+            .send_keys("\u{E007}")
+            .await
+            .unwrap();
+        page.wait(
+            "the key is taken",
+            &format!("S.selected === '{key}' || S.stage.length > 0 || S.moves.length > 1"),
+        )
+        .await;
+    }
+    page.wait(
+        "the keyboard step",
+        "S.stage.length === 1 || S.moves.length > 1",
+    )
+    .await;
+    let views = page
+        .play_to_the_end(
+            rest,
+            &[(
+                "S.phase === 'move' && S.moves.length > 30",
+                "long-nardy.png",
+                false,
+            )],
+            false,
+        )
+        .await;
+    let end = views.last().unwrap();
+    assert!(end["result"]["winner"].is_string(), "{end}");
+    let winner = if end["result"]["winner"] == "w" {
+        "White"
+    } else {
+        "Black"
+    };
+    page.check_record(winner).await;
+    // New game: the start position again, an empty move list.
+    page.click_css("#newgame").await;
+    page.wait(
+        "the new game",
+        "S.phase === 'roll' && S.moves.length === 0 && S.board.pts[24] === 15 && S.board.pts[12] === -15 \
+         && document.querySelectorAll('#moves li').length === 0",
+    )
+    .await;
+    page.no_errors().await;
+    page.close().await;
+}
+
+/// Backgammon rolls, both sides', in order: the person hits twice and
+/// enters from the bar several times.
+const BACKGAMMON_DICE: &str = "33 66 26 26 22 66 22 15 26 31 42 65 13 21 34 64 23 32 45 54 63 46 36 13 56 36 45 56 24 66 45 23 22 53 33 43 53 42 54 52 52 26 32 14";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_whole_backgammon_game_with_a_hit_and_an_entry_from_the_bar() {
+    let Some((browser, driver)) = tools() else {
+        return;
+    };
+    let page = Page::open("backgammon", &browser, &driver).await;
+    page.choose_variant("backgammon").await;
+    page.set_option("engine.ply", "1").await;
+    // The start position: 2 on 24, 5 on 13, 3 on 8, 5 on 6 for each side.
+    assert_eq!(
+        page.js("[24, 13, 8, 6].map((p) => S.board.pts[p]).join(',') + ' ' + [1, 12, 17, 19].map((p) => S.board.pts[p]).join(',')").await,
+        json!("2,5,3,5 -2,-5,-3,-5")
+    );
+    // The first step by dragging a checker.
+    let (first, rest) = BACKGAMMON_DICE.split_once(' ').unwrap();
+    page.type_into("#dice-input", first).await;
+    page.click_css("#roll").await;
+    page.wait("the first move", "S.phase === 'move'").await;
+    assert_eq!(page.drag_step().await, "13/10");
+    let views = page
+        .play_to_the_end(
+            rest,
+            &[
+                (
+                    "S.phase === 'move' && S.board.bar.b > 0 && S.stage.length > 0",
+                    "backgammon-hit.png",
+                    true,
+                ),
+                (
+                    "S.phase === 'move' && S.board.bar.w > 0",
+                    "backgammon-bar.png",
+                    false,
+                ),
+            ],
+            false,
+        )
+        .await;
+    // The person's plays: a hit (`*`) and an entry (`bar/`).
+    let plays: Vec<String> = views
+        .iter()
+        .filter(|v| v["phase"] == "move" && v["stage"] == 0)
+        .filter_map(|v| v["legal0"].as_array())
+        .map(|p| {
+            p.iter()
+                .map(|s| s.as_str().unwrap())
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect();
+    assert!(plays.iter().any(|p| p.contains('*')), "a hit: {plays:?}");
+    assert!(
+        plays.iter().any(|p| p.starts_with("bar/")),
+        "an entry: {plays:?}"
+    );
+    let end = views.last().unwrap();
+    assert_eq!(end["result"]["winner"], "b", "{end}");
+    page.check_record("Black").await;
+    // The narrow (phone) layout: the board above the panel, still whole.
+    page.resize(390, 844).await;
+    page.wait(
+        "the narrow layout",
+        "document.getElementById('board').getBoundingClientRect().width <= 390",
+    )
+    .await;
+    page.screenshot("narrow.png", false).await;
+    page.no_errors().await;
+    page.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_closed_connection_is_told_and_taken_up_again() {
+    let Some((browser, driver)) = tools() else {
+        return;
+    };
+    // The server closes an idle session; the page says so and offers to reconnect.
+    let page = Page::open_with("reconnect", &browser, &driver, &["--idle-timeout", "4"]).await;
+    page.wait(
+        "the close",
+        "!document.getElementById('reconnect').hidden && S.phase === 'idle'",
+    )
+    .await;
+    assert!(
+        page.text("status")
+            .await
+            .contains("connection to the engine closed")
+    );
+    assert_eq!(page.text("conn").await, "disconnected");
+    page.click_css("#reconnect").await;
+    page.wait(
+        "the new session",
+        "S.phase === 'roll' && document.getElementById('reconnect').hidden",
+    )
+    .await;
+    assert!(page.text("conn").await.starts_with("connected to gulbara"));
+    // The new session plays.
+    page.type_into("#dice-input", "65").await;
+    page.click_css("#roll").await;
+    page.wait("a move", "S.phase === 'move' && S.legal.length === 2")
+        .await;
+    page.no_errors().await;
+    page.close().await;
+}
+
+/// Short nardy rolls, both sides', in order (hits and entries too).
+const SHORT_NARDY_DICE: &str = "25 13 14 44 64 21 41 44 51 64 36 25 13 11 16 51 46 24 61 52 44 52 32 62 43 14 56 12 66 31 63 66 54 56 23 35 45 45 14 26 44 62 35 66 63 14 65 12";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_whole_short_nardy_game() {
+    let Some((browser, driver)) = tools() else {
+        return;
+    };
+    let page = Page::open("short_nardy", &browser, &driver).await;
+    page.choose_variant("short_nardy").await;
+    page.set_option("engine.ply", "1").await;
+    assert_eq!(page.text("f-variant").await, "Short nardy");
+    let views = page.play_to_the_end(SHORT_NARDY_DICE, &[], false).await;
+    let end = views.last().unwrap();
+    assert_eq!(end["result"]["winner"], "b", "{end}");
+    assert!(
+        views.iter().any(|v| v["bar"].as_u64() > Some(0)),
+        "the person had a checker on the bar"
+    );
+    page.check_record("Black").await;
+    page.no_errors().await;
+    page.close().await;
+}

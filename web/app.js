@@ -1,0 +1,1134 @@
+// The browser board: a plain protocol client of the engine over the
+// WebSocket at /ws (one text message per protocol line, see
+// protocol/SPEC.md). It keeps the game as a `position startpos moves ...`
+// list, as any GUI does, and asks the engine for everything the rules
+// decide: `show` for the state, `legal` for the steps a person may take,
+// `go` for the engine's reply, `hint` and `eval` for advice.
+'use strict';
+
+const HUMAN = 'w';
+const ENGINE = 'b';
+const params = new URLSearchParams(location.search);
+// Milliseconds between the steps of the engine's reply (?anim=N).
+const ANIM_MS = Math.max(0, Number(params.get('anim') ?? 350) || 0);
+
+// Everything that would reach the console as an error is also kept here,
+// so the browser tests can require that there is none.
+const pageErrors = [];
+window.addEventListener('error', (ev) => pageErrors.push(`error: ${ev.message || ev.target?.src || ev.type}`), true);
+window.addEventListener('unhandledrejection', (ev) => pageErrors.push(`unhandled: ${ev.reason}`));
+document.addEventListener('securitypolicyviolation', (ev) => pageErrors.push(`csp: ${ev.violatedDirective} ${ev.blockedURI}`));
+const consoleError = console.error.bind(console);
+console.error = (...args) => {
+  pageErrors.push(`console: ${args.join(' ')}`);
+  consoleError(...args);
+};
+
+const $ = (id) => document.getElementById(id);
+const other = (side) => (side === 'w' ? 'b' : 'w');
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+// ---------------------------------------------------------------- protocol
+
+/** One protocol session over a WebSocket; requests are answered in order. */
+class Engine {
+  constructor(url, onUnsolicited, onClose) {
+    this.ws = new WebSocket(url);
+    this.pending = null;
+    this.chain = Promise.resolve();
+    this.onUnsolicited = onUnsolicited;
+    this.ws.addEventListener('message', (ev) => this.onLine(String(ev.data)));
+    this.ws.addEventListener('close', () => {
+      if (this.pending) {
+        this.pending.reject(new Error('the connection closed'));
+        this.pending = null;
+      }
+      onClose();
+    });
+    this.opened = new Promise((resolve, reject) => {
+      this.ws.addEventListener('open', () => resolve());
+      this.ws.addEventListener('error', () => reject(new Error('cannot connect')));
+    });
+  }
+
+  onLine(line) {
+    const p = this.pending;
+    if (!p) {
+      this.onUnsolicited(line);
+      return;
+    }
+    p.lines.push(line);
+    if (p.until(line)) {
+      this.pending = null;
+      p.resolve(p.lines);
+    }
+  }
+
+  /** Sends `lines`; resolves with every line received until `until` holds. */
+  request(lines, until) {
+    const run = () =>
+      new Promise((resolve, reject) => {
+        if (this.ws.readyState !== WebSocket.OPEN) {
+          reject(new Error('not connected'));
+          return;
+        }
+        this.pending = { lines: [], until, resolve, reject };
+        for (const l of lines) this.ws.send(l);
+      });
+    const p = this.chain.then(run);
+    this.chain = p.catch(() => {});
+    return p;
+  }
+
+  /** A command answered at once: its lines up to the `readyok` after it. */
+  async cmd(line) {
+    const lines = await this.request([line, 'isready'], (l) => l === 'readyok');
+    lines.pop();
+    return lines;
+  }
+
+  /** A search (`go`, `hint`, `eval`): its lines up to `term` or an error. */
+  search(line, term) {
+    return this.request([line], (l) => l.startsWith(term) || l.startsWith('error '));
+  }
+
+  get idle() {
+    return this.pending === null;
+  }
+}
+
+// ------------------------------------------------------------------- rules
+// Only what drawing needs: where a step of either side lands in White's
+// numbering. Everything else (what is legal, when a stage ends) the
+// engine says.
+
+let S = null; // the page's state, set by newState()
+
+const hitting = () => S.variant === 'short_nardy' || S.variant === 'backgammon';
+
+/** The mover's point `q` in White's numbering (NOTATION.md, "Numbering"). */
+function toWhite(side, q) {
+  if (side === 'w') return q;
+  if (hitting()) return 25 - q;
+  return q <= 12 ? q + 12 : q - 12;
+}
+
+/** A point in White's numbering in `side`'s own numbering. */
+function toOwn(side, p) {
+  if (side === 'w') return p;
+  if (hitting()) return 25 - p;
+  return p > 12 ? p - 12 : p + 12;
+}
+
+/** Parses position text: 24 counts, side, roll counts, optional fields. */
+function parsePosition(text) {
+  const toks = text.trim().split(/\s+/);
+  const counts = toks[0].split(',').map((c) => Number(c || 0));
+  const b = { pts: [0, ...counts], bar: { w: 0, b: 0 }, off: { w: 0, b: 0 } };
+  const pos = { board: b, tomove: toks[1], rolls: { w: Number(toks[2]), b: Number(toks[3]) } };
+  for (const f of toks.slice(4)) {
+    const [k, v] = f.split('=');
+    if (k === 'bar') {
+      const [w, bl] = v.split(',').map(Number);
+      b.bar = { w, b: bl };
+    } else if (k === 'chain') pos.chain = Number(v);
+    else if (k === 'rem') pos.rem = v;
+    else if (k === 'stuck') pos.stuck = Number(v);
+  }
+  let w = b.bar.w, bl = b.bar.b;
+  for (let p = 1; p <= 24; p++) {
+    if (b.pts[p] > 0) w += b.pts[p];
+    else bl -= b.pts[p];
+  }
+  b.off = { w: 15 - w, b: 15 - bl };
+  return pos;
+}
+
+const cloneBoard = (b) => ({ pts: b.pts.slice(), bar: { ...b.bar }, off: { ...b.off } });
+const boardKey = (b) => `${b.pts.slice(1).join(',')} bar ${b.bar.w},${b.bar.b} off ${b.off.w},${b.off.b}`;
+
+/** The board drawn step by step must be the engine's after the play: a
+ *  difference is a bug of this page, reported on the console. */
+function checkBoard(drawn, what) {
+  if (boardKey(drawn) !== boardKey(S.board)) {
+    console.error(`board drawn after ${what} (${boardKey(drawn)}) is not the engine's (${boardKey(S.board)})`);
+  }
+}
+const stripHit = (s) => s.replace(/\*/g, '');
+
+/** Applies one step of `side` (in its numbering) to board `b`; returns
+ *  whether it hit. */
+function applyStep(b, side, step) {
+  const [f, t] = stripHit(step).split('/');
+  const sign = side === 'w' ? 1 : -1;
+  if (f === 'bar') b.bar[side]--;
+  else b.pts[toWhite(side, Number(f))] -= sign;
+  if (t === 'off') {
+    b.off[side]++;
+    return false;
+  }
+  const p = toWhite(side, Number(t));
+  let hit = false;
+  if (b.pts[p] === -sign) {
+    // Only the hitting games let a checker land on a lone opposing one.
+    b.pts[p] = 0;
+    b.bar[other(side)]++;
+    hit = true;
+  }
+  b.pts[p] += sign;
+  return hit;
+}
+
+function pips(b) {
+  let w = b.bar.w * 25, bl = b.bar.b * 25;
+  for (let p = 1; p <= 24; p++) {
+    if (b.pts[p] > 0) w += b.pts[p] * p;
+    else if (b.pts[p] < 0) bl += -b.pts[p] * toOwn('b', p);
+  }
+  return { w, b: bl };
+}
+
+// ------------------------------------------------------------------- state
+
+function newState(variant) {
+  return {
+    variant,
+    keys: [], // parsed `key` lines of the current variant
+    moves: [], // the game's move list, as `position startpos moves` takes it
+    turns: [], // {side, label: '65' | 'r3x1', steps: []} for the move list and record
+    show: null, // the last `show`
+    board: null, // what is drawn: show's board plus the steps of the current stage
+    legal: [], // the current stage's plays: {steps, norm}
+    playable: 0,
+    stage: [], // the person's steps in the current stage (no `*`)
+    bounds: [], // stages of this turn already sent: {start, steps}
+    floor: 0, // moves before this index can no longer be undone
+    passed: false, // the side to move (per show) could not play: the other one acts
+    stagePass: false, // the person has nothing to play in this stage
+    chainStart: 0,
+    phase: 'idle', // idle | roll | move | done | engine | over
+    selected: null,
+    hints: [],
+    last: '',
+  };
+}
+
+function parseShow(lines) {
+  const s = { pending: { kind: 'roll' } };
+  for (const l of lines) {
+    const [head, ...rest] = l.split(' ');
+    if (head === 'position') Object.assign(s, parsePosition(rest.join(' ')));
+    else if (head === 'pending') {
+      const [k, a, b] = rest;
+      if (k === 'roll') s.pending = { kind: 'roll' };
+      else if (k === 'dice') s.pending = { kind: 'dice', dice: a, escalating: b === 'escalating' };
+      else if (k === 'chain') s.pending = { kind: 'chain', die: Number(a) };
+      else if (k === 'remainder') s.pending = { kind: 'remainder', text: a };
+    } else if (head === 'result') {
+      s.result = rest[0] === 'winner' ? { winner: rest[1], points: Number(rest[3]) } : { stuck: true };
+    } else if (head === 'pips') s.pips = { w: Number(rest[1]), b: Number(rest[3]) };
+  }
+  return s;
+}
+
+function parseKey(line) {
+  // key <name> <type> [<spec>] <current> <description...>
+  const t = line.split(' ');
+  const k = { name: t[1], type: t[2] };
+  if (k.type === 'enum') {
+    k.values = t[3].split('|');
+    k.value = t[4];
+    k.desc = t.slice(5).join(' ');
+  } else if (k.type === 'int') {
+    const [lo, hi] = t[3].split('..').map(Number);
+    Object.assign(k, { lo, hi, value: t[4], desc: t.slice(5).join(' ') });
+  } else {
+    k.value = t[3];
+    k.desc = t.slice(4).join(' ');
+  }
+  return k;
+}
+
+const keyValue = (name) => S.keys.find((k) => k.name === name)?.value;
+
+// ------------------------------------------------------------- the session
+
+let engine = null;
+
+function setStatus(text) {
+  $('status').textContent = text;
+}
+
+function onUnsolicited(line) {
+  // Notices of the server (idle timeout, shutdown) come without a request.
+  if (line.startsWith('error ') || line.startsWith('info string')) setStatus(`Engine: ${line}`);
+}
+
+function onClose() {
+  $('conn').textContent = 'disconnected';
+  $('reconnect').hidden = false;
+  setStatus('The connection to the engine closed. Press Reconnect to go on with this game.');
+  S.phase = 'idle';
+  render();
+}
+
+async function connect() {
+  const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`;
+  engine = new Engine(url, onUnsolicited, onClose);
+  await engine.opened;
+  $('conn').textContent = 'connected';
+  $('reconnect').hidden = true;
+  const lines = await engine.cmd('ubgi');
+  const name = lines.find((l) => l.startsWith('id name '));
+  if (name) $('conn').textContent = `connected to ${name.slice(8)}`;
+}
+
+/** Sends the whole game and reads the state back. */
+async function sync() {
+  const lines = await engine.cmd(`position startpos moves ${S.moves.join(' ')}`.trim());
+  const err = lines.find((l) => l.startsWith('error '));
+  if (err) throw new Error(err);
+  S.show = parseShow(await engine.cmd('show'));
+  S.board = cloneBoard(S.show.board);
+  S.selected = null;
+  S.hints = [];
+}
+
+async function loadKeys() {
+  S.keys = (await engine.cmd('keys')).filter((l) => l.startsWith('key ')).map(parseKey);
+  buildOptions();
+}
+
+async function newGame() {
+  const variant = $('variant').value;
+  S = Object.assign(newState(variant), { keys: S ? S.keys : [] });
+  setStatus('New game.');
+  await engine.cmd('newgame');
+  await sync();
+  render();
+  await next();
+}
+
+/** Whoever acts now: the person (roll or move) or the engine. */
+async function next() {
+  const s = S.show;
+  if (s.result) {
+    S.phase = 'over';
+    const r = s.result;
+    setStatus(
+      r.stuck
+        ? 'The game is stuck: no points.'
+        : `${r.winner === HUMAN ? 'You win' : 'The engine wins'} ${r.points} point${r.points === 1 ? '' : 's'}.`,
+    );
+    render();
+    evaluate().catch(() => {});
+    return;
+  }
+  const actor = S.passed ? other(s.tomove) : s.tomove;
+  if (actor === ENGINE) {
+    await engineTurn();
+    return;
+  }
+  if (S.passed || s.pending.kind === 'roll') {
+    S.phase = 'roll';
+    setStatus(`${S.last}Your turn: roll the dice (or type them, e.g. 65).`);
+    render();
+    evaluate().catch(() => {});
+    return;
+  }
+  if (s.pending.kind === 'remainder' && S.moves.length === S.floor && S.bounds.length === 0) {
+    S.turns.push({ side: HUMAN, label: `r${s.pending.text}`, steps: [] });
+  }
+  await loadLegal();
+}
+
+async function loadLegal() {
+  const lines = await engine.cmd('legal');
+  S.legal = [];
+  S.playable = 0;
+  for (const l of lines) {
+    if (l.startsWith('play ') && l !== 'play pass') {
+      const steps = l.slice(5).split(' ');
+      S.legal.push({ steps, norm: steps.map(stripHit) });
+    } else if (l.startsWith('legal count')) S.playable = Number(l.split(' ')[4]);
+  }
+  S.stagePass = S.legal.length === 0;
+  if (S.stagePass) {
+    S.phase = 'done';
+    setStatus('You have no legal play. Press Done to pass.');
+  } else {
+    S.phase = 'move';
+    setStatus(`${S.last}Your move: ${stageText()}. Pick a checker, then where it goes.`);
+  }
+  render();
+}
+
+/** The next roll: typed dice first (one or more, e.g. "65 31"), else random. */
+function nextRoll() {
+  const input = $('dice-input');
+  const toks = input.value.split(/[\s,;]+/).filter(Boolean);
+  if (toks.length) {
+    const t = toks[0].replace('-', '');
+    if (!/^[1-6][1-6]$/.test(t)) throw new Error(`bad dice '${toks[0]}': type two digits 1..6, e.g. 65`);
+    input.value = toks.slice(1).join(' ');
+    return t;
+  }
+  const d = () => 1 + Math.floor(Math.random() * 6);
+  return `${d()}${d()}`;
+}
+
+async function roll() {
+  if (S.phase !== 'roll') return;
+  let r;
+  try {
+    r = nextRoll();
+  } catch (e) {
+    setStatus(e.message);
+    return;
+  }
+  S.last = '';
+  S.phase = 'idle';
+  S.passed = false;
+  S.moves.push(r);
+  S.floor = S.moves.length;
+  S.bounds = [];
+  S.chainStart = Number(r[0]);
+  S.turns.push({ side: HUMAN, label: r, steps: [] });
+  await sync();
+  render();
+  await next();
+}
+
+// The person's steps. A stage is sent to the engine once its steps are
+// those of one of `legal`'s plays (in any order); a checker may also be
+// moved by several dice at once along a play.
+
+function multisetMinus(big, small) {
+  const rest = big.slice();
+  for (const s of small) {
+    const i = rest.indexOf(s);
+    if (i < 0) return null;
+    rest.splice(i, 1);
+  }
+  return rest;
+}
+
+const stepFrom = (s) => s.split('/')[0];
+const stepTo = (s) => s.split('/')[1];
+
+function occupied(from) {
+  if (from === 'bar') return S.board.bar.w > 0;
+  return S.board.pts[Number(from)] > 0;
+}
+
+/** Map source -> Map destination -> steps, for the person's next move. */
+function nextMoves() {
+  const moves = new Map();
+  const mustEnter = hitting() && S.board.bar.w > 0;
+  const add = (src, dest, path) => {
+    if (!moves.has(src)) moves.set(src, new Map());
+    const m = moves.get(src);
+    if (!m.has(dest)) m.set(dest, path);
+  };
+  for (const p of S.legal) {
+    const rest = multisetMinus(p.norm, S.stage);
+    if (!rest) continue;
+    for (const s of new Set(rest)) {
+      const f = stepFrom(s);
+      if (!occupied(f) || (mustEnter && f !== 'bar')) continue;
+      // One die, then the same checker on along the play.
+      const walk = (at, left, path) => {
+        add(f, stepTo(path[path.length - 1]), path);
+        if (at === 'off') return;
+        for (const t of new Set(left)) {
+          if (stepFrom(t) === at) walk(stepTo(t), multisetMinus(left, [t]), [...path, t]);
+        }
+      };
+      walk(stepTo(s), multisetMinus(rest, [s]), [s]);
+    }
+  }
+  return moves;
+}
+
+async function playSteps(path) {
+  for (const s of path) {
+    S.stage.push(s);
+    applyStep(S.board, HUMAN, s);
+  }
+  S.selected = null;
+  const done =
+    S.stage.length === S.playable &&
+    S.legal.find((p) => {
+      const rest = multisetMinus(p.norm, S.stage);
+      return rest !== null && rest.length === 0;
+    });
+  if (!done) {
+    render();
+    return;
+  }
+  // The stage is whole: send it as `legal` wrote it (so hits are marked and
+  // the order is one the rules accept).
+  S.phase = 'idle';
+  S.bounds.push({ start: S.moves.length, steps: S.stage.slice() });
+  S.moves.push(...done.steps);
+  S.turns[S.turns.length - 1].steps.push(...done.steps);
+  S.stage = [];
+  const drawn = cloneBoard(S.board);
+  await sync();
+  checkBoard(drawn, done.steps.join(' '));
+  await afterStage();
+}
+
+/** After a stage of the person's: more of the turn, or the turn is over. */
+async function afterStage() {
+  const s = S.show;
+  if (!s.result && s.tomove === HUMAN) {
+    if (s.pending.kind === 'roll') {
+      // A remainder played: the person's own roll comes next.
+      S.phase = 'roll';
+      setStatus('Remainder played. Roll the dice (or Undo).');
+      render();
+      return;
+    }
+    await loadLegal();
+    return;
+  }
+  S.phase = 'done';
+  setStatus(s.result ? 'Game over: press Done.' : 'Turn complete: press Done (or Undo).');
+  render();
+}
+
+async function undo() {
+  if (S.stage.length) {
+    S.stage.pop();
+    S.board = cloneBoard(S.show.board);
+    for (const s of S.stage) applyStep(S.board, HUMAN, s);
+    S.selected = null;
+    S.phase = S.stagePass ? 'done' : 'move';
+    render();
+    return;
+  }
+  const b = S.bounds.pop();
+  if (!b) return;
+  S.phase = 'idle';
+  const t = S.turns[S.turns.length - 1];
+  t.steps.splice(t.steps.length - (S.moves.length - b.start));
+  S.moves.length = b.start;
+  await sync();
+  await loadLegal();
+  // Back to the stage with all but its last step played.
+  for (const s of b.steps.slice(0, -1)) {
+    S.stage.push(s);
+    applyStep(S.board, HUMAN, s);
+  }
+  render();
+}
+
+async function done() {
+  if (S.phase !== 'done') return;
+  if (S.stagePass) S.passed = true;
+  S.stagePass = false;
+  S.floor = S.moves.length;
+  S.bounds = [];
+  S.stage = [];
+  await next();
+}
+
+/** The engine's turn(s): rolls for it, asks `go`, shows the reply step by step. */
+async function engineTurn() {
+  S.phase = 'engine';
+  while (true) {
+    const s = S.show;
+    if (s.result) break;
+    const actor = S.passed ? other(s.tomove) : s.tomove;
+    if (actor !== ENGINE) break;
+    if (S.passed || s.pending.kind === 'roll') {
+      let r;
+      try {
+        r = nextRoll();
+      } catch (e) {
+        setStatus(e.message);
+        $('dice-input').value = '';
+        r = nextRoll();
+      }
+      S.passed = false;
+      S.moves.push(r);
+      S.turns.push({ side: ENGINE, label: r, steps: [] });
+      await sync();
+    } else if (s.pending.kind === 'remainder') {
+      S.turns.push({ side: ENGINE, label: `r${s.pending.text}`, steps: [] });
+    }
+    setStatus('The engine is thinking…');
+    render();
+    const lines = await engine.search('go', 'bestmove');
+    const bm = lines.find((l) => l.startsWith('bestmove '));
+    if (!bm) throw new Error(lines[lines.length - 1] || 'no bestmove');
+    const steps = bm.slice(9).split(' ').filter((x) => x && x !== 'pass');
+    if (!steps.length) {
+      S.passed = true;
+      S.last = 'The engine could not move. ';
+      continue;
+    }
+    for (const st of steps) {
+      applyStep(S.board, ENGINE, st);
+      render();
+      if (ANIM_MS) await sleep(ANIM_MS);
+    }
+    S.moves.push(...steps);
+    S.turns[S.turns.length - 1].steps.push(...steps);
+    S.last = `The engine played ${steps.join(' ')}. `;
+    const drawn = cloneBoard(S.board);
+    await sync();
+    checkBoard(drawn, steps.join(' '));
+  }
+  S.floor = S.moves.length;
+  S.bounds = [];
+  await next();
+}
+
+async function hint() {
+  if (S.phase !== 'move') return;
+  const lines = await engine.search('hint 5', 'hintok');
+  S.hints = lines
+    .filter((l) => l.startsWith('hint '))
+    .map((l) => {
+      const t = l.split(' ');
+      return { rank: t[1], equity: t[3], play: t.slice(5).join(' ') };
+    });
+  const err = lines.find((l) => l.startsWith('error '));
+  if (err) setStatus(err);
+  render();
+}
+
+/** White's chances, from `eval` (given for the side to move). */
+async function evaluate() {
+  const lines = await engine.search('eval', 'evaluation');
+  const l = lines.find((x) => x.startsWith('evaluation '));
+  if (!l) return;
+  const t = l.split(' ');
+  const val = (k) => Number(t[t.indexOf(k) + 1]);
+  const mover = S.show.tomove;
+  const win = mover === 'w' ? val('win') : 1 - val('win');
+  const eq = mover === 'w' ? val('equity') : -val('equity');
+  const pct = Math.round(win * 1000) / 10;
+  $('evalfill').style.width = `${pct}%`;
+  $('evalbar').setAttribute('aria-valuenow', String(pct));
+  $('evaltext').textContent = `evaluation: White wins ${pct}%, equity ${eq >= 0 ? '+' : ''}${eq.toFixed(3)} (White's view)`;
+}
+
+// ---------------------------------------------------------------- settings
+
+function buildOptions() {
+  const box = $('options');
+  box.replaceChildren();
+  for (const k of S.keys) {
+    if (!(k.name.startsWith('rules.') || k.name === 'engine.ply')) continue;
+    const label = document.createElement('label');
+    label.textContent = k.name;
+    label.title = k.desc;
+    let input;
+    // A short range is a choice like an enum; a long one a number field.
+    const values = k.type === 'enum' ? k.values : k.hi - k.lo <= 10 ? Array.from({ length: k.hi - k.lo + 1 }, (_, i) => String(k.lo + i)) : null;
+    if (values) {
+      input = document.createElement('select');
+      for (const v of values) {
+        const o = document.createElement('option');
+        o.value = v;
+        o.textContent = v;
+        input.append(o);
+      }
+    } else {
+      input = document.createElement('input');
+      input.type = 'number';
+      input.min = k.lo;
+      input.max = k.hi;
+      input.size = 5;
+    }
+    input.value = k.value;
+    input.id = `opt-${k.name}`;
+    input.addEventListener('change', () => changeOption(k, input));
+    label.append(input);
+    box.append(label);
+  }
+}
+
+async function changeOption(k, input) {
+  await guard(async () => {
+    const lines = await engine.cmd(`set ${k.name} ${input.value}`);
+    const err = lines.find((l) => l.startsWith('error '));
+    if (err) {
+      setStatus(err);
+      input.value = k.value;
+      return;
+    }
+    k.value = input.value;
+    // A rule changes how the game so far reads: it starts a new game.
+    if (k.name.startsWith('rules.')) await newGame();
+    else setStatus(`${k.name} is ${input.value}.`);
+  });
+}
+
+async function changeVariant() {
+  await guard(async () => {
+    await engine.cmd(`set game.variant ${$('variant').value}`);
+    await loadKeys();
+    await newGame();
+  });
+}
+
+// ----------------------------------------------------------------- drawing
+
+const SVGNS = 'http://www.w3.org/2000/svg';
+function el(tag, attrs = {}, text) {
+  const e = document.createElementNS(SVGNS, tag);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+// Geometry (viewBox 720 x 520): points 13..24 along the top, 12..1 along
+// the bottom (White's home bottom right), the bar between the halves, the
+// borne-off trays on the right.
+const G = { L: 10, W: 46, BW: 40, TOP: 28, BOT: 492, H: 190, R: 20, TRAY: 612 };
+const colX = (c) => G.L + c * G.W + (c >= 6 ? G.BW : 0);
+const BAR_X = G.L + 6 * G.W;
+
+function pointCol(p) {
+  return p >= 13 ? { col: p - 13, top: true } : { col: 12 - p, top: false };
+}
+
+function checker(cx, cy, side, label) {
+  const g = el('g');
+  g.append(el('circle', { cx, cy, r: G.R - 1, class: `checker ${side}` }));
+  if (label) g.append(el('text', { x: cx, y: cy, class: `count ${side}` }, label));
+  return g;
+}
+
+/** A stack: up to five checkers from the edge, the count on the last. */
+function stack(g, cx, n, side, top, fromY) {
+  const shown = Math.min(n, 5);
+  for (let i = 0; i < shown; i++) {
+    const cy = top ? fromY + G.R + i * 2 * G.R : fromY - G.R - i * 2 * G.R;
+    g.append(checker(cx, cy, side, i === shown - 1 && n > 1 ? String(n) : ''));
+  }
+}
+
+function describe(n) {
+  if (n === 0) return 'empty';
+  return `${Math.abs(n)} ${n > 0 ? 'white' : 'black'}`;
+}
+
+function render() {
+  const svg = $('board');
+  const focused = document.activeElement?.closest?.('[data-point]')?.getAttribute('data-point');
+  svg.replaceChildren();
+  const b = S.board || parsePosition('0,0,0,0,0,0,0,0,0,0,0,-15,0,0,0,0,0,0,0,0,0,0,0,15 w 0 0').board;
+  const moving = S.phase === 'move' ? nextMoves() : new Map();
+  const dests = S.selected ? moving.get(S.selected) || new Map() : new Map();
+  svg.append(el('rect', { x: G.L, y: 24, width: 12 * G.W + G.BW, height: 472, fill: '#2f6b47', rx: 4 }));
+  svg.append(el('rect', { x: BAR_X, y: 24, width: G.BW, height: 472, fill: '#5b361b' }));
+  const actionable = (key) => moving.has(key) || dests.has(key) || S.selected === key;
+  const pointGroup = (key, label) => {
+    const cls = ['point'];
+    if (S.selected === key) cls.push('sel');
+    else if (dests.has(key)) cls.push('dest');
+    else if (!S.selected && moving.has(key)) cls.push('src');
+    return el('g', {
+      class: cls.join(' '),
+      'data-point': key,
+      role: 'button',
+      tabindex: actionable(key) ? 0 : -1,
+      'aria-label': label,
+    });
+  };
+  for (let p = 1; p <= 24; p++) {
+    const { col, top } = pointCol(p);
+    const x = colX(col);
+    const n = b.pts[p];
+    const g = pointGroup(String(p), `point ${p}, ${describe(n)}`);
+    const tip = top ? G.TOP + G.H : G.BOT - G.H;
+    const base = top ? G.TOP : G.BOT;
+    g.append(el('rect', { x, y: top ? 2 : G.BOT, width: G.W, height: 26, class: 'pt-hit' }));
+    g.append(
+      el('polygon', {
+        points: `${x + 1},${base} ${x + G.W - 1},${base} ${x + G.W / 2},${tip}`,
+        fill: (p + (top ? 1 : 0)) % 2 ? '#e9d9b6' : '#a8683a',
+      }),
+    );
+    g.append(el('rect', { x, y: top ? G.TOP : G.BOT - G.H - 10, width: G.W, height: G.H + 10, class: 'pt-hit' }));
+    g.append(el('text', { x: x + G.W / 2, y: top ? 18 : 510, class: 'num' }, String(p)));
+    if (n) stack(g, x + G.W / 2, Math.abs(n), n > 0 ? 'w' : 'b', top, base);
+    svg.append(g);
+  }
+  // The bar (the hitting games): White's checkers below, Black's above.
+  if (hitting()) {
+    const g = pointGroup('bar', `bar, ${b.bar.w} white, ${b.bar.b} black`);
+    g.append(el('rect', { x: BAR_X, y: 24, width: G.BW, height: 472, class: 'pt-hit' }));
+    g.append(el('text', { x: BAR_X + G.BW / 2, y: 262, class: 'label' }, 'bar'));
+    if (b.bar.b) stack(g, BAR_X + G.BW / 2, b.bar.b, 'b', false, 244);
+    if (b.bar.w) stack(g, BAR_X + G.BW / 2, b.bar.w, 'w', true, 276);
+    svg.append(g);
+  }
+  // Borne-off trays: Black's at the top, White's at the bottom.
+  svg.append(el('rect', { x: G.TRAY, y: 24, width: 98, height: 472, fill: '#5b361b', rx: 4 }));
+  const tray = (side, y0, dir) => {
+    const n = b.off[side];
+    for (let i = 0; i < n; i++) {
+      svg.append(
+        el('rect', {
+          x: G.TRAY + 14,
+          y: y0 + dir * (i * 10 + 9),
+          width: 70,
+          height: 8,
+          rx: 2,
+          class: `checker ${side}`,
+        }),
+      );
+    }
+  };
+  tray('b', 28, 1);
+  const offG = pointGroup('off', `borne off: ${b.off.w} white`);
+  offG.append(el('rect', { x: G.TRAY, y: 292, width: 98, height: 204, class: 'pt-hit' }));
+  svg.append(offG);
+  tray('w', 492 - 8, -1);
+  svg.append(el('text', { x: G.TRAY + 49, y: 190, class: 'label' }, `off ${b.off.b}`));
+  svg.append(el('text', { x: G.TRAY + 49, y: 336, class: 'label' }, `off ${b.off.w}`));
+  const pp = pips(b);
+  svg.append(el('text', { x: G.TRAY + 49, y: 240, class: 'label' }, `B ${pp.b}`));
+  svg.append(el('text', { x: G.TRAY + 49, y: 290, class: 'label' }, `W ${pp.w}`));
+  drawDice(svg);
+  // Put the focus back where it was (the board is drawn anew each time).
+  if (focused) svg.querySelector(`[data-point="${focused}"]`)?.focus();
+  renderPanel(pp);
+}
+
+function currentDice() {
+  const s = S.show;
+  if (!s || s.result) return null;
+  const p = s.pending;
+  if (p.kind === 'dice') return p.escalating ? [p.dice[0], p.dice[0], p.dice[0], p.dice[0]] : [...p.dice];
+  if (p.kind === 'chain') return [p.die, p.die, p.die, p.die].map(String);
+  if (p.kind === 'remainder') {
+    const [d, n] = p.text.split('x');
+    return Array(Number(n)).fill(d);
+  }
+  return null;
+}
+
+function drawDice(svg) {
+  const dice = currentDice();
+  if (!dice || S.phase === 'roll') return;
+  const right = S.show.tomove === 'w';
+  const x0 = (right ? G.L + 6 * G.W + G.BW + 3 * G.W : G.L + 3 * G.W) - (dice.length * 42) / 2;
+  const used = S.stage.length;
+  dice.forEach((d, i) => {
+    const g = el('g', { class: `die${i < used ? ' used' : ''}`, 'data-die': d });
+    const x = x0 + i * 42, y = 242;
+    g.append(el('rect', { x, y, width: 36, height: 36, rx: 6 }));
+    const pipsAt = {
+      1: [[18, 18]],
+      2: [[9, 9], [27, 27]],
+      3: [[9, 9], [18, 18], [27, 27]],
+      4: [[9, 9], [27, 9], [9, 27], [27, 27]],
+      5: [[9, 9], [27, 9], [18, 18], [9, 27], [27, 27]],
+      6: [[9, 8], [27, 8], [9, 18], [27, 18], [9, 28], [27, 28]],
+    }[Number(d)];
+    for (const [px, py] of pipsAt) g.append(el('circle', { cx: x + px, cy: y + py, r: 3.5, class: 'pip' }));
+    svg.append(g);
+  });
+}
+
+const VARIANT_NAMES = { gulbara: 'Gul bara', long_nardy: 'Long nardy', short_nardy: 'Short nardy', backgammon: 'Backgammon' };
+
+function stageText() {
+  const s = S.show;
+  if (!s) return '–';
+  const p = s.pending;
+  if (s.result) return 'game over';
+  switch (p.kind) {
+    case 'roll':
+      return 'to roll';
+    case 'dice':
+      if (p.escalating) return `four ${p.dice[0]}s, stage 1 of an escalating chain (${p.dice[0]}s up to 6s)`;
+      return p.dice[0] === p.dice[1] ? `four ${p.dice[0]}s` : `${p.dice[0]}-${p.dice[1]}`;
+    case 'chain': {
+      const start = s.tomove === HUMAN && S.chainStart ? S.chainStart : null;
+      const n = start ? ` ${p.die - start + 1} of ${7 - start}` : '';
+      return `four ${p.die}s, stage${n} of an escalating chain`;
+    }
+    case 'remainder': {
+      const [d, n] = p.text.split('x');
+      const more = Number(d) < 6 ? `, then four of each higher number up to 6` : '';
+      return `remainder: ${n} × ${d}${more}`;
+    }
+  }
+  return '–';
+}
+
+function escalationText() {
+  if (S.variant !== 'gulbara' || !S.show) return 'doublets do not escalate in this game';
+  const s = S.show;
+  if (s.result) return 'game over';
+  const exempt = Number(keyValue('rules.exempt_rolls') ?? 3);
+  const scope = keyValue('rules.exempt_scope') ?? 'player';
+  const esc = (side) => (scope === 'game' ? s.rolls.w + s.rolls.b : s.rolls[side]) >= exempt;
+  const parts = [];
+  if (s.pending.kind === 'chain' || (s.pending.kind === 'dice' && s.pending.escalating)) parts.push('a chain is being played');
+  if (s.pending.kind === 'remainder') parts.push(`remainder ${s.pending.text} pending`);
+  parts.push(`next doublet escalates: White ${esc('w') ? 'yes' : 'no'}, Black ${esc('b') ? 'yes' : 'no'}`);
+  parts.push(`first ${exempt} rolls ${scope === 'game' ? 'of the game' : 'of each player'} exempt`);
+  return parts.join('; ');
+}
+
+function renderPanel(pp) {
+  const s = S.show;
+  $('f-variant').textContent = VARIANT_NAMES[S.variant] || S.variant;
+  if (s) {
+    const actor = S.passed ? other(s.tomove) : s.tomove;
+    $('f-turn').textContent = s.result ? 'game over' : actor === HUMAN ? 'White (you)' : 'Black (engine)';
+    $('f-rolls').textContent = `White ${s.rolls.w}, Black ${s.rolls.b}`;
+  }
+  $('f-pips').textContent = `White ${pp.w}, Black ${pp.b}`;
+  $('f-stage').textContent = stageText();
+  $('f-escalation').textContent = escalationText();
+  const humanCanUndo = (S.phase === 'move' || S.phase === 'done' || S.phase === 'roll') && (S.stage.length > 0 || S.bounds.length > 0);
+  $('roll').disabled = S.phase !== 'roll';
+  $('undo').disabled = !humanCanUndo;
+  $('done').disabled = S.phase !== 'done';
+  $('hint').disabled = S.phase !== 'move';
+  const hints = $('hints');
+  hints.replaceChildren(
+    ...S.hints.map((h) => {
+      const li = document.createElement('li');
+      li.textContent = `${h.equity}  ${h.play}`;
+      return li;
+    }),
+  );
+  const list = $('moves');
+  list.replaceChildren(
+    ...S.turns.map((t, i) => {
+      const li = document.createElement('li');
+      li.textContent = `${t.side === 'w' ? 'White' : 'Black'} ${t.label}: ${t.steps.join(' ') || (i === S.turns.length - 1 ? '…' : 'pass')}`;
+      if (i === S.turns.length - 1) li.className = 'cur';
+      return li;
+    }),
+  );
+  // The latest turn in view (scrolling the list only, never the page).
+  list.scrollTop = list.scrollHeight;
+  $('record').textContent = recordText();
+}
+
+// ------------------------------------------------------------------ record
+
+function rulesTag() {
+  const words = S.keys.filter((k) => k.name.startsWith('rules.')).map((k) => `${k.name.slice(6)}=${k.value}`);
+  if (S.variant !== 'gulbara') words.unshift(`variant=${S.variant}`);
+  return words.join(' ');
+}
+
+/** The game in the record format of `gulbara replay` (src/record.rs). */
+function recordText() {
+  const out = [];
+  out.push('; [Event "gulbara in the browser"]');
+  out.push(`; [Variant "${S.variant}"]`);
+  out.push(`; [Rules "${rulesTag()}"]`);
+  out.push('');
+  out.push(' Game 1');
+  out.push(` White : ${'you'.padEnd(32)} Black : gulbara`);
+  const first = S.turns.find((t) => t.side === 'w' && !t.label.startsWith('r'));
+  const open = first ? first.label : '00';
+  out.push(` Opening ${open[0]}-${open[1]} starter White`);
+  const slots = [];
+  let cur = [[], []];
+  const hasRoll = (v) => v.some((x) => !x.startsWith('r'));
+  for (const t of S.turns) {
+    const i = t.side === 'w' ? 0 : 1;
+    const fresh = i === 0 ? cur[1].length > 0 || hasRoll(cur[0]) : hasRoll(cur[1]);
+    if (fresh) {
+      slots.push(cur);
+      cur = [[], []];
+    }
+    cur[i].push(`${t.label}: ${t.steps.join(' ') || 'pass'}`);
+  }
+  if (cur[0].length || cur[1].length) slots.push(cur);
+  slots.forEach(([w, b], n) => {
+    const ws = w.length ? w.join(' ') : '--';
+    const bs = b.length ? b.join(' ') : '--';
+    out.push(`${String(n + 1).padStart(3)}) ${ws.padEnd(40)} ${bs}`);
+  });
+  const r = S.show?.result;
+  if (r && r.stuck) out.push(' Stuck: no points');
+  else if (r) out.push(` Wins ${r.points} point${r.points === 1 ? '' : 's'} (${r.winner === 'w' ? 'White' : 'Black'})`);
+  else out.push(' Unfinished');
+  out.push('');
+  return out.join('\n');
+}
+
+function download() {
+  const blob = new Blob([recordText()], { type: 'text/plain' });
+  const a = document.createElement('a');
+  a.href = URL.createObjectURL(blob);
+  a.download = `gulbara-${S.variant}.txt`;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+}
+
+// ------------------------------------------------------------------ input
+
+/** Runs an action; a failure is shown, never thrown into the console. */
+async function guard(f) {
+  try {
+    await f();
+  } catch (e) {
+    setStatus(`Error: ${e.message}`);
+    S.phase = S.phase === 'engine' ? 'idle' : S.phase;
+    render();
+  }
+}
+
+async function activate(key) {
+  if (S.phase !== 'move') return;
+  const moving = nextMoves();
+  if (S.selected && key === S.selected) {
+    S.selected = null;
+  } else if (S.selected && moving.get(S.selected)?.has(key)) {
+    await playSteps(moving.get(S.selected).get(key));
+    return;
+  } else if (moving.has(key)) {
+    S.selected = key;
+  } else {
+    S.selected = null;
+  }
+  render();
+}
+
+let drag = null;
+
+function svgPoint(ev) {
+  const svg = $('board');
+  const pt = svg.createSVGPoint();
+  pt.x = ev.clientX;
+  pt.y = ev.clientY;
+  return pt.matrixTransform(svg.getScreenCTM().inverse());
+}
+
+function setupBoardInput() {
+  const svg = $('board');
+  svg.addEventListener('pointerdown', (ev) => {
+    const g = ev.target.closest('[data-point]');
+    if (!g) return;
+    drag = { key: g.getAttribute('data-point'), x: ev.clientX, y: ev.clientY, moved: false, ghost: null };
+  });
+  svg.addEventListener('pointermove', (ev) => {
+    if (!drag || S.phase !== 'move') return;
+    if (!drag.moved && Math.hypot(ev.clientX - drag.x, ev.clientY - drag.y) > 8 && nextMoves().has(drag.key)) {
+      drag.moved = true;
+      S.selected = drag.key;
+      render();
+      drag.ghost = el('circle', { r: G.R - 1, class: 'checker w', 'pointer-events': 'none', opacity: 0.8 });
+      svg.append(drag.ghost);
+    }
+    if (drag.ghost) {
+      const p = svgPoint(ev);
+      drag.ghost.setAttribute('cx', p.x);
+      drag.ghost.setAttribute('cy', p.y);
+    }
+  });
+  svg.addEventListener('pointerup', (ev) => {
+    const d = drag;
+    drag = null;
+    if (!d) return;
+    if (!d.moved) {
+      guard(() => activate(d.key));
+      return;
+    }
+    d.ghost?.remove();
+    const under = document.elementFromPoint(ev.clientX, ev.clientY)?.closest?.('[data-point]');
+    const key = under?.getAttribute('data-point');
+    guard(() => (key && key !== d.key ? activate(key) : Promise.resolve(render())));
+  });
+  svg.addEventListener('pointercancel', () => {
+    drag?.ghost?.remove();
+    drag = null;
+  });
+  svg.addEventListener('keydown', (ev) => {
+    const g = ev.target.closest?.('[data-point]');
+    if (g && (ev.key === 'Enter' || ev.key === ' ')) {
+      ev.preventDefault();
+      ev.stopPropagation();
+      guard(() => activate(g.getAttribute('data-point')));
+    }
+  });
+}
+
+function setupControls() {
+  $('roll').addEventListener('click', () => guard(roll));
+  $('undo').addEventListener('click', () => guard(undo));
+  $('done').addEventListener('click', () => guard(done));
+  $('hint').addEventListener('click', () => guard(hint));
+  $('newgame').addEventListener('click', () => guard(newGame));
+  $('download').addEventListener('click', download);
+  $('variant').addEventListener('change', changeVariant);
+  $('settings').addEventListener('submit', (ev) => ev.preventDefault());
+  $('dice-input').addEventListener('keydown', (ev) => {
+    if (ev.key === 'Enter') {
+      ev.preventDefault();
+      guard(roll);
+    }
+  });
+  $('reconnect').addEventListener('click', () =>
+    guard(async () => {
+      const keep = S;
+      await connect();
+      await engine.cmd(`set game.variant ${keep.variant}`);
+      for (const k of keep.keys) {
+        if (k.name.startsWith('rules.') || k.name === 'engine.ply') await engine.cmd(`set ${k.name} ${k.value}`);
+      }
+      await sync();
+      render();
+      await next();
+    }),
+  );
+  document.addEventListener('keydown', (ev) => {
+    const t = ev.target;
+    if (t instanceof HTMLInputElement || t instanceof HTMLSelectElement || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    const act = { r: roll, u: undo, h: hint, n: newGame }[ev.key];
+    if (act) {
+      ev.preventDefault();
+      guard(act);
+    } else if (ev.key === 'Enter' && !(t instanceof HTMLButtonElement) && S.phase === 'done') {
+      ev.preventDefault();
+      guard(done);
+    } else if (ev.key === 'Escape') {
+      S.selected = null;
+      render();
+    }
+  });
+  // The server closes sessions idle for a while: a quiet line keeps an open page's alive.
+  setInterval(() => {
+    if (engine && engine.idle && engine.ws.readyState === WebSocket.OPEN) engine.cmd('isready').catch(() => {});
+  }, 45000);
+}
+
+async function main() {
+  S = newState('gulbara');
+  render();
+  setupBoardInput();
+  setupControls();
+  await guard(async () => {
+    await connect();
+    await engine.cmd('set game.variant gulbara');
+    await loadKeys();
+    await newGame();
+  });
+}
+
+// Read-only views for the browser tests (which act only by clicking and typing).
+window.gulbara = {
+  state: () => S,
+  errors: () => pageErrors.slice(),
+};
+
+main();
