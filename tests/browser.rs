@@ -369,6 +369,7 @@ impl Page {
         shots: &[(&str, &str, bool)],
         mut undo_across: bool,
     ) -> Vec<Value> {
+        let rolls_before = self.js(ROLLS_MADE).await.as_u64().unwrap();
         self.type_into("#dice-input", dice).await;
         let mut taken = vec![false; shots.len()];
         let mut views = Vec::new();
@@ -402,6 +403,14 @@ impl Page {
                     for (i, (cond, file, _)) in shots.iter().enumerate() {
                         assert!(taken[i], "{}: never saw {cond} for {file}", self.name);
                     }
+                    // Every roll was a typed one, none random: the game is
+                    // the same on every run.
+                    let rolls = self.js(ROLLS_MADE).await.as_u64().unwrap();
+                    assert!(
+                        rolls <= rolls_before + dice.split_whitespace().count() as u64,
+                        "{}: {rolls} rolls, more than the dice typed",
+                        self.name
+                    );
                     return views;
                 }
                 "roll" => {
@@ -512,6 +521,9 @@ impl Page {
 /// Gul bara rolls (White's, then Black's, ...): White's 7th roll, 1-1, is
 /// past the three exempt rolls and escalates; later the person plays
 /// remainders of the engine's broken chains.
+/// The rolls made so far in the page's game (its roll tokens).
+const ROLLS_MADE: &str = "S.moves.filter((t) => /^[1-6][1-6]$/.test(t)).length";
+
 const GULBARA_DICE: &str = "52 45 64 65 36 46 11 23 62 36 12 13 24 22 22 35 63 56 41 33 21 65 44 42 62 14 64 23 52 21 16 11 44 53";
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -628,6 +640,9 @@ async fn a_whole_long_nardy_game_with_the_keyboard_too() {
     let page = Page::open("long_nardy", &browser, &driver).await;
     page.choose_variant("long_nardy").await;
     page.set_option("engine.ply", "1").await;
+    // The baseline: its replies, and so this game, do not change when the
+    // game's shipped network is retrained.
+    page.set_option("engine.eval", "heuristic").await;
     assert_eq!(page.text("f-variant").await, "Long nardy");
     assert!(page.text("f-escalation").await.contains("do not escalate"));
     // The head rule's option is offered; Gul bara's are not.
@@ -713,6 +728,9 @@ async fn a_whole_backgammon_game_with_a_hit_and_an_entry_from_the_bar() {
     let page = Page::open("backgammon", &browser, &driver).await;
     page.choose_variant("backgammon").await;
     page.set_option("engine.ply", "1").await;
+    // The baseline: its replies, and so this game, do not change when the
+    // game's shipped network is retrained.
+    page.set_option("engine.eval", "heuristic").await;
     // The start position: 2 on 24, 5 on 13, 3 on 8, 5 on 6 for each side.
     assert_eq!(
         page.js("[24, 13, 8, 6].map((p) => S.board.pts[p]).join(',') + ' ' + [1, 12, 17, 19].map((p) => S.board.pts[p]).join(',')").await,
@@ -819,6 +837,9 @@ async fn a_whole_short_nardy_game() {
     let page = Page::open("short_nardy", &browser, &driver).await;
     page.choose_variant("short_nardy").await;
     page.set_option("engine.ply", "1").await;
+    // The baseline: its replies, and so this game, do not change when the
+    // game's shipped network is retrained.
+    page.set_option("engine.eval", "heuristic").await;
     assert_eq!(page.text("f-variant").await, "Short nardy");
     let views = page.play_to_the_end(SHORT_NARDY_DICE, &[], false).await;
     let end = views.last().unwrap();

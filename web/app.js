@@ -622,7 +622,7 @@ function buildOptions() {
   const box = $('options');
   box.replaceChildren();
   for (const k of S.keys) {
-    if (!(k.name.startsWith('rules.') || k.name === 'engine.ply')) continue;
+    if (!(k.name.startsWith('rules.') || k.name === 'engine.ply' || k.name === 'engine.eval')) continue;
     const label = document.createElement('label');
     label.textContent = k.name;
     label.title = k.desc;
