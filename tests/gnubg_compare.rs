@@ -222,6 +222,23 @@ struct Case {
 fn cases() -> Vec<Case> {
     let mut rng = Rng(0x6775_6c62_6172_6121);
     let mut out = Vec::new();
+    // The last checker and an opposing blot below it: a play that hits on
+    // its way off uses more dice than bearing off at once, and must be
+    // played (2/1*/off with 2-1, not 2/off). Every roll.
+    for (last, blot) in [(2, 1), (3, 1), (3, 2), (4, 1), (4, 2), (5, 3), (6, 1)] {
+        let mut b = GnubgBoard::default();
+        b.on_roll[last - 1] = 1;
+        b.opponent[24 - blot] = 1;
+        b.opponent[5] = 14;
+        for a in 1..=6 {
+            for d in a..=6 {
+                out.push(Case {
+                    board: b,
+                    dice: (d, a),
+                });
+            }
+        }
+    }
     let mut drawn = 0;
     while drawn < POSITIONS {
         let b = random_board(&mut rng);

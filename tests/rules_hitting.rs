@@ -165,6 +165,17 @@ fn bearing_off_with_higher_dice() {
     let p = pos(&[(2, 1)], &opp);
     let (ends, n, _) = run(p, StageDice::Same { die: 6, count: 4 });
     assert_eq!((n, ends.len(), ends[0].play.len()), (4, 1, 1));
+    // gnubg's rule: a play that uses both dice goes first, so with 2-1 and
+    // an opposing blot on the 1 the last checker must hit on its way off
+    // (2/1*/off); 2/off, one die, is not a play (checked in gnubg 1.07).
+    let blot = [(24, 1), (6, 14)];
+    let p = pos(&[(2, 1)], &blot);
+    for dice in [StageDice::Pair(2, 1), StageDice::Pair(6, 1)] {
+        let (ends, n, _) = run(p, dice);
+        assert_eq!((n, ends.len()), (2, 1), "{dice:?}");
+        assert_eq!(ends[0].pos.opp.bar(), 1, "{dice:?}");
+        assert_eq!(ends[0].pos.own.off(), 15, "{dice:?}");
+    }
     // A higher die only from the highest point: with the 5 held, a 6 bears
     // off from the 5, not from the 2.
     let p = pos(&[(5, 1), (2, 2)], &opp);

@@ -5,8 +5,11 @@
 //! the opponent's point `25 − p`. A point with two or more opposing checkers
 //! is closed; landing on a single one (a blot) sends it to the bar. A side
 //! with checkers on the bar enters them all (die `d` on its point `25 − d`)
-//! before anything else moves. Bearing off, the must-play rule and the end of
-//! the game on the last checker are as in the other games of the family.
+//! before anything else moves. Bearing off and the must-play rule are as in
+//! the other games of the family; a play that bears off the last checker has
+//! played the dice it used, no more, so a play that uses more dice comes
+//! first (gnubg's rule: with 2-1 and a last checker on the 2, an opposing blot
+//! on the 1 must be hit on the way off, 2/1*/off, not passed by 2/off).
 //!
 //! Equal dice are enumerated with non-increasing sources (the bar first), the
 //! most permissive order; every multiset of steps then has one order and its
@@ -132,9 +135,22 @@ impl HitGen {
     }
 
     /// Fills `out` with every distinct end of the stage and returns the
-    /// number of dice each legal play uses. With nothing playable, `out`
-    /// holds the single unchanged position with the empty play.
+    /// number of dice each legal play uses (a play that bears off the last
+    /// checker counts as using them all, as in the other games; it is
+    /// weighed against the others by the dice it played). With nothing
+    /// playable, `out` holds the single unchanged position with the empty
+    /// play.
     pub fn generate(&mut self, pos: Position, dice: StageDice, out: &mut Vec<StageEnd>) -> u8 {
+        let used = self.generate_plays(pos, dice, out);
+        if used > 0 && out.iter().all(|e| e.pos.own.off() == CHECKERS) {
+            dice.count().min(4)
+        } else {
+            used
+        }
+    }
+
+    /// [`HitGen::generate`], returning the dice the longest plays played.
+    fn generate_plays(&mut self, pos: Position, dice: StageDice, out: &mut Vec<StageEnd>) -> u8 {
         out.clear();
         if pos.is_over() {
             out.push(StageEnd {
@@ -320,7 +336,10 @@ impl HitGen {
             }
             let saved = self.apply(from, first);
             if self.own.off() == CHECKERS {
-                self.record(2, out);
+                // The last checker is off with one die: one die played, so
+                // a play that uses both (say, hitting on the way off) goes
+                // first, as gnubg has it.
+                self.record(1, out);
             } else {
                 let mut any = false;
                 let mut seconds = self.sources();
@@ -356,7 +375,8 @@ impl HitGen {
             any = true;
             let saved = self.apply(from, die);
             if left == 1 || self.own.off() == CHECKERS {
-                self.record(used + left, out);
+                // The dice actually played, the last checker off or not.
+                self.record(used + 1, out);
             } else {
                 self.same(die, left - 1, from, out);
             }
@@ -729,7 +749,7 @@ fn same_race(pos: Position, occ: u32, die: u8, count: u8, out: &mut Vec<StageEnd
         fa &= !(1 << (a - 1));
         let s1 = step_race(s0, a, die);
         if count == 1 || all_off(s1.0) {
-            ends.record(s1.0, opp, count, play_same(0, [a], die));
+            ends.record(s1.0, opp, 1, play_same(0, [a], die));
             continue;
         }
         let mut fb = race_sources(s1.1, die) & up_to(a);
@@ -742,7 +762,7 @@ fn same_race(pos: Position, occ: u32, die: u8, count: u8, out: &mut Vec<StageEnd
             fb &= !(1 << (b - 1));
             let s2 = step_race(s1, b, die);
             if count == 2 || all_off(s2.0) {
-                ends.record(s2.0, opp, count, play_same(0, [a, b], die));
+                ends.record(s2.0, opp, 2, play_same(0, [a, b], die));
                 continue;
             }
             let mut fc = race_sources(s2.1, die) & up_to(b);
@@ -755,7 +775,7 @@ fn same_race(pos: Position, occ: u32, die: u8, count: u8, out: &mut Vec<StageEnd
                 fc &= !(1 << (c - 1));
                 let s3 = step_race(s2, c, die);
                 if count == 3 || all_off(s3.0) {
-                    ends.record(s3.0, opp, count, play_same(0, [a, b, c], die));
+                    ends.record(s3.0, opp, 3, play_same(0, [a, b, c], die));
                     continue;
                 }
                 let mut fd = race_sources(s3.1, die) & up_to(c);
@@ -909,7 +929,7 @@ fn pair_general(
             let mut one = Play::EMPTY;
             one.push(Step::new(p, first));
             if (s1.own & 0xF) as u8 == CHECKERS {
-                ends.record(s1, 2, one);
+                ends.record(s1, 1, one);
                 continue;
             }
             let mut qs = legal_sources(s1, closed, second);
@@ -955,7 +975,7 @@ fn same_rec(ends: &mut Longest, closed: u32, s: Work, die: u8, left: u8, top: u8
         let mut play1 = play;
         play1.push(Step::new(p, die));
         if left == 1 || (s1.own & 0xF) as u8 == CHECKERS {
-            ends.record(s1.own, s1.opp, used + left, play1);
+            ends.record(s1.own, s1.opp, used + 1, play1);
         } else {
             same_rec(ends, closed, s1, die, left - 1, p, play1);
         }

@@ -139,12 +139,16 @@ struct Node {
 /// The walk: `step(node, from, die)` gives the node after a legal step (dice
 /// bookkeeping done here), `end_ok` whether a play may end there. Every
 /// reached node is a candidate play end; the most dice wins (the last
-/// checker borne off counts as all of them); with two different dice of
-/// which only one is played, the larger when some play uses it.
+/// checker borne off counts as all of them when `last_counts_all`, as in
+/// Gul bara and long nardy; in the hitting games, as gnubg counts, only as
+/// the dice it used, though a stage whose plays all end the game reports
+/// every die played); with two different dice of which only one is played,
+/// the larger when some play uses it.
 fn walk(
     own: Side,
     opp: Side,
     dice: StageDice,
+    last_counts_all: bool,
     step: impl Fn(&Node, usize, u8) -> Option<Node>,
     end_ok: impl Fn(&Node) -> bool,
 ) -> Naive {
@@ -186,7 +190,11 @@ fn walk(
             }
         }
         for n in &next {
-            let u = if n.own[0] == 15 { total } else { used };
+            let u = if n.own[0] == 15 && last_counts_all {
+                total
+            } else {
+                used
+            };
             reached.push((n.clone(), u));
         }
         level = next;
@@ -207,6 +215,12 @@ fn walk(
             best.retain(|n| n.first == hi);
         }
     }
+    // Plays that all end the game count as playing every die.
+    let playable = if playable > 0 && best.iter().all(|n| n.own[0] == 15) {
+        total
+    } else {
+        playable
+    };
     Naive {
         ends: best.iter().map(|n| (n.own, n.opp)).collect(),
         playable,
@@ -314,6 +328,7 @@ pub fn naive_nardy(pos: Position, dice: StageDice, r: NaiveNardy) -> Naive {
         side_of(pos.own),
         side_of(pos.opp),
         dice,
+        true,
         |node, from, die| nardy_step(r, node, from, die),
         |node| !r.six_rule || !naive_illegal_six(&node.own, &node.opp),
     )
@@ -383,7 +398,14 @@ fn hit_step(node: &Node, from: usize, die: u8) -> Option<Node> {
 
 /// The naive hitting-game stage.
 pub fn naive_hitting(pos: Position, dice: StageDice) -> Naive {
-    walk(side_of(pos.own), side_of(pos.opp), dice, hit_step, |_| true)
+    walk(
+        side_of(pos.own),
+        side_of(pos.opp),
+        dice,
+        false,
+        hit_step,
+        |_| true,
+    )
 }
 
 // ------------------------------------------------------------- comparison
