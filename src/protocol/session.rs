@@ -1080,6 +1080,35 @@ mod tests {
     }
 
     #[test]
+    fn each_game_loads_only_its_own_weights() {
+        let dir = std::env::temp_dir().join(format!("gulbara-weights-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let gul = dir.join("gulbara.gbnn");
+        let bg = dir.join("backgammon.gbnn");
+        std::fs::write(&gul, crate::eval::net::SHIPPED).unwrap();
+        std::fs::write(&bg, crate::eval::hitnet::SHIPPED).unwrap();
+        let (mut s, l) = session();
+        run(&mut s, &l, "set game.variant backgammon");
+        let r = run(&mut s, &l, &format!("set engine.weights {}", gul.display()));
+        assert!(r[0].contains("weights of another game"), "{r:?}");
+        assert!(run(&mut s, &l, &format!("set engine.weights {}", bg.display())).is_empty());
+        // The network and the baseline judge the start differently.
+        let net = run(&mut s, &l, "eval");
+        run(&mut s, &l, "set engine.eval heuristic");
+        let base = run(&mut s, &l, "eval");
+        assert!(net[0].starts_with("evaluation win "), "{net:?}");
+        assert_ne!(net, base);
+        run(&mut s, &l, "set game.variant long_nardy");
+        let r = run(&mut s, &l, &format!("set engine.weights {}", bg.display()));
+        assert!(r[0].starts_with("error bad_value"), "{r:?}");
+        run(&mut s, &l, "set game.variant gulbara");
+        let r = run(&mut s, &l, &format!("set engine.weights {}", bg.display()));
+        assert!(r[0].starts_with("error bad_value"), "{r:?}");
+        assert!(run(&mut s, &l, &format!("set engine.weights {}", gul.display())).is_empty());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
     fn board_has_four_rows() {
         let b = board_lines(&GameState::start(Side::White));
         assert_eq!(b.len(), 4);
