@@ -25,8 +25,9 @@ use engine::{Engine, EngineError, EngineSpec, TextPlayer};
 use stats::{Sprt, SprtState, mean_se};
 
 /// The evaluator that judges luck (at 0-ply, chains planned with a beam of 4).
-/// The network is Gul bara's: in the other games both choices judge with
-/// the variant's hand-written baseline.
+/// `Net` is Gul bara's network; in the other games both choices judge with
+/// the variant's hand-written baseline, a yardstick that stays put when a
+/// game's network is retrained.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum LuckReference {
     /// The hand-written baseline evaluator.

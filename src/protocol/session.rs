@@ -277,8 +277,9 @@ impl Session {
     }
 
     fn evaluator(&self) -> Arc<dyn Evaluator> {
-        // The network is trained for Gul bara only; the other games play
-        // their hand-written baseline whatever engine.eval says.
+        // Each game judges with its own network (the one `engine.weights`
+        // named while that game was set, else the shipped one) or, with
+        // `engine.eval heuristic`, its hand-written baseline.
         match (self.settings.rules.variant, self.settings.eval) {
             (Variant::LongNardy, EvalKind::Heuristic) => {
                 return Arc::new(crate::eval::variants::LongNardyBaseline);
