@@ -370,6 +370,13 @@ pub fn run_refine(a: RefineArgs) -> anyhow::Result<()> {
     } else {
         crate::eval::net::Net::from_bytes(&std::fs::read(&a.from)?)?
     };
+    // Refinement reads layout 1's inputs: Gul bara's first network only.
+    anyhow::ensure!(
+        start.layout == crate::eval::net::LAYOUT_VERSION,
+        "refine works on Gul bara networks of input layout 1; {} has layout {}",
+        a.from,
+        start.layout
+    );
     let cfg = crate::refine::RefineConfig {
         games: a.games,
         seed: a.seed,
