@@ -149,13 +149,16 @@ pub(crate) fn exact_target(state: &GameState, side: Side) -> [f32; OUTPUTS] {
 /// stages within the turn before them; the weights change between turns of
 /// one game; and a game is cut off after 2000 turns. On the driver the
 /// visited states, and so the trained weights, would change.
-pub fn self_play(
-    net: &mut Net,
+pub fn self_play<const OUT: usize>(
+    net: &mut NetOf<OUT>,
     opts: &RuleOptions,
     dice_seed: u64,
     beam: usize,
-    visit: &mut dyn FnMut(&mut Net, &GameState),
-) -> (GameState, usize) {
+    visit: &mut dyn FnMut(&mut NetOf<OUT>, &GameState),
+) -> (GameState, usize)
+where
+    NetOf<OUT>: Evaluator,
+{
     let mut dice = SeededDice::new(dice_seed);
     let opened = open_game(opts, &mut dice);
     let mut first_roll = opened.first_roll;
@@ -321,10 +324,6 @@ pub(crate) fn counter_in<const OUT: usize>(net: &NetOf<OUT>, key: &str) -> u64 {
         .unwrap_or(0)
 }
 
-fn games_done(net: &Net) -> u64 {
-    counter_in(net, "games")
-}
-
 /// A training or refinement run's folder: its checkpoint (resumed when
 /// there) and its curve of gates.
 pub(crate) struct RunFolder {
@@ -449,28 +448,85 @@ pub fn train(cfg: &TrainConfig, log: &mut dyn FnMut(&str)) -> anyhow::Result<Vec
         BLOCK_LAYOUT => Net::random_layout(BLOCK_LAYOUT, BLOCK_INPUTS, cfg.hidden, cfg.seed),
         _ => Net::random(cfg.hidden, cfg.seed),
     };
-    let (folder, mut net) = RunFolder::open(&cfg.dir, "games", fresh, log)?;
+    let (folder, net) = RunFolder::open(&cfg.dir, "games", fresh, log)?;
     anyhow::ensure!(
         net.layout == want_layout,
         "{} holds a network of another game (input layout {})",
         folder.ckpt.display(),
         net.layout
     );
-    let ckpt = &folder.ckpt;
     let opts = RuleOptions::for_variant(cfg.variant);
-    let mut done = games_done(&net);
+    let play = &mut |net: &mut Net, dice_seed: u64, rate: f32| {
+        if cfg.lambda > 0.0 {
+            train_game_lambda(net, &opts, dice_seed, rate, cfg.beam, cfg.lambda);
+        } else {
+            train_game(net, &opts, dice_seed, rate, cfg.beam);
+        }
+    };
+    // TD(0) runs, and Gul bara's layout 1, keep the description the shipped
+    // files were made with.
+    let method = if cfg.lambda > 0.0 {
+        format!("TD(lambda={})", cfg.lambda)
+    } else {
+        "TD(0)".to_string()
+    };
+    let describe = |net: &Net, done: u64| {
+        let game = if cfg.variant == Variant::GulBara && net.layout == LAYOUT_VERSION {
+            String::new()
+        } else {
+            format!(" game={} layout={}", cfg.variant, net.layout)
+        };
+        format!(
+            "gulbara {method} self-play net:{game} hidden={} games={} seed={} rate={}..{} beam={}",
+            cfg.hidden, done, cfg.seed, cfg.rate.0, cfg.rate.1, cfg.beam
+        )
+    };
+    run_sittings(
+        cfg,
+        cfg.variant,
+        &folder,
+        net,
+        0x7D1C_E5EE_D000_0000,
+        play,
+        &describe,
+        log,
+    )
+}
+
+/// The games of a training run from where its network `net` stands (its
+/// description's `games=`): `cfg.checkpoint_every` games a checkpoint,
+/// stopping at `cfg.games` or `cfg.stop_after`, the learning rate falling
+/// linearly over `cfg.games`, game `g`'s dice seeded by `pair_seed(cfg.seed
+/// ^ salt, g)` and played by `play(net, dice seed, rate)`. At each
+/// checkpoint the network takes `describe(net, games done)` as its
+/// description and is written; with gates, it then plays `variant`'s
+/// baseline, the curve gets the result and the best gate is kept as
+/// `best.gbnn`.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn run_sittings<const OUT: usize>(
+    cfg: &TrainConfig,
+    variant: Variant,
+    folder: &RunFolder,
+    mut net: NetOf<OUT>,
+    salt: u64,
+    play: &mut dyn FnMut(&mut NetOf<OUT>, u64, f32),
+    describe: &dyn Fn(&NetOf<OUT>, u64) -> String,
+    log: &mut dyn FnMut(&str),
+) -> anyhow::Result<Vec<Gate>> {
+    let ckpt = &folder.ckpt;
+    let mut done = counter_in(&net, "games");
     let mut gates = Vec::new();
-    let mut best_ppg = f64::NEG_INFINITY;
-    let best_path = cfg.dir.join("best.gbnn");
-    if let Ok(b) = std::fs::read(&best_path)
-        && let Ok(bn) = Net::from_bytes(&b)
-        && let Some(p) = bn.description.split_whitespace().find_map(|w| {
-            w.strip_prefix("gate_ppg=")
-                .and_then(|v| v.parse::<f64>().ok())
+    let best_path = ckpt.with_file_name("best.gbnn");
+    let mut best_ppg = std::fs::read(&best_path)
+        .ok()
+        .and_then(|b| NetOf::<OUT>::from_bytes(&b).ok())
+        .and_then(|b| {
+            b.description.split_whitespace().find_map(|w| {
+                w.strip_prefix("gate_ppg=")
+                    .and_then(|v| v.parse::<f64>().ok())
+            })
         })
-    {
-        best_ppg = p;
-    }
+        .unwrap_or(f64::NEG_INFINITY);
     let started = Instant::now();
     let last = cfg.stop_after.map_or(cfg.games, |s| s.min(cfg.games));
     let bar = GamesBar::new(last, done, cfg.progress);
@@ -480,35 +536,16 @@ pub fn train(cfg: &TrainConfig, log: &mut dyn FnMut(&str)) -> anyhow::Result<Vec
         while done < upto {
             let frac = done as f32 / cfg.games.max(1) as f32;
             let rate = cfg.rate.0 + (cfg.rate.1 - cfg.rate.0) * frac;
-            let dice_seed = pair_seed(cfg.seed ^ 0x7D1C_E5EE_D000_0000, done as usize);
-            if cfg.lambda > 0.0 {
-                train_game_lambda(&mut net, &opts, dice_seed, rate, cfg.beam, cfg.lambda);
-            } else {
-                train_game(&mut net, &opts, dice_seed, rate, cfg.beam);
-            }
+            let dice_seed = pair_seed(cfg.seed ^ salt, done as usize);
+            play(&mut net, dice_seed, rate);
             done += 1;
             bar.inc();
         }
-        // TD(0) runs keep the description the shipped file was made with.
-        let method = if cfg.lambda > 0.0 {
-            format!("TD(lambda={})", cfg.lambda)
-        } else {
-            "TD(0)".to_string()
-        };
-        // Gul bara's description stays the one the shipped file was made with.
-        let game = if cfg.variant == Variant::GulBara && net.layout == LAYOUT_VERSION {
-            String::new()
-        } else {
-            format!(" game={} layout={}", cfg.variant, net.layout)
-        };
-        net.description = format!(
-            "gulbara {method} self-play net:{game} hidden={} games={} seed={} rate={}..{} beam={}",
-            cfg.hidden, done, cfg.seed, cfg.rate.0, cfg.rate.1, cfg.beam
-        );
+        net.description = describe(&net, done);
         std::fs::write(ckpt, net.to_bytes())?;
         if cfg.gate_games > 0 {
             let (ppg, se) = gate_in(
-                cfg.variant,
+                variant,
                 ckpt,
                 cfg.gate_games,
                 cfg.seed.wrapping_add(done),
@@ -604,7 +641,7 @@ mod tests {
         train(&cfg("split", Some(2)), &mut quiet).expect("first sitting");
         let half =
             Net::from_bytes(&std::fs::read(checkpoint_path(&base.join("split"))).unwrap()).unwrap();
-        assert_eq!(games_done(&half), 2);
+        assert_eq!(counter_in(&half, "games"), 2);
         train(&cfg("split", None), &mut quiet).expect("second sitting");
         let read = |d: &str| std::fs::read(checkpoint_path(&base.join(d))).unwrap();
         assert_eq!(read("whole"), read("split"));
