@@ -30,23 +30,7 @@ pub type HitNet = NetOf<OUTPUTS>;
 pub static SHIPPED: &[u8] = include_bytes!("backgammon.gbnn");
 
 fn side_features(c: Checkers, base: usize, out: &mut Vec<(u16, f32)>) {
-    let mut m = c.mask();
-    while m != 0 {
-        let p = m.trailing_zeros() as u8 + 1;
-        m &= m - 1;
-        let n = c.at(p);
-        let i = base + (usize::from(p) - 1) * 4;
-        out.push((i as u16, 1.0));
-        if n >= 2 {
-            out.push((i as u16 + 1, 1.0));
-        }
-        if n >= 3 {
-            out.push((i as u16 + 2, 1.0));
-        }
-        if n > 3 {
-            out.push((i as u16 + 3, f32::from(n - 3) / 2.0));
-        }
-    }
+    super::net::point_units(c, base, out);
     let bar = c.bar();
     if bar > 0 {
         out.push(((base + 96) as u16, 1.0));

@@ -191,6 +191,18 @@ pub struct Inputs {
 }
 
 fn side_features(c: Checkers, base: usize, out: &mut Vec<(u16, f32)>) {
+    point_units(c, base, out);
+    let off = c.off();
+    if off > 0 {
+        out.push(((base + 96) as u16, f32::from(off) / 15.0));
+    }
+    out.push(((base + 97) as u16, c.pips() as f32 / 200.0));
+}
+
+/// The four units of each point of a side, from `base` on (every layout's
+/// first 96 inputs of a side): ≥1, ≥2, ≥3 checkers, and (n−3)/2 beyond
+/// three.
+pub(crate) fn point_units(c: Checkers, base: usize, out: &mut Vec<(u16, f32)>) {
     // Only occupied points, in ascending order (the layout's order).
     let mut m = c.mask();
     while m != 0 {
@@ -209,11 +221,6 @@ fn side_features(c: Checkers, base: usize, out: &mut Vec<(u16, f32)>) {
             out.push((i as u16 + 3, f32::from(n - 3) / 2.0));
         }
     }
-    let off = c.off();
-    if off > 0 {
-        out.push(((base + 96) as u16, f32::from(off) / 15.0));
-    }
-    out.push(((base + 97) as u16, c.pips() as f32 / 200.0));
 }
 
 /// Counts of `runner`'s checkers behind 3+, 4+, 5+, 6 closed points in a
