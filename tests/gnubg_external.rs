@@ -16,6 +16,7 @@
 //! `CI=true` and otherwise print a note and pass.
 
 mod gnubg_common;
+mod variants_common;
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -27,6 +28,7 @@ use gulbara::gnubg::{board_of, matchid, position_of, xgid};
 use gulbara::gnubgid;
 use gulbara::rules::hitting::{HitGen, START};
 use gulbara::rules::{Position, Side, StageDice, StageEnd, Variant};
+use variants_common::Rng;
 
 fn temp(name: &str) -> PathBuf {
     std::env::temp_dir().join(format!("gulbara-gx-{}-{name}", std::process::id()))
@@ -218,22 +220,6 @@ fn gnubg_plays_short_nardy_over_a_unix_socket() {
     assert!(games.iter().all(|g| g.final_state.result().is_some()));
 }
 
-/// splitmix64.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn die(&mut self) -> u8 {
-        (self.next() % 6) as u8 + 1
-    }
-}
-
 /// Positions met in random games from the start, the mover's view.
 fn random_positions(rng: &mut Rng, count: usize) -> Vec<Position> {
     let mut generator = HitGen::new();
@@ -252,7 +238,7 @@ fn random_positions(rng: &mut Rng, count: usize) -> Vec<Position> {
             StageDice::Pair(a.max(b), a.min(b))
         };
         generator.generate(pos, dice, &mut ends);
-        let end = ends[(rng.next() % ends.len() as u64) as usize].pos;
+        let end = ends[rng.below(ends.len() as u64) as usize].pos;
         pos = Position {
             own: end.opp,
             opp: end.own,
@@ -285,7 +271,7 @@ fn ids_and_xgids_agree_with_gnubg() {
     let Some(gnubg) = gnubg_or_skip("gnubg_external") else {
         return;
     };
-    let mut rng = Rng(0x7867_6964);
+    let mut rng = Rng::new(0x7867_6964);
     let mut cases: Vec<(Position, Option<(u8, u8)>)> = Vec::new();
     for id in wildbg_ids() {
         let board = gnubgid::decode(&id).unwrap_or_else(|e| panic!("{id}: {e}"));

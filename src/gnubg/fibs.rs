@@ -228,13 +228,9 @@ pub fn parse(line: &str) -> Result<BoardRequest, FibsError> {
 mod tests {
     use super::*;
 
+    /// A side at the start: 2 on 24, 5 on 13, 3 on 8, 5 on 6.
     fn start_side() -> SideCounts {
-        let mut s = [0u8; 25];
-        s[5] = 5;
-        s[7] = 3;
-        s[12] = 5;
-        s[23] = 2;
-        s
+        crate::gnubg::board_of(crate::rules::hitting::START).on_roll
     }
 
     /// The example of the FIBS client protocol documentation: "You" (the

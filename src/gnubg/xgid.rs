@@ -208,13 +208,9 @@ pub fn encode(board: &GnubgBoard, dice: Option<(u8, u8)>) -> String {
 mod tests {
     use super::*;
 
+    /// A side at the start: 2 on 24, 5 on 13, 3 on 8, 5 on 6.
     fn start_side() -> SideCounts {
-        let mut s = [0u8; 25];
-        s[5] = 5;
-        s[7] = 3;
-        s[12] = 5;
-        s[23] = 2;
-        s
+        crate::gnubg::board_of(crate::rules::hitting::START).on_roll
     }
 
     #[test]
