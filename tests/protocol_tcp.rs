@@ -160,12 +160,7 @@ fn sigterm_shuts_down_cleanly() {
     c.send("dice 1 1");
     c.send("go infinite");
     c.sync();
-    let pid = server.proc.0.id().to_string();
-    let ok = std::process::Command::new("kill")
-        .args(["-TERM", &pid])
-        .status()
-        .expect("kill");
-    assert!(ok.success());
+    server.proc.terminate();
     let lines: Vec<String> =
         std::iter::from_fn(|| c.recv_timeout(Duration::from_secs(20))).collect();
     assert!(

@@ -576,14 +576,7 @@ fn sigterm_ends_serve_while_handlers_are_busy() {
     partial.send_bytes(b"set engine.we");
     let (_flooder, flood) = flood_without_reading(&server.addr, 50, Duration::from_secs(2));
     std::thread::sleep(Duration::from_millis(500));
-    let pid = server.pid().to_string();
-    assert!(
-        Command::new("kill")
-            .args(["-TERM", &pid])
-            .status()
-            .unwrap()
-            .success()
-    );
+    server.proc.terminate();
     let status = server.proc.wait_timeout(GUARD);
     assert!(status.is_some_and(|s| s.success()), "{status:?}");
     let lines = read_to_close(&mut searching);

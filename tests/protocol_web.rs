@@ -12,7 +12,6 @@ mod common;
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::process::Command;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -284,14 +283,7 @@ fn sigterm_tells_websocket_sessions_and_exits_cleanly() {
     c.send("dice 1 1");
     c.send("go infinite");
     c.sync();
-    let pid = web.proc.0.id().to_string();
-    assert!(
-        Command::new("kill")
-            .args(["-TERM", &pid])
-            .status()
-            .unwrap()
-            .success()
-    );
+    web.proc.terminate();
     let status = web.proc.wait_timeout(GUARD);
     assert!(status.is_some_and(|s| s.success()), "{status:?}");
     let lines = c.read_to_close();

@@ -219,6 +219,15 @@ impl Drop for Proc {
 }
 
 impl Proc {
+    /// Sends the process SIGTERM (through `kill`, as a supervisor would).
+    pub fn terminate(&self) {
+        let ok = Command::new("kill")
+            .args(["-TERM", &self.0.id().to_string()])
+            .status()
+            .expect("kill");
+        assert!(ok.success());
+    }
+
     /// Waits up to `t` for the process to exit.
     pub fn wait_timeout(&mut self, t: Duration) -> Option<std::process::ExitStatus> {
         let start = std::time::Instant::now();
