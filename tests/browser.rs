@@ -227,6 +227,15 @@ impl Page {
         .await;
     }
 
+    /// A game of `variant` against the baseline at 0-ply: its replies, and
+    /// so the game the dice make, do not change when the variant's shipped
+    /// network is retrained.
+    async fn baseline_game(&self, variant: &str) {
+        self.choose_variant(variant).await;
+        self.set_option("engine.ply", "1").await;
+        self.set_option("engine.eval", "heuristic").await;
+    }
+
     async fn choose_variant(&self, variant: &str) {
         let e = self
             .client
@@ -638,11 +647,7 @@ async fn a_whole_long_nardy_game_with_the_keyboard_too() {
         return;
     };
     let page = Page::open("long_nardy", &browser, &driver).await;
-    page.choose_variant("long_nardy").await;
-    page.set_option("engine.ply", "1").await;
-    // The baseline: its replies, and so this game, do not change when the
-    // game's shipped network is retrained.
-    page.set_option("engine.eval", "heuristic").await;
+    page.baseline_game("long_nardy").await;
     assert_eq!(page.text("f-variant").await, "Long nardy");
     assert!(page.text("f-escalation").await.contains("do not escalate"));
     // The head rule's option is offered; Gul bara's are not.
@@ -726,11 +731,7 @@ async fn a_whole_backgammon_game_with_a_hit_and_an_entry_from_the_bar() {
         return;
     };
     let page = Page::open("backgammon", &browser, &driver).await;
-    page.choose_variant("backgammon").await;
-    page.set_option("engine.ply", "1").await;
-    // The baseline: its replies, and so this game, do not change when the
-    // game's shipped network is retrained.
-    page.set_option("engine.eval", "heuristic").await;
+    page.baseline_game("backgammon").await;
     // The start position: 2 on 24, 5 on 13, 3 on 8, 5 on 6 for each side.
     assert_eq!(
         page.js("[24, 13, 8, 6].map((p) => S.board.pts[p]).join(',') + ' ' + [1, 12, 17, 19].map((p) => S.board.pts[p]).join(',')").await,
@@ -835,11 +836,7 @@ async fn a_whole_short_nardy_game() {
         return;
     };
     let page = Page::open("short_nardy", &browser, &driver).await;
-    page.choose_variant("short_nardy").await;
-    page.set_option("engine.ply", "1").await;
-    // The baseline: its replies, and so this game, do not change when the
-    // game's shipped network is retrained.
-    page.set_option("engine.eval", "heuristic").await;
+    page.baseline_game("short_nardy").await;
     assert_eq!(page.text("f-variant").await, "Short nardy");
     let views = page.play_to_the_end(SHORT_NARDY_DICE, &[], false).await;
     let end = views.last().unwrap();
