@@ -11,7 +11,63 @@ pub mod hitnet;
 pub mod net;
 pub mod variants;
 
-use crate::rules::{GameState, RuleOptions, Side};
+use std::sync::Arc;
+
+use crate::rules::{GameState, RuleOptions, Side, Variant};
+
+/// A game's network, loaded and checked for that game.
+#[derive(Clone)]
+pub enum GameNet {
+    /// Gul bara's (input layout 1 or 4).
+    GulBara(Arc<net::Net>),
+    /// Long nardy's (input layout 3).
+    LongNardy(Arc<net::Net>),
+    /// Backgammon and short nardy's (input layout 2).
+    Hitting(Arc<hitnet::HitNet>),
+}
+
+impl GameNet {
+    /// The network of `variant`: from the bytes of a weights file, which
+    /// must hold that game's network, or the shipped one (`None`).
+    pub fn load(variant: Variant, bytes: Option<&[u8]>) -> Result<GameNet, net::WeightsError> {
+        Ok(match variant {
+            Variant::ShortNardy | Variant::Backgammon => GameNet::Hitting(match bytes {
+                None => hitnet::shipped_shared()?,
+                Some(b) => Arc::new(hitnet::HitNet::from_bytes(b)?),
+            }),
+            Variant::LongNardy => GameNet::LongNardy(match bytes {
+                None => net::long_shipped_shared()?,
+                Some(b) => Arc::new(net::Net::for_game(net::Net::from_bytes(b)?, variant)?),
+            }),
+            Variant::GulBara => {
+                let n = match bytes {
+                    None => net::shipped_shared()?,
+                    Some(b) => net::from_bytes_cached(b)?,
+                };
+                n.check_game(variant)?;
+                GameNet::GulBara(n)
+            }
+        })
+    }
+
+    /// Which of the three networks serves `variant` (the hitting games
+    /// share one): an index 0..3.
+    pub fn slot(variant: Variant) -> usize {
+        match variant {
+            Variant::GulBara => 0,
+            Variant::LongNardy => 1,
+            Variant::ShortNardy | Variant::Backgammon => 2,
+        }
+    }
+
+    /// The network as an evaluator.
+    pub fn evaluator(&self) -> Arc<dyn Evaluator> {
+        match self {
+            GameNet::GulBara(n) | GameNet::LongNardy(n) => n.clone(),
+            GameNet::Hitting(n) => n.clone(),
+        }
+    }
+}
 
 /// Cubeless outcome probabilities for one side.
 #[derive(Clone, Copy, Debug, PartialEq, Default)]

@@ -408,17 +408,23 @@ impl Net {
     /// `net` if its input layout is one of `variant`'s (Gul bara's two or
     /// long nardy's), else an error naming both.
     pub fn for_game(net: Net, variant: crate::rules::Variant) -> Result<Net, WeightsError> {
+        net.check_game(variant).map(|()| net)
+    }
+
+    /// Whether the input layout is one of `variant`'s (Gul bara's two or
+    /// long nardy's); the error names both.
+    pub fn check_game(&self, variant: crate::rules::Variant) -> Result<(), WeightsError> {
         let (want, also) = if variant == crate::rules::Variant::LongNardy {
             (LONG_LAYOUT, LONG_LAYOUT)
         } else {
             (LAYOUT_VERSION, BLOCK_LAYOUT)
         };
-        if net.layout == want || net.layout == also {
-            Ok(net)
+        if self.layout == want || self.layout == also {
+            Ok(())
         } else {
             Err(WeightsError(format!(
                 "a network of input layout {} where {variant} needs layout {want}: weights of another game",
-                net.layout
+                self.layout
             )))
         }
     }

@@ -221,6 +221,16 @@ impl Evaluator for HittingBaseline {
 }
 
 /// The baseline evaluator of `variant`.
+/// [`baseline`], as a shared evaluator.
+pub fn baseline_shared(variant: Variant) -> std::sync::Arc<dyn Evaluator> {
+    match variant {
+        Variant::GulBara => std::sync::Arc::new(super::heuristic::Heuristic),
+        Variant::LongNardy => std::sync::Arc::new(LongNardyBaseline),
+        Variant::ShortNardy | Variant::Backgammon => std::sync::Arc::new(HittingBaseline),
+    }
+}
+
+/// The hand-written baseline of `variant` (Gul bara's is the heuristic).
 pub fn baseline(variant: Variant) -> &'static dyn Evaluator {
     match variant {
         Variant::GulBara => &super::heuristic::Heuristic,

@@ -17,10 +17,8 @@ use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
 use super::engine::EngineError;
-use crate::eval::Evaluator;
 use crate::eval::heuristic::Heuristic;
-use crate::eval::hitnet::HitNet;
-use crate::eval::net::Net;
+use crate::eval::{Evaluator, GameNet};
 use crate::notation::state_text;
 use crate::rules::game::{Player, PlayerFault, Turn, TurnRequest};
 use crate::rules::{RuleOptions, StageGen, Variant};
@@ -40,7 +38,7 @@ pub struct Builtin {
     kind: BuiltinKind,
     /// The network asked for (`builtin:net`), of the game played; `None`
     /// for the baseline (see [`Builtin::evaluator`]).
-    eval: Option<Box<dyn Evaluator>>,
+    eval: Option<std::sync::Arc<dyn Evaluator>>,
     rules: RuleOptions,
     limits: Limits,
     seed: u64,
@@ -93,20 +91,9 @@ impl Builtin {
                         .map_err(|e| EngineError::Start(e.to_string()))
                 })
                 .transpose()?;
-            let start = |e: crate::eval::net::WeightsError| EngineError::Start(e.to_string());
-            b.eval = match b.rules.variant {
-                v @ (Variant::GulBara | Variant::LongNardy) => Some(Box::new(match &file {
-                    Some(bytes) => Net::from_bytes(bytes)
-                        .and_then(|n| Net::for_game(n, v))
-                        .map_err(start)?,
-                    None if v == Variant::LongNardy => Net::long_shipped().map_err(start)?,
-                    None => Net::shipped().map_err(start)?,
-                })),
-                Variant::Backgammon | Variant::ShortNardy => Some(Box::new(match &file {
-                    Some(bytes) => HitNet::from_bytes(bytes).map_err(start)?,
-                    None => HitNet::shipped().map_err(start)?,
-                })),
-            };
+            let net = GameNet::load(b.rules.variant, file.as_deref())
+                .map_err(|e| EngineError::Start(e.to_string()))?;
+            b.eval = Some(net.evaluator());
         }
         Ok(b)
     }

@@ -41,7 +41,7 @@ impl LuckReference {
     /// The evaluator itself, for games of `variant`.
     pub fn evaluator(self, variant: Variant) -> std::sync::Arc<dyn Evaluator + Send + Sync> {
         if variant != Variant::GulBara {
-            return baseline_shared(variant);
+            return crate::eval::variants::baseline_shared(variant);
         }
         match self {
             LuckReference::Baseline => std::sync::Arc::new(Heuristic),
@@ -52,17 +52,6 @@ impl LuckReference {
                 Err(_) => std::sync::Arc::new(Heuristic),
             },
         }
-    }
-}
-
-/// The hand-written baseline of `variant` (Gul bara's is [`Heuristic`]),
-/// shared.
-pub fn baseline_shared(variant: Variant) -> std::sync::Arc<dyn Evaluator + Send + Sync> {
-    use crate::eval::variants::{HittingBaseline, LongNardyBaseline};
-    match variant {
-        Variant::GulBara => std::sync::Arc::new(Heuristic),
-        Variant::LongNardy => std::sync::Arc::new(LongNardyBaseline),
-        Variant::ShortNardy | Variant::Backgammon => std::sync::Arc::new(HittingBaseline),
     }
 }
 

@@ -10,10 +10,8 @@ use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use crate::eval::Evaluator;
-use crate::eval::heuristic::Heuristic;
-use crate::eval::hitnet::HitNet;
-use crate::eval::net::{LoadError, Net};
+use crate::eval::net::LoadError;
+use crate::eval::{Evaluator, GameNet};
 use crate::notation::{self, play_text_at, side_text, state_text, white_view};
 use crate::protocol::parser::{Base, Command, GoParams, ProtocolError, parse_command, quote};
 use crate::protocol::settings::{EvalKind, Settings};
@@ -135,12 +133,9 @@ pub struct Session {
     out: Output,
     config: SessionConfig,
     settings: Settings,
-    /// The network of `engine.weights`, loaded when it was set.
-    net: Option<Arc<Net>>,
-    /// The hitting games' network `engine.weights` named, if set in one.
-    hitnet: Option<Arc<HitNet>>,
-    /// Long nardy's network `engine.weights` named, if set in a long-nardy game.
-    long_net: Option<Arc<Net>>,
+    /// The networks `engine.weights` named, each while a game of its own
+    /// was set (by [`GameNet::slot`]); `None`: the shipped one.
+    nets: [Option<GameNet>; 3],
     state: GameState,
     worker: Option<Worker>,
 }
@@ -150,58 +145,16 @@ pub fn id_name() -> String {
     format!("id name gulbara {}", env!("CARGO_PKG_VERSION"))
 }
 
-/// The network `engine.weights` names: Gul bara's, long nardy's, or the
-/// hitting games'.
-#[derive(Clone)]
-enum LoadedNet {
-    GulBara(Arc<Net>),
-    LongNardy(Arc<Net>),
-    Hitting(Arc<HitNet>),
-}
-
 /// Loads the weights `value` names under the `files` policy, as the
 /// network of `variant` (each game has its own input layout).
 fn load_weights(
     files: &FileAccess,
     value: &str,
     variant: Variant,
-) -> Result<LoadedNet, ProtocolError> {
-    let bad = |e: &dyn std::fmt::Display| ProtocolError::bad_value(format!("engine.weights: {e}"));
+) -> Result<GameNet, ProtocolError> {
     let bytes = weights_bytes(files, value)?;
-    if variant.hits() {
-        let net = match bytes {
-            None => crate::eval::hitnet::shipped_shared().map_err(|e| bad(&e))?,
-            Some(b) => Arc::new(HitNet::from_bytes(&b).map_err(|e| bad(&e))?),
-        };
-        return Ok(LoadedNet::Hitting(net));
-    }
-    if variant == Variant::LongNardy {
-        let net = match bytes {
-            None => crate::eval::net::long_shipped_shared().map_err(|e| bad(&e))?,
-            Some(b) => Arc::new(
-                Net::from_bytes(&b)
-                    .and_then(|n| Net::for_game(n, variant))
-                    .map_err(|e| bad(&e))?,
-            ),
-        };
-        return Ok(LoadedNet::LongNardy(net));
-    }
-    let net = match bytes {
-        None => crate::eval::net::shipped_shared().map_err(|e| bad(&e))?,
-        Some(b) => crate::eval::net::from_bytes_cached(&b).map_err(|e| bad(&e))?,
-    };
-    if ![
-        crate::eval::net::LAYOUT_VERSION,
-        crate::eval::net::BLOCK_LAYOUT,
-    ]
-    .contains(&net.layout)
-    {
-        return Err(bad(&format!(
-            "a network of input layout {}, not Gul bara's: weights of another game",
-            net.layout
-        )));
-    }
-    Ok(LoadedNet::GulBara(net))
+    GameNet::load(variant, bytes.as_deref())
+        .map_err(|e| ProtocolError::bad_value(format!("engine.weights: {e}")))
 }
 
 /// The bytes of the weights file `value` names under the `files` policy;
@@ -268,9 +221,7 @@ impl Session {
             out,
             config,
             settings: Settings::default(),
-            net: None,
-            hitnet: None,
-            long_net: None,
+            nets: [None, None, None],
             state: GameState::start(Side::White),
             worker: None,
         }
@@ -280,44 +231,16 @@ impl Session {
         // Each game judges with its own network (the one `engine.weights`
         // named while that game was set, else the shipped one) or, with
         // `engine.eval heuristic`, its hand-written baseline.
-        match (self.settings.rules.variant, self.settings.eval) {
-            (Variant::LongNardy, EvalKind::Heuristic) => {
-                return Arc::new(crate::eval::variants::LongNardyBaseline);
-            }
-            (Variant::LongNardy, EvalKind::Net) => {
-                return match &self.long_net {
-                    Some(net) => net.clone(),
-                    None => match crate::eval::net::long_shipped_shared() {
-                        Ok(net) => net,
-                        Err(_) => Arc::new(crate::eval::variants::LongNardyBaseline),
-                    },
-                };
-            }
-            (Variant::ShortNardy | Variant::Backgammon, EvalKind::Heuristic) => {
-                return Arc::new(crate::eval::variants::HittingBaseline);
-            }
-            (Variant::ShortNardy | Variant::Backgammon, EvalKind::Net) => {
-                return match &self.hitnet {
-                    Some(net) => net.clone(),
-                    None => match crate::eval::hitnet::shipped_shared() {
-                        Ok(net) => net,
-                        Err(_) => Arc::new(crate::eval::variants::HittingBaseline),
-                    },
-                };
-            }
-            (Variant::GulBara, _) => {}
+        let variant = self.settings.rules.variant;
+        if self.settings.eval == EvalKind::Heuristic {
+            return crate::eval::variants::baseline_shared(variant);
         }
-        match self.settings.eval {
-            EvalKind::Heuristic => Arc::new(Heuristic),
-            EvalKind::Net => match &self.net {
-                Some(net) => net.clone(),
-                // The shipped weights are checked by the tests; should they
-                // ever fail to load, the baseline plays.
-                None => match crate::eval::net::shipped_shared() {
-                    Ok(net) => net,
-                    Err(_) => Arc::new(Heuristic),
-                },
-            },
+        let loaded = self.nets[GameNet::slot(variant)].clone();
+        match loaded.map_or_else(|| GameNet::load(variant, None), Ok) {
+            Ok(net) => net.evaluator(),
+            // The shipped weights are checked by the tests; should they
+            // ever fail to load, the baseline plays.
+            Err(_) => crate::eval::variants::baseline_shared(variant),
         }
     }
 
@@ -341,11 +264,7 @@ impl Session {
             next.set(key, value)?;
             let net = load_weights(&self.config.files, value, self.settings.rules.variant)?;
             self.settings = next;
-            match net {
-                LoadedNet::GulBara(n) => self.net = Some(n),
-                LoadedNet::LongNardy(n) => self.long_net = Some(n),
-                LoadedNet::Hitting(n) => self.hitnet = Some(n),
-            }
+            self.nets[GameNet::slot(self.settings.rules.variant)] = Some(net);
         } else {
             self.settings.set(key, value)?;
             if key == "game.variant" {
