@@ -328,13 +328,10 @@ pub fn to_record(text: &str) -> Result<Record, RecordError> {
                 format!("expected 'name : score  name : score', got '{t}'"),
             ));
         }
-        let rest = match t.split_once(')') {
-            Some((n, rest)) if n.trim().parse::<u32>().is_ok() => {
-                // Keep the columns: the text after ")" as written.
-                let at = line.find(')').map_or(0, |p| p + 1);
-                let _ = rest;
-                &line[at..]
-            }
+        // After a numbered line's `N)`, the text as written: its columns
+        // say which player starts.
+        let rest = match line.split_once(')') {
+            Some((n, rest)) if n.trim().parse::<u32>().is_ok() => rest,
             _ => line,
         };
         let (actions, left_empty) = line_actions(rest, ln)?;

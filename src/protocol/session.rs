@@ -303,8 +303,7 @@ impl Session {
     /// The side to move's chances before its roll, as `eval` judges them
     /// without dice, computed on this thread.
     pub fn before_roll_now(&self) -> crate::eval::Probs {
-        let plies = self.limits(self.settings.ply).plies;
-        let beam = Limits::default().inner_beam;
+        let (plies, beam) = self.before_roll_depth();
         let eval = self.evaluator();
         let flag = std::sync::atomic::AtomicBool::new(false);
         let search = Search::new(eval.as_ref(), self.settings.rules, &flag);
@@ -567,6 +566,14 @@ impl Session {
         Ok(())
     }
 
+    /// The depth and chain beam `eval` judges a position before its roll with.
+    fn before_roll_depth(&self) -> (u8, usize) {
+        (
+            self.limits(self.settings.ply).plies,
+            Limits::default().inner_beam,
+        )
+    }
+
     fn limits(&self, ply: u8) -> Limits {
         Limits {
             plies: if ply >= 2 { 1 } else { 0 },
@@ -685,8 +692,7 @@ impl Session {
                 vec![evaluation_line_for(state.variant, &probs)]
             });
         }
-        let plies = self.limits(self.settings.ply).plies;
-        let beam = Limits::default().inner_beam;
+        let (plies, beam) = self.before_roll_depth();
         let state = self.state;
         self.spawn(JobKind::Eval, move |search, _, _| {
             vec![evaluation_line_for(
