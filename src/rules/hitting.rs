@@ -142,8 +142,11 @@ impl HitGen {
     /// play.
     pub fn generate(&mut self, pos: Position, dice: StageDice, out: &mut Vec<StageEnd>) -> u8 {
         let used = self.generate_plays(pos, dice, out);
-        if used > 0 && out.iter().all(|e| e.pos.own.off() == CHECKERS) {
-            dice.count().min(4)
+        let all = dice.count().min(4);
+        // Only plays short of the dice can have borne the last checker off:
+        // the ends are looked at then alone, off the hot path.
+        if used > 0 && used < all && out.iter().all(|e| e.pos.own.off() == CHECKERS) {
+            all
         } else {
             used
         }
