@@ -68,14 +68,28 @@ fn walk(variant: Variant, count: usize) -> Vec<GameState> {
     out
 }
 
-/// Nanoseconds per evaluation: median of 9 passes over the corpus.
+/// This thread's CPU time in nanoseconds. The evaluation figures use it
+/// rather than the wall clock: on a shared machine a thread waiting for a
+/// core counts no time, so the medians move far less with the load.
+fn cpu_ns() -> f64 {
+    let mut t = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `t` is a valid timespec for the call to fill.
+    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
+    t.tv_sec as f64 * 1e9 + t.tv_nsec as f64
+}
+
+/// Nanoseconds (thread CPU time) per evaluation: median of 9 passes over
+/// the corpus.
 fn eval_speed(name: &str, eval: &dyn Evaluator, states: &[GameState]) {
     let opts = states.first().map_or_else(RuleOptions::default, |s| {
         RuleOptions::for_variant(s.variant)
     });
     let mut passes = Vec::new();
     for _ in 0..9 {
-        let t = Instant::now();
+        let t = cpu_ns();
         let mut acc = 0.0f32;
         for _ in 0..10 {
             for s in states {
@@ -83,12 +97,50 @@ fn eval_speed(name: &str, eval: &dyn Evaluator, states: &[GameState]) {
             }
         }
         black_box(acc);
-        passes.push(t.elapsed().as_nanos() as f64 / (10 * states.len()) as f64);
+        passes.push((cpu_ns() - t) / (10 * states.len()) as f64);
     }
     let m = median(passes);
     println!(
-        "eval {name}: median {m:.0} ns per evaluation ({:.2} M evaluations/s on one core)",
+        "eval {name}: median {m:.0} ns CPU per evaluation ({:.2} M evaluations/s on one core)",
         1000.0 / m
+    );
+}
+
+/// The two halves of a network evaluation, timed apart: the inputs of a
+/// position, and the forward pass from ready inputs.
+fn eval_parts(net: &Net, states: &[GameState]) {
+    let opts = RuleOptions::default();
+    let median_of = |f: &mut dyn FnMut() -> f32| {
+        let mut passes = Vec::new();
+        for _ in 0..9 {
+            let t = cpu_ns();
+            let mut acc = 0.0f32;
+            for _ in 0..10 {
+                acc += f();
+            }
+            black_box(acc);
+            passes.push((cpu_ns() - t) / (10 * states.len()) as f64);
+        }
+        median(passes)
+    };
+    let inputs: Vec<_> = states
+        .iter()
+        .map(|s| gulbara::eval::net::features_for(net, s, &opts))
+        .collect();
+    let features = median_of(&mut || {
+        states
+            .iter()
+            .map(|s| {
+                gulbara::eval::net::features_for(net, black_box(s), &opts)
+                    .active
+                    .len() as f32
+            })
+            .sum()
+    });
+    let forward = median_of(&mut || inputs.iter().map(|x| net.outputs(black_box(x))[0]).sum());
+    println!(
+        "eval parts (net, {} hidden): inputs {features:.0} ns, forward pass {forward:.0} ns",
+        net.hidden
     );
 }
 
@@ -281,6 +333,7 @@ fn main() {
     if wanted("eval") {
         eval_speed("heuristic", &Heuristic, &states);
         eval_speed("net", &net, &states);
+        eval_parts(&net, &states);
         // Each game's network and baseline on positions of that game.
         let long = walk(Variant::LongNardy, 2000);
         let bg = walk(Variant::Backgammon, 2000);

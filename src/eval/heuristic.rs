@@ -22,7 +22,8 @@ const ROLL_PLAIN: f32 = 8.17;
 const ROLL_ESCALATING: f32 = (84.0 + 80.0 + 72.0 + 60.0 + 44.0 + 24.0) / 36.0 + 7.0 * 30.0 / 36.0;
 
 fn sigmoid(x: f32) -> f32 {
-    1.0 / (1.0 + (-x).exp())
+    // The networks' own logistic: the same bits on every machine.
+    super::arith::sigmoid(x)
 }
 
 /// Pip-equivalent penalty for `runner`'s checkers held up by `blocker`'s

@@ -61,13 +61,28 @@ pub fn contact(own: Checkers, opp: Checkers) -> bool {
 
 /// The inputs of a state of a hitting game (side to move about to roll).
 pub fn features(state: &GameState) -> super::net::Inputs {
-    let mut active = Vec::with_capacity(64);
-    side_features(state.pos.own, 0, &mut active);
-    side_features(state.pos.opp, SIDE, &mut active);
+    let mut active = Vec::with_capacity(80);
+    features_into(state, &mut active);
+    super::net::Inputs { active }
+}
+
+/// [`features`] into `active` (cleared first).
+pub fn features_into(state: &GameState, active: &mut Vec<(u16, f32)>) {
+    active.clear();
+    side_features(state.pos.own, 0, active);
+    side_features(state.pos.opp, SIDE, active);
     if !contact(state.pos.own, state.pos.opp) {
         active.push(((2 * SIDE) as u16, 1.0));
     }
-    super::net::Inputs { active }
+}
+
+/// Short nardy has no 3-point wins: a backgammon is a mars there.
+fn scored(state: &GameState, mut p: Probs) -> Probs {
+    if state.variant != crate::rules::Variant::Backgammon {
+        p.win_bg = 0.0;
+        p.lose_bg = 0.0;
+    }
+    p
 }
 
 impl HitNet {
@@ -128,13 +143,20 @@ pub fn shipped_shared() -> Result<std::sync::Arc<HitNet>, WeightsError> {
 
 impl Evaluator for HitNet {
     fn eval(&self, state: &GameState, _opts: &RuleOptions) -> Probs {
-        let mut p = HitNet::probs(&self.outputs(&features(state)));
-        if state.variant != crate::rules::Variant::Backgammon {
-            // No 3-point wins in short nardy: a backgammon is a mars there.
-            p.win_bg = 0.0;
-            p.lose_bg = 0.0;
-        }
-        p
+        super::net::with_inputs_buffer(|active| {
+            features_into(state, active);
+            scored(state, HitNet::probs(&self.outputs_of(active)))
+        })
+    }
+
+    fn eval_batch(&self, states: &[GameState], _opts: &RuleOptions, out: &mut Vec<Probs>) {
+        out.clear();
+        super::net::with_inputs_buffer(|active| {
+            for s in states {
+                features_into(s, active);
+                out.push(scored(s, HitNet::probs(&self.outputs_of(active))));
+            }
+        });
     }
 
     fn name(&self) -> &'static str {

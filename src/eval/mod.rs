@@ -6,6 +6,7 @@
 //! [`heuristic::Heuristic`] today, a trained network later, and the search
 //! on top of either.
 
+pub mod arith;
 pub mod heuristic;
 pub mod hitnet;
 pub mod net;
@@ -144,6 +145,15 @@ pub trait Evaluator: Send + Sync {
     /// pending remainder and then roll. `state` is not finished.
     fn eval(&self, state: &GameState, opts: &RuleOptions) -> Probs;
 
+    /// [`Evaluator::eval`] of each of `states` in order, into `out`
+    /// (cleared first): the search judges all the ends of a stage in one
+    /// call. The networks override it to keep their buffers across the
+    /// batch; the results are the same bits as one call per state.
+    fn eval_batch(&self, states: &[GameState], opts: &RuleOptions, out: &mut Vec<Probs>) {
+        out.clear();
+        out.extend(states.iter().map(|s| self.eval(s, opts)));
+    }
+
     /// Short name for `info string` and logs.
     fn name(&self) -> &'static str;
 }
@@ -158,6 +168,33 @@ pub fn probs_for(eval: &dyn Evaluator, state: &GameState, opts: &RuleOptions, si
     let s = settled(state);
     let p = eval.eval(&s, opts);
     if s.to_move == side { p } else { p.flipped() }
+}
+
+/// [`probs_for`] of each of `states` in order, into `out` (cleared
+/// first), with one [`Evaluator::eval_batch`] call for the unfinished ones.
+pub fn probs_for_batch(
+    eval: &dyn Evaluator,
+    states: &[GameState],
+    opts: &RuleOptions,
+    side: Side,
+    out: &mut Vec<Probs>,
+) {
+    let settled_states: Vec<GameState> = states
+        .iter()
+        .filter(|s| s.result().is_none())
+        .map(settled)
+        .collect();
+    let mut judged = Vec::with_capacity(settled_states.len());
+    eval.eval_batch(&settled_states, opts, &mut judged);
+    let mut judged = settled_states.iter().zip(judged);
+    out.clear();
+    for state in states {
+        if let Some(p) = Probs::of_result(state, side) {
+            out.push(p);
+        } else if let Some((s, p)) = judged.next() {
+            out.push(if s.to_move == side { p } else { p.flipped() });
+        }
+    }
 }
 
 /// The state as if the side to move's own roll were finished: a pending

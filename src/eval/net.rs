@@ -110,22 +110,27 @@ fn longest_row(c: Checkers) -> u32 {
 /// (the head rule's doublet exception), then each side's longest row of
 /// held points / 6 (the six-block rule's concern).
 pub fn long_features(state: &GameState, opts: &RuleOptions) -> Inputs {
-    let mut x = features(state, opts);
+    let mut x = Inputs { active: Vec::new() };
+    long_features_into(state, opts, &mut x.active);
+    x
+}
+
+fn long_features_into(state: &GameState, opts: &RuleOptions, active: &mut Vec<(u16, f32)>) {
+    features_into(state, opts, active);
     let side = state.to_move;
     let i = INPUTS;
     if state.rolls[side.index()] == 0 {
-        x.active.push((i as u16, 1.0));
+        active.push((i as u16, 1.0));
     }
     if state.rolls[side.opponent().index()] == 0 {
-        x.active.push((i as u16 + 1, 1.0));
+        active.push((i as u16 + 1, 1.0));
     }
     for (k, c) in [state.pos.own, state.pos.opp].into_iter().enumerate() {
         let row = longest_row(c);
         if row > 0 {
-            x.active.push(((i + 2 + k) as u16, row as f32 / 6.0));
+            active.push(((i + 2 + k) as u16, row as f32 / 6.0));
         }
     }
-    x
 }
 
 /// Which dice the mover of `pos` cannot play a single step of (Gul bara
@@ -150,38 +155,52 @@ pub fn blocked_dice(pos: Position) -> [bool; 6] {
 /// cannot play at all, and the share of rolls with no playable die
 /// ((blocked dice / 6)², doublets of the blocked numbers included).
 pub fn features_v4(state: &GameState, opts: &RuleOptions) -> Inputs {
-    let mut x = features(state, opts);
+    let mut x = Inputs { active: Vec::new() };
+    features_v4_into(state, opts, &mut x.active);
+    x
+}
+
+fn features_v4_into(state: &GameState, opts: &RuleOptions, active: &mut Vec<(u16, f32)>) {
+    features_into(state, opts, active);
     for (k, pos) in [state.pos, state.pos.flipped()].into_iter().enumerate() {
         let base = INPUTS + 7 * k;
         let blocked = blocked_dice(pos);
         let mut n = 0u32;
         for (d, &b) in blocked.iter().enumerate() {
             if b {
-                x.active.push(((base + d) as u16, 1.0));
+                active.push(((base + d) as u16, 1.0));
                 n += 1;
             }
         }
         if n > 0 {
             let share = n as f32 / 6.0;
-            x.active.push(((base + 6) as u16, share * share));
+            active.push(((base + 6) as u16, share * share));
         }
     }
-    x
 }
 
 /// The inputs a network of three outputs reads, by its layout (Gul bara's
 /// two, or long nardy's).
 pub fn features_for(net: &Net, state: &GameState, opts: &RuleOptions) -> Inputs {
-    match net.layout {
-        LONG_LAYOUT => long_features(state, opts),
-        BLOCK_LAYOUT => features_v4(state, opts),
-        _ => features(state, opts),
-    }
+    let mut x = Inputs {
+        active: Vec::with_capacity(96),
+    };
+    features_for_into(net, state, opts, &mut x.active);
+    x
 }
 
-#[inline]
-fn sigmoid(x: f32) -> f32 {
-    1.0 / (1.0 + (-x).exp())
+/// [`features_for`] into `active` (cleared first).
+pub fn features_for_into(
+    net: &Net,
+    state: &GameState,
+    opts: &RuleOptions,
+    active: &mut Vec<(u16, f32)>,
+) {
+    match net.layout {
+        LONG_LAYOUT => long_features_into(state, opts, active),
+        BLOCK_LAYOUT => features_v4_into(state, opts, active),
+        _ => features_into(state, opts, active),
+    }
 }
 
 /// Sparse input vector: indices and values of the non-zero inputs.
@@ -246,10 +265,20 @@ fn trapped(runner: Checkers, blocks: u32) -> [f32; 4] {
 
 /// The inputs of a state (side to move about to roll or to play a remainder).
 pub fn features(state: &GameState, opts: &RuleOptions) -> Inputs {
-    let mut active = Vec::with_capacity(80);
+    let mut x = Inputs {
+        active: Vec::with_capacity(96),
+    };
+    features_into(state, opts, &mut x.active);
+    x
+}
+
+/// [`features`] into `active` (cleared first), so a caller can keep one
+/// buffer for many evaluations.
+pub fn features_into(state: &GameState, opts: &RuleOptions, active: &mut Vec<(u16, f32)>) {
+    active.clear();
     let pos = state.pos;
-    side_features(pos.own, 0, &mut active);
-    side_features(pos.opp, 98, &mut active);
+    side_features(pos.own, 0, active);
+    side_features(pos.opp, 98, active);
     let mut i = 196;
     if state.escalates(opts, state.to_move) {
         active.push((i as u16, 1.0));
@@ -280,7 +309,6 @@ pub fn features(state: &GameState, opts: &RuleOptions) -> Inputs {
         }
     }
     debug_assert!(i + 4 == INPUTS);
-    Inputs { active }
 }
 
 /// Hidden activations and outputs of one forward pass (kept for training).
@@ -453,51 +481,14 @@ impl<const OUT: usize> NetOf<OUT> {
     /// Hidden activations of `x` into `acc` (`hidden` long).
     #[inline]
     fn hidden_into(&self, x: &Inputs, acc: &mut [f32]) {
-        let h = self.hidden;
-        acc.copy_from_slice(&self.b1);
-        for &(i, v) in &x.active {
-            let row = &self.w1[i as usize * h..(i as usize + 1) * h];
-            // Most inputs are 1.0, and `a + w` is `a + w * 1.0` to the bit.
-            if v == 1.0 {
-                for (a, w) in acc.iter_mut().zip(row) {
-                    *a += w;
-                }
-            } else {
-                for (a, w) in acc.iter_mut().zip(row) {
-                    *a += w * v;
-                }
-            }
-        }
-        for a in acc.iter_mut() {
-            *a = sigmoid(*a);
-        }
+        super::arith::hidden_layer(&self.w1, &self.b1, &x.active, acc);
     }
 
-    /// Outputs from hidden activations. The dot products run in eight
-    /// lanes summed in a fixed order, so they vectorize and still give the
-    /// same bits on every machine.
+    /// Outputs from hidden activations (see [`super::arith`]: the same bits
+    /// on every machine).
     #[inline]
     fn outputs_from(&self, hidden: &[f32]) -> [f32; OUT] {
-        let h = self.hidden;
-        let mut out = [0f32; OUT];
-        for (k, o) in out.iter_mut().enumerate() {
-            let row = &self.w2[k * h..(k + 1) * h];
-            let mut lanes = [0f32; 8];
-            let mut rows = row.chunks_exact(8);
-            let mut hs = hidden.chunks_exact(8);
-            for (r, a) in (&mut rows).zip(&mut hs) {
-                for l in 0..8 {
-                    lanes[l] += r[l] * a[l];
-                }
-            }
-            for (r, a) in rows.remainder().iter().zip(hs.remainder()) {
-                lanes[0] += r * a;
-            }
-            let s = ((lanes[0] + lanes[4]) + (lanes[1] + lanes[5]))
-                + ((lanes[2] + lanes[6]) + (lanes[3] + lanes[7]));
-            *o = sigmoid(s + self.b2[k]);
-        }
-        out
+        super::arith::output_layer(&self.w2, &self.b2, hidden)
     }
 
     /// Forward pass, keeping the hidden activations for training.
@@ -511,12 +502,19 @@ impl<const OUT: usize> NetOf<OUT> {
     /// The outputs of `x` (the same bits as [`Net::forward`], without
     /// allocating for networks of up to [`MAX_HIDDEN`] hidden units).
     pub fn outputs(&self, x: &Inputs) -> [f32; OUT] {
+        self.outputs_of(&x.active)
+    }
+
+    /// [`NetOf::outputs`] of the active inputs `(index, value)`.
+    pub fn outputs_of(&self, active: &[(u16, f32)]) -> [f32; OUT] {
         if self.hidden > MAX_HIDDEN {
-            return self.forward(x).out;
+            let mut acc = vec![0f32; self.hidden];
+            super::arith::hidden_layer(&self.w1, &self.b1, active, &mut acc);
+            return self.outputs_from(&acc);
         }
         let mut buf = [0f32; MAX_HIDDEN];
         let acc = &mut buf[..self.hidden];
-        self.hidden_into(x, acc);
+        super::arith::hidden_layer(&self.w1, &self.b1, active, acc);
         self.outputs_from(acc)
     }
 
@@ -774,10 +772,36 @@ pub fn load_cached(name: &str) -> Result<std::sync::Arc<Net>, LoadError> {
     Ok(from_bytes_cached(&bytes)?)
 }
 
+thread_local! {
+    /// One inputs buffer per thread, so an evaluation allocates nothing.
+    static INPUTS_BUFFER: std::cell::RefCell<Vec<(u16, f32)>> =
+        std::cell::RefCell::new(Vec::with_capacity(128));
+}
+
+/// `f` with this thread's inputs buffer (a fresh one if it is in use).
+pub(crate) fn with_inputs_buffer<R>(f: impl FnOnce(&mut Vec<(u16, f32)>) -> R) -> R {
+    INPUTS_BUFFER.with(|b| match b.try_borrow_mut() {
+        Ok(mut buf) => f(&mut buf),
+        Err(_) => f(&mut Vec::with_capacity(128)),
+    })
+}
+
 impl Evaluator for Net {
     fn eval(&self, state: &GameState, opts: &RuleOptions) -> Probs {
-        let x = features_for(self, state, opts);
-        Net::probs(&self.outputs(&x))
+        with_inputs_buffer(|active| {
+            features_for_into(self, state, opts, active);
+            Net::probs(&self.outputs_of(active))
+        })
+    }
+
+    fn eval_batch(&self, states: &[GameState], opts: &RuleOptions, out: &mut Vec<Probs>) {
+        out.clear();
+        with_inputs_buffer(|active| {
+            for s in states {
+                features_for_into(self, s, opts, active);
+                out.push(Net::probs(&self.outputs_of(active)));
+            }
+        });
     }
 
     fn name(&self) -> &'static str {

@@ -17,7 +17,8 @@ use crate::rules::position::{BAR, Checkers};
 use crate::rules::{GameState, RuleOptions, Variant};
 
 fn sigmoid(x: f32) -> f32 {
-    1.0 / (1.0 + (-x).exp())
+    // The networks' own logistic: the same bits on every machine.
+    super::arith::sigmoid(x)
 }
 
 /// Average pips a roll moves (doublets four times).

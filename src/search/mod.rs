@@ -13,7 +13,7 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::Instant;
 
-use crate::eval::{Evaluator, Probs, probs_for};
+use crate::eval::{Evaluator, Probs, probs_for, probs_for_batch};
 use crate::rules::{GameState, RuleOptions, Side, StageDice, StageEnd, StageGen, Step, Variant};
 
 mod hashing;
@@ -146,6 +146,12 @@ impl<'a> Search<'a> {
         probs_for(self.eval, state, &self.opts, side)
     }
 
+    /// [`Search::judge`] of each of `states`, in one evaluator call.
+    fn judge_batch(&self, states: &[GameState], side: Side, out: &mut Vec<Probs>) {
+        self.nodes.fetch_add(states.len() as u64, Ordering::Relaxed);
+        probs_for_batch(self.eval, states, &self.opts, side, out);
+    }
+
     fn out_of_time(&self, limits: &Limits) -> bool {
         self.stop.load(Ordering::Relaxed)
             || limits.deadline.is_some_and(|d| Instant::now() >= d)
@@ -179,6 +185,7 @@ impl<'a> Search<'a> {
         };
         let mut frontier = vec![(state.to_owned(), Vec::<Step>::new())];
         let mut finals: Vec<Candidate> = Vec::new();
+        let (mut afters, mut plays, mut judged) = (Vec::new(), Vec::new(), Vec::new());
         while !frontier.is_empty() {
             let mut next: Vec<Candidate> = Vec::new();
             let mut seen = StateSet::default();
@@ -202,18 +209,24 @@ impl<'a> Search<'a> {
                         scored[..prefilter].iter().map(|&(_, i)| ends[i]).collect();
                     ends = keep;
                 }
+                // The new ends of this stage, judged in one batch.
+                afters.clear();
+                plays.clear();
                 for e in ends.iter() {
                     let after = s.after_stage(&self.opts, e.pos, playable);
-                    if !seen.insert(after) {
-                        continue;
+                    if seen.insert(after) {
+                        afters.push(after);
+                        plays.push(e.play);
                     }
+                }
+                self.judge_batch(&afters, mover, &mut judged);
+                for ((after, play), probs) in afters.iter().zip(&plays).zip(&judged) {
                     let mut all = steps.clone();
-                    all.extend_from_slice(e.play.steps());
-                    let probs = self.judge(&after, mover);
+                    all.extend_from_slice(play.steps());
                     next.push(Candidate {
                         steps: all,
-                        end: after,
-                        probs,
+                        end: *after,
+                        probs: *probs,
                         plies: 0,
                     });
                 }
