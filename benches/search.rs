@@ -153,14 +153,27 @@ fn roll_for(i: usize) -> (u8, u8) {
 }
 
 fn decision_speed(name: &str, eval: &dyn Evaluator, states: &[GameState], plies: u8) {
-    let opts = RuleOptions::default();
+    decision_speed_over(name, eval, states, plies, 400);
+}
+
+/// [`decision_speed`] over the first `count` positions (of any one game).
+fn decision_speed_over(
+    name: &str,
+    eval: &dyn Evaluator,
+    states: &[GameState],
+    plies: u8,
+    count: usize,
+) {
+    let opts = states.first().map_or_else(RuleOptions::default, |s| {
+        RuleOptions::for_variant(s.variant)
+    });
     let stop = AtomicBool::new(false);
     let limits = Limits {
         plies,
         ..Limits::default()
     };
     let mut times = Vec::new();
-    for (i, s) in states.iter().enumerate().take(400) {
+    for (i, s) in states.iter().enumerate().take(count) {
         let (a, b) = roll_for(i);
         let Ok(rolled) = s.roll(&opts, a, b) else {
             continue;
@@ -323,7 +336,7 @@ fn beam_quality(eval: &dyn Evaluator, states: &[GameState]) {
 fn wanted(section: &str) -> bool {
     match std::env::var("GULBARA_BENCH") {
         Ok(list) => list.split(',').any(|w| w.trim() == section),
-        Err(_) => !matches!(section, "net1" | "prefilter" | "beams"),
+        Err(_) => !matches!(section, "net1" | "net2" | "prefilter" | "beams"),
     }
 }
 
@@ -360,6 +373,15 @@ fn main() {
     }
     if wanted("net1") {
         decision_speed("net", &net, &states, 1);
+    }
+    if wanted("net2") {
+        // gnubg's 2-ply (`engine.ply 3`), one thread, on fewer positions.
+        decision_speed_over("net", &net, &states, 2, 100);
+        if let Ok(bgnet) = HitNet::shipped() {
+            let bg = walk(Variant::Backgammon, 400);
+            decision_speed_over("backgammon net", &bgnet, &bg, 1, 200);
+            decision_speed_over("backgammon net", &bgnet, &bg, 2, 100);
+        }
     }
     if wanted("beams") {
         beam_quality(&net, &states);

@@ -576,7 +576,7 @@ impl Session {
 
     fn limits(&self, ply: u8) -> Limits {
         Limits {
-            plies: if ply >= 2 { 1 } else { 0 },
+            plies: ply.saturating_sub(1).min(2),
             root_beam: self.settings.beam,
             root_prefilter: self.settings.prefilter,
             threads: self.settings.threads,
@@ -636,7 +636,6 @@ impl Session {
 
     fn go(&mut self, p: GoParams) -> Result<(), ProtocolError> {
         self.need_stage("go")?;
-        let ply = p.ply.unwrap_or(self.settings.ply);
         let start = Instant::now();
         let limits = self.go_limits(&p, start);
         // The server's cap holds for every search, `go infinite` included.
@@ -646,9 +645,6 @@ impl Session {
             move |steps: &[crate::rules::Step]| play_text_at(state.variant, state.pos, steps);
         let infinite = p.infinite;
         self.spawn(JobKind::Go, move |search, stop, out| {
-            if ply > 2 {
-                out("info string ply 3 is searched as ply 2");
-            }
             let mut report = |pr: &Progress| {
                 let ms = pr.millis;
                 let nps = pr.nodes * 1000 / ms.max(1);

@@ -57,7 +57,7 @@ pub fn max_threads() -> u64 {
 pub struct Settings {
     /// The rule options (`rules.*`).
     pub rules: RuleOptions,
-    /// `engine.ply`: root-inclusive plies, 1..3 (3 searches as 2).
+    /// `engine.ply`: root-inclusive plies, 1..3 (gnubg 0-, 1- and 2-ply).
     pub ply: u8,
     /// `engine.threads`.
     pub threads: usize,
@@ -154,7 +154,7 @@ impl Settings {
             KeyDef {
                 name: "engine.ply",
                 kind: KeyKind::Int { min: 1, max: 3 },
-                description: "search depth counted root-inclusive (1 = gnubg 0-ply, 2 = gnubg 1-ply; 3 searches as 2)",
+                description: "search depth counted root-inclusive (1 = gnubg 0-ply, 2 = gnubg 1-ply, 3 = gnubg 2-ply)",
             },
             KeyDef {
                 name: "engine.threads",

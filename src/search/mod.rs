@@ -42,7 +42,7 @@ pub const ROLLS: [(u8, u8, f32); 21] = {
 /// Search settings.
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
-    /// gnubg plies: 0 or 1 (more is treated as 1).
+    /// gnubg plies: 0, 1 or 2 (more is treated as 2).
     pub plies: u8,
     /// Beam width for chain stages at the root.
     pub root_beam: usize,
@@ -56,6 +56,11 @@ pub struct Limits {
     /// Move filter: only turns within this much equity of the 0-ply best
     /// are re-judged (gnubg's filter does the same).
     pub filter: f32,
+    /// How many of the best 1-ply turns the 2-ply search re-judges, at most.
+    pub candidates2: usize,
+    /// The 2-ply move filter: only turns within this much equity of the
+    /// 1-ply best are re-judged.
+    pub filter2: f32,
     /// Stop when this many evaluations were made (after the 0-ply pass).
     pub nodes: Option<u64>,
     /// Stop at this instant (after the 0-ply pass).
@@ -73,6 +78,8 @@ impl Default for Limits {
             inner_beam: 1,
             candidates: 8,
             filter: 0.16,
+            candidates2: 3,
+            filter2: 0.04,
             nodes: None,
             deadline: None,
             threads: 1,
@@ -300,7 +307,7 @@ impl<'a> Search<'a> {
         limits: &Limits,
         on_progress: &mut dyn FnMut(&Progress),
     ) -> Vec<Candidate> {
-        let mut ranked = self.turns_prefiltered(state, limits.root_beam, limits.root_prefilter);
+        let ranked = self.turns_prefiltered(state, limits.root_beam, limits.root_prefilter);
         if ranked.is_empty() {
             return ranked;
         }
@@ -321,6 +328,58 @@ impl<'a> Search<'a> {
             .count()
             .max(1);
         let mover = state.to_move;
+        let ranked = self.rejudge(ranked, k, 1, limits, &|c: &Candidate| {
+            Some(self.one_ply(&c.end, mover, limits.inner_beam))
+        });
+        if let Some(best) = ranked.first() {
+            on_progress(&Progress {
+                depth: 2,
+                nodes: self.nodes(),
+                millis: self.start.elapsed().as_millis() as u64,
+                best: best.clone(),
+            });
+        }
+        if limits.plies < 2 || ranked.len() == 1 || self.out_of_time(limits) {
+            return ranked;
+        }
+        // The 2-ply filter, over the turns the 1-ply pass judged.
+        let cutoff = ranked[0].probs.equity() - limits.filter2;
+        let k = ranked
+            .iter()
+            .take(limits.candidates2.max(1))
+            .take_while(|c| c.plies == 1 && c.probs.equity() >= cutoff)
+            .count();
+        if k == 0 {
+            return ranked;
+        }
+        let ranked = self.rejudge(ranked, k, 2, limits, &|c: &Candidate| {
+            self.plied(&c.end, mover, limits.inner_beam, 2, Some(limits))
+        });
+        if let Some(best) = ranked.first().filter(|c| c.plies == 2) {
+            on_progress(&Progress {
+                depth: 3,
+                nodes: self.nodes(),
+                millis: self.start.elapsed().as_millis() as u64,
+                best: best.clone(),
+            });
+        }
+        ranked
+    }
+
+    /// Re-judges the first `k` of `ranked` with `judge` on `limits.threads`
+    /// threads, marking them `plies` deep. The re-judged come first, best
+    /// first; those a stop or a limit left unjudged (`judge` gave `None`,
+    /// or it was never called) keep their order behind them, then the rest.
+    /// The first candidate is always judged unless `judge` itself gives up.
+    fn rejudge(
+        &self,
+        mut ranked: Vec<Candidate>,
+        k: usize,
+        plies: u8,
+        limits: &Limits,
+        judge: &(dyn Fn(&Candidate) -> Option<Probs> + Sync),
+    ) -> Vec<Candidate> {
+        let k = k.min(ranked.len());
         let results: Vec<std::sync::Mutex<Option<Probs>>> =
             (0..k).map(|_| std::sync::Mutex::new(None)).collect();
         let next = AtomicUsize::new(0);
@@ -330,9 +389,9 @@ impl<'a> Search<'a> {
                 if i >= k || (i > 0 && self.out_of_time(limits)) {
                     break;
                 }
-                let p = self.one_ply(&ranked[i].end, mover, limits.inner_beam);
+                let p = judge(&ranked[i]);
                 if let Ok(mut slot) = results[i].lock() {
-                    *slot = Some(p);
+                    *slot = p;
                 }
             }
         };
@@ -346,8 +405,6 @@ impl<'a> Search<'a> {
                 }
             });
         }
-        // Re-judged turns first, best first; the ones the 1-ply pass did not
-        // reach keep their 0-ply order behind them.
         let judged: Vec<Option<Probs>> = results
             .into_iter()
             .map(|slot| slot.into_inner().ok().flatten())
@@ -359,7 +416,7 @@ impl<'a> Search<'a> {
             match p {
                 Some(p) => {
                     c.probs = p;
-                    c.plies = 1;
+                    c.plies = plies;
                     out.push(c);
                 }
                 None => unreached.push(c),
@@ -368,25 +425,72 @@ impl<'a> Search<'a> {
         out.sort_by(|a, b| b.probs.equity().total_cmp(&a.probs.equity()));
         out.extend(unreached);
         out.extend(rest);
-        if let Some(best) = out.first() {
-            on_progress(&Progress {
-                depth: 2,
-                nodes: self.nodes(),
-                millis: self.start.elapsed().as_millis() as u64,
-                best: best.clone(),
-            });
-        }
         out
     }
 
+    /// `side`'s chances in `state` searched `depth` plies deep in gnubg's
+    /// numbering: 0 is the evaluator's judgement, and each ply more plays
+    /// the side to move's pending remainder (if any) and then averages its
+    /// 21 rolls, each answered by its best 0-ply turn (chains and
+    /// remainders with the beam `beam` and the inner prefilter), over the
+    /// position after it searched one ply less. Depth 1 is
+    /// [`Search::one_ply`]. With `limits`, a stop or a limit gives `None`.
+    pub fn plied(
+        &self,
+        state: &GameState,
+        side: Side,
+        beam: usize,
+        depth: u8,
+        limits: Option<&Limits>,
+    ) -> Option<Probs> {
+        if depth <= 1 {
+            return Some(if depth == 0 {
+                self.judge(state, side)
+            } else {
+                self.one_ply(state, side, beam)
+            });
+        }
+        if let Some(p) = Probs::of_result(state, side) {
+            return Some(p);
+        }
+        let mover = state.to_move;
+        let mut s = *state;
+        if s.stage_dice().is_some() {
+            s = self.best_reply(&s, beam);
+            if let Some(p) = Probs::of_result(&s, side) {
+                return Some(p);
+            }
+            if s.to_move != mover {
+                return self.plied(&s, side, beam, depth - 1, limits);
+            }
+        }
+        let mut total = Probs::default();
+        for &(a, b, w) in ROLLS.iter() {
+            if limits.is_some_and(|l| self.out_of_time(l)) {
+                return None;
+            }
+            let Ok(rolled) = s.roll(&self.opts, a, b) else {
+                return Some(self.judge(&s, side));
+            };
+            let after = self.best_reply(&rolled, beam);
+            total.add_scaled(
+                &self.plied(&after, side, beam, depth - 1, limits)?,
+                w / 36.0,
+            );
+        }
+        Some(total)
+    }
+
     /// The side to move's chances before its roll: the static judgement at
-    /// 0-ply, the average over its 21 rolls of its best turn at 1-ply.
+    /// 0-ply, the average over its 21 rolls of its best turn at 1-ply, and
+    /// so on ([`Search::plied`]; 2 at most).
     pub fn before_roll(&self, state: &GameState, plies: u8, beam: usize) -> Probs {
         let side = state.to_move;
         if plies == 0 {
             return Probs::of_result(state, side).unwrap_or_else(|| self.judge(state, side));
         }
-        self.one_ply(state, side, beam)
+        self.plied(state, side, beam, plies.min(2), None)
+            .unwrap_or_else(|| self.judge(state, side))
     }
 }
 
@@ -481,6 +585,103 @@ mod tests {
         let search = Search::new(&Heuristic, o, &stopped);
         let best = search.best_turn(&s, &limits, &mut |_| {});
         assert!(!best.is_empty());
+        assert_eq!(best[0].plies, 0);
+    }
+
+    /// The best end of the rolled `state`'s single stage, by `eval` at
+    /// 0-ply, enumerated plainly (the hitting games: one stage a turn).
+    fn naive_best(eval: &dyn Evaluator, o: &RuleOptions, state: &GameState) -> GameState {
+        let mut ends = Vec::new();
+        let dice = state.stage_dice().expect("a rolled stage");
+        let used = StageGen::new().generate(o, state, dice, &mut ends);
+        let mover = state.to_move;
+        let mut best: Option<(f32, GameState)> = None;
+        for e in &ends {
+            let after = state.after_stage(o, e.pos, used);
+            let v = probs_for(eval, &after, o, mover).equity();
+            if best.is_none_or(|(b, _)| v > b) {
+                best = Some((v, after));
+            }
+        }
+        best.expect("some end").1
+    }
+
+    /// gnubg's 2-ply, written out as two loops over the 21 rolls.
+    fn naive_two_ply(eval: &dyn Evaluator, o: &RuleOptions, state: &GameState, side: Side) -> f64 {
+        let mut total = 0.0;
+        for &(a, b, w) in ROLLS.iter() {
+            let reply = naive_best(eval, o, &state.roll(o, a, b).expect("a roll"));
+            let v = match Probs::of_result(&reply, side) {
+                Some(p) => f64::from(p.equity()),
+                None => ROLLS
+                    .iter()
+                    .map(|&(c, d, w2)| {
+                        let ours = naive_best(eval, o, &reply.roll(o, c, d).expect("a roll"));
+                        f64::from(probs_for(eval, &ours, o, side).equity()) * f64::from(w2) / 36.0
+                    })
+                    .sum(),
+            };
+            total += v * f64::from(w) / 36.0;
+        }
+        total
+    }
+
+    #[test]
+    fn two_ply_is_the_plain_two_loops_over_the_rolls() {
+        let eval = crate::eval::variants::baseline(Variant::Backgammon);
+        let o = RuleOptions::for_variant(Variant::Backgammon);
+        let stop = AtomicBool::new(false);
+        let search = Search::new(eval, o, &stop);
+        let mut state = GameState::start_of(Variant::Backgammon, Side::White);
+        for (a, b) in [(3, 1), (6, 4), (5, 2)] {
+            let rolled = state.roll(&o, a, b).unwrap();
+            state = naive_best(eval, &o, &rolled);
+            let side = state.to_move.opponent();
+            let got = search.plied(&state, side, 1, 2, None).unwrap().equity();
+            let want = naive_two_ply(eval, &o, &state, side);
+            assert!((f64::from(got) - want).abs() < 1e-4, "{got} vs {want}");
+            // And it is not the 1-ply figure.
+            let one = search.one_ply(&state, side, 1).equity();
+            assert!((one - got).abs() > 1e-4);
+        }
+    }
+
+    #[test]
+    fn two_ply_search_rejudges_the_best_and_keeps_a_move_when_stopped() {
+        let o = RuleOptions::default();
+        let s = parse_state_text("2,1,2,2,0,1,-1,-2,-3,0,0,-5,3,0,0,-1,-3,4,0,0,0,0,0,0 w 10 10")
+            .unwrap()
+            .roll(&o, 4, 2)
+            .unwrap();
+        let stop = AtomicBool::new(false);
+        let search = Search::new(&Heuristic, o, &stop);
+        let limits = Limits {
+            plies: 2,
+            threads: 2,
+            ..Limits::default()
+        };
+        let mut depths = Vec::new();
+        let best = search.best_turn(&s, &limits, &mut |p| depths.push(p.depth));
+        assert_eq!(best[0].plies, 2);
+        assert_eq!(depths, [1, 2, 3]);
+        let two = best.iter().filter(|c| c.plies == 2).count();
+        assert!((1..=limits.candidates2).contains(&two));
+        // The 2-ply turns lead, the 1-ply ones follow.
+        assert!(best[..two].iter().all(|c| c.plies == 2));
+        // A node limit reached during the 1-ply pass: no 2-ply, a 1-ply best.
+        let search = Search::new(&Heuristic, o, &stop);
+        let limited = Limits {
+            nodes: Some(search.turns(&s, 48).len() as u64 + 10),
+            ..limits
+        };
+        let best = search.best_turn(&s, &limited, &mut |_| {});
+        assert!(!best.is_empty() && best[0].plies <= 1);
+        // An expired deadline: the 0-ply ranking, at once.
+        let late = Limits {
+            deadline: Some(Instant::now()),
+            ..limits
+        };
+        let best = search.best_turn(&s, &late, &mut |_| {});
         assert_eq!(best[0].plies, 0);
     }
 }
