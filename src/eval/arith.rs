@@ -35,7 +35,7 @@ pub fn exp(x: f32) -> f32 {
     p = p * r + 8.333_452e-3;
     p = p * r + 4.166_579_6e-2;
     p = p * r + 1.666_666_5e-1;
-    p = p * r + 5.000_000_1e-1;
+    p = p * r + 0.5;
     let p = (p * (r * r) + r) + 1.0;
     // 2ᵏ built from its bits; k is within −126..=126 after the clamp.
     let k = (t.to_bits() as i32).wrapping_sub(ROUNDER_BITS);
@@ -92,13 +92,13 @@ fn hidden_layer_body(w1: &[f32], b1: &[f32], active: &[(u16, f32)], acc: &mut [f
     // Blocks of units whose sums stay in registers across all the inputs;
     // each unit still adds its inputs in their order, so the blocking
     // changes no bit.
-    if h % 64 == 0 {
+    if h.is_multiple_of(64) {
         for start in (0..h).step_by(64) {
             hidden_block::<64>(w1, b1, active, start, acc);
         }
         return;
     }
-    if h % 32 == 0 {
+    if h.is_multiple_of(32) {
         for start in (0..h).step_by(32) {
             hidden_block::<32>(w1, b1, active, start, acc);
         }
