@@ -12,7 +12,7 @@
 //!   distributions likewise on the 15-checker positions of points 1..4.
 //! - Win chances of small two-sided races against an exact two-sided
 //!   recursion (the mover maximising its chances): equal with one checker a
-//!   side (no choices exist), within a stated bound with two.
+//!   side (no choices exist), and with two; within 0.2% with three.
 //! - Known facts, sums, monotonicity, and the evaluator's switch.
 
 use std::collections::{HashMap, HashSet};
@@ -192,8 +192,8 @@ impl Naive {
 }
 
 fn assert_matches(table: &[f64], exact: &Exact, what: &str) {
-    for n in 0..M {
-        let want = exact[n] as f64 / pow36(n) as f64;
+    for (n, &x) in exact.iter().enumerate() {
+        let want = x as f64 / pow36(n) as f64;
         let got = table.get(n).copied().unwrap_or(0.0);
         assert!(
             (got - want).abs() <= 1e-12,
@@ -472,13 +472,22 @@ fn one_checker_a_side_wins_exactly_as_two_sided_play() {
 }
 
 #[test]
-fn two_checkers_a_side_are_within_a_stated_bound_of_two_sided_play() {
+fn three_checkers_a_side_are_within_a_stated_bound_of_two_sided_play() {
     // With choices, one-sided play (fewest expected rolls) may differ from
-    // the play that maximises the chances against this opponent; on these
-    // races the difference stays below 0.5%.
-    for variant in [Variant::Backgammon, Variant::GulBara] {
-        let gap = two_sided_gap(variant, 2);
-        assert!(gap < 0.005, "{variant}: {gap}");
+    // the play that maximises the chances against this opponent. Over every
+    // race of up to three checkers a side the tables' win chance is within
+    // 0.2% of the exact two-sided one (measured: 0.00136 with ordinary dice,
+    // none with escalating chains; with up to two checkers a side both are
+    // exact).
+    for (variant, n, bound) in [
+        (Variant::Backgammon, 2, 1e-6),
+        (Variant::GulBara, 2, 1e-6),
+        (Variant::Backgammon, 3, 0.002),
+        (Variant::GulBara, 3, 0.002),
+    ] {
+        let gap = two_sided_gap(variant, n);
+        println!("{variant}: up to {n} checkers a side, largest gap {gap:.6}");
+        assert!(gap < bound, "{variant} {n}: {gap}");
     }
 }
 
@@ -561,8 +570,10 @@ fn the_evaluator_answers_races_from_the_tables_and_delegates_the_rest() {
         assert_eq!(e.eval(&out, &opts), MARK, "{variant}");
     }
     // Gul bara with more exempt rolls left than tables are kept for.
-    let mut opts = RuleOptions::default();
-    opts.exempt_rolls = 10;
+    let mut opts = RuleOptions {
+        exempt_rolls: 10,
+        ..RuleOptions::default()
+    };
     let s = state(
         Variant::GulBara,
         checkers(&[3, 0, 0, 0, 0, 0]),
