@@ -132,12 +132,16 @@ pub fn run_bearoff(a: BearoffArgs) -> anyhow::Result<()> {
         let (mut net_err, mut base_err) = (Errors::default(), Errors::default());
         let mut s = GameState::start_of(variant, Side::White);
         s.rolls = [10, 10];
+        let mut table_time = std::time::Duration::ZERO;
         for _ in 0..a.samples {
             s.pos = Position {
                 own: random_side(&mut rng),
                 opp: random_side(&mut rng),
             };
-            let Some(want) = race::race_probs(&s, &opts) else {
+            let t0 = Instant::now();
+            let answer = race::race_probs(&s, &opts);
+            table_time += t0.elapsed();
+            let Some(want) = answer else {
                 continue;
             };
             let full = s.pos.own.off() == 0 && s.pos.opp.off() == 0;
@@ -145,8 +149,10 @@ pub fn run_bearoff(a: BearoffArgs) -> anyhow::Result<()> {
             base_err.add(base.eval(&s, &opts), want, full);
         }
         println!(
-            "{variant}: {} random all-home races (seed {})",
-            net_err.n, a.seed
+            "{variant}: {} random all-home races (seed {}), {:.0} ns per answer from the tables",
+            net_err.n,
+            a.seed,
+            table_time.as_secs_f64() * 1e9 / net_err.n.max(1) as f64
         );
         println!("{}", net_err.line(net.name()));
         println!("{}", base_err.line("baseline"));

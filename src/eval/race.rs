@@ -117,11 +117,15 @@ pub fn is_race(state: &GameState) -> bool {
     bearoff::home_of(state.pos.own).is_some() && bearoff::home_of(state.pos.opp).is_some()
 }
 
-/// `P(X >= n)` for every `n` in `0..=len`, from a distribution.
-fn at_least(dist: &[f64], len: usize) -> Vec<f64> {
-    let mut s = vec![0.0; len + 1];
-    for n in (0..len).rev() {
-        s[n] = s[n + 1] + dist.get(n).copied().unwrap_or(0.0);
+/// Longest distribution a table holds, plus room for `P(X >= len)`.
+const MAX_LEN: usize = 64;
+
+/// `P(X >= n)` for every `n` in `0..=len` (zero beyond), from a
+/// distribution; on the stack, as an answer is on the search's hot path.
+fn at_least(dist: &[f64]) -> [f64; MAX_LEN + 1] {
+    let mut s = [0.0; MAX_LEN + 1];
+    for n in (0..dist.len().min(MAX_LEN)).rev() {
+        s[n] = s[n + 1] + dist[n];
     }
     s
 }
@@ -177,25 +181,22 @@ pub fn probs_from(
     them: usize,
     them_none_off: bool,
 ) -> Probs {
-    let len = mine.len().max(theirs.len()) + 1;
     let pm = mine.dist_at(me);
     let po = theirs.dist_at(them);
-    let so = at_least(po, len);
-    let win: f64 = pm.iter().enumerate().map(|(n, p)| p * so[n]).sum();
+    let so = at_least(po);
+    let win: f64 = pm.iter().zip(so).map(|(p, s)| p * s).sum();
     let win_mars = if them_none_off {
-        let fo = at_least(theirs.first_at(them), len);
-        pm.iter().enumerate().map(|(n, p)| p * fo[n]).sum()
+        let fo = at_least(theirs.first_at(them));
+        pm.iter().zip(fo).map(|(p, f)| p * f).sum()
     } else {
         0.0
     };
     // The mover's first checker comes off only once it has at least one
     // off: with checkers already off (or borne off by a remainder) no mars.
     let lose_mars = if me_none_off && bearoff::checkers_in(&arrangement_or_empty(me)) == CHECKERS {
-        let fm = at_least(mine.first_at(me), len);
-        po.iter()
-            .enumerate()
-            .map(|(m, p)| p * fm.get(m + 1).copied().unwrap_or(0.0))
-            .sum()
+        // P(fM > m) = P(fM >= m + 1).
+        let fm = at_least(mine.first_at(me));
+        po.iter().zip(&fm[1..]).map(|(p, f)| p * f).sum()
     } else {
         0.0
     };
