@@ -48,6 +48,9 @@ pub enum Commands {
     Refine(crate::tools::RefineArgs),
     /// Serve GNU Backgammon's external-player interface (see docs/GNUBG.md).
     GnubgExternal(crate::tools::GnubgExternalArgs),
+    /// Generate the race (bear-off) tables, time them, and measure each
+    /// game's network and baseline against them (docs/STRENGTH.md).
+    Bearoff(crate::racecheck::BearoffArgs),
 }
 
 /// The TCP listener's port when `serve` is given no address.
@@ -172,5 +175,6 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Some(Commands::Train(a)) => crate::tools::run_train(a),
         Some(Commands::Refine(a)) => crate::tools::run_refine(a),
         Some(Commands::GnubgExternal(a)) => crate::tools::run_gnubg_external(a),
+        Some(Commands::Bearoff(a)) => crate::racecheck::run_bearoff(a),
     }
 }

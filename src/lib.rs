@@ -28,6 +28,7 @@ pub mod cli;
 /// Fuzz targets over every input format (driven by `fuzz/` and `tests/fuzz_smoke.rs`).
 pub mod fuzz_targets;
 pub mod protocol;
+pub mod racecheck;
 pub mod refine;
 pub mod server;
 pub mod tools;

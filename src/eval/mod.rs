@@ -7,9 +7,11 @@
 //! on top of either.
 
 pub mod arith;
+pub mod bearoff;
 pub mod heuristic;
 pub mod hitnet;
 pub mod net;
+pub mod race;
 pub mod variants;
 
 use std::sync::Arc;
@@ -61,11 +63,27 @@ impl GameNet {
         }
     }
 
-    /// The network as an evaluator.
+    /// The network as an evaluator, behind the race tables (all-home races
+    /// are answered from [`bearoff`]; see [`race`]).
     pub fn evaluator(&self) -> Arc<dyn Evaluator> {
+        race::with_tables(self.net_evaluator())
+    }
+
+    /// The network alone, judging races too (`engine.race eval`, and the
+    /// measurements of its error against the tables).
+    pub fn net_evaluator(&self) -> Arc<dyn Evaluator> {
         match self {
             GameNet::GulBara(n) | GameNet::LongNardy(n) => n.clone(),
             GameNet::Hitting(n) => n.clone(),
+        }
+    }
+
+    /// [`GameNet::evaluator`] or, with `tables` false, [`GameNet::net_evaluator`].
+    pub fn evaluator_with(&self, tables: bool) -> Arc<dyn Evaluator> {
+        if tables {
+            self.evaluator()
+        } else {
+            self.net_evaluator()
         }
     }
 }

@@ -10,6 +10,7 @@
 //! pip-equivalents turned into chances by a logistic, as Gul bara's does.
 
 use super::heuristic::same_direction;
+use super::race::RaceTables;
 use super::{Evaluator, Probs};
 use crate::rules::hitting::{closed_points, mirrored};
 use crate::rules::nardy::HEAD;
@@ -221,18 +222,42 @@ impl Evaluator for HittingBaseline {
     }
 }
 
-/// The baseline evaluator of `variant`.
-/// [`baseline`], as a shared evaluator.
+/// [`baseline`], as a shared evaluator (behind the race tables).
 pub fn baseline_shared(variant: Variant) -> std::sync::Arc<dyn Evaluator> {
-    match variant {
+    baseline_shared_with(variant, true)
+}
+
+/// The hand-written baseline of `variant`, shared: behind the race tables
+/// when `tables`, else alone (judging races too, `engine.race eval`).
+pub fn baseline_shared_with(variant: Variant, tables: bool) -> std::sync::Arc<dyn Evaluator> {
+    let plain: std::sync::Arc<dyn Evaluator> = match variant {
         Variant::GulBara => std::sync::Arc::new(super::heuristic::Heuristic),
         Variant::LongNardy => std::sync::Arc::new(LongNardyBaseline),
         Variant::ShortNardy | Variant::Backgammon => std::sync::Arc::new(HittingBaseline),
+    };
+    if tables {
+        super::race::with_tables(plain)
+    } else {
+        plain
     }
 }
 
-/// The hand-written baseline of `variant` (Gul bara's is the heuristic).
+/// The hand-written baseline of `variant` (Gul bara's is the heuristic),
+/// behind the race tables: all-home races are answered from the tables.
 pub fn baseline(variant: Variant) -> &'static dyn Evaluator {
+    static GUL_BARA: RaceTables<super::heuristic::Heuristic> =
+        RaceTables::new(super::heuristic::Heuristic);
+    static LONG_NARDY: RaceTables<LongNardyBaseline> = RaceTables::new(LongNardyBaseline);
+    static HITTING: RaceTables<HittingBaseline> = RaceTables::new(HittingBaseline);
+    match variant {
+        Variant::GulBara => &GUL_BARA,
+        Variant::LongNardy => &LONG_NARDY,
+        Variant::ShortNardy | Variant::Backgammon => &HITTING,
+    }
+}
+
+/// The hand-written baseline of `variant` alone (races judged by it too).
+pub fn plain_baseline(variant: Variant) -> &'static dyn Evaluator {
     match variant {
         Variant::GulBara => &super::heuristic::Heuristic,
         Variant::LongNardy => &LongNardyBaseline,

@@ -17,7 +17,6 @@ use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
 use super::engine::EngineError;
-use crate::eval::heuristic::Heuristic;
 use crate::eval::{Evaluator, GameNet};
 use crate::notation::state_text;
 use crate::rules::game::{Player, PlayerFault, Turn, TurnRequest};
@@ -108,10 +107,7 @@ impl Builtin {
     pub fn evaluator(&self) -> &dyn Evaluator {
         match &self.eval {
             Some(e) => &**e,
-            None => match self.rules.variant {
-                Variant::GulBara => &Heuristic,
-                v => crate::eval::variants::baseline(v),
-            },
+            None => crate::eval::variants::baseline(self.rules.variant),
         }
     }
 }

@@ -11,7 +11,6 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::channel;
 use std::time::Duration;
 
-use crate::eval::heuristic::Heuristic;
 use crate::eval::{Evaluator, probs_for};
 use crate::notation::{apply_turn, move_token_text, state_text};
 use crate::record::{Record, RecordedGame, RecordedTurn, game_tags, write_record};
@@ -43,13 +42,14 @@ impl LuckReference {
         if variant != Variant::GulBara {
             return crate::eval::variants::baseline_shared(variant);
         }
+        // All-home races are judged from the bear-off tables, as in play.
         match self {
-            LuckReference::Baseline => std::sync::Arc::new(Heuristic),
+            LuckReference::Baseline => crate::eval::variants::baseline_shared(variant),
             LuckReference::Net => match crate::eval::net::load_cached("shipped") {
-                Ok(net) => net,
+                Ok(net) => crate::eval::race::with_tables(net),
                 // The shipped weights are checked by the tests; should they
                 // ever fail to load, luck is judged by the baseline.
-                Err(_) => std::sync::Arc::new(Heuristic),
+                Err(_) => crate::eval::variants::baseline_shared(variant),
             },
         }
     }
@@ -655,7 +655,8 @@ mod tests {
         .unwrap();
         let mut total = 0.0;
         for &(a, b, w) in ROLLS.iter() {
-            total += roll_luck(&Heuristic, &s, &o, (a, b)) * f64::from(w) / 36.0;
+            total +=
+                roll_luck(&crate::eval::heuristic::Heuristic, &s, &o, (a, b)) * f64::from(w) / 36.0;
         }
         assert!(total.abs() < 1e-6, "{total}");
         let net = LuckReference::Net.evaluator(Variant::GulBara);

@@ -231,16 +231,19 @@ impl Session {
         // Each game judges with its own network (the one `engine.weights`
         // named while that game was set, else the shipped one) or, with
         // `engine.eval heuristic`, its hand-written baseline.
+        // All-home races are answered from the bear-off tables unless
+        // `engine.race eval`.
         let variant = self.settings.rules.variant;
+        let tables = self.settings.race == crate::protocol::settings::RaceKind::Tables;
         if self.settings.eval == EvalKind::Heuristic {
-            return crate::eval::variants::baseline_shared(variant);
+            return crate::eval::variants::baseline_shared_with(variant, tables);
         }
         let loaded = self.nets[GameNet::slot(variant)].clone();
         match loaded.map_or_else(|| GameNet::load(variant, None), Ok) {
-            Ok(net) => net.evaluator(),
+            Ok(net) => net.evaluator_with(tables),
             // The shipped weights are checked by the tests; should they
             // ever fail to load, the baseline plays.
-            Err(_) => crate::eval::variants::baseline_shared(variant),
+            Err(_) => crate::eval::variants::baseline_shared_with(variant, tables),
         }
     }
 

@@ -13,6 +13,17 @@ pub enum EvalKind {
     Net,
 }
 
+/// How all-home races are judged (`engine.race`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum RaceKind {
+    /// From the exact bear-off tables ([`crate::eval::race`]).
+    #[default]
+    Tables,
+    /// By the evaluator `engine.eval` names, like every other position
+    /// (for measurements against the tables).
+    Eval,
+}
+
 /// The type of a setting, as announced in `key` lines.
 #[derive(Clone, Copy, Debug)]
 pub enum KeyKind {
@@ -74,6 +85,8 @@ pub struct Settings {
     pub prefilter: usize,
     /// `engine.weights`: `shipped` or the path of a weights file for `engine.eval net`.
     pub weights: String,
+    /// `engine.race`: whether all-home races are answered from the bear-off tables.
+    pub race: RaceKind,
 }
 
 impl Default for Settings {
@@ -88,6 +101,7 @@ impl Default for Settings {
             beam: crate::search::Limits::default().root_beam,
             prefilter: crate::search::Limits::default().root_prefilter,
             weights: "shipped".into(),
+            race: RaceKind::Tables,
         }
     }
 }
@@ -203,6 +217,11 @@ impl Settings {
                 },
                 description: "ends of each doublet stage at the root judged by the evaluator, the best by a cheap race and blocking score (0 = all)",
             },
+            KeyDef {
+                name: "engine.race",
+                kind: KeyKind::Enum(&["tables", "eval"]),
+                description: "races with every checker home: tables = exact bear-off tables, eval = the evaluator as elsewhere",
+            },
         ]
     }
 
@@ -261,6 +280,10 @@ impl Settings {
             "engine.weights" => self.weights.clone(),
             "engine.beam" => self.beam.to_string(),
             "engine.prefilter" => self.prefilter.to_string(),
+            "engine.race" => match self.race {
+                RaceKind::Tables => "tables".into(),
+                RaceKind::Eval => "eval".into(),
+            },
             _ => {
                 let rule = name.strip_prefix("rules.")?;
                 self.rules.get(rule)?
@@ -343,6 +366,13 @@ impl Settings {
                         EvalKind::Net
                     } else {
                         EvalKind::Heuristic
+                    };
+                }
+                if def.name == "engine.race" {
+                    self.race = if value == "eval" {
+                        RaceKind::Eval
+                    } else {
+                        RaceKind::Tables
                     };
                 }
             }
