@@ -62,6 +62,14 @@ pub struct MatchArgs {
     /// No progress bar.
     #[arg(long)]
     pub no_progress: bool,
+    /// Play only the pairs whose number is I modulo N (`I/N`, from 0/N),
+    /// for a match split across processes or machines; `gulbara merge`
+    /// combines the shards' `--out` files into the whole match's report.
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<crate::matchplay::shard::Shard>,
+    /// Write every pair's results as JSON (a shard file for `gulbara merge`).
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
 }
 
 /// Runs `match`.
@@ -94,6 +102,10 @@ pub fn run_match_cmd(a: MatchArgs) -> anyhow::Result<()> {
     if a.games == 0 {
         bail!("--games must be at least 1");
     }
+    let shard = a.shard.unwrap_or(crate::matchplay::shard::Shard::WHOLE);
+    if sprt.is_some() && shard.count > 1 {
+        bail!("--sprt needs the whole match: it cannot stop a sharded one");
+    }
     let cfg = MatchConfig {
         engines: [e0, e1],
         games: a.games,
@@ -109,8 +121,14 @@ pub fn run_match_cmd(a: MatchArgs) -> anyhow::Result<()> {
         sprt,
         records: a.records,
         progress: !a.no_progress,
+        shard,
     };
     let report = run_match(&cfg);
+    if let Some(out) = &a.out {
+        let text = crate::matchplay::shard_of(&cfg, &report).to_json();
+        std::fs::write(out, text + "\n")
+            .with_context(|| format!("cannot write {}", out.display()))?;
+    }
     if a.json {
         println!("{}", report.to_json());
     } else {
@@ -193,6 +211,60 @@ pub struct SelfplayArgs {
     /// Write one record per game here.
     #[arg(long, default_value = "selfplay")]
     pub records: PathBuf,
+    /// Play only the pairs whose number is I modulo N (`I/N`): the records
+    /// of all N shards, put in one folder, are the unsharded run's.
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<crate::matchplay::shard::Shard>,
+}
+
+/// Options of `merge`.
+#[derive(Args, Debug)]
+pub struct MergeArgs {
+    /// The shard files (`match --shard I/N --out FILE`), any order.
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// Print the summary as one JSON object, as `match --json` does.
+    #[arg(long)]
+    pub json: bool,
+    /// Write the merged pairs (the whole match's `--out` file).
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+}
+
+/// The largest shard file `merge` reads.
+const MAX_SHARD_FILE: u64 = 1 << 30;
+
+/// Runs `merge`: checks that the files are the shards of one match, each
+/// once, and prints the whole match's report (the unsharded run's, bit
+/// for bit).
+pub fn run_merge(a: MergeArgs) -> anyhow::Result<()> {
+    let mut shards = Vec::new();
+    for f in &a.files {
+        let name = f.display().to_string();
+        let len = std::fs::metadata(f)
+            .with_context(|| format!("cannot read {name}"))?
+            .len();
+        if len > MAX_SHARD_FILE {
+            bail!("{name}: {len} bytes, more than any shard file ({MAX_SHARD_FILE})");
+        }
+        let text = std::fs::read_to_string(f).with_context(|| format!("cannot read {name}"))?;
+        shards.push((
+            name.clone(),
+            crate::matchplay::shard::MatchShard::from_json(&name, &text)?,
+        ));
+    }
+    let whole = crate::matchplay::shard::merge(shards)?;
+    if let Some(out) = &a.out {
+        std::fs::write(out, whole.to_json() + "\n")
+            .with_context(|| format!("cannot write {}", out.display()))?;
+    }
+    let report = crate::matchplay::shard::report_of(&whole);
+    if a.json {
+        println!("{}", report.to_json());
+    } else {
+        print!("{}", report.to_text());
+    }
+    Ok(())
 }
 
 /// Runs `selfplay`: the baseline player of the variant against itself,
@@ -216,6 +288,7 @@ pub fn run_selfplay(a: SelfplayArgs) -> anyhow::Result<()> {
         sprt: None,
         records: Some(a.records.clone()),
         progress: true,
+        shard: a.shard.unwrap_or(crate::matchplay::shard::Shard::WHOLE),
     };
     let report = run_match(&cfg);
     print!("{}", report.to_text());

@@ -424,6 +424,7 @@ pub fn gate_in(
         sprt: None,
         records: None,
         progress: false,
+        shard: crate::matchplay::shard::Shard::WHOLE,
     };
     let r = run_match(&cfg);
     (r.ppg, r.se)

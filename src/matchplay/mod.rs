@@ -4,6 +4,7 @@
 
 pub mod builtin;
 pub mod engine;
+pub mod shard;
 pub mod stats;
 
 use std::path::PathBuf;
@@ -81,6 +82,8 @@ pub struct MatchConfig {
     pub records: Option<PathBuf>,
     /// Show a progress bar on stderr.
     pub progress: bool,
+    /// The pairs this process plays (all of them unless sharded).
+    pub shard: shard::Shard,
 }
 
 /// How one game went.
@@ -103,6 +106,45 @@ pub struct GameOutcome {
     pub record: RecordedGame,
     /// The dice seed of the pair.
     pub dice_seed: u64,
+}
+
+/// How one game went, without its record: what a shard file keeps.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameResult {
+    /// Which engine played White.
+    pub white_engine: usize,
+    /// Points for engine 0 (negative when engine 1 won).
+    pub points: i32,
+    /// Winner engine and whether it was a mars.
+    pub winner: Option<(usize, bool)>,
+    /// The engine that forfeited, and why.
+    pub forfeit: Option<(usize, String)>,
+    /// Sum of each engine's luck (equity) over its rolls.
+    pub luck: [f64; 2],
+}
+
+/// A mirrored pair's two games.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PairOutcome {
+    /// Pair number (from 0).
+    pub pair: usize,
+    /// The dice seed of the pair.
+    pub dice_seed: u64,
+    /// Its games, engine 0 playing White first.
+    pub games: Vec<GameResult>,
+}
+
+impl GameOutcome {
+    /// The result without the record.
+    pub fn result(&self) -> GameResult {
+        GameResult {
+            white_engine: self.white_engine,
+            points: self.points,
+            winner: self.winner,
+            forfeit: self.forfeit.clone(),
+            luck: self.luck,
+        }
+    }
 }
 
 /// The final report.
@@ -135,9 +177,72 @@ pub struct MatchReport {
     pub sprt: Option<SprtState>,
     /// Forfeit reasons (first few).
     pub forfeit_log: Vec<String>,
+    /// Every finished pair, in pair order (what `--out` writes).
+    pub pairs: Vec<PairOutcome>,
 }
 
 impl MatchReport {
+    /// The report of `pairs` (whole pairs, in pair order): the same
+    /// arithmetic in the same order for a match played in one process and
+    /// for its shards merged.
+    pub fn tally(
+        names: [String; 2],
+        variant: Variant,
+        pairs: &[PairOutcome],
+        luck_adjust: bool,
+    ) -> MatchReport {
+        let mut report = MatchReport {
+            names,
+            variant,
+            pairs: pairs.to_vec(),
+            ..MatchReport::default()
+        };
+        let mut pair_points = Vec::with_capacity(pairs.len());
+        let mut pair_adjusted = Vec::with_capacity(pairs.len());
+        let mut total = 0i64;
+        for p in pairs {
+            for g in &p.games {
+                report.games += 1;
+                total += i64::from(g.points);
+                if let Some((w, mars)) = g.winner {
+                    report.wins[w] += 1;
+                    if mars {
+                        report.mars[w] += 1;
+                    }
+                    if g.points.abs() == 3 {
+                        report.backgammons[w] += 1;
+                    }
+                } else if g.forfeit.is_none() {
+                    report.stuck += 1;
+                }
+                if let Some((f, why)) = &g.forfeit {
+                    report.forfeits[*f] += 1;
+                    if report.forfeit_log.len() < 20 {
+                        report.forfeit_log.push(why.clone());
+                    }
+                }
+            }
+            pair_points.push(p.games.iter().map(|g| f64::from(g.points)).sum::<f64>() / 2.0);
+            pair_adjusted.push(
+                p.games
+                    .iter()
+                    .map(|g| f64::from(g.points) - (g.luck[0] - g.luck[1]))
+                    .sum::<f64>()
+                    / 2.0,
+            );
+        }
+        report.ppg = if report.games > 0 {
+            total as f64 / report.games as f64
+        } else {
+            0.0
+        };
+        report.se = mean_se(&pair_points).1;
+        if luck_adjust {
+            report.luck_ppg = Some(mean_se(&pair_adjusted));
+        }
+        report
+    }
+
     /// The summary as one JSON object.
     pub fn to_json(&self) -> String {
         let mut v = serde_json::json!({
@@ -461,11 +566,12 @@ fn play_game(seats: &mut Seats, pair: usize, white_engine: usize, dice_seed: u64
 /// Plays a match.
 pub fn run_match(cfg: &MatchConfig) -> MatchReport {
     let pairs = cfg.games.div_ceil(2).max(1);
+    let owned: Vec<usize> = cfg.shard.units(pairs).collect();
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     let (tx, rx) = channel::<GameOutcome>();
     let bar = if cfg.progress {
-        let b = indicatif::ProgressBar::new((pairs * 2) as u64);
+        let b = indicatif::ProgressBar::new((owned.len() * 2) as u64);
         b.set_style(
             indicatif::ProgressStyle::with_template(
                 "{bar:40} {pos}/{len} games  {msg}  [{elapsed_precise}<{eta_precise}]",
@@ -476,11 +582,8 @@ pub fn run_match(cfg: &MatchConfig) -> MatchReport {
     } else {
         indicatif::ProgressBar::hidden()
     };
-    let mut report = MatchReport {
-        names: [cfg.engines[0].name.clone(), cfg.engines[1].name.clone()],
-        variant: cfg.rules.variant,
-        ..MatchReport::default()
-    };
+    let names = [cfg.engines[0].name.clone(), cfg.engines[1].name.clone()];
+    let mut report = MatchReport::default();
     if let Some(dir) = &cfg.records {
         let _ = std::fs::create_dir_all(dir);
     }
@@ -489,14 +592,18 @@ pub fn run_match(cfg: &MatchConfig) -> MatchReport {
             let tx = tx.clone();
             let next = &next;
             let stop = &stop;
+            let owned = &owned;
             sc.spawn(move || {
                 let mut seats = Seats {
                     cfg,
                     engines: [None, None],
                 };
                 loop {
-                    let i = next.fetch_add(1, Ordering::SeqCst);
-                    if i >= pairs || stop.load(Ordering::SeqCst) {
+                    let k = next.fetch_add(1, Ordering::SeqCst);
+                    let Some(&i) = owned.get(k) else {
+                        break;
+                    };
+                    if stop.load(Ordering::SeqCst) {
                         break;
                     }
                     let seed = pair_seed(cfg.seed, i);
@@ -514,28 +621,14 @@ pub fn run_match(cfg: &MatchConfig) -> MatchReport {
         }
         drop(tx);
         let mut by_pair: std::collections::BTreeMap<usize, Vec<GameOutcome>> = Default::default();
+        let mut done: Vec<PairOutcome> = Vec::new();
+        // Running figures for the progress bar and the SPRT (in the order
+        // the pairs finish); the report itself is tallied at the end.
         let mut pair_points = Vec::new();
-        let mut pair_adjusted = Vec::new();
-        let mut total = 0i64;
+        let mut wins = [0u32; 2];
         for g in rx {
-            report.games += 1;
-            total += i64::from(g.points);
-            if let Some((w, mars)) = g.winner {
-                report.wins[w] += 1;
-                if mars {
-                    report.mars[w] += 1;
-                }
-                if g.points.abs() == 3 {
-                    report.backgammons[w] += 1;
-                }
-            } else if g.forfeit.is_none() {
-                report.stuck += 1;
-            }
-            if let Some((f, why)) = &g.forfeit {
-                report.forfeits[*f] += 1;
-                if report.forfeit_log.len() < 20 {
-                    report.forfeit_log.push(why.clone());
-                }
+            if let Some((w, _)) = g.winner {
+                wins[w] += 1;
             }
             if let Some(dir) = &cfg.records {
                 let n = g.pair * 2 + g.white_engine + 1;
@@ -567,14 +660,13 @@ pub fn run_match(cfg: &MatchConfig) -> MatchReport {
             let entry = by_pair.entry(pair).or_default();
             entry.push(g);
             if entry.len() == 2 {
-                let pts: f64 = entry.iter().map(|g| f64::from(g.points)).sum::<f64>() / 2.0;
-                let adj: f64 = entry
-                    .iter()
-                    .map(|g| f64::from(g.points) - (g.luck[0] - g.luck[1]))
-                    .sum::<f64>()
-                    / 2.0;
-                pair_points.push(pts);
-                pair_adjusted.push(adj);
+                entry.sort_by_key(|g| g.white_engine);
+                pair_points.push(entry.iter().map(|g| f64::from(g.points)).sum::<f64>() / 2.0);
+                done.push(PairOutcome {
+                    pair,
+                    dice_seed: entry[0].dice_seed,
+                    games: entry.iter().map(GameOutcome::result).collect(),
+                });
                 by_pair.remove(&pair);
                 if let Some(s) = &cfg.sprt {
                     let st = s.state(&pair_points);
@@ -587,26 +679,39 @@ pub fn run_match(cfg: &MatchConfig) -> MatchReport {
             let (m, se) = mean_se(&pair_points);
             bar.set_message(format!(
                 "{} {}-{} {}  ppg {:+.3} ± {:.3}",
-                cfg.engines[0].name, report.wins[0], report.wins[1], cfg.engines[1].name, m, se
+                cfg.engines[0].name, wins[0], wins[1], cfg.engines[1].name, m, se
             ));
             bar.inc(1);
         }
         bar.finish_and_clear();
-        let (_, se) = mean_se(&pair_points);
-        report.ppg = if report.games > 0 {
-            total as f64 / report.games as f64
-        } else {
-            0.0
-        };
-        report.se = se;
-        if cfg.luck_adjust {
-            report.luck_ppg = Some(mean_se(&pair_adjusted));
-        }
+        done.sort_by_key(|p| p.pair);
+        let sprt = report.sprt;
+        report = MatchReport::tally(names, cfg.rules.variant, &done, cfg.luck_adjust);
+        report.sprt = sprt;
         if cfg.sprt.is_some() && report.sprt.is_none() {
             report.sprt = Some(SprtState::Continue);
         }
     });
     report
+}
+
+/// The shard file of a finished run of `cfg` (its key, shard and pairs).
+pub fn shard_of(cfg: &MatchConfig, report: &MatchReport) -> shard::MatchShard {
+    shard::MatchShard {
+        key: shard::MatchKey {
+            names: report.names.clone(),
+            variant: cfg.rules.variant,
+            rules: rule_settings(&cfg.rules)
+                .into_iter()
+                .map(|(k, v)| format!("{k}={v}"))
+                .collect(),
+            seed: cfg.seed,
+            games: cfg.games,
+            luck_adjust: cfg.luck_adjust,
+        },
+        shard: cfg.shard,
+        pairs: report.pairs.clone(),
+    }
 }
 
 /// For the CLI: turns a rule option list `k=v` of `variant`'s options into

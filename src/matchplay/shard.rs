@@ -1,0 +1,429 @@
+//! Jobs split across processes or machines: `--shard I/N` runs the units
+//! (mirrored pairs of a match, games of a self-play run) whose index is I
+//! modulo N, and a match shard's results go to a JSON file that
+//! `gulbara merge` combines. Each unit's dice come from the job's seed and
+//! the unit's index alone, and the summary is computed from the pairs in
+//! index order, so the merged result is the unsharded run's, bit for bit.
+
+use std::fmt;
+use std::str::FromStr;
+
+use super::{MatchReport, PairOutcome};
+use crate::rules::Variant;
+
+/// The part of a job one process runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    /// This shard's number, from 0.
+    pub index: usize,
+    /// How many shards the job has.
+    pub count: usize,
+}
+
+impl Shard {
+    /// The whole job in one process.
+    pub const WHOLE: Shard = Shard { index: 0, count: 1 };
+
+    /// Whether unit `i` belongs to this shard.
+    pub fn owns(&self, i: usize) -> bool {
+        i % self.count == self.index
+    }
+
+    /// The units of `0..total` this shard runs, in order.
+    pub fn units(&self, total: usize) -> impl Iterator<Item = usize> + '_ {
+        (self.index..total).step_by(self.count)
+    }
+}
+
+/// The most shards a job may have.
+pub const MAX_SHARDS: usize = 100_000;
+
+/// A malformed `--shard` or shard file, or shard files that do not belong
+/// to one job.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ShardError {
+    /// `--shard` is not `I/N` with 0 ≤ I < N ≤ [`MAX_SHARDS`].
+    #[error("bad shard {0:?}: expected I/N with 0 <= I < N <= {MAX_SHARDS}, e.g. 0/4")]
+    Spec(String),
+    /// A file is not a match shard.
+    #[error("{file}: not a gulbara match shard: {why}")]
+    Format {
+        /// The file.
+        file: String,
+        /// What is wrong.
+        why: String,
+    },
+    /// Two files come from different jobs.
+    #[error("{file}: {field} differs from the first file's ({theirs} vs {ours})")]
+    Mismatch {
+        /// The file.
+        file: String,
+        /// The field that differs.
+        field: &'static str,
+        /// Its value there.
+        theirs: String,
+        /// Its value in the first file.
+        ours: String,
+    },
+    /// The same shard or pair appears twice.
+    #[error("{0}")]
+    Duplicate(String),
+    /// Shards are missing.
+    #[error("incomplete job: {0}")]
+    Missing(String),
+}
+
+impl FromStr for Shard {
+    type Err = ShardError;
+
+    fn from_str(s: &str) -> Result<Shard, ShardError> {
+        let bad = || ShardError::Spec(s.to_string());
+        let (i, n) = s.split_once('/').ok_or_else(bad)?;
+        let index: usize = i.trim().parse().map_err(|_| bad())?;
+        let count: usize = n.trim().parse().map_err(|_| bad())?;
+        if count == 0 || count > MAX_SHARDS || index >= count {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
+}
+
+impl fmt::Display for Shard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+/// What identifies a match: shards of one match agree on all of it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MatchKey {
+    /// Engine names.
+    pub names: [String; 2],
+    /// The game.
+    pub variant: Variant,
+    /// The rule settings sent to the engines (`name=value`).
+    pub rules: Vec<String>,
+    /// The match seed.
+    pub seed: u64,
+    /// Games asked for (the whole match).
+    pub games: usize,
+    /// Whether a luck-adjusted ppg is reported.
+    pub luck_adjust: bool,
+}
+
+/// One shard's results: the key, which shard, and its pairs.
+#[derive(Clone, Debug)]
+pub struct MatchShard {
+    /// The match.
+    pub key: MatchKey,
+    /// Which part of it.
+    pub shard: Shard,
+    /// Its pairs, in pair order.
+    pub pairs: Vec<PairOutcome>,
+}
+
+/// The format tag of a shard file.
+const FORMAT: &str = "gulbara-match-shard-1";
+
+impl MatchShard {
+    /// The shard as one JSON object (pairs in order; floats written so
+    /// they read back to the same bits).
+    pub fn to_json(&self) -> String {
+        let pairs: Vec<serde_json::Value> = self
+            .pairs
+            .iter()
+            .map(|p| {
+                let games: Vec<serde_json::Value> = p
+                    .games
+                    .iter()
+                    .map(|g| {
+                        serde_json::json!({
+                            "white_engine": g.white_engine,
+                            "points": g.points,
+                            "winner": g.winner.map(|(w, m)| serde_json::json!([w, m])),
+                            "forfeit": g.forfeit.as_ref().map(|(w, why)| serde_json::json!([w, why])),
+                            "luck": g.luck,
+                        })
+                    })
+                    .collect();
+                serde_json::json!({"pair": p.pair, "dice_seed": p.dice_seed, "games": games})
+            })
+            .collect();
+        serde_json::json!({
+            "format": FORMAT,
+            "engines": self.key.names,
+            "variant": self.key.variant.to_string(),
+            "rules": self.key.rules,
+            "seed": self.key.seed,
+            "games": self.key.games,
+            "luck_adjust": self.key.luck_adjust,
+            "shard": [self.shard.index, self.shard.count],
+            "pairs": pairs,
+        })
+        .to_string()
+    }
+
+    /// Reads a shard file's text (`file` names it in errors).
+    pub fn from_json(file: &str, text: &str) -> Result<MatchShard, ShardError> {
+        let why = |w: &str| ShardError::Format {
+            file: file.to_string(),
+            why: w.to_string(),
+        };
+        let v: serde_json::Value =
+            serde_json::from_str(text).map_err(|e| why(&format!("JSON: {e}")))?;
+        if v["format"] != FORMAT {
+            return Err(why(&format!("no \"format\": \"{FORMAT}\"")));
+        }
+        let text_of = |k: &str| {
+            v[k].as_str()
+                .map(str::to_string)
+                .ok_or_else(|| why(&format!("{k} missing")))
+        };
+        let uint = |x: &serde_json::Value, k: &str| {
+            x[k].as_u64().ok_or_else(|| why(&format!("{k} missing")))
+        };
+        let names = match v["engines"].as_array().map(Vec::as_slice) {
+            Some([a, b]) => [
+                a.as_str().ok_or_else(|| why("engines"))?.to_string(),
+                b.as_str().ok_or_else(|| why("engines"))?.to_string(),
+            ],
+            _ => return Err(why("engines: not two names")),
+        };
+        let variant: Variant = text_of("variant")?
+            .parse()
+            .map_err(|_| why("unknown variant"))?;
+        let rules = v["rules"]
+            .as_array()
+            .ok_or_else(|| why("rules missing"))?
+            .iter()
+            .map(|r| r.as_str().map(str::to_string).ok_or_else(|| why("rules")))
+            .collect::<Result<Vec<_>, _>>()?;
+        let shard = match v["shard"].as_array().map(Vec::as_slice) {
+            Some([i, n]) => format!("{}/{}", i.as_u64().unwrap_or(u64::MAX), n)
+                .parse::<Shard>()
+                .map_err(|_| why("shard: not I/N"))?,
+            _ => return Err(why("shard: not [I, N]")),
+        };
+        let key = MatchKey {
+            names,
+            variant,
+            rules,
+            seed: uint(&v, "seed")?,
+            games: usize::try_from(uint(&v, "games")?).map_err(|_| why("games"))?,
+            luck_adjust: v["luck_adjust"]
+                .as_bool()
+                .ok_or_else(|| why("luck_adjust missing"))?,
+        };
+        let total_pairs = key.games.div_ceil(2).max(1);
+        let mut pairs = Vec::new();
+        for p in v["pairs"].as_array().ok_or_else(|| why("pairs missing"))? {
+            let pair = usize::try_from(uint(p, "pair")?).map_err(|_| why("pair"))?;
+            if pair >= total_pairs || !shard.owns(pair) {
+                return Err(why(&format!("pair {pair} is not one of shard {shard}'s")));
+            }
+            let mut games = Vec::new();
+            for g in p["games"]
+                .as_array()
+                .ok_or_else(|| why("games of a pair"))?
+            {
+                let engine = |x: &serde_json::Value| {
+                    x.as_u64()
+                        .filter(|&e| e < 2)
+                        .map(|e| e as usize)
+                        .ok_or_else(|| why("an engine number"))
+                };
+                let winner = match &g["winner"] {
+                    serde_json::Value::Null => None,
+                    w => Some((engine(&w[0])?, w[1].as_bool().ok_or_else(|| why("winner"))?)),
+                };
+                let forfeit = match &g["forfeit"] {
+                    serde_json::Value::Null => None,
+                    f => Some((
+                        engine(&f[0])?,
+                        f[1].as_str().ok_or_else(|| why("forfeit"))?.to_string(),
+                    )),
+                };
+                let luck = |i: usize| g["luck"][i].as_f64().ok_or_else(|| why("luck"));
+                games.push(super::GameResult {
+                    white_engine: engine(&g["white_engine"])?,
+                    points: g["points"]
+                        .as_i64()
+                        .and_then(|x| i32::try_from(x).ok())
+                        .filter(|x| x.abs() <= 3)
+                        .ok_or_else(|| why("points"))?,
+                    winner,
+                    forfeit,
+                    luck: [luck(0)?, luck(1)?],
+                });
+            }
+            if games.len() != 2 {
+                return Err(why(&format!(
+                    "pair {pair} has {} games, not 2",
+                    games.len()
+                )));
+            }
+            pairs.push(PairOutcome {
+                pair,
+                dice_seed: uint(p, "dice_seed")?,
+                games,
+            });
+        }
+        Ok(MatchShard { key, shard, pairs })
+    }
+}
+
+/// Combines the shards of one match (`(file name, shard)`, any order)
+/// into the whole match's pairs, after checking that they are one job's
+/// and that every shard is there once.
+pub fn merge(shards: Vec<(String, MatchShard)>) -> Result<MatchShard, ShardError> {
+    let Some((_, first)) = shards.first() else {
+        return Err(ShardError::Missing("no shard files given".into()));
+    };
+    let key = first.key.clone();
+    let count = first.shard.count;
+    let mut seen = vec![false; count];
+    let mut pairs = Vec::new();
+    for (file, s) in shards {
+        let mismatch = |field: &'static str, theirs: String, ours: String| ShardError::Mismatch {
+            file: file.clone(),
+            field,
+            theirs,
+            ours,
+        };
+        if s.key.names != key.names {
+            return Err(mismatch(
+                "engines",
+                s.key.names.join(" vs "),
+                key.names.join(" vs "),
+            ));
+        }
+        if s.key.variant != key.variant {
+            return Err(mismatch(
+                "variant",
+                s.key.variant.to_string(),
+                key.variant.to_string(),
+            ));
+        }
+        if s.key.rules != key.rules {
+            return Err(mismatch(
+                "rules",
+                s.key.rules.join(" "),
+                key.rules.join(" "),
+            ));
+        }
+        if s.key.seed != key.seed {
+            return Err(mismatch(
+                "seed",
+                s.key.seed.to_string(),
+                key.seed.to_string(),
+            ));
+        }
+        if s.key.games != key.games {
+            return Err(mismatch(
+                "games",
+                s.key.games.to_string(),
+                key.games.to_string(),
+            ));
+        }
+        if s.key.luck_adjust != key.luck_adjust {
+            return Err(mismatch(
+                "luck_adjust",
+                s.key.luck_adjust.to_string(),
+                key.luck_adjust.to_string(),
+            ));
+        }
+        if s.shard.count != count {
+            return Err(mismatch(
+                "shard count",
+                s.shard.count.to_string(),
+                count.to_string(),
+            ));
+        }
+        if std::mem::replace(&mut seen[s.shard.index], true) {
+            return Err(ShardError::Duplicate(format!(
+                "{file}: shard {} given twice",
+                s.shard
+            )));
+        }
+        pairs.extend(s.pairs);
+    }
+    let missing: Vec<String> = (0..count)
+        .filter(|&i| !seen[i])
+        .map(|i| format!("{i}/{count}"))
+        .take(10)
+        .collect();
+    if !missing.is_empty() {
+        return Err(ShardError::Missing(format!(
+            "shard(s) {} not given",
+            missing.join(", ")
+        )));
+    }
+    pairs.sort_by_key(|p| p.pair);
+    if let Some(w) = pairs.windows(2).find(|w| w[0].pair == w[1].pair) {
+        return Err(ShardError::Duplicate(format!(
+            "pair {} given twice",
+            w[0].pair
+        )));
+    }
+    let total = key.games.div_ceil(2).max(1);
+    if pairs.len() != total {
+        return Err(ShardError::Missing(format!(
+            "{} of the match's {total} pairs are there (a shard stopped early?)",
+            pairs.len()
+        )));
+    }
+    Ok(MatchShard {
+        key,
+        shard: Shard::WHOLE,
+        pairs,
+    })
+}
+
+/// The report of a whole (merged) match.
+pub fn report_of(whole: &MatchShard) -> MatchReport {
+    MatchReport::tally(
+        whole.key.names.clone(),
+        whole.key.variant,
+        &whole.pairs,
+        whole.key.luck_adjust,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shard_specs_parse_and_split_the_units() {
+        let s: Shard = "1/3".parse().unwrap();
+        assert_eq!(s, Shard { index: 1, count: 3 });
+        assert_eq!(s.units(8).collect::<Vec<_>>(), [1, 4, 7]);
+        assert!(s.owns(4) && !s.owns(5));
+        assert_eq!(s.to_string(), "1/3");
+        for bad in ["3/3", "0/0", "1", "a/b", "-1/2", "0/100001", "1/2/3"] {
+            assert!(bad.parse::<Shard>().is_err(), "{bad}");
+        }
+        // Every unit is in exactly one shard.
+        let all: Vec<usize> = (0..4)
+            .flat_map(|i| Shard { index: i, count: 4 }.units(10).collect::<Vec<_>>())
+            .collect();
+        let mut sorted = all.clone();
+        sorted.sort_unstable();
+        assert_eq!(sorted, (0..10).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn bad_shard_files_are_refused_with_the_reason() {
+        for (text, want) in [
+            ("{", "JSON"),
+            ("{}", "format"),
+            (r#"{"format":"gulbara-match-shard-1"}"#, "engines"),
+        ] {
+            let e = MatchShard::from_json("f.json", text)
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains(want), "{e}");
+        }
+        assert!(matches!(merge(vec![]), Err(ShardError::Missing(_))));
+    }
+}
