@@ -43,7 +43,7 @@ use std::time::{Duration, Instant};
 
 use crate::eval::{Evaluator, Probs, probs_for};
 use crate::notation::parse_move_token;
-use crate::rules::turn::{MoveToken, TurnSequence};
+use crate::rules::turn::{MoveToken, TurnError, TurnSequence};
 use crate::rules::{GameState, RuleOptions, Side, Step};
 use crate::search::{INNER_PREFILTER, Limits, ROLLS, Search};
 
@@ -402,6 +402,8 @@ pub fn parse_plays(
     let mut plays = Vec::new();
     let mut turn = TurnSequence::new(*start, opts);
     let mut given = 0usize;
+    // Where the play being read began (its first word's index).
+    let mut begun = 0usize;
     let finish = |turn: TurnSequence<'_>| -> Result<Play, String> {
         let (end, stages) = turn.finish_with_stages().map_err(|e| e.to_string())?;
         Ok(Play {
@@ -414,6 +416,9 @@ pub fn parse_plays(
             let done = std::mem::replace(&mut turn, TurnSequence::new(*start, opts));
             plays.push(finish(done).map_err(|r| err(i, r))?);
             given = 0;
+        }
+        if given == 0 {
+            begun = i;
         }
         if w == "pass" {
             if given == 0 && turn.is_over() {
@@ -430,7 +435,12 @@ pub fn parse_plays(
                 "a roll is not expected: list plays of the pending dice".into(),
             ));
         }
-        turn.push(token).map_err(|e| err(i, e.to_string()))?;
+        turn.push(token).map_err(|e| match e {
+            // The token the rules blame (a stage wrong as a whole is
+            // blamed on its first token), counted in the whole list.
+            TurnError::Move(f) => err(begun + f.index.max(1) - 1, f.error.to_string()),
+            other => err(i, other.to_string()),
+        })?;
         given += 1;
     }
     if given > 0 {
