@@ -201,9 +201,11 @@ impl Stats {
         let c = if self.luck { t.corrected() } else { t.raw };
         let e = equity5(&c);
         let r = equity5(&t.raw);
-        for k in 0..5 {
-            self.sum[k] += c[k];
-            self.raw_sum[k] += t.raw[k];
+        for (sum, x) in self.sum.iter_mut().zip(c) {
+            *sum += x;
+        }
+        for (sum, x) in self.raw_sum.iter_mut().zip(t.raw) {
+            *sum += x;
         }
         self.sum_eq += e;
         self.sum_eq2 += e * e;
@@ -283,7 +285,7 @@ impl SplitMix {
 
 /// The seed of trial `trial`'s third and later rolls.
 pub fn trial_seed(seed: u64, trial: u64) -> u64 {
-    mix(seed ^ mix(trial.wrapping_add(0x5EED_0F_7121A1)))
+    mix(seed ^ mix(trial.wrapping_add(0x5EED_0F71_21A1)))
 }
 
 /// The ordered roll `k` (0..36): `(k / 6 + 1, k % 6 + 1)`.
@@ -538,16 +540,16 @@ impl<'a> Rollout<'a> {
                 Some(c) => view(c.probs),
                 None => view(probs_for(self.eval, &r, &self.opts, roller)),
             };
-            for k in 0..5 {
-                mean[k] += v[k] * f64::from(w) / 36.0;
+            for (m, x) in mean.iter_mut().zip(v) {
+                *m += x * f64::from(w) / 36.0;
             }
             if (a, b) == roll || (b, a) == roll {
                 actual = v;
                 chosen = turns.into_iter().next().map(|c| c.end);
             }
         }
-        for k in 0..5 {
-            luck[k] += actual[k] - mean[k];
+        for ((l, a), m) in luck.iter_mut().zip(actual).zip(mean) {
+            *l += a - m;
         }
         match chosen {
             // At 0-ply the rolled dice's best 0-ply turn is the player's.
