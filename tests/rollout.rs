@@ -241,6 +241,20 @@ fn stop_ends_a_long_rollout_with_the_games_so_far() {
         let again = e.rollout(&format!("rollout games {games} truncate 2 seed 8"));
         assert_eq!(&again, ok[0]);
     }
+    // hint ... rollout stops the same way: its ranking of the games so far.
+    e.run("dice 6 5");
+    assert!(e.send("hint 2 rollout 1000000 truncate 1").is_empty());
+    std::thread::sleep(Duration::from_millis(100));
+    let stopped = e.send("stop");
+    assert_eq!(
+        stopped.last().map(String::as_str),
+        Some("hintok"),
+        "{stopped:?}"
+    );
+    let hints: Vec<&String> = stopped.iter().filter(|l| l.starts_with("hint ")).collect();
+    assert_eq!(hints.len(), 2, "{stopped:?}");
+    assert_eq!(field(hints[0], "games"), field(hints[1], "games"));
+    assert!(field(hints[0], "games") < 1e6);
 }
 
 #[test]
