@@ -8,6 +8,7 @@ use std::sync::atomic::AtomicBool;
 use crate::eval::{Evaluator, Probs, probs_for};
 use crate::notation::{apply_turn, play_text_at};
 use crate::record::{RecordError, replay};
+use crate::rollout::{Rollout, RolloutParams, Root, Stats, fmt4};
 use crate::rules::skip_forced_empty;
 use crate::rules::{GameState, Side, StageGen, Variant};
 use crate::search::{Limits, Search};
@@ -31,6 +32,15 @@ pub struct Decision {
     pub best: String,
     /// Its equity.
     pub best_equity: f32,
+    /// The side that decided.
+    pub mover: Side,
+    /// The state after the played turn.
+    pub played_end: GameState,
+    /// The state after the preferred turn.
+    pub best_end: GameState,
+    /// With `--rollout`, for a decision that lost equity: the rollouts of
+    /// the played turn and of the preferred one (the same dice for both).
+    pub rollout: Option<[Stats; 2]>,
 }
 
 impl Decision {
@@ -96,6 +106,16 @@ impl Analysis {
                 d.best_equity,
                 d.loss()
             ));
+            if let Some([played, best]) = &d.rollout {
+                s.push_str(&format!(
+                    "  rollout played {} se {} best {} se {} games {}\n",
+                    fmt4(played.equity()),
+                    fmt4(played.se()),
+                    fmt4(best.equity()),
+                    fmt4(best.se()),
+                    played.games
+                ));
+            }
         }
         for (name, p) in &self.players {
             s.push_str(&format!(
@@ -114,6 +134,18 @@ impl Analysis {
 /// judged by its hand-written baseline (a Gul bara network never judges
 /// another game).
 pub fn analyse(text: &str, eval: &dyn Evaluator, plies: u8) -> Result<Analysis, RecordError> {
+    analyse_with(text, eval, plies, None)
+}
+
+/// [`analyse`], and with `rollout`, every decision that lost equity rolled
+/// out: the played turn and the preferred one, each for the mover, with the
+/// same dice (judged by the same evaluator as the analysis).
+pub fn analyse_with(
+    text: &str,
+    eval: &dyn Evaluator,
+    plies: u8,
+    rollout: Option<&RolloutParams>,
+) -> Result<Analysis, RecordError> {
     let (opts, games) = replay(text)?;
     let eval = match opts.variant {
         Variant::GulBara => eval,
@@ -195,11 +227,29 @@ pub fn analyse(text: &str, eval: &dyn Evaluator, plies: u8) -> Result<Analysis, 
                 played_equity,
                 best: play_text_at(start.variant, start.pos, &best.steps),
                 best_equity,
+                mover,
+                played_end,
+                best_end: best.end,
+                rollout: None,
             };
             let stats = out.players.entry(player).or_default();
             stats.decisions += 1;
             stats.total_loss += f64::from(d.loss());
             out.decisions.push(d);
+        }
+    }
+    if let Some(params) = rollout {
+        let ro = Rollout::new(eval, opts, *params);
+        for d in out.decisions.iter_mut().filter(|d| d.loss() > 0.0) {
+            let roots = [d.played_end, d.best_end].map(|state| Root {
+                state,
+                side: d.mover,
+            });
+            let stats = ro.run(&roots, &stop, None, &|_| {});
+            let mut each = stats.into_iter();
+            if let (Some(played), Some(best)) = (each.next(), each.next()) {
+                d.rollout = Some([played, best]);
+            }
         }
     }
     Ok(out)
@@ -243,6 +293,25 @@ mod tests {
         let total: f64 = an.players.values().map(|p| p.total_loss).sum();
         assert!(total > 0.0, "random play should give up some equity");
         assert!(an.to_text().contains("error rate"));
+        // With rollouts: the flagged decisions (and only those) are rolled out.
+        let params = RolloutParams {
+            games: 8,
+            truncate: 2,
+            ..RolloutParams::default()
+        };
+        let ro = analyse_with(&text, &Heuristic, 0, Some(&params)).unwrap();
+        assert_eq!(ro.decisions.len(), an.decisions.len());
+        for d in &ro.decisions {
+            match &d.rollout {
+                Some([p, b]) => {
+                    assert!(d.loss() > 0.0);
+                    assert_eq!((p.games, b.games), (8, 8));
+                }
+                None => assert!(d.loss() <= 0.0),
+            }
+        }
+        assert!(ro.decisions.iter().any(|d| d.rollout.is_some()));
+        assert!(ro.to_text().contains("  rollout played "));
     }
 
     #[test]

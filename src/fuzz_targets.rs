@@ -109,14 +109,18 @@ pub fn check_state(s: &GameState) {
 }
 
 /// Whether the protocol target leaves a line out: searches (`go`, `eval`,
-/// `hint`) and `quit`.
+/// `hint`, `rollout`) and `quit`.
 fn left_out(line: &[u8]) -> bool {
     let Ok(text) = std::str::from_utf8(line) else {
         return false;
     };
     matches!(
         parse_command(text),
-        Ok(Command::Go(_) | Command::Eval | Command::Hint { .. } | Command::Quit)
+        Ok(Command::Go(_)
+            | Command::Eval
+            | Command::Hint { .. }
+            | Command::Rollout(_)
+            | Command::Quit)
     )
 }
 

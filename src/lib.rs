@@ -21,6 +21,7 @@ pub mod gnubgid;
 pub mod matchplay;
 pub mod notation;
 pub mod record;
+pub mod rollout;
 pub mod rules;
 pub mod search;
 

@@ -8,7 +8,7 @@ use std::time::Duration;
 use anyhow::{Context, bail};
 use clap::{ArgAction, Args, ValueEnum};
 
-use crate::analysis::analyse;
+use crate::analysis::analyse_with;
 use crate::eval::heuristic::Heuristic;
 use crate::matchplay::engine::EngineSpec;
 use crate::matchplay::stats::Sprt;
@@ -174,6 +174,22 @@ pub struct AnalyseArgs {
     /// Search depth, root-inclusive as `engine.ply` (1 = gnubg 0-ply, 2 = gnubg 1-ply).
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(1..=3))]
     pub ply: u8,
+    /// Roll out every decision that lost equity, this many games each (the
+    /// played and the preferred turn, with the same dice).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=i64::from(crate::rollout::MAX_GAMES)))]
+    pub rollout: Option<u32>,
+    /// Plies per rollout game before the evaluator scores it (0: to the end).
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=i64::from(crate::rollout::MAX_TRUNCATE)))]
+    pub rollout_truncate: u32,
+    /// The rollout players' depth, root-inclusive (1 = gnubg 0-ply, 2 = 1-ply).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=2))]
+    pub rollout_ply: u8,
+    /// The rollouts' dice seed.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Threads for the rollouts.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
+    pub threads: u16,
 }
 
 /// Runs `analyse`: the baseline of the record's game judges (Gul bara's
@@ -181,8 +197,21 @@ pub struct AnalyseArgs {
 pub fn run_analyse(a: AnalyseArgs) -> anyhow::Result<()> {
     let text = std::fs::read_to_string(&a.file)
         .with_context(|| format!("cannot read {}", a.file.display()))?;
-    let an = analyse(&text, &Heuristic, a.ply.saturating_sub(1).min(1))
-        .map_err(|e| anyhow::anyhow!("{}: {e}", a.file.display()))?;
+    let rollout = a.rollout.map(|games| crate::rollout::RolloutParams {
+        games,
+        truncate: a.rollout_truncate,
+        plies: a.rollout_ply.saturating_sub(1).min(1),
+        seed: a.seed,
+        threads: usize::from(a.threads),
+        ..crate::rollout::RolloutParams::default()
+    });
+    let an = analyse_with(
+        &text,
+        &Heuristic,
+        a.ply.saturating_sub(1).min(1),
+        rollout.as_ref(),
+    )
+    .map_err(|e| anyhow::anyhow!("{}: {e}", a.file.display()))?;
     print!("{}", an.to_text());
     Ok(())
 }

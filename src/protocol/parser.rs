@@ -200,12 +200,54 @@ pub enum Command {
         /// At most this many `play` lines.
         limit: usize,
     },
-    /// `hint [n]`.
+    /// `hint [n] [rollout <games> [rollout options]]`.
     Hint {
         /// How many plays to list.
         count: usize,
+        /// `rollout G ...`: rank the plays by a rollout of each.
+        rollout: Option<RolloutArgs>,
     },
+    /// `rollout [games N] [truncate P] [ply K] [seed S] [luck on|off]
+    /// [every K] [moves <play> ...]`.
+    Rollout(RolloutArgs),
 }
+
+/// The arguments of `rollout` (and of `hint ... rollout`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RolloutArgs {
+    /// `games N`: trials, 1..=[`crate::rollout::MAX_GAMES`].
+    pub games: u32,
+    /// `truncate P`: plies per trial, 0 (to the end)..=[`crate::rollout::MAX_TRUNCATE`].
+    pub truncate: u32,
+    /// `ply K`: the players' depth, root-inclusive as `engine.ply` (1 or 2).
+    pub ply: u8,
+    /// `seed S`; `None`: `engine.seed`.
+    pub seed: Option<u64>,
+    /// `luck on|off`: the luck correction (on by default).
+    pub luck: bool,
+    /// `every K`: an `info rollout` report after every K trials (0: about ten).
+    pub every: u32,
+    /// `moves <play> ...`: the candidate plays' words; `None`: the position
+    /// before the roll.
+    pub moves: Option<Vec<String>>,
+}
+
+impl Default for RolloutArgs {
+    fn default() -> Self {
+        RolloutArgs {
+            games: DEFAULT_ROLLOUT_GAMES,
+            truncate: 0,
+            ply: 1,
+            seed: None,
+            luck: true,
+            every: 0,
+            moves: None,
+        }
+    }
+}
+
+/// The default number of rollout games.
+pub const DEFAULT_ROLLOUT_GAMES: u32 = 1296;
 
 /// The default of `legal limit`.
 pub const DEFAULT_LEGAL_LIMIT: usize = 10_000;
@@ -347,19 +389,8 @@ pub fn parse_command(line: &str) -> Result<Command, ProtocolError> {
                 quote(t)
             ))),
         },
-        "hint" => {
-            let count = match args.first() {
-                None => DEFAULT_HINT_COUNT,
-                Some(_) => number::<usize>("hint", args.first())?,
-            };
-            no_more("hint [n]", args.get(1..).unwrap_or(&[]))?;
-            if !(1..=MAX_HINT_COUNT).contains(&count) {
-                return Err(ProtocolError::bad_value(format!(
-                    "hint count must be 1..{MAX_HINT_COUNT}, got {count}"
-                )));
-            }
-            Ok(Command::Hint { count })
-        }
+        "hint" => parse_hint(args),
+        "rollout" => parse_rollout(args, false).map(Command::Rollout),
         "uci" | "ucinewgame" | "ponderhit" | "register" | "debug" | "d" => {
             Err(ProtocolError::unsupported(format!(
                 "{} is not part of this protocol (see protocol/SPEC.md)",
@@ -468,6 +499,134 @@ fn parse_dice(args: &[&str]) -> Result<Command, ProtocolError> {
         },
         _ => Err(ProtocolError::bad_command(usage)),
     }
+}
+
+fn parse_hint(args: &[&str]) -> Result<Command, ProtocolError> {
+    let (count, rest) = match args.split_first() {
+        None => (DEFAULT_HINT_COUNT, args),
+        Some((&"rollout", _)) => (DEFAULT_HINT_COUNT, args),
+        Some((first, rest)) => (number::<usize>("hint", Some(first))?, rest),
+    };
+    if !(1..=MAX_HINT_COUNT).contains(&count) {
+        return Err(ProtocolError::bad_value(format!(
+            "hint count must be 1..{MAX_HINT_COUNT}, got {count}"
+        )));
+    }
+    let rollout = match rest.split_first() {
+        None => None,
+        Some((&"rollout", more)) => {
+            let games = number::<u32>("hint rollout", more.first())?;
+            let mut r = parse_rollout(&more[1..], true)?;
+            check_games(games)?;
+            r.games = games;
+            if count > crate::rollout::MAX_CANDIDATES {
+                return Err(ProtocolError::bad_value(format!(
+                    "hint rollout ranks at most {} plays, got {count}",
+                    crate::rollout::MAX_CANDIDATES
+                )));
+            }
+            Some(r)
+        }
+        Some((t, _)) => {
+            return Err(ProtocolError::bad_command(format!(
+                "usage: hint [n] [rollout <games> [truncate <p>] [ply <k>] [seed <s>] [luck on|off] [every <k>]]; got {}",
+                quote(t)
+            )));
+        }
+    };
+    Ok(Command::Hint { count, rollout })
+}
+
+fn check_games(games: u32) -> Result<(), ProtocolError> {
+    let max = crate::rollout::MAX_GAMES;
+    if !(1..=max).contains(&games) {
+        return Err(ProtocolError::bad_value(format!(
+            "rollout games must be 1..{max}, got {games}"
+        )));
+    }
+    Ok(())
+}
+
+/// The options of `rollout` (`in_hint`: after `hint n rollout G`, where
+/// `games` and `moves` have no place).
+fn parse_rollout(args: &[&str], in_hint: bool) -> Result<RolloutArgs, ProtocolError> {
+    let usage = if in_hint {
+        "usage: hint [n] rollout <games> [truncate <p>] [ply <k>] [seed <s>] [luck on|off] [every <k>]"
+    } else {
+        "usage: rollout [games <n>] [truncate <p>] [ply <k>] [seed <s>] [luck on|off] [every <k>] [moves <play> ...]"
+    };
+    let mut r = RolloutArgs::default();
+    let mut i = 0;
+    while let Some(&t) = args.get(i) {
+        let value = args.get(i + 1);
+        match t {
+            "games" if !in_hint => {
+                r.games = number("rollout games", value)?;
+                check_games(r.games)?;
+            }
+            "truncate" => {
+                r.truncate = number("rollout truncate", value)?;
+                let max = crate::rollout::MAX_TRUNCATE;
+                if r.truncate > max {
+                    return Err(ProtocolError::bad_value(format!(
+                        "rollout truncate must be 0..{max}, got {}",
+                        r.truncate
+                    )));
+                }
+            }
+            "ply" => {
+                r.ply = number("rollout ply", value)?;
+                if !(1..=2).contains(&r.ply) {
+                    return Err(ProtocolError::bad_value(format!(
+                        "rollout ply must be 1..2 (1: gnubg's 0-ply, 2: its 1-ply), got {}",
+                        r.ply
+                    )));
+                }
+            }
+            "seed" => r.seed = Some(number("rollout seed", value)?),
+            "every" => {
+                r.every = number("rollout every", value)?;
+                if r.every > crate::rollout::MAX_GAMES {
+                    return Err(ProtocolError::bad_value(format!(
+                        "rollout every must be 0..{}, got {}",
+                        crate::rollout::MAX_GAMES,
+                        r.every
+                    )));
+                }
+            }
+            "luck" => {
+                r.luck = match value.copied() {
+                    Some("on") => true,
+                    Some("off") => false,
+                    Some(v) => {
+                        return Err(ProtocolError::bad_value(format!(
+                            "rollout luck must be on or off, got {}",
+                            quote(v)
+                        )));
+                    }
+                    None => return Err(ProtocolError::bad_command("rollout luck needs on or off")),
+                }
+            }
+            "moves" if !in_hint => {
+                let words: Vec<String> = args[i + 1..].iter().map(|s| s.to_string()).collect();
+                if words.is_empty() {
+                    return Err(ProtocolError::bad_command(
+                        "rollout moves needs at least one play",
+                    ));
+                }
+                r.moves = Some(words);
+                return Ok(r);
+            }
+            _ => {
+                return Err(ProtocolError::bad_command(format!(
+                    "{usage}; got {}",
+                    quote(t)
+                )));
+            }
+        }
+        i += 2;
+    }
+    Ok(r)
 }
 
 fn parse_go(args: &[&str]) -> Result<Command, ProtocolError> {
@@ -617,9 +776,76 @@ mod tests {
             parse_command("legal limit 3").unwrap(),
             Command::Legal { limit: 3 }
         );
-        assert_eq!(parse_command("hint").unwrap(), Command::Hint { count: 5 });
+        assert_eq!(
+            parse_command("hint").unwrap(),
+            Command::Hint {
+                count: 5,
+                rollout: None
+            }
+        );
         assert_eq!(code("hint 0"), ErrorCode::BadValue);
         assert_eq!(code("legal 3"), ErrorCode::BadCommand);
+    }
+
+    #[test]
+    fn rollout_forms() {
+        let c = parse_command("rollout").unwrap();
+        assert_eq!(c, Command::Rollout(RolloutArgs::default()));
+        let c = parse_command(
+            "rollout games 72 truncate 10 ply 2 seed 9 luck off every 8 moves 24/18 24/13 24/13",
+        )
+        .unwrap();
+        assert_eq!(
+            c,
+            Command::Rollout(RolloutArgs {
+                games: 72,
+                truncate: 10,
+                ply: 2,
+                seed: Some(9),
+                luck: false,
+                every: 8,
+                moves: Some(vec!["24/18".into(), "24/13".into(), "24/13".into()]),
+            })
+        );
+        for bad in [
+            "rollout games 0",
+            "rollout games 1000001",
+            "rollout ply 3",
+            "rollout truncate 99999",
+            "rollout luck maybe",
+            "rollout seed -1",
+            "hint 101 rollout 10",
+            "hint 3 rollout 0",
+        ] {
+            assert_eq!(code(bad), ErrorCode::BadValue, "{bad}");
+        }
+        for bad in [
+            "rollout games",
+            "rollout moves",
+            "rollout bogus 1",
+            "hint 3 rollout",
+            "hint 3 rollout 10 moves 24/18",
+            "hint 3 rollout 10 games 5",
+            "hint 3 4",
+        ] {
+            assert_eq!(code(bad), ErrorCode::BadCommand, "{bad}");
+        }
+        let c = parse_command("hint 3 rollout 36 truncate 5 seed 2").unwrap();
+        let Command::Hint {
+            count: 3,
+            rollout: Some(r),
+        } = c
+        else {
+            panic!("{c:?}");
+        };
+        assert_eq!((r.games, r.truncate, r.seed), (36, 5, Some(2)));
+        assert!(matches!(
+            parse_command("hint rollout 36").unwrap(),
+            Command::Hint {
+                count: 5,
+                rollout: Some(_)
+            }
+        ));
     }
 
     #[test]

@@ -13,8 +13,13 @@ use std::time::{Duration, Instant};
 use crate::eval::net::LoadError;
 use crate::eval::{Evaluator, GameNet};
 use crate::notation::{self, play_text_at, side_text, state_text, white_view};
-use crate::protocol::parser::{Base, Command, GoParams, ProtocolError, parse_command, quote};
+use crate::protocol::parser::{
+    Base, Command, GoParams, ProtocolError, RolloutArgs, parse_command, quote,
+};
 use crate::protocol::settings::{EvalKind, Settings};
+use crate::rollout::{
+    MAX_CANDIDATES, Rollout, RolloutParams, Root, Stats, parse_plays, stats_fields,
+};
 use crate::rules::{GameState, Pending, Side, StageGen, Variant};
 use crate::search::{Limits, Progress, Search};
 
@@ -38,6 +43,7 @@ enum JobKind {
     Go,
     Eval,
     Hint,
+    Rollout,
 }
 
 impl JobKind {
@@ -46,6 +52,7 @@ impl JobKind {
             JobKind::Go => "go",
             JobKind::Eval => "eval",
             JobKind::Hint => "hint",
+            JobKind::Rollout => "rollout",
         }
     }
 }
@@ -494,7 +501,8 @@ impl Session {
             Command::Legal { limit } => self.legal(limit)?,
             Command::Go(p) => self.go(p)?,
             Command::Eval => self.eval()?,
-            Command::Hint { count } => self.hint(count)?,
+            Command::Hint { count, rollout } => self.hint(count, rollout)?,
+            Command::Rollout(args) => self.rollout(args)?,
         }
         Ok(Flow::Continue)
     }
@@ -701,12 +709,15 @@ impl Session {
         })
     }
 
-    fn hint(&mut self, count: usize) -> Result<(), ProtocolError> {
+    fn hint(&mut self, count: usize, rollout: Option<RolloutArgs>) -> Result<(), ProtocolError> {
         self.need_stage("hint")?;
         let mut limits = self.limits(self.settings.ply);
         limits.candidates = limits.candidates.max(count);
         limits.deadline = self.config.max_search.map(|d| Instant::now() + d);
         let state = self.state;
+        if let Some(args) = rollout {
+            return self.hint_rollout(count, &args, limits);
+        }
         self.spawn(JobKind::Hint, move |search, _, _| {
             let ranked = search.best_turn(&state, &limits, &mut |_| {});
             let mut lines: Vec<String> = ranked
@@ -719,6 +730,152 @@ impl Session {
                         i + 1,
                         fmt_p(c.probs.equity()),
                         play_text_at(state.variant, state.pos, &c.steps)
+                    )
+                })
+                .collect();
+            lines.push("hintok".into());
+            lines
+        })
+    }
+
+    /// What `rollout` and `hint ... rollout` play, from their arguments and
+    /// the settings.
+    fn rollout_params(&self, a: &RolloutArgs) -> RolloutParams {
+        RolloutParams {
+            games: a.games,
+            truncate: a.truncate,
+            plies: a.ply.saturating_sub(1).min(1),
+            seed: a.seed.unwrap_or(self.settings.seed),
+            luck: a.luck,
+            threads: self.settings.threads,
+            every: a.every,
+        }
+    }
+
+    /// `rollout ...`: the position before the roll, or the candidate plays
+    /// `moves` names, rolled out on the worker thread.
+    fn rollout(&mut self, a: RolloutArgs) -> Result<(), ProtocolError> {
+        if self.state.result().is_some() {
+            return Err(ProtocolError::bad_state("the game is over"));
+        }
+        let state = self.state;
+        let opts = self.settings.rules;
+        let (roots, names) = match &a.moves {
+            None => {
+                if matches!(state.pending, Pending::Roll2 { .. } | Pending::Chain { .. }) {
+                    return Err(ProtocolError::bad_state(format!(
+                        "dice are set ({}): name the plays to roll out (rollout moves <play> ...), or use hint <n> rollout <games>",
+                        state.pending_description()
+                    )));
+                }
+                (vec![crate::rollout::before_roll_root(&state)], vec![None])
+            }
+            Some(words) => {
+                self.need_stage("rollout moves")?;
+                let toks: Vec<&str> = words.iter().map(String::as_str).collect();
+                let plays = parse_plays(&state, &opts, &toks).map_err(|e| {
+                    let at = match e.index {
+                        Some(i) => format!("{i} {}", quote(toks[i - 1])),
+                        None => format!("{} (end of list)", toks.len() + 1),
+                    };
+                    ProtocolError::bad_value(format!("rollout moves token {at}: {}", e.reason))
+                })?;
+                if plays.len() > MAX_CANDIDATES {
+                    return Err(ProtocolError::bad_value(format!(
+                        "rollout compares at most {MAX_CANDIDATES} plays, got {}",
+                        plays.len()
+                    )));
+                }
+                plays
+                    .iter()
+                    .map(|p| {
+                        (
+                            Root {
+                                state: p.end,
+                                side: state.to_move,
+                            },
+                            Some(play_text_at(state.variant, state.pos, &p.steps)),
+                        )
+                    })
+                    .unzip()
+            }
+        };
+        let params = self.rollout_params(&a);
+        let deadline = self.config.max_search.map(|d| Instant::now() + d);
+        let eval = self.evaluator();
+        self.spawn(JobKind::Rollout, move |_, stop, out| {
+            let bg = state.variant == Variant::Backgammon;
+            let with_move = |s: &Stats, name: &Option<String>| {
+                let mut l = stats_fields(s, bg);
+                if let Some(n) = name {
+                    l.push_str(" move ");
+                    l.push_str(n);
+                }
+                l
+            };
+            let report = |stats: &[Stats]| {
+                for (s, n) in stats.iter().zip(&names) {
+                    out(&format!("info rollout {}", with_move(s, n)));
+                }
+            };
+            let ro = Rollout::new(eval.as_ref(), opts, params);
+            let stats = ro.run(&roots, &stop.flag, deadline, &report);
+            stats
+                .iter()
+                .zip(&names)
+                .map(|(s, n)| format!("rolloutok {}", with_move(s, n)))
+                .collect()
+        })
+    }
+
+    /// `hint <n> rollout <games> ...`: the `n` best plays by the search,
+    /// each rolled out, ranked by their rollout equity.
+    fn hint_rollout(
+        &mut self,
+        count: usize,
+        a: &RolloutArgs,
+        limits: Limits,
+    ) -> Result<(), ProtocolError> {
+        let state = self.state;
+        let opts = self.settings.rules;
+        let params = self.rollout_params(a);
+        let cap = self.config.max_search;
+        let eval = self.evaluator();
+        self.spawn(JobKind::Hint, move |search, stop, out| {
+            let deadline = cap.map(|d| Instant::now() + d);
+            let ranked = search.best_turn(&state, &limits, &mut |_| {});
+            let top: Vec<_> = ranked.into_iter().take(count).collect();
+            let roots: Vec<Root> = top
+                .iter()
+                .map(|c| Root {
+                    state: c.end,
+                    side: state.to_move,
+                })
+                .collect();
+            let names: Vec<String> = top
+                .iter()
+                .map(|c| play_text_at(state.variant, state.pos, &c.steps))
+                .collect();
+            let bg = state.variant == Variant::Backgammon;
+            let report = |stats: &[Stats]| {
+                for (s, n) in stats.iter().zip(&names) {
+                    out(&format!("info rollout {} move {n}", stats_fields(s, bg)));
+                }
+            };
+            let ro = Rollout::new(eval.as_ref(), opts, params);
+            let stats = ro.run(&roots, &stop.flag, deadline, &report);
+            let mut order: Vec<usize> = (0..stats.len()).collect();
+            // Stable: equal equities keep the search's order.
+            order.sort_by(|&x, &y| stats[y].equity().total_cmp(&stats[x].equity()));
+            let mut lines: Vec<String> = order
+                .iter()
+                .enumerate()
+                .map(|(rank, &k)| {
+                    format!(
+                        "hint {} {} play {}",
+                        rank + 1,
+                        stats_fields(&stats[k], bg),
+                        names[k]
                     )
                 })
                 .collect();
