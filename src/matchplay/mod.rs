@@ -809,6 +809,7 @@ mod match_tests {
             sprt: None,
             records: None,
             progress: false,
+            shard: shard::Shard::WHOLE,
         };
         let a = run_match(&cfg);
         assert_eq!(a.games, 8);
@@ -842,6 +843,7 @@ mod match_tests {
                 sprt: None,
                 records: None,
                 progress: false,
+                shard: shard::Shard::WHOLE,
             };
             let a = run_match(&cfg);
             assert_eq!(a.variant, v);
