@@ -36,9 +36,12 @@ pub enum Commands {
     Serve(ServeArgs),
     /// Play a match between two engines (mirrored dice pairs).
     Match(crate::tools::MatchArgs),
-    /// Combine the shard files of a match (`match --shard I/N --out FILE`)
-    /// into the whole match's report.
+    /// Combine the shard files of a match or a rollout (`--shard I/N --out
+    /// FILE`) into the whole job's report.
     Merge(crate::tools::MergeArgs),
+    /// Roll a position out from the command line, whole or one shard
+    /// (the protocol's `rollout`; protocol/SPEC.md).
+    Rollout(crate::tools::RolloutCliArgs),
     /// Check a game record against the rules and print the final positions.
     Replay(crate::tools::ReplayArgs),
     /// Analyse a game record: preferred plays, equity lost, error rates.
@@ -173,6 +176,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Some(Commands::Serve(a)) => server::serve(a.config()),
         Some(Commands::Match(a)) => crate::tools::run_match_cmd(a),
         Some(Commands::Merge(a)) => crate::tools::run_merge(a),
+        Some(Commands::Rollout(a)) => crate::tools::run_rollout_cmd(a),
         Some(Commands::Replay(a)) => crate::tools::run_replay(a),
         Some(Commands::Analyse(a)) => crate::tools::run_analyse(a),
         Some(Commands::Selfplay(a)) => crate::tools::run_selfplay(a),

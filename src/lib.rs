@@ -22,6 +22,7 @@ pub mod matchplay;
 pub mod notation;
 pub mod record;
 pub mod rollout;
+pub mod rollout_shard;
 pub mod rules;
 pub mod search;
 

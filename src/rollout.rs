@@ -42,6 +42,7 @@ use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::eval::{Evaluator, Probs, probs_for};
+use crate::matchplay::shard::Shard;
 use crate::notation::parse_move_token;
 use crate::rules::turn::{MoveToken, TurnError, TurnSequence};
 use crate::rules::{GameState, RuleOptions, Side, Step};
@@ -610,7 +611,32 @@ impl<'a> Rollout<'a> {
         deadline: Option<Instant>,
         report: &(dyn Fn(&[Stats]) + Sync),
     ) -> Vec<Stats> {
-        let games = u64::from(self.params.games.min(MAX_GAMES));
+        self.run_shard(roots, Shard::WHOLE, stop, deadline, report, false)
+            .0
+    }
+
+    /// [`Rollout::run`] over the trials of `shard` only (trial numbers
+    /// I, I + N, I + 2N … below `params.games`), also returning, when
+    /// `keep`, every merged trial's results per root in trial order (what
+    /// a shard file holds: [`merge_trials`] adds them up as one run would).
+    pub fn run_shard(
+        &self,
+        roots: &[Root],
+        shard: Shard,
+        stop: &AtomicBool,
+        deadline: Option<Instant>,
+        report: &(dyn Fn(&[Stats]) + Sync),
+        keep: bool,
+    ) -> (Vec<Stats>, Vec<(u64, Vec<Trial>)>) {
+        let all = u64::from(self.params.games.min(MAX_GAMES));
+        let (first, stride) = (shard.index as u64, shard.count as u64);
+        // This shard's trials, numbered k = 0, 1, … locally.
+        let games = if first < all {
+            (all - first).div_ceil(stride)
+        } else {
+            0
+        };
+        let trial_of = |k: u64| first + k * stride;
         let step = u64::from(self.params.report_step());
         let window = (WINDOW_RESULTS / roots.len().max(1)).max(64) as u64;
         let halted =
@@ -619,11 +645,13 @@ impl<'a> Rollout<'a> {
             next: u64,
             waiting: BTreeMap<u64, Vec<Trial>>,
             stats: Vec<Stats>,
+            kept: Vec<(u64, Vec<Trial>)>,
         }
         let merge = Mutex::new(Merge {
             next: 0,
             waiting: BTreeMap::new(),
             stats: vec![Stats::new(self.params.luck); roots.len()],
+            kept: Vec::new(),
         });
         let merged = Condvar::new();
         let next_trial = AtomicU64::new(0);
@@ -646,7 +674,7 @@ impl<'a> Rollout<'a> {
                 }
                 let mut results = Vec::with_capacity(roots.len());
                 for root in roots {
-                    match self.trial(&search, root, i, &halted) {
+                    match self.trial(&search, root, trial_of(i), &halted) {
                         Some(t) => results.push(t),
                         None => return,
                     }
@@ -665,6 +693,9 @@ impl<'a> Rollout<'a> {
                     };
                     for (s, t) in m.stats.iter_mut().zip(&ready) {
                         s.add(t);
+                    }
+                    if keep {
+                        m.kept.push((trial_of(at), ready));
                     }
                     m.next += 1;
                     if m.next % step == 0 && m.next < games {
@@ -685,11 +716,26 @@ impl<'a> Rollout<'a> {
                 }
             });
         }
-        match merge.into_inner() {
-            Ok(m) => m.stats,
-            Err(p) => p.into_inner().stats,
+        let m = match merge.into_inner() {
+            Ok(m) => m,
+            Err(p) => p.into_inner(),
+        };
+        (m.stats, m.kept)
+    }
+}
+
+/// Each root's totals over trials given as `(trial number, results per
+/// root)`, added in trial-number order: the shards of a rollout merged
+/// give the unsharded run's figures bit for bit.
+pub fn merge_trials(roots: usize, luck: bool, trials: &mut [(u64, Vec<Trial>)]) -> Vec<Stats> {
+    trials.sort_by_key(|t| t.0);
+    let mut stats = vec![Stats::new(luck); roots];
+    for (_, results) in trials.iter() {
+        for (s, t) in stats.iter_mut().zip(results) {
+            s.add(t);
         }
     }
+    stats
 }
 
 /// The roots of a rollout of the position before the roll: the state

@@ -249,7 +249,8 @@ pub struct SelfplayArgs {
 /// Options of `merge`.
 #[derive(Args, Debug)]
 pub struct MergeArgs {
-    /// The shard files (`match --shard I/N --out FILE`), any order.
+    /// The shard files (`match` or `rollout` with `--shard I/N --out FILE`),
+    /// any order.
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
     /// Print the summary as one JSON object, as `match --json` does.
@@ -263,11 +264,11 @@ pub struct MergeArgs {
 /// The largest shard file `merge` reads.
 const MAX_SHARD_FILE: u64 = 1 << 30;
 
-/// Runs `merge`: checks that the files are the shards of one match, each
-/// once, and prints the whole match's report (the unsharded run's, bit
-/// for bit).
+/// Runs `merge`: checks that the files are the shards of one match (or of
+/// one rollout), each once, and prints the whole job's report (the
+/// unsharded run's, bit for bit).
 pub fn run_merge(a: MergeArgs) -> anyhow::Result<()> {
-    let mut shards = Vec::new();
+    let mut values = Vec::new();
     for f in &a.files {
         let name = f.display().to_string();
         let len = std::fs::metadata(f)
@@ -277,9 +278,40 @@ pub fn run_merge(a: MergeArgs) -> anyhow::Result<()> {
             bail!("{name}: {len} bytes, more than any shard file ({MAX_SHARD_FILE})");
         }
         let text = std::fs::read_to_string(f).with_context(|| format!("cannot read {name}"))?;
+        let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
+            crate::matchplay::shard::ShardError::Format {
+                file: name.clone(),
+                why: format!("JSON: {e}"),
+            }
+        })?;
+        values.push((name, text, value));
+    }
+    let rollout = values
+        .first()
+        .is_some_and(|(_, _, v)| v["format"] == crate::rollout_shard::FORMAT);
+    if rollout {
+        let mut shards = Vec::new();
+        for (name, _, v) in &values {
+            shards.push((
+                name.clone(),
+                crate::rollout_shard::RolloutShard::from_json(name, v)?,
+            ));
+        }
+        let whole = crate::rollout_shard::merge(shards)?;
+        if let Some(out) = &a.out {
+            std::fs::write(out, whole.to_json() + "\n")
+                .with_context(|| format!("cannot write {}", out.display()))?;
+        }
+        for l in whole.result_lines() {
+            println!("{l}");
+        }
+        return Ok(());
+    }
+    let mut shards = Vec::new();
+    for (name, text, _) in &values {
         shards.push((
             name.clone(),
-            crate::matchplay::shard::MatchShard::from_json(&name, &text)?,
+            crate::matchplay::shard::MatchShard::from_json(name, text)?,
         ));
     }
     let whole = crate::matchplay::shard::merge(shards)?;
@@ -292,6 +324,68 @@ pub fn run_merge(a: MergeArgs) -> anyhow::Result<()> {
         println!("{}", report.to_json());
     } else {
         print!("{}", report.to_text());
+    }
+    Ok(())
+}
+
+/// Options of `rollout`.
+#[derive(Args, Debug)]
+pub struct RolloutCliArgs {
+    /// A protocol line that sets the game up, in order (repeatable), e.g.
+    /// `set game.variant backgammon`, `position startpos`, `dice 31`.
+    #[arg(long = "setup", value_name = "LINE")]
+    pub setup: Vec<String>,
+    /// The candidate plays of the dice set, as `rollout moves` takes them;
+    /// none rolls out the position before the roll.
+    #[arg(long = "moves", value_name = "PLAYS")]
+    pub moves: Vec<String>,
+    /// Trials of the whole rollout.
+    #[arg(long, default_value_t = 1296)]
+    pub games: u32,
+    /// Plies per trial before the evaluator scores it (0: play to the end).
+    #[arg(long, default_value_t = 0)]
+    pub truncate: u32,
+    /// The players' ply, root-inclusive as `engine.ply` (1 or 2).
+    #[arg(long, default_value_t = 1)]
+    pub ply: u8,
+    /// The dice seed.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Turn the luck correction off.
+    #[arg(long)]
+    pub no_luck: bool,
+    /// Worker threads (the results do not depend on their number).
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Roll out only the trials whose number is I modulo N (`I/N`).
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<crate::matchplay::shard::Shard>,
+    /// Write every trial's results as JSON (a shard file for `gulbara merge`).
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+}
+
+/// Runs `rollout`: prints the `rolloutok` line(s) of this shard's trials
+/// (the whole rollout's when unsharded) and writes the shard file.
+pub fn run_rollout_cmd(a: RolloutCliArgs) -> anyhow::Result<()> {
+    let job = crate::rollout_shard::RolloutJob {
+        setup: a.setup,
+        moves: a.moves,
+        games: a.games,
+        truncate: a.truncate,
+        ply: a.ply,
+        seed: a.seed,
+        luck: !a.no_luck,
+        threads: a.threads,
+        shard: a.shard.unwrap_or(crate::matchplay::shard::Shard::WHOLE),
+    };
+    let done = crate::rollout_shard::run(&job)?;
+    if let Some(out) = &a.out {
+        std::fs::write(out, done.to_json() + "\n")
+            .with_context(|| format!("cannot write {}", out.display()))?;
+    }
+    for l in done.result_lines() {
+        println!("{l}");
     }
     Ok(())
 }

@@ -298,3 +298,103 @@ fn gnu_parallel_runs_the_shards_locally_and_through_sshlogin() {
         );
     }
 }
+
+#[test]
+fn a_sharded_rollout_merges_into_the_unsharded_one_and_the_protocols() {
+    let dir = scratch("rollout");
+    let words = |extra: &[&str]| -> Vec<String> {
+        [
+            "rollout",
+            "--setup",
+            "set game.variant backgammon",
+            "--setup",
+            "position startpos",
+            "--games",
+            "50",
+            "--truncate",
+            "3",
+            "--seed",
+            "8",
+        ]
+        .iter()
+        .chain(extra)
+        .map(|s| s.to_string())
+        .collect()
+    };
+    let whole = dir.join("whole.json");
+    let lines = run(&words(&["--out", &path(&whole)])).stdout;
+    // Two threads: the same file.
+    let threads = dir.join("threads.json");
+    run(&words(&["--threads", "2", "--out", &path(&threads)]));
+    assert_eq!(
+        std::fs::read(&whole).unwrap(),
+        std::fs::read(&threads).unwrap()
+    );
+    let shards: Vec<String> = (0..4)
+        .map(|i| {
+            let f = dir.join(format!("r{i}.json"));
+            let spec = format!("{i}/4");
+            run(&words(&["--shard", &spec, "--out", &path(&f)]));
+            path(&f)
+        })
+        .collect();
+    let merged = dir.join("merged.json");
+    let mut args = vec!["merge".to_string(), "--out".into(), path(&merged)];
+    args.extend(shards.iter().rev().cloned());
+    let merged_lines = run(&args).stdout;
+    assert_eq!(merged_lines, lines);
+    assert_eq!(
+        std::fs::read(&merged).unwrap(),
+        std::fs::read(&whole).unwrap()
+    );
+    // The protocol's own rollout of the same position gives the same line
+    // (at end of input the session finishes the rollout before it exits).
+    let mut child = Command::new(BIN)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("gulbara runs");
+    {
+        use std::io::Write;
+        let mut stdin = child.stdin.take().unwrap();
+        stdin
+            .write_all(
+                b"set game.variant backgammon\nposition startpos\nrollout games 50 truncate 3 seed 8\n",
+            )
+            .unwrap();
+    }
+    let out = child.wait_with_output().unwrap();
+    let protocol: Vec<String> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter(|l| l.starts_with("rolloutok"))
+        .map(str::to_string)
+        .collect();
+    assert_eq!(protocol.len(), 1);
+    assert_eq!(format!("{}\n", protocol[0]).as_bytes(), &lines[..]);
+    // A missing shard, and a match shard among rollout shards, are refused.
+    let out = Command::new(BIN)
+        .args(["merge", &shards[0], &shards[1], &shards[2]])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("3/4 not given"));
+    let m = dir.join("m.json");
+    run(&with(
+        match_words(2),
+        &["--shard", "1/4", "--out", &path(&m)],
+    ));
+    let out = Command::new(BIN)
+        .args(["merge", &shards[0], &shards[1], &shards[2], &path(&m)])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not"));
+    // Bad setup lines are errors before any trial.
+    let out = Command::new(BIN)
+        .args(["rollout", "--setup", "position nonsense", "--games", "5"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--setup"));
+}

@@ -234,7 +234,9 @@ impl Session {
         }
     }
 
-    fn evaluator(&self) -> Arc<dyn Evaluator> {
+    /// The evaluator the settings name for the current game (as `go` and
+    /// `rollout` judge with).
+    pub fn evaluator(&self) -> Arc<dyn Evaluator> {
         // Each game judges with its own network (the one `engine.weights`
         // named while that game was set, else the shipped one) or, with
         // `engine.eval heuristic`, its hand-written baseline.

@@ -1,0 +1,392 @@
+//! `gulbara rollout`: a rollout from the command line, whole or one shard
+//! of it (`--shard I/N`), with every trial's results written as JSON for
+//! `gulbara merge`, which adds the shards' trials up in trial order: the
+//! unsharded rollout's figures, bit for bit.
+//!
+//! The position is set up with protocol lines (`--setup`), played through an
+//! in-process session, so a rollout here means what `rollout` means there.
+
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex};
+
+use crate::matchplay::shard::{Shard, ShardError};
+use crate::protocol::session::Session;
+use crate::rollout::{
+    MAX_CANDIDATES, MAX_GAMES, MAX_TRUNCATE, Rollout, RolloutParams, Root, Stats, Trial,
+    before_roll_root, merge_trials, parse_plays, stats_fields,
+};
+use crate::rules::Variant;
+
+/// The format tag of a rollout shard file.
+pub const FORMAT: &str = "gulbara-rollout-shard-1";
+
+/// What identifies a rollout: its shards agree on all of it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RolloutKey {
+    /// The protocol lines that set the position up.
+    pub setup: Vec<String>,
+    /// The game.
+    pub variant: Variant,
+    /// The candidate plays (none: the position before the roll).
+    pub moves: Vec<String>,
+    /// Trials of the whole rollout.
+    pub games: u32,
+    /// Truncation in plies (0: none).
+    pub truncate: u32,
+    /// The players' gnubg ply.
+    pub plies: u8,
+    /// The dice seed.
+    pub seed: u64,
+    /// Whether the luck correction is on.
+    pub luck: bool,
+}
+
+/// One rollout shard: the key, which shard, and its trials.
+#[derive(Clone, Debug)]
+pub struct RolloutShard {
+    /// The rollout.
+    pub key: RolloutKey,
+    /// Which part of it.
+    pub shard: Shard,
+    /// Each root's name (`None`: the position before the roll).
+    pub names: Vec<Option<String>>,
+    /// The trials, `(trial number, results per root)`, in trial order.
+    pub trials: Vec<(u64, Vec<Trial>)>,
+}
+
+fn vec5_json(v: &[f64; 5]) -> serde_json::Value {
+    serde_json::json!(v)
+}
+
+impl RolloutShard {
+    /// The shard as one JSON object (floats read back to the same bits).
+    pub fn to_json(&self) -> String {
+        let trials: Vec<serde_json::Value> = self
+            .trials
+            .iter()
+            .map(|(i, rs)| {
+                let rs: Vec<serde_json::Value> = rs
+                    .iter()
+                    .map(|t| serde_json::json!({"raw": vec5_json(&t.raw), "luck": vec5_json(&t.luck)}))
+                    .collect();
+                serde_json::json!([i, rs])
+            })
+            .collect();
+        serde_json::json!({
+            "format": FORMAT,
+            "setup": self.key.setup,
+            "variant": self.key.variant.to_string(),
+            "moves": self.key.moves,
+            "games": self.key.games,
+            "truncate": self.key.truncate,
+            "plies": self.key.plies,
+            "seed": self.key.seed,
+            "luck": self.key.luck,
+            "shard": [self.shard.index, self.shard.count],
+            "names": self.names,
+            "trials": trials,
+        })
+        .to_string()
+    }
+
+    /// Reads a shard file's text (`file` names it in errors).
+    pub fn from_json(file: &str, v: &serde_json::Value) -> Result<RolloutShard, ShardError> {
+        let why = |w: &str| ShardError::Format {
+            file: file.to_string(),
+            why: w.to_string(),
+        };
+        let strings = |k: &str| -> Result<Vec<String>, ShardError> {
+            v[k].as_array()
+                .ok_or_else(|| why(&format!("{k} missing")))?
+                .iter()
+                .map(|x| x.as_str().map(str::to_string).ok_or_else(|| why(k)))
+                .collect()
+        };
+        let uint = |k: &str| v[k].as_u64().ok_or_else(|| why(&format!("{k} missing")));
+        let small =
+            |k: &str| -> Result<u32, ShardError> { u32::try_from(uint(k)?).map_err(|_| why(k)) };
+        let key = RolloutKey {
+            setup: strings("setup")?,
+            variant: v["variant"]
+                .as_str()
+                .and_then(|t| t.parse().ok())
+                .ok_or_else(|| why("variant"))?,
+            moves: strings("moves")?,
+            games: small("games")?.min(MAX_GAMES),
+            truncate: small("truncate")?,
+            plies: u8::try_from(uint("plies")?).map_err(|_| why("plies"))?,
+            seed: uint("seed")?,
+            luck: v["luck"].as_bool().ok_or_else(|| why("luck missing"))?,
+        };
+        let shard = match v["shard"].as_array().map(Vec::as_slice) {
+            Some([i, n]) => format!("{}/{}", i.as_u64().unwrap_or(u64::MAX), n)
+                .parse::<Shard>()
+                .map_err(|_| why("shard: not I/N"))?,
+            _ => return Err(why("shard: not [I, N]")),
+        };
+        let names: Vec<Option<String>> = v["names"]
+            .as_array()
+            .ok_or_else(|| why("names missing"))?
+            .iter()
+            .map(|n| n.as_str().map(str::to_string))
+            .collect();
+        if names.is_empty() || names.len() > MAX_CANDIDATES {
+            return Err(why("names: not 1..100 roots"));
+        }
+        let five = |x: &serde_json::Value| -> Result<[f64; 5], ShardError> {
+            let a = x
+                .as_array()
+                .filter(|a| a.len() == 5)
+                .ok_or_else(|| why("a result"))?;
+            let mut out = [0.0; 5];
+            for (o, y) in out.iter_mut().zip(a) {
+                *o = y.as_f64().ok_or_else(|| why("a result"))?;
+            }
+            Ok(out)
+        };
+        let mut trials = Vec::new();
+        for t in v["trials"]
+            .as_array()
+            .ok_or_else(|| why("trials missing"))?
+        {
+            let i = t[0].as_u64().ok_or_else(|| why("a trial number"))?;
+            if i >= u64::from(key.games) || !shard.owns(i as usize) {
+                return Err(why(&format!("trial {i} is not one of shard {shard}'s")));
+            }
+            let rs = t[1].as_array().ok_or_else(|| why("a trial"))?;
+            if rs.len() != names.len() {
+                return Err(why(&format!(
+                    "trial {i}: {} results for {} roots",
+                    rs.len(),
+                    names.len()
+                )));
+            }
+            let results = rs
+                .iter()
+                .map(|r| {
+                    Ok(Trial {
+                        raw: five(&r["raw"])?,
+                        luck: five(&r["luck"])?,
+                    })
+                })
+                .collect::<Result<Vec<_>, ShardError>>()?;
+            trials.push((i, results));
+        }
+        Ok(RolloutShard {
+            key,
+            shard,
+            names,
+            trials,
+        })
+    }
+
+    /// Each root's figures over the trials held.
+    pub fn stats(&self) -> Vec<Stats> {
+        let mut trials = self.trials.clone();
+        merge_trials(self.names.len(), self.key.luck, &mut trials)
+    }
+
+    /// The `rolloutok` lines, as the protocol's `rollout` prints them.
+    pub fn result_lines(&self) -> Vec<String> {
+        let bg = self.key.variant == Variant::Backgammon;
+        self.stats()
+            .iter()
+            .zip(&self.names)
+            .map(|(s, n)| {
+                let mut l = format!("rolloutok {}", stats_fields(s, bg));
+                if let Some(n) = n {
+                    l.push_str(" move ");
+                    l.push_str(n);
+                }
+                l
+            })
+            .collect()
+    }
+}
+
+/// Combines the shards of one rollout, checking they are one job's, each
+/// shard once, with every trial there.
+pub fn merge(shards: Vec<(String, RolloutShard)>) -> Result<RolloutShard, ShardError> {
+    let Some((_, first)) = shards.first() else {
+        return Err(ShardError::Missing("no shard files given".into()));
+    };
+    let (key, names, count) = (first.key.clone(), first.names.clone(), first.shard.count);
+    let mut seen = vec![false; count];
+    let mut trials = Vec::new();
+    for (file, s) in shards {
+        if s.key != key || s.names != names {
+            return Err(ShardError::Mismatch {
+                file,
+                field: "rollout (setup, moves, games, truncate, ply, seed or luck)",
+                theirs: format!("{:?}", s.key),
+                ours: format!("{key:?}"),
+            });
+        }
+        if s.shard.count != count {
+            return Err(ShardError::Mismatch {
+                file,
+                field: "shard count",
+                theirs: s.shard.count.to_string(),
+                ours: count.to_string(),
+            });
+        }
+        if std::mem::replace(&mut seen[s.shard.index], true) {
+            return Err(ShardError::Duplicate(format!(
+                "{file}: shard {} given twice",
+                s.shard
+            )));
+        }
+        trials.extend(s.trials);
+    }
+    let missing: Vec<String> = (0..count)
+        .filter(|&i| !seen[i])
+        .map(|i| format!("{i}/{count}"))
+        .take(10)
+        .collect();
+    if !missing.is_empty() {
+        return Err(ShardError::Missing(format!(
+            "shard(s) {} not given",
+            missing.join(", ")
+        )));
+    }
+    trials.sort_by_key(|t| t.0);
+    if let Some(w) = trials.windows(2).find(|w| w[0].0 == w[1].0) {
+        return Err(ShardError::Duplicate(format!(
+            "trial {} given twice",
+            w[0].0
+        )));
+    }
+    if trials.len() as u64 != u64::from(key.games) {
+        return Err(ShardError::Missing(format!(
+            "{} of the rollout's {} trials are there (a shard stopped early?)",
+            trials.len(),
+            key.games
+        )));
+    }
+    Ok(RolloutShard {
+        key,
+        shard: Shard::WHOLE,
+        names,
+        trials,
+    })
+}
+
+/// What `gulbara rollout` was asked.
+#[derive(Clone, Debug)]
+pub struct RolloutJob {
+    /// Protocol lines that set the game, the options and the position up.
+    pub setup: Vec<String>,
+    /// Candidate plays of the dice set (none: the position before the roll).
+    pub moves: Vec<String>,
+    /// Trials of the whole rollout.
+    pub games: u32,
+    /// Truncation in plies.
+    pub truncate: u32,
+    /// Root-inclusive ply of the players, as `rollout ply` (1 or 2).
+    pub ply: u8,
+    /// The dice seed.
+    pub seed: u64,
+    /// The luck correction.
+    pub luck: bool,
+    /// Worker threads.
+    pub threads: usize,
+    /// The part this process runs.
+    pub shard: Shard,
+}
+
+/// Runs a rollout job: the setup lines through a session (an `error`
+/// line fails the job), then this shard's trials.
+pub fn run(job: &RolloutJob) -> anyhow::Result<RolloutShard> {
+    if job.games == 0 || job.games > MAX_GAMES {
+        anyhow::bail!("--games must be 1..={MAX_GAMES}");
+    }
+    if job.truncate > MAX_TRUNCATE {
+        anyhow::bail!("--truncate must be at most {MAX_TRUNCATE}");
+    }
+    if !(1..=2).contains(&job.ply) {
+        anyhow::bail!("--ply must be 1 or 2");
+    }
+    let errors = Arc::new(Mutex::new(Vec::<String>::new()));
+    let sink = errors.clone();
+    let mut session = Session::new(Arc::new(move |line: &str| {
+        if line.starts_with("error")
+            && let Ok(mut e) = sink.lock()
+        {
+            e.push(line.to_string());
+        }
+    }));
+    for line in &job.setup {
+        session.handle_line(line);
+        if let Some(e) = errors.lock().ok().and_then(|e| e.first().cloned()) {
+            anyhow::bail!("--setup {line:?}: {e}");
+        }
+    }
+    let state = *session.state();
+    let opts = session.settings().rules;
+    if state.result().is_some() {
+        anyhow::bail!("the game is over in the position set up");
+    }
+    let (roots, names): (Vec<Root>, Vec<Option<String>>) = if job.moves.is_empty() {
+        if state.stage_dice().is_some()
+            && !matches!(state.pending, crate::rules::Pending::Remainder { .. })
+        {
+            anyhow::bail!("dice are set: name the plays to roll out with --moves");
+        }
+        (vec![before_roll_root(&state)], vec![None])
+    } else {
+        let toks: Vec<&str> = job
+            .moves
+            .iter()
+            .flat_map(|m| m.split_whitespace())
+            .collect();
+        let plays = parse_plays(&state, &opts, &toks)
+            .map_err(|e| anyhow::anyhow!("--moves: {}", e.reason))?;
+        if plays.len() > MAX_CANDIDATES {
+            anyhow::bail!("at most {MAX_CANDIDATES} plays");
+        }
+        plays
+            .iter()
+            .map(|p| {
+                (
+                    Root {
+                        state: p.end,
+                        side: state.to_move,
+                    },
+                    Some(crate::notation::play_text_at(
+                        state.variant,
+                        state.pos,
+                        &p.steps,
+                    )),
+                )
+            })
+            .unzip()
+    };
+    let params = RolloutParams {
+        games: job.games,
+        truncate: job.truncate,
+        plies: job.ply - 1,
+        seed: job.seed,
+        luck: job.luck,
+        threads: job.threads.clamp(1, 64),
+        every: 0,
+    };
+    let eval = session.evaluator();
+    let ro = Rollout::new(eval.as_ref(), opts, params);
+    let stop = AtomicBool::new(false);
+    let (_, trials) = ro.run_shard(&roots, job.shard, &stop, None, &|_| {}, true);
+    Ok(RolloutShard {
+        key: RolloutKey {
+            setup: job.setup.clone(),
+            variant: state.variant,
+            moves: names.iter().flatten().cloned().collect(),
+            games: job.games,
+            truncate: job.truncate,
+            plies: params.plies,
+            seed: job.seed,
+            luck: job.luck,
+        },
+        shard: job.shard,
+        names,
+        trials,
+    })
+}
