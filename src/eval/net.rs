@@ -512,6 +512,14 @@ impl<const OUT: usize> NetOf<OUT> {
             super::arith::hidden_layer(&self.w1, &self.b1, active, &mut acc);
             return self.outputs_from(&acc);
         }
+        // The shipped networks' size first: zeroing a buffer of
+        // MAX_HIDDEN floats costs more than their output layer.
+        if self.hidden <= 128 {
+            let mut buf = [0f32; 128];
+            let acc = &mut buf[..self.hidden];
+            super::arith::hidden_layer(&self.w1, &self.b1, active, acc);
+            return self.outputs_from(acc);
+        }
         let mut buf = [0f32; MAX_HIDDEN];
         let acc = &mut buf[..self.hidden];
         super::arith::hidden_layer(&self.w1, &self.b1, active, acc);

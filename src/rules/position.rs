@@ -136,9 +136,16 @@ impl Checkers {
     /// Pip count: the sum of the distances every checker still has to run
     /// (a checker on the bar has 25 to go).
     pub fn pips(self) -> u32 {
-        (1..=25u8)
-            .map(|p| u32::from(self.at(p)) * u32::from(p))
-            .sum()
+        // Only the occupied points: the evaluators count pips for every
+        // position they judge.
+        let mut total = 25 * u32::from(self.bar());
+        let mut m = self.mask();
+        while m != 0 {
+            let p = m.trailing_zeros() + 1;
+            m &= m - 1;
+            total += p * u32::from(self.at(p as u8));
+        }
+        total
     }
 
     /// Moves one checker from `from` to `to` (0 is off, [`BAR`] the bar).
@@ -228,6 +235,31 @@ pub fn longest_block_in_front(blocks: u32, p: u8) -> u8 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pips_are_the_plain_sum_over_every_point_and_the_bar() {
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..5000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            // 15 checkers spread at random over off, the points and the bar.
+            let mut c = Checkers(0);
+            let mut y = x;
+            for _ in 0..15 {
+                let slot = (y % 26) as u32;
+                y /= 26;
+                if y == 0 {
+                    y = x.rotate_left(17) | 1;
+                }
+                if (c.0 >> (4 * slot)) & 0xF < 15 {
+                    c.0 += 1 << (4 * slot);
+                }
+            }
+            let plain: u32 = (1..=25u8).map(|p| u32::from(c.at(p)) * u32::from(p)).sum();
+            assert_eq!(c.pips(), plain, "{:#x}", c.0);
+        }
+    }
 
     #[test]
     fn start_counts_and_pips() {
