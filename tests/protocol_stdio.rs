@@ -131,3 +131,34 @@ fn end_of_input_lets_the_search_finish() {
     let status = e.proc.wait_timeout(Duration::from_secs(20));
     assert!(status.is_some_and(|s| s.success()));
 }
+
+#[test]
+fn ply_3_is_a_real_2_ply_and_answers_movetime_and_stop() {
+    let mut e = StdioEngine::start();
+    e.send("set game.variant backgammon");
+    e.send("set engine.ply 3");
+    e.send("position startpos");
+    e.send("dice 4 3");
+    e.send("go");
+    let got = e.recv_until("bestmove");
+    // The 0-ply, 1-ply and 2-ply passes report in turn; the 2-ply is not
+    // passed off as 1-ply any more.
+    for depth in 1..=3 {
+        let want = format!("info depth {depth} ");
+        assert!(got.iter().any(|l| l.starts_with(&want)), "{got:?}");
+    }
+    assert!(!got.iter().any(|l| l.contains("searched as")), "{got:?}");
+    // A short movetime in a long escalating chain still answers one move.
+    e.send("set game.variant gulbara");
+    chain_position(&mut e);
+    e.send("go movetime 20");
+    let got = e.recv_until("bestmove");
+    assert_eq!(got.iter().filter(|l| l.starts_with("bestmove")).count(), 1);
+    // And stop during a 2-ply search answers at once with one move.
+    chain_position(&mut e);
+    e.send("go infinite");
+    e.send("stop");
+    let got = e.recv_until("bestmove");
+    assert_eq!(got.iter().filter(|l| l.starts_with("bestmove")).count(), 1);
+    e.sync();
+}
