@@ -706,16 +706,7 @@ impl<'a> Rollout<'a> {
                 merged.notify_all();
             }
         };
-        let threads = self.params.threads.clamp(1, 64);
-        if threads == 1 {
-            work();
-        } else {
-            std::thread::scope(|sc| {
-                for _ in 0..threads {
-                    sc.spawn(work);
-                }
-            });
-        }
+        crate::search::on_threads(self.params.threads, &work);
         let m = match merge.into_inner() {
             Ok(m) => m,
             Err(p) => p.into_inner(),
@@ -736,6 +727,27 @@ pub fn merge_trials(roots: usize, luck: bool, trials: &mut [(u64, Vec<Trial>)]) 
         }
     }
     stats
+}
+
+/// The roots of a rollout of candidate plays from `state` (each play's end,
+/// for the side to move), with each play's text.
+pub fn candidate_roots(state: &GameState, plays: &[Play]) -> (Vec<Root>, Vec<Option<String>>) {
+    plays
+        .iter()
+        .map(|p| {
+            (
+                Root {
+                    state: p.end,
+                    side: state.to_move,
+                },
+                Some(crate::notation::play_text_at(
+                    state.variant,
+                    state.pos,
+                    &p.steps,
+                )),
+            )
+        })
+        .unzip()
 }
 
 /// The roots of a rollout of the position before the roll: the state

@@ -9,11 +9,11 @@
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 
-use crate::matchplay::shard::{Shard, ShardError};
+use crate::matchplay::shard::{Shard, ShardError, ShardTally};
 use crate::protocol::session::Session;
 use crate::rollout::{
     MAX_CANDIDATES, MAX_GAMES, MAX_TRUNCATE, Rollout, RolloutParams, Root, Stats, Trial,
-    before_roll_root, merge_trials, parse_plays, stats_fields,
+    before_roll_root, candidate_roots, merge_trials, parse_plays, stats_fields,
 };
 use crate::rules::Variant;
 
@@ -210,8 +210,8 @@ pub fn merge(shards: Vec<(String, RolloutShard)>) -> Result<RolloutShard, ShardE
     let Some((_, first)) = shards.first() else {
         return Err(ShardError::Missing("no shard files given".into()));
     };
-    let (key, names, count) = (first.key.clone(), first.names.clone(), first.shard.count);
-    let mut seen = vec![false; count];
+    let (key, names) = (first.key.clone(), first.names.clone());
+    let mut tally = ShardTally::new(first.shard.count);
     let mut trials = Vec::new();
     for (file, s) in shards {
         if s.key != key || s.names != names {
@@ -222,33 +222,10 @@ pub fn merge(shards: Vec<(String, RolloutShard)>) -> Result<RolloutShard, ShardE
                 ours: format!("{key:?}"),
             });
         }
-        if s.shard.count != count {
-            return Err(ShardError::Mismatch {
-                file,
-                field: "shard count",
-                theirs: s.shard.count.to_string(),
-                ours: count.to_string(),
-            });
-        }
-        if std::mem::replace(&mut seen[s.shard.index], true) {
-            return Err(ShardError::Duplicate(format!(
-                "{file}: shard {} given twice",
-                s.shard
-            )));
-        }
+        tally.add(&file, s.shard)?;
         trials.extend(s.trials);
     }
-    let missing: Vec<String> = (0..count)
-        .filter(|&i| !seen[i])
-        .map(|i| format!("{i}/{count}"))
-        .take(10)
-        .collect();
-    if !missing.is_empty() {
-        return Err(ShardError::Missing(format!(
-            "shard(s) {} not given",
-            missing.join(", ")
-        )));
-    }
+    tally.finish()?;
     trials.sort_by_key(|t| t.0);
     if let Some(w) = trials.windows(2).find(|w| w[0].0 == w[1].0) {
         return Err(ShardError::Duplicate(format!(
@@ -344,22 +321,7 @@ pub fn run(job: &RolloutJob) -> anyhow::Result<RolloutShard> {
         if plays.len() > MAX_CANDIDATES {
             anyhow::bail!("at most {MAX_CANDIDATES} plays");
         }
-        plays
-            .iter()
-            .map(|p| {
-                (
-                    Root {
-                        state: p.end,
-                        side: state.to_move,
-                    },
-                    Some(crate::notation::play_text_at(
-                        state.variant,
-                        state.pos,
-                        &p.steps,
-                    )),
-                )
-            })
-            .unzip()
+        candidate_roots(&state, &plays)
     };
     let params = RolloutParams {
         games: job.games,

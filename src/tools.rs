@@ -62,12 +62,19 @@ pub struct MatchArgs {
     /// No progress bar.
     #[arg(long)]
     pub no_progress: bool,
-    /// Play only the pairs whose number is I modulo N (`I/N`, from 0/N),
-    /// for a match split across processes or machines; `gulbara merge`
-    /// combines the shards' `--out` files into the whole match's report.
+    #[command(flatten)]
+    pub split: SplitArgs,
+}
+
+/// How a job splits across processes: `--shard` and `--out`.
+#[derive(Args, Debug)]
+pub struct SplitArgs {
+    /// Run only the units numbered I modulo N (`I/N`, from 0/N): a match's
+    /// mirrored pairs, a rollout's trials. `gulbara merge` combines the
+    /// shards' `--out` files into the whole job's report.
     #[arg(long, value_name = "I/N")]
     pub shard: Option<crate::matchplay::shard::Shard>,
-    /// Write every pair's results as JSON (a shard file for `gulbara merge`).
+    /// Write every unit's results as JSON (a shard file for `gulbara merge`).
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
 }
@@ -102,7 +109,10 @@ pub fn run_match_cmd(a: MatchArgs) -> anyhow::Result<()> {
     if a.games == 0 {
         bail!("--games must be at least 1");
     }
-    let shard = a.shard.unwrap_or(crate::matchplay::shard::Shard::WHOLE);
+    let shard = a
+        .split
+        .shard
+        .unwrap_or(crate::matchplay::shard::Shard::WHOLE);
     if sprt.is_some() && shard.count > 1 {
         bail!("--sprt needs the whole match: it cannot stop a sharded one");
     }
@@ -124,7 +134,7 @@ pub fn run_match_cmd(a: MatchArgs) -> anyhow::Result<()> {
         shard,
     };
     let report = run_match(&cfg);
-    if let Some(out) = &a.out {
+    if let Some(out) = &a.split.out {
         let text = crate::matchplay::shard_of(&cfg, &report).to_json();
         std::fs::write(out, text + "\n")
             .with_context(|| format!("cannot write {}", out.display()))?;
@@ -357,12 +367,8 @@ pub struct RolloutCliArgs {
     /// Worker threads (the results do not depend on their number).
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
-    /// Roll out only the trials whose number is I modulo N (`I/N`).
-    #[arg(long, value_name = "I/N")]
-    pub shard: Option<crate::matchplay::shard::Shard>,
-    /// Write every trial's results as JSON (a shard file for `gulbara merge`).
-    #[arg(long, value_name = "FILE")]
-    pub out: Option<PathBuf>,
+    #[command(flatten)]
+    pub split: SplitArgs,
 }
 
 /// Runs `rollout`: prints the `rolloutok` line(s) of this shard's trials
@@ -377,10 +383,13 @@ pub fn run_rollout_cmd(a: RolloutCliArgs) -> anyhow::Result<()> {
         seed: a.seed,
         luck: !a.no_luck,
         threads: a.threads,
-        shard: a.shard.unwrap_or(crate::matchplay::shard::Shard::WHOLE),
+        shard: a
+            .split
+            .shard
+            .unwrap_or(crate::matchplay::shard::Shard::WHOLE),
     };
     let done = crate::rollout_shard::run(&job)?;
-    if let Some(out) = &a.out {
+    if let Some(out) = &a.split.out {
         std::fs::write(out, done.to_json() + "\n")
             .with_context(|| format!("cannot write {}", out.display()))?;
     }

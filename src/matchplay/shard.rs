@@ -272,6 +272,58 @@ impl MatchShard {
     }
 }
 
+/// Which shards of an N-shard job have been given: each once, none
+/// missing, all of the same N.
+pub struct ShardTally {
+    seen: Vec<bool>,
+}
+
+impl ShardTally {
+    /// A job of `count` shards, none given yet.
+    pub fn new(count: usize) -> ShardTally {
+        ShardTally {
+            seen: vec![false; count],
+        }
+    }
+
+    /// Counts `shard`, read from `file`: an error for another job's shard
+    /// count or a shard given twice.
+    pub fn add(&mut self, file: &str, shard: Shard) -> Result<(), ShardError> {
+        if shard.count != self.seen.len() {
+            return Err(ShardError::Mismatch {
+                file: file.to_string(),
+                field: "shard count",
+                theirs: shard.count.to_string(),
+                ours: self.seen.len().to_string(),
+            });
+        }
+        if std::mem::replace(&mut self.seen[shard.index], true) {
+            return Err(ShardError::Duplicate(format!(
+                "{file}: shard {shard} given twice"
+            )));
+        }
+        Ok(())
+    }
+
+    /// An error naming the shards not given (the first ten).
+    pub fn finish(&self) -> Result<(), ShardError> {
+        let count = self.seen.len();
+        let missing: Vec<String> = (0..count)
+            .filter(|&i| !self.seen[i])
+            .map(|i| format!("{i}/{count}"))
+            .take(10)
+            .collect();
+        if missing.is_empty() {
+            Ok(())
+        } else {
+            Err(ShardError::Missing(format!(
+                "shard(s) {} not given",
+                missing.join(", ")
+            )))
+        }
+    }
+}
+
 /// Combines the shards of one match (`(file name, shard)`, any order)
 /// into the whole match's pairs, after checking that they are one job's
 /// and that every shard is there once.
@@ -280,8 +332,7 @@ pub fn merge(shards: Vec<(String, MatchShard)>) -> Result<MatchShard, ShardError
         return Err(ShardError::Missing("no shard files given".into()));
     };
     let key = first.key.clone();
-    let count = first.shard.count;
-    let mut seen = vec![false; count];
+    let mut tally = ShardTally::new(first.shard.count);
     let mut pairs = Vec::new();
     for (file, s) in shards {
         let mismatch = |field: &'static str, theirs: String, ours: String| ShardError::Mismatch {
@@ -332,32 +383,10 @@ pub fn merge(shards: Vec<(String, MatchShard)>) -> Result<MatchShard, ShardError
                 key.luck_adjust.to_string(),
             ));
         }
-        if s.shard.count != count {
-            return Err(mismatch(
-                "shard count",
-                s.shard.count.to_string(),
-                count.to_string(),
-            ));
-        }
-        if std::mem::replace(&mut seen[s.shard.index], true) {
-            return Err(ShardError::Duplicate(format!(
-                "{file}: shard {} given twice",
-                s.shard
-            )));
-        }
+        tally.add(&file, s.shard)?;
         pairs.extend(s.pairs);
     }
-    let missing: Vec<String> = (0..count)
-        .filter(|&i| !seen[i])
-        .map(|i| format!("{i}/{count}"))
-        .take(10)
-        .collect();
-    if !missing.is_empty() {
-        return Err(ShardError::Missing(format!(
-            "shard(s) {} not given",
-            missing.join(", ")
-        )));
-    }
+    tally.finish()?;
     pairs.sort_by_key(|p| p.pair);
     if let Some(w) = pairs.windows(2).find(|w| w[0].pair == w[1].pair) {
         return Err(ShardError::Duplicate(format!(

@@ -788,18 +788,7 @@ impl Session {
                         plays.len()
                     )));
                 }
-                plays
-                    .iter()
-                    .map(|p| {
-                        (
-                            Root {
-                                state: p.end,
-                                side: state.to_move,
-                            },
-                            Some(play_text_at(state.variant, state.pos, &p.steps)),
-                        )
-                    })
-                    .unzip()
+                crate::rollout::candidate_roots(&state, &plays)
             }
         };
         let params = self.rollout_params(&a);

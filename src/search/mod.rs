@@ -39,6 +39,21 @@ pub const ROLLS: [(u8, u8, f32); 21] = {
     out
 };
 
+/// Runs `work` on `threads` threads at once (1..=64; one runs it on the
+/// calling thread) and returns when all are done.
+pub fn on_threads(threads: usize, work: &(dyn Fn() + Sync)) {
+    let threads = threads.clamp(1, 64);
+    if threads == 1 {
+        work();
+    } else {
+        std::thread::scope(|sc| {
+            for _ in 0..threads {
+                sc.spawn(work);
+            }
+        });
+    }
+}
+
 /// Search settings.
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
@@ -395,16 +410,7 @@ impl<'a> Search<'a> {
                 }
             }
         };
-        let threads = limits.threads.clamp(1, 64);
-        if threads == 1 {
-            work();
-        } else {
-            std::thread::scope(|sc| {
-                for _ in 0..threads {
-                    sc.spawn(work);
-                }
-            });
-        }
+        on_threads(limits.threads, &work);
         let judged: Vec<Option<Probs>> = results
             .into_iter()
             .map(|slot| slot.into_inner().ok().flatten())
@@ -566,13 +572,19 @@ mod tests {
         assert_eq!(search.turns_prefiltered(&s, 8, 0).len(), all.len());
     }
 
-    #[test]
-    fn one_ply_search_finds_a_move_and_respects_stop() {
+    /// A Gul bara middle game with 4-2 to play.
+    fn middle_game_4_2() -> (RuleOptions, GameState) {
         let o = RuleOptions::default();
         let s = parse_state_text("2,1,2,2,0,1,-1,-2,-3,0,0,-5,3,0,0,-1,-3,4,0,0,0,0,0,0 w 10 10")
             .unwrap()
             .roll(&o, 4, 2)
             .unwrap();
+        (o, s)
+    }
+
+    #[test]
+    fn one_ply_search_finds_a_move_and_respects_stop() {
+        let (o, s) = middle_game_4_2();
         let stop = AtomicBool::new(false);
         let search = Search::new(&Heuristic, o, &stop);
         let limits = Limits {
@@ -648,11 +660,7 @@ mod tests {
 
     #[test]
     fn two_ply_search_rejudges_the_best_and_keeps_a_move_when_stopped() {
-        let o = RuleOptions::default();
-        let s = parse_state_text("2,1,2,2,0,1,-1,-2,-3,0,0,-5,3,0,0,-1,-3,4,0,0,0,0,0,0 w 10 10")
-            .unwrap()
-            .roll(&o, 4, 2)
-            .unwrap();
+        let (o, s) = middle_game_4_2();
         let stop = AtomicBool::new(false);
         let search = Search::new(&Heuristic, o, &stop);
         let limits = Limits {
