@@ -134,15 +134,27 @@ pub fn run_match_cmd(a: MatchArgs) -> anyhow::Result<()> {
         shard,
     };
     let report = run_match(&cfg);
-    if let Some(out) = &a.split.out {
-        let text = crate::matchplay::shard_of(&cfg, &report).to_json();
-        std::fs::write(out, text + "\n")
-            .with_context(|| format!("cannot write {}", out.display()))?;
-    }
-    if a.json {
+    write_json(&a.split.out, || {
+        crate::matchplay::shard_of(&cfg, &report).to_json()
+    })?;
+    print_report(&report, a.json);
+    Ok(())
+}
+
+/// A match report, as JSON or for people.
+fn print_report(report: &crate::matchplay::MatchReport, json: bool) {
+    if json {
         println!("{}", report.to_json());
     } else {
         print!("{}", report.to_text());
+    }
+}
+
+/// Writes the JSON `text` makes to `out`, if given, with a final newline.
+fn write_json(out: &Option<PathBuf>, text: impl FnOnce() -> String) -> anyhow::Result<()> {
+    if let Some(out) = out {
+        std::fs::write(out, text() + "\n")
+            .with_context(|| format!("cannot write {}", out.display()))?;
     }
     Ok(())
 }
@@ -308,10 +320,7 @@ pub fn run_merge(a: MergeArgs) -> anyhow::Result<()> {
             ));
         }
         let whole = crate::rollout_shard::merge(shards)?;
-        if let Some(out) = &a.out {
-            std::fs::write(out, whole.to_json() + "\n")
-                .with_context(|| format!("cannot write {}", out.display()))?;
-        }
+        write_json(&a.out, || whole.to_json())?;
         for l in whole.result_lines() {
             println!("{l}");
         }
@@ -325,16 +334,9 @@ pub fn run_merge(a: MergeArgs) -> anyhow::Result<()> {
         ));
     }
     let whole = crate::matchplay::shard::merge(shards)?;
-    if let Some(out) = &a.out {
-        std::fs::write(out, whole.to_json() + "\n")
-            .with_context(|| format!("cannot write {}", out.display()))?;
-    }
+    write_json(&a.out, || whole.to_json())?;
     let report = crate::matchplay::shard::report_of(&whole);
-    if a.json {
-        println!("{}", report.to_json());
-    } else {
-        print!("{}", report.to_text());
-    }
+    print_report(&report, a.json);
     Ok(())
 }
 
@@ -389,10 +391,7 @@ pub fn run_rollout_cmd(a: RolloutCliArgs) -> anyhow::Result<()> {
             .unwrap_or(crate::matchplay::shard::Shard::WHOLE),
     };
     let done = crate::rollout_shard::run(&job)?;
-    if let Some(out) = &a.split.out {
-        std::fs::write(out, done.to_json() + "\n")
-            .with_context(|| format!("cannot write {}", out.display()))?;
-    }
+    write_json(&a.split.out, || done.to_json())?;
     for l in done.result_lines() {
         println!("{l}");
     }
