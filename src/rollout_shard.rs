@@ -17,6 +17,10 @@ use crate::rollout::{
 };
 use crate::rules::Variant;
 
+/// The most trial results (trials × plays) one process keeps for its
+/// shard file (each is ten floats).
+pub const MAX_KEPT_RESULTS: u64 = 5_000_000;
+
 /// The format tag of a rollout shard file.
 pub const FORMAT: &str = "gulbara-rollout-shard-1";
 
@@ -323,6 +327,14 @@ pub fn run(job: &RolloutJob) -> anyhow::Result<RolloutShard> {
         }
         candidate_roots(&state, &plays)
     };
+    // Every trial's results are kept for the shard file: bound what that holds.
+    let owned = job.shard.units(job.games as usize).count() as u64;
+    if owned * roots.len() as u64 > MAX_KEPT_RESULTS {
+        anyhow::bail!(
+            "{owned} trials of {} plays is more than {MAX_KEPT_RESULTS} results to keep: split the rollout into more shards",
+            roots.len()
+        );
+    }
     let params = RolloutParams {
         games: job.games,
         truncate: job.truncate,
