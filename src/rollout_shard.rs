@@ -116,7 +116,9 @@ impl RolloutShard {
                 .and_then(|t| t.parse().ok())
                 .ok_or_else(|| why("variant"))?,
             moves: strings("moves")?,
-            games: small("games")?.min(MAX_GAMES),
+            games: Some(small("games")?)
+                .filter(|g| (1..=MAX_GAMES).contains(g))
+                .ok_or_else(|| why("games: not 1..=1,000,000"))?,
             truncate: small("truncate")?,
             plies: u8::try_from(uint("plies")?).map_err(|_| why("plies"))?,
             seed: uint("seed")?,
