@@ -306,14 +306,14 @@ pub fn run_merge(a: MergeArgs) -> anyhow::Result<()> {
                 why: format!("JSON: {e}"),
             }
         })?;
-        values.push((name, text, value));
+        values.push((name, value));
     }
     let rollout = values
         .first()
-        .is_some_and(|(_, _, v)| v["format"] == crate::rollout_shard::FORMAT);
+        .is_some_and(|(_, v)| v["format"] == crate::rollout_shard::FORMAT);
     if rollout {
         let mut shards = Vec::new();
-        for (name, _, v) in &values {
+        for (name, v) in &values {
             shards.push((
                 name.clone(),
                 crate::rollout_shard::RolloutShard::from_json(name, v)?,
@@ -327,10 +327,10 @@ pub fn run_merge(a: MergeArgs) -> anyhow::Result<()> {
         return Ok(());
     }
     let mut shards = Vec::new();
-    for (name, text, _) in &values {
+    for (name, v) in &values {
         shards.push((
             name.clone(),
-            crate::matchplay::shard::MatchShard::from_json(name, text)?,
+            crate::matchplay::shard::MatchShard::from_value(name, v)?,
         ));
     }
     let whole = crate::matchplay::shard::merge(shards)?;

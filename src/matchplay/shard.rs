@@ -165,12 +165,19 @@ impl MatchShard {
 
     /// Reads a shard file's text (`file` names it in errors).
     pub fn from_json(file: &str, text: &str) -> Result<MatchShard, ShardError> {
+        let v: serde_json::Value = serde_json::from_str(text).map_err(|e| ShardError::Format {
+            file: file.to_string(),
+            why: format!("JSON: {e}"),
+        })?;
+        MatchShard::from_value(file, &v)
+    }
+
+    /// [`MatchShard::from_json`] of JSON already parsed.
+    pub fn from_value(file: &str, v: &serde_json::Value) -> Result<MatchShard, ShardError> {
         let why = |w: &str| ShardError::Format {
             file: file.to_string(),
             why: w.to_string(),
         };
-        let v: serde_json::Value =
-            serde_json::from_str(text).map_err(|e| why(&format!("JSON: {e}")))?;
         if v["format"] != FORMAT {
             return Err(why(&format!("no \"format\": \"{FORMAT}\"")));
         }
@@ -208,8 +215,8 @@ impl MatchShard {
             names,
             variant,
             rules,
-            seed: uint(&v, "seed")?,
-            games: usize::try_from(uint(&v, "games")?).map_err(|_| why("games"))?,
+            seed: uint(v, "seed")?,
+            games: usize::try_from(uint(v, "games")?).map_err(|_| why("games"))?,
             luck_adjust: v["luck_adjust"]
                 .as_bool()
                 .ok_or_else(|| why("luck_adjust missing"))?,
