@@ -458,6 +458,11 @@ pub struct TrainArgs {
     /// Learning rate at the end.
     #[arg(long, default_value_t = 0.02)]
     pub rate_end: f32,
+    /// The game at which the learning rate starts falling (default 0). To
+    /// go on from a finished run with a new schedule, resume its folder
+    /// with a larger --games, --rate-from at its games and the new rates.
+    #[arg(long, default_value_t = 0)]
+    pub rate_from: u64,
     /// Games between checkpoints and gates.
     #[arg(long, default_value_t = 5_000)]
     pub checkpoint_every: u64,
@@ -494,6 +499,7 @@ pub fn run_train(a: TrainArgs) -> anyhow::Result<()> {
         games: a.games,
         seed: a.seed,
         rate: (a.rate_start, a.rate_end),
+        rate_from: a.rate_from,
         checkpoint_every: a.checkpoint_every.max(1),
         gate_games: a.gate_games,
         dir: a.dir,

@@ -34,6 +34,10 @@ pub struct TrainConfig {
     pub seed: u64,
     /// Learning rate at the start and at the end (linear in between).
     pub rate: (f32, f32),
+    /// The game at which the linear schedule starts (0: the first). A run
+    /// continued with a new schedule starts it where the old one ended;
+    /// before it the rate is the start rate.
+    pub rate_from: u64,
     /// Games between checkpoints (and gates).
     pub checkpoint_every: u64,
     /// Gate games per checkpoint against the baseline (0 = no gates).
@@ -478,8 +482,12 @@ pub fn train(cfg: &TrainConfig, log: &mut dyn FnMut(&str)) -> anyhow::Result<Vec
             format!(" game={} layout={}", cfg.variant, net.layout)
         };
         format!(
-            "gulbara {method} self-play net:{game} hidden={} games={} seed={} rate={}..{} beam={}",
-            cfg.hidden, done, cfg.seed, cfg.rate.0, cfg.rate.1, cfg.beam
+            "gulbara {method} self-play net:{game} hidden={} games={} seed={} {} beam={}",
+            cfg.hidden,
+            done,
+            cfg.seed,
+            schedule_words(cfg),
+            cfg.beam
         )
     };
     run_sittings(
@@ -492,6 +500,28 @@ pub fn train(cfg: &TrainConfig, log: &mut dyn FnMut(&str)) -> anyhow::Result<Vec
         &describe,
         log,
     )
+}
+
+/// The learning rate of game `done` (counted from 0): `cfg.rate.0` up to
+/// `cfg.rate_from`, then linear down to `cfg.rate.1` at `cfg.games`.
+pub fn scheduled_rate(cfg: &TrainConfig, done: u64) -> f32 {
+    let span = cfg.games.saturating_sub(cfg.rate_from).max(1);
+    let frac = done.saturating_sub(cfg.rate_from) as f32 / span as f32;
+    cfg.rate.0 + (cfg.rate.1 - cfg.rate.0) * frac
+}
+
+/// The schedule's words in a network's description: the rates, and where
+/// the schedule starts when that is not the first game (so the files of
+/// runs with the default schedule read as before).
+pub fn schedule_words(cfg: &TrainConfig) -> String {
+    if cfg.rate_from == 0 {
+        format!("rate={}..{}", cfg.rate.0, cfg.rate.1)
+    } else {
+        format!(
+            "rate={}..{} rate_from={}",
+            cfg.rate.0, cfg.rate.1, cfg.rate_from
+        )
+    }
 }
 
 /// The games of a training run from where its network `net` stands (its
@@ -535,8 +565,7 @@ pub(crate) fn run_sittings<const OUT: usize>(
     while done < last {
         let upto = (done + cfg.checkpoint_every).min(last);
         while done < upto {
-            let frac = done as f32 / cfg.games.max(1) as f32;
-            let rate = cfg.rate.0 + (cfg.rate.1 - cfg.rate.0) * frac;
+            let rate = scheduled_rate(cfg, done);
             let dice_seed = pair_seed(cfg.seed ^ salt, done as usize);
             play(&mut net, dice_seed, rate);
             done += 1;
@@ -627,6 +656,7 @@ mod tests {
             games: 4,
             seed: 5,
             rate: (0.1, 0.02),
+            rate_from: 0,
             checkpoint_every: 1,
             gate_games: 0,
             dir: base.join(dir),
@@ -646,6 +676,75 @@ mod tests {
         train(&cfg("split", None), &mut quiet).expect("second sitting");
         let read = |d: &str| std::fs::read(checkpoint_path(&base.join(d))).unwrap();
         assert_eq!(read("whole"), read("split"));
+        let _ = std::fs::remove_dir_all(&base);
+    }
+
+    #[test]
+    fn the_schedule_starts_at_rate_from() {
+        let mut cfg = TrainConfig {
+            hidden: 4,
+            games: 300,
+            seed: 5,
+            rate: (0.02, 0.002),
+            rate_from: 200,
+            checkpoint_every: 1,
+            gate_games: 0,
+            dir: PathBuf::new(),
+            beam: 1,
+            lambda: 0.7,
+            stop_after: None,
+            progress: false,
+            variant: Variant::GulBara,
+            layout: 0,
+        };
+        assert_eq!(scheduled_rate(&cfg, 0), 0.02);
+        assert_eq!(scheduled_rate(&cfg, 200), 0.02);
+        assert!((scheduled_rate(&cfg, 250) - 0.011).abs() < 1e-6);
+        assert!((scheduled_rate(&cfg, 300) - 0.002).abs() < 1e-6);
+        assert_eq!(schedule_words(&cfg), "rate=0.02..0.002 rate_from=200");
+        cfg.rate_from = 0;
+        assert!((scheduled_rate(&cfg, 150) - 0.011).abs() < 1e-6);
+        assert_eq!(schedule_words(&cfg), "rate=0.02..0.002");
+    }
+
+    #[test]
+    fn a_finished_run_goes_on_with_a_new_schedule() {
+        let base = std::env::temp_dir().join(format!("gulbara-cont-{}", std::process::id()));
+        let cfg = |games: u64, rate: (f32, f32), rate_from: u64| TrainConfig {
+            hidden: 4,
+            games,
+            seed: 6,
+            rate,
+            rate_from,
+            checkpoint_every: 2,
+            gate_games: 0,
+            dir: base.clone(),
+            beam: 1,
+            lambda: 0.7,
+            stop_after: None,
+            progress: false,
+            variant: Variant::GulBara,
+            layout: 0,
+        };
+        let mut quiet = |_: &str| {};
+        train(&cfg(2, (0.1, 0.02), 0), &mut quiet).expect("first run");
+        let first = Net::from_bytes(&std::fs::read(checkpoint_path(&base)).unwrap()).unwrap();
+        train(&cfg(4, (0.02, 0.002), 2), &mut quiet).expect("continuation");
+        let after = Net::from_bytes(&std::fs::read(checkpoint_path(&base)).unwrap()).unwrap();
+        assert_eq!(counter_in(&after, "games"), 4);
+        assert!(after.description.contains("rate=0.02..0.002 rate_from=2"));
+        assert_ne!(first.to_bytes(), after.to_bytes());
+        // The continuation is the first run's network trained on games 2
+        // and 3 at the new schedule's rates.
+        let opts = RuleOptions::default();
+        let mut by_hand = first.clone();
+        for g in 2..4u64 {
+            let rate = scheduled_rate(&cfg(4, (0.02, 0.002), 2), g);
+            let seed = pair_seed(6 ^ 0x7D1C_E5EE_D000_0000, g as usize);
+            train_game_lambda(&mut by_hand, &opts, seed, rate, 1, 0.7);
+        }
+        by_hand.description = after.description.clone();
+        assert_eq!(by_hand, after);
         let _ = std::fs::remove_dir_all(&base);
     }
 }

@@ -93,13 +93,12 @@ pub fn train(
     };
     let describe = |_: &HitNet, done: u64| {
         format!(
-            "gulbara TD(lambda={}) self-play net: game={variant} layout={} hidden={} games={done} seed={} rate={}..{}",
+            "gulbara TD(lambda={}) self-play net: game={variant} layout={} hidden={} games={done} seed={} {}",
             cfg.lambda,
             crate::eval::net::HIT_LAYOUT,
             cfg.hidden,
             cfg.seed,
-            cfg.rate.0,
-            cfg.rate.1
+            crate::train::schedule_words(cfg)
         )
     };
     run_sittings(
@@ -125,6 +124,7 @@ mod tests {
             games,
             seed: 3,
             rate: (0.1, 0.05),
+            rate_from: 0,
             checkpoint_every: 5,
             gate_games: 0,
             dir: dir.to_path_buf(),
