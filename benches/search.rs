@@ -107,7 +107,8 @@ fn eval_speed(name: &str, eval: &dyn Evaluator, states: &[GameState]) {
 }
 
 /// The two halves of a network evaluation, timed apart: the inputs of a
-/// position, and the forward pass from ready inputs.
+/// position (the fast evaluation's table rows), and the forward pass from
+/// ready inputs.
 fn eval_parts(net: &Net, states: &[GameState]) {
     let opts = RuleOptions::default();
     let median_of = |f: &mut dyn FnMut() -> f32| {
@@ -123,23 +124,33 @@ fn eval_parts(net: &Net, states: &[GameState]) {
         }
         median(passes)
     };
-    let inputs: Vec<_> = states
+    let inputs: Vec<Vec<(u16, f32)>> = states
         .iter()
-        .map(|s| gulbara::eval::net::features_for(net, s, &opts))
+        .map(|s| {
+            let mut v = Vec::new();
+            net.table_inputs_into(s, &opts, &mut v);
+            v
+        })
         .collect();
+    let mut buf = Vec::with_capacity(128);
     let features = median_of(&mut || {
         states
             .iter()
             .map(|s| {
-                gulbara::eval::net::features_for(net, black_box(s), &opts)
-                    .active
-                    .len() as f32
+                net.table_inputs_into(black_box(s), &opts, &mut buf);
+                buf.len() as f32
             })
             .sum()
     });
-    let forward = median_of(&mut || inputs.iter().map(|x| net.outputs(black_box(x))[0]).sum());
+    let forward = median_of(&mut || {
+        inputs
+            .iter()
+            .map(|x| net.outputs_of_table(black_box(x))[0])
+            .sum()
+    });
+    let rows = inputs.iter().map(Vec::len).sum::<usize>() as f64 / inputs.len().max(1) as f64;
     println!(
-        "eval parts (net, {} hidden): inputs {features:.0} ns, forward pass {forward:.0} ns",
+        "eval parts (net, {} hidden): inputs {features:.0} ns, forward pass {forward:.0} ns ({rows:.1} rows per evaluation)",
         net.hidden
     );
 }

@@ -161,7 +161,7 @@ pub fn self_play<const OUT: usize>(
     visit: &mut dyn FnMut(&mut NetOf<OUT>, &GameState),
 ) -> (GameState, usize)
 where
-    NetOf<OUT>: Evaluator,
+    for<'a> crate::eval::net::Sparse<'a, OUT>: Evaluator,
 {
     let mut dice = SeededDice::new(dice_seed);
     let opened = open_game(opts, &mut dice);
@@ -184,7 +184,9 @@ where
             _ => state,
         };
         let next = {
-            let search = Search::new(&*net as &dyn Evaluator, *opts, &stop);
+            // The training form of the network, so runs keep their bits.
+            let sparse = crate::eval::net::Sparse(&*net);
+            let search = Search::new(&sparse as &dyn Evaluator, *opts, &stop);
             search.turns(&start, beam).into_iter().next().map(|c| c.end)
         };
         state = match next {

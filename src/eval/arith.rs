@@ -48,6 +48,20 @@ pub fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + exp(-x))
 }
 
+/// Whether this CPU runs the AVX-512 copy of the hidden layer (checked
+/// once, then cached by std).
+#[inline]
+fn avx512() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("avx512f")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
 /// Whether this CPU runs the AVX2 copies (checked once, then cached by std).
 #[inline]
 fn avx2() -> bool {
@@ -67,6 +81,12 @@ fn avx2() -> bool {
 #[inline]
 pub fn hidden_layer(w1: &[f32], b1: &[f32], active: &[(u16, f32)], acc: &mut [f32]) {
     #[cfg(target_arch = "x86_64")]
+    if avx512() {
+        // SAFETY: the CPU has AVX-512F (checked just above).
+        unsafe { hidden_layer_avx512(w1, b1, active, acc) };
+        return;
+    }
+    #[cfg(target_arch = "x86_64")]
     if avx2() {
         // SAFETY: the CPU has AVX2 (checked just above).
         unsafe { hidden_layer_avx2(w1, b1, active, acc) };
@@ -79,6 +99,30 @@ pub fn hidden_layer(w1: &[f32], b1: &[f32], active: &[(u16, f32)], acc: &mut [f3
 #[target_feature(enable = "avx2")]
 fn hidden_layer_avx2(w1: &[f32], b1: &[f32], active: &[(u16, f32)], acc: &mut [f32]) {
     hidden_layer_body(w1, b1, active, acc);
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+fn hidden_layer_avx512(w1: &[f32], b1: &[f32], active: &[(u16, f32)], acc: &mut [f32]) {
+    hidden_layer_body(w1, b1, active, acc);
+}
+
+/// The AVX2 hidden layer, whatever the CPU has beyond AVX2 (for the tests:
+/// `None` when the CPU lacks AVX2).
+pub fn hidden_layer_avx2_only(
+    w1: &[f32],
+    b1: &[f32],
+    active: &[(u16, f32)],
+    acc: &mut [f32],
+) -> Option<()> {
+    #[cfg(target_arch = "x86_64")]
+    if avx2() {
+        // SAFETY: the CPU has AVX2 (checked just above).
+        unsafe { hidden_layer_avx2(w1, b1, active, acc) };
+        return Some(());
+    }
+    let _ = (w1, b1, active, acc);
+    None
 }
 
 /// The portable hidden layer (also what the tests compare the AVX2 copy with).
@@ -183,23 +227,26 @@ fn output_layer_avx2<const OUT: usize>(w2: &[f32], b2: &[f32], hidden: &[f32]) -
     };
     let h = hidden.len();
     let whole = h / 8 * 8;
+    // All the outputs' lane sums at once, so each hidden chunk is loaded
+    // once and the dot products' additions overlap; each output's lanes
+    // still add in the order of the portable copy.
+    let mut sums = [_mm256_setzero_ps(); OUT];
+    for j in (0..whole).step_by(8) {
+        // SAFETY: j + 8 ≤ whole ≤ h = hidden.len().
+        let a = unsafe { _mm256_loadu_ps(hidden.as_ptr().add(j)) };
+        for (k, sum) in sums.iter_mut().enumerate() {
+            let row = &w2[k * h..(k + 1) * h];
+            // SAFETY: j + 8 ≤ whole ≤ h = row.len().
+            let r = unsafe { _mm256_loadu_ps(row.as_ptr().add(j)) };
+            *sum = _mm256_add_ps(*sum, _mm256_mul_ps(r, a));
+        }
+    }
     let mut out = [0f32; OUT];
     for (k, o) in out.iter_mut().enumerate() {
         let row = &w2[k * h..(k + 1) * h];
-        let mut sums = _mm256_setzero_ps();
-        for j in (0..whole).step_by(8) {
-            // SAFETY: j + 8 ≤ whole ≤ h = row.len() = hidden.len().
-            let (r, a) = unsafe {
-                (
-                    _mm256_loadu_ps(row.as_ptr().add(j)),
-                    _mm256_loadu_ps(hidden.as_ptr().add(j)),
-                )
-            };
-            sums = _mm256_add_ps(sums, _mm256_mul_ps(r, a));
-        }
         let mut lanes = [0f32; 8];
         // SAFETY: `lanes` has room for eight floats.
-        unsafe { _mm256_storeu_ps(lanes.as_mut_ptr(), sums) };
+        unsafe { _mm256_storeu_ps(lanes.as_mut_ptr(), sums[k]) };
         for (r, a) in row[whole..].iter().zip(&hidden[whole..]) {
             lanes[0] += r * a;
         }
@@ -331,7 +378,7 @@ mod tests {
     }
 
     #[test]
-    fn the_avx2_copies_give_the_portable_bits() {
+    fn the_avx2_and_avx512_copies_give_the_portable_bits() {
         for (hidden, seed) in [(64, 1), (128, 2), (37, 3), (8, 4)] {
             let (w1, b1, w2, b2) = random_layers(hidden, seed);
             for n in 0..50u16 {
@@ -345,12 +392,15 @@ mod tests {
                     .collect();
                 let mut a = vec![0f32; hidden];
                 let mut b = vec![0f32; hidden];
+                // The best copy this CPU runs (AVX-512 where it has it).
                 hidden_layer(&w1, &b1, &active, &mut a);
                 hidden_layer_portable(&w1, &b1, &active, &mut b);
-                assert_eq!(
-                    a.iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
-                    b.iter().map(|x| x.to_bits()).collect::<Vec<_>>()
-                );
+                let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+                assert_eq!(bits(&a), bits(&b));
+                let mut c = vec![0f32; hidden];
+                if hidden_layer_avx2_only(&w1, &b1, &active, &mut c).is_some() {
+                    assert_eq!(bits(&c), bits(&b), "AVX2 copy");
+                }
                 let o: [f32; 5] = output_layer(&w2, &b2, &a);
                 let p: [f32; 5] = output_layer_portable(&w2, &b2, &b);
                 assert_eq!(o.map(f32::to_bits), p.map(f32::to_bits));

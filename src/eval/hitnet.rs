@@ -11,7 +11,7 @@
 //! network's format ([`super::net`]) with this layout and five outputs; its
 //! description names the game it was trained on.
 
-use super::net::{HIT_LAYOUT, NetOf, WeightsError};
+use super::net::{HIT_LAYOUT, InputSink, NetOf, Sparse, TableSink, WeightsError};
 use super::{Evaluator, Probs};
 use crate::rules::position::Checkers;
 use crate::rules::{GameState, RuleOptions, Side};
@@ -29,18 +29,18 @@ pub type HitNet = NetOf<OUTPUTS>;
 /// The shipped backgammon weights (also short nardy's).
 pub static SHIPPED: &[u8] = include_bytes!("backgammon.gbnn");
 
-fn side_features(c: Checkers, base: usize, out: &mut Vec<(u16, f32)>) {
-    super::net::point_units(c, base, out);
+fn side_features(c: Checkers, side: usize, base: usize, out: &mut impl InputSink) {
+    let pips = super::net::point_units(c, side, base, out) + 25 * u32::from(c.bar());
     let bar = c.bar();
     if bar > 0 {
-        out.push(((base + 96) as u16, 1.0));
-        out.push(((base + 97) as u16, f32::from(bar) / 4.0));
+        out.push((base + 96) as u16, 1.0);
+        out.push((base + 97) as u16, f32::from(bar) / 4.0);
     }
     let off = c.off();
     if off > 0 {
-        out.push(((base + 98) as u16, f32::from(off) / 15.0));
+        out.push((base + 98) as u16, f32::from(off) / 15.0);
     }
-    out.push(((base + 99) as u16, c.pips() as f32 / 167.0));
+    out.push((base + 99) as u16, pips as f32 / 167.0);
 }
 
 /// Whether the sides can still meet: some checker of the mover stands
@@ -68,11 +68,18 @@ pub fn features(state: &GameState) -> super::net::Inputs {
 
 /// [`features`] into `active` (cleared first).
 pub fn features_into(state: &GameState, active: &mut Vec<(u16, f32)>) {
+    features_to(state, active);
+}
+
+/// Where the two sides' point units start.
+const BASES: [usize; 2] = [0, SIDE];
+
+fn features_to(state: &GameState, active: &mut impl InputSink) {
     active.clear();
-    side_features(state.pos.own, 0, active);
-    side_features(state.pos.opp, SIDE, active);
+    side_features(state.pos.own, 0, BASES[0], active);
+    side_features(state.pos.opp, 1, BASES[1], active);
     if !contact(state.pos.own, state.pos.opp) {
-        active.push(((2 * SIDE) as u16, 1.0));
+        active.push((2 * SIDE) as u16, 1.0);
     }
 }
 
@@ -144,8 +151,36 @@ pub fn shipped_shared() -> Result<std::sync::Arc<HitNet>, WeightsError> {
 impl Evaluator for HitNet {
     fn eval(&self, state: &GameState, _opts: &RuleOptions) -> Probs {
         super::net::with_inputs_buffer(|active| {
+            features_to(state, &mut TableSink(active));
+            scored(state, HitNet::probs(&self.outputs_of_rows(BASES, active)))
+        })
+    }
+
+    fn eval_batch(&self, states: &[GameState], _opts: &RuleOptions, out: &mut Vec<Probs>) {
+        out.clear();
+        super::net::with_inputs_buffer(|active| {
+            for s in states {
+                features_to(s, &mut TableSink(active));
+                out.push(scored(
+                    s,
+                    HitNet::probs(&self.outputs_of_rows(BASES, active)),
+                ));
+            }
+        });
+    }
+
+    fn name(&self) -> &'static str {
+        "hitnet"
+    }
+}
+
+/// The hitting games' network evaluated the way it is trained (see
+/// [`Sparse`]).
+impl Evaluator for Sparse<'_, OUTPUTS> {
+    fn eval(&self, state: &GameState, _opts: &RuleOptions) -> Probs {
+        super::net::with_inputs_buffer(|active| {
             features_into(state, active);
-            scored(state, HitNet::probs(&self.outputs_of(active)))
+            scored(state, HitNet::probs(&self.0.outputs_of(active)))
         })
     }
 
@@ -154,7 +189,7 @@ impl Evaluator for HitNet {
         super::net::with_inputs_buffer(|active| {
             for s in states {
                 features_into(s, active);
-                out.push(scored(s, HitNet::probs(&self.outputs_of(active))));
+                out.push(scored(s, HitNet::probs(&self.0.outputs_of(active))));
             }
         });
     }

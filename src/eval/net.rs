@@ -57,6 +57,10 @@ pub struct NetOf<const OUT: usize> {
     pub b2: Vec<f32>,
     /// What the weights are.
     pub description: String,
+    /// The fast evaluation's rows, built on first use from `w1` (forgotten
+    /// by [`NetOf::train`]; code that changes `w1` otherwise must not have
+    /// evaluated the network fast before).
+    pub rows: RowTable,
 }
 
 /// Gul bara's network: three outputs, input layout [`LAYOUT_VERSION`].
@@ -115,20 +119,20 @@ pub fn long_features(state: &GameState, opts: &RuleOptions) -> Inputs {
     x
 }
 
-fn long_features_into(state: &GameState, opts: &RuleOptions, active: &mut Vec<(u16, f32)>) {
-    features_into(state, opts, active);
+fn long_features_into(state: &GameState, opts: &RuleOptions, active: &mut impl InputSink) {
+    features_layout1(state, opts, active);
     let side = state.to_move;
     let i = INPUTS;
     if state.rolls[side.index()] == 0 {
-        active.push((i as u16, 1.0));
+        active.push(i as u16, 1.0);
     }
     if state.rolls[side.opponent().index()] == 0 {
-        active.push((i as u16 + 1, 1.0));
+        active.push(i as u16 + 1, 1.0);
     }
     for (k, c) in [state.pos.own, state.pos.opp].into_iter().enumerate() {
         let row = longest_row(c);
         if row > 0 {
-            active.push(((i + 2 + k) as u16, row as f32 / 6.0));
+            active.push((i + 2 + k) as u16, row as f32 / 6.0);
         }
     }
 }
@@ -160,21 +164,21 @@ pub fn features_v4(state: &GameState, opts: &RuleOptions) -> Inputs {
     x
 }
 
-fn features_v4_into(state: &GameState, opts: &RuleOptions, active: &mut Vec<(u16, f32)>) {
-    features_into(state, opts, active);
+fn features_v4_into(state: &GameState, opts: &RuleOptions, active: &mut impl InputSink) {
+    features_layout1(state, opts, active);
     for (k, pos) in [state.pos, state.pos.flipped()].into_iter().enumerate() {
         let base = INPUTS + 7 * k;
         let blocked = blocked_dice(pos);
         let mut n = 0u32;
         for (d, &b) in blocked.iter().enumerate() {
             if b {
-                active.push(((base + d) as u16, 1.0));
+                active.push((base + d) as u16, 1.0);
                 n += 1;
             }
         }
         if n > 0 {
             let share = n as f32 / 6.0;
-            active.push(((base + 6) as u16, share * share));
+            active.push((base + 6) as u16, share * share);
         }
     }
 }
@@ -196,10 +200,20 @@ pub fn features_for_into(
     opts: &RuleOptions,
     active: &mut Vec<(u16, f32)>,
 ) {
-    match net.layout {
+    features_by_layout(net.layout, state, opts, active);
+}
+
+/// The inputs of `layout` (one of the three-output networks') into `active`.
+fn features_by_layout(
+    layout: u32,
+    state: &GameState,
+    opts: &RuleOptions,
+    active: &mut impl InputSink,
+) {
+    match layout {
         LONG_LAYOUT => long_features_into(state, opts, active),
         BLOCK_LAYOUT => features_v4_into(state, opts, active),
-        _ => features_into(state, opts, active),
+        _ => features_layout1(state, opts, active),
     }
 }
 
@@ -209,36 +223,165 @@ pub struct Inputs {
     pub active: Vec<(u16, f32)>,
 }
 
-fn side_features(c: Checkers, base: usize, out: &mut Vec<(u16, f32)>) {
-    point_units(c, base, out);
+fn side_features(c: Checkers, side: usize, base: usize, out: &mut impl InputSink) {
+    let pips = point_units(c, side, base, out) + 25 * u32::from(c.bar());
     let off = c.off();
     if off > 0 {
-        out.push(((base + 96) as u16, f32::from(off) / 15.0));
+        out.push((base + 96) as u16, f32::from(off) / 15.0);
     }
-    out.push(((base + 97) as u16, c.pips() as f32 / 200.0));
+    out.push((base + 97) as u16, pips as f32 / 200.0);
+}
+
+/// Where a feature function writes its inputs: a sparse input vector (the
+/// training and reference form, each of a point's four units its own
+/// input), or the fast evaluation's list of rows ([`TableSink`], a point's
+/// units summed into one precomputed row).
+pub(crate) trait InputSink {
+    /// Empties the list.
+    fn clear(&mut self);
+    /// Point `p` of side `side` (0: the side to move, 1: its opponent),
+    /// whose units start at input `base`, holds `n` ≥ 1 checkers.
+    fn point(&mut self, side: usize, base: usize, p: u8, n: u8);
+    /// Input `i` has the value `v` (not zero).
+    fn push(&mut self, i: u16, v: f32);
+}
+
+impl InputSink for Vec<(u16, f32)> {
+    #[inline]
+    fn clear(&mut self) {
+        Vec::clear(self);
+    }
+    #[inline]
+    fn point(&mut self, _side: usize, base: usize, p: u8, n: u8) {
+        let i = (base + (p as usize - 1) * 4) as u16;
+        self.push((i, 1.0));
+        if n >= 2 {
+            self.push((i + 1, 1.0));
+        }
+        if n >= 3 {
+            self.push((i + 2, 1.0));
+        }
+        if n > 3 {
+            self.push((i + 3, f32::from(n - 3) / 2.0));
+        }
+    }
+    #[inline]
+    fn push(&mut self, i: u16, v: f32) {
+        Vec::push(self, (i, v));
+    }
+}
+
+/// Rows of the fast evaluation's table per side: one per point and count.
+const SIDE_ROWS: usize = 24 * 16;
+/// Table rows before the network's own input rows.
+pub(crate) const TABLE_ROWS: usize = 2 * SIDE_ROWS;
+
+/// The table row of `n` checkers on point `p` of side `side`.
+#[inline]
+fn table_row(side: usize, p: u8, n: u8) -> usize {
+    side * SIDE_ROWS + (p as usize - 1) * 16 + usize::from(n)
+}
+
+/// The fast evaluation's sink: a point's units become one row of the
+/// table ([`RowTable`]), every other input its own row after the table.
+pub(crate) struct TableSink<'a>(pub &'a mut Vec<(u16, f32)>);
+
+impl InputSink for TableSink<'_> {
+    #[inline]
+    fn clear(&mut self) {
+        self.0.clear();
+    }
+    #[inline]
+    fn point(&mut self, side: usize, _base: usize, p: u8, n: u8) {
+        self.0.push((table_row(side, p, n) as u16, 1.0));
+    }
+    #[inline]
+    fn push(&mut self, i: u16, v: f32) {
+        self.0.push((TABLE_ROWS as u16 + i, v));
+    }
 }
 
 /// The four units of each point of a side, from `base` on (every layout's
 /// first 96 inputs of a side): ≥1, ≥2, ≥3 checkers, and (n−3)/2 beyond
 /// three.
-pub(crate) fn point_units(c: Checkers, base: usize, out: &mut Vec<(u16, f32)>) {
+/// Returns the pips of the checkers on the points (the bar not counted),
+/// counted on the way.
+pub(crate) fn point_units(c: Checkers, side: usize, base: usize, out: &mut impl InputSink) -> u32 {
     // Only occupied points, in ascending order (the layout's order).
     let mut m = c.mask();
+    let mut pips = 0;
     while m != 0 {
         let p = m.trailing_zeros() as u8 + 1;
         m &= m - 1;
         let n = c.at(p);
-        let i = base + (p as usize - 1) * 4;
-        out.push((i as u16, 1.0));
-        if n >= 2 {
-            out.push((i as u16 + 1, 1.0));
-        }
-        if n >= 3 {
-            out.push((i as u16 + 2, 1.0));
-        }
-        if n > 3 {
-            out.push((i as u16 + 3, f32::from(n - 3) / 2.0));
-        }
+        pips += u32::from(p) * u32::from(n);
+        out.point(side, base, p, n);
+    }
+    pips
+}
+
+/// The hidden-layer rows of the fast evaluation: for each side and each
+/// point, the sum of its units' rows for every count 1..=15 (in the units'
+/// order, `((≥1 + ≥2) + ≥3) + beyond · (n−3)/2`), then the network's own
+/// input rows. Built once per network, on its first fast evaluation.
+#[derive(Clone, Default)]
+pub struct RowTable(std::sync::OnceLock<Vec<f32>>);
+
+impl RowTable {
+    /// The rows of `w1` (`hidden` wide) with the table in front, the two
+    /// sides' point units starting at inputs `bases`.
+    fn rows(&self, w1: &[f32], hidden: usize, bases: [usize; 2]) -> &[f32] {
+        self.0.get_or_init(|| {
+            let mut rows = vec![0f32; TABLE_ROWS * hidden + w1.len()];
+            for (side, base) in bases.into_iter().enumerate() {
+                for p in 1..=24u8 {
+                    let unit = |k: usize| {
+                        let i = base + (p as usize - 1) * 4 + k;
+                        &w1[i * hidden..(i + 1) * hidden]
+                    };
+                    for n in 1..=15u8 {
+                        let r = table_row(side, p, n);
+                        let row = &mut rows[r * hidden..(r + 1) * hidden];
+                        row.copy_from_slice(unit(0));
+                        if n >= 2 {
+                            row.iter_mut().zip(unit(1)).for_each(|(a, w)| *a += w);
+                        }
+                        if n >= 3 {
+                            row.iter_mut().zip(unit(2)).for_each(|(a, w)| *a += w);
+                        }
+                        if n > 3 {
+                            let v = f32::from(n - 3) / 2.0;
+                            row.iter_mut().zip(unit(3)).for_each(|(a, w)| *a += w * v);
+                        }
+                    }
+                }
+            }
+            rows[TABLE_ROWS * hidden..].copy_from_slice(w1);
+            rows
+        })
+    }
+
+    /// Forgets the table (the weights changed).
+    fn clear(&mut self) {
+        self.0 = std::sync::OnceLock::new();
+    }
+}
+
+// Two networks with the same weights are equal whether or not either has
+// built its table yet.
+impl PartialEq for RowTable {
+    fn eq(&self, _: &RowTable) -> bool {
+        true
+    }
+}
+
+impl std::fmt::Debug for RowTable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.0.get().is_some() {
+            "RowTable(built)"
+        } else {
+            "RowTable(not built)"
+        })
     }
 }
 
@@ -246,9 +389,17 @@ pub(crate) fn point_units(c: Checkers, base: usize, out: &mut Vec<(u16, f32)>) {
 /// row within a die's reach (`blocks` in the runner's numbering).
 fn trapped(runner: Checkers, blocks: u32) -> [f32; 4] {
     let mut out = [0f32; 4];
-    // Points 7..=24 that hold a runner; the six points in front of point p
-    // (p−6..=p−1) are bits p−7..=p−2 of `blocks`.
-    let mut m = runner.mask() & !0x3F;
+    // Bit s of `run3`: points s+1..=s+3 closed. The six points in front of
+    // point p (p−6..=p−1) are bits p−7..=p−2 of `blocks`, so they hold that
+    // run when bit p−1 is one of s+3..=s+6: only runners there can count
+    // (skipping the others adds no zero, so no bit changes).
+    let run3 = blocks & (blocks >> 1) & (blocks >> 2);
+    if run3 == 0 {
+        return out;
+    }
+    let reach = (run3 << 3) | (run3 << 4) | (run3 << 5) | (run3 << 6);
+    // Points 7..=24 that hold a runner.
+    let mut m = runner.mask() & !0x3F & reach;
     while m != 0 {
         let p = m.trailing_zeros() as u8 + 1;
         m &= m - 1;
@@ -275,17 +426,21 @@ pub fn features(state: &GameState, opts: &RuleOptions) -> Inputs {
 /// [`features`] into `active` (cleared first), so a caller can keep one
 /// buffer for many evaluations.
 pub fn features_into(state: &GameState, opts: &RuleOptions, active: &mut Vec<(u16, f32)>) {
+    features_layout1(state, opts, active);
+}
+
+fn features_layout1(state: &GameState, opts: &RuleOptions, active: &mut impl InputSink) {
     active.clear();
     let pos = state.pos;
-    side_features(pos.own, 0, active);
-    side_features(pos.opp, 98, active);
+    side_features(pos.own, 0, 0, active);
+    side_features(pos.opp, 1, 98, active);
     let mut i = 196;
     if state.escalates(opts, state.to_move) {
-        active.push((i as u16, 1.0));
+        active.push(i as u16, 1.0);
     }
     i += 1;
     if state.escalates(opts, state.to_move.opponent()) {
-        active.push((i as u16, 1.0));
+        active.push(i as u16, 1.0);
     }
     i += 1;
     if let Pending::Remainder { die, count } = state.pending {
@@ -293,19 +448,19 @@ pub fn features_into(state: &GameState, opts: &RuleOptions, active: &mut Vec<(u1
         for d in die + 1..=6 {
             pips += 4 * u32::from(d);
         }
-        active.push((i as u16, pips as f32 / 84.0));
+        active.push(i as u16, pips as f32 / 84.0);
     }
     i += 1;
     let own_blocks_opp = pos.own.mask_in_other_numbering();
     for (k, v) in trapped(pos.own, pos.blocked()).into_iter().enumerate() {
         if v > 0.0 {
-            active.push(((i + k) as u16, v));
+            active.push((i + k) as u16, v);
         }
     }
     i += 4;
     for (k, v) in trapped(pos.opp, own_blocks_opp).into_iter().enumerate() {
         if v > 0.0 {
-            active.push(((i + k) as u16, v));
+            active.push((i + k) as u16, v);
         }
     }
     debug_assert!(i + 4 == INPUTS);
@@ -475,6 +630,7 @@ impl<const OUT: usize> NetOf<OUT> {
             w2: (0..OUT * hidden).map(|_| r(0.1)).collect(),
             b2: vec![0.0; OUT],
             description: String::new(),
+            rows: RowTable::default(),
         }
     }
 
@@ -507,9 +663,16 @@ impl<const OUT: usize> NetOf<OUT> {
 
     /// [`NetOf::outputs`] of the active inputs `(index, value)`.
     pub fn outputs_of(&self, active: &[(u16, f32)]) -> [f32; OUT] {
+        self.outputs_with(&self.w1, active)
+    }
+
+    /// The outputs of active rows `(index, value)` of `w1` (the network's
+    /// own, or its [`RowTable`]).
+    #[inline]
+    fn outputs_with(&self, w1: &[f32], active: &[(u16, f32)]) -> [f32; OUT] {
         if self.hidden > MAX_HIDDEN {
             let mut acc = vec![0f32; self.hidden];
-            super::arith::hidden_layer(&self.w1, &self.b1, active, &mut acc);
+            super::arith::hidden_layer(w1, &self.b1, active, &mut acc);
             return self.outputs_from(&acc);
         }
         // The shipped networks' size first: zeroing a buffer of
@@ -517,17 +680,25 @@ impl<const OUT: usize> NetOf<OUT> {
         if self.hidden <= 128 {
             let mut buf = [0f32; 128];
             let acc = &mut buf[..self.hidden];
-            super::arith::hidden_layer(&self.w1, &self.b1, active, acc);
+            super::arith::hidden_layer(w1, &self.b1, active, acc);
             return self.outputs_from(acc);
         }
         let mut buf = [0f32; MAX_HIDDEN];
         let acc = &mut buf[..self.hidden];
-        super::arith::hidden_layer(&self.w1, &self.b1, active, acc);
+        super::arith::hidden_layer(w1, &self.b1, active, acc);
         self.outputs_from(acc)
+    }
+
+    /// The outputs of the table rows `(index, value)` ([`TableSink`]'s
+    /// list), the point units of the two sides starting at inputs `bases`.
+    pub(crate) fn outputs_of_rows(&self, bases: [usize; 2], active: &[(u16, f32)]) -> [f32; OUT] {
+        let rows = self.rows.rows(&self.w1, self.hidden, bases);
+        self.outputs_with(rows, active)
     }
 
     /// One gradient step of the squared error towards `target` at `x`.
     pub fn train(&mut self, x: &Inputs, fwd: &ForwardOf<OUT>, target: &[f32; OUT], rate: f32) {
+        self.rows.clear();
         let h = self.hidden;
         let mut delta_out = [0f32; OUT];
         for k in 0..OUT {
@@ -644,6 +815,7 @@ impl<const OUT: usize> NetOf<OUT> {
             w2,
             b2,
             description,
+            rows: RowTable::default(),
         })
     }
 }
@@ -794,11 +966,34 @@ pub(crate) fn with_inputs_buffer<R>(f: impl FnOnce(&mut Vec<(u16, f32)>) -> R) -
     })
 }
 
+/// Where the two sides' point units start in a three-output layout.
+const BASES: [usize; 2] = [0, 98];
+
+impl Net {
+    /// The fast evaluation's inputs of `state` into `active` (cleared
+    /// first): one table row per occupied point, then the other inputs,
+    /// for [`Net::outputs_of_table`]. (The bench times the two apart.)
+    pub fn table_inputs_into(
+        &self,
+        state: &GameState,
+        opts: &RuleOptions,
+        active: &mut Vec<(u16, f32)>,
+    ) {
+        features_by_layout(self.layout, state, opts, &mut TableSink(active));
+    }
+
+    /// The outputs of [`Net::table_inputs_into`]'s rows: what
+    /// [`Evaluator::eval`] computes.
+    pub fn outputs_of_table(&self, active: &[(u16, f32)]) -> [f32; OUTPUTS] {
+        self.outputs_of_rows(BASES, active)
+    }
+}
+
 impl Evaluator for Net {
     fn eval(&self, state: &GameState, opts: &RuleOptions) -> Probs {
         with_inputs_buffer(|active| {
-            features_for_into(self, state, opts, active);
-            Net::probs(&self.outputs_of(active))
+            self.table_inputs_into(state, opts, active);
+            Net::probs(&self.outputs_of_table(active))
         })
     }
 
@@ -806,8 +1001,38 @@ impl Evaluator for Net {
         out.clear();
         with_inputs_buffer(|active| {
             for s in states {
-                features_for_into(self, s, opts, active);
-                out.push(Net::probs(&self.outputs_of(active)));
+                self.table_inputs_into(s, opts, active);
+                out.push(Net::probs(&self.outputs_of_table(active)));
+            }
+        });
+    }
+
+    fn name(&self) -> &'static str {
+        "net"
+    }
+}
+
+/// A network evaluated the way it is trained: the sparse inputs and one
+/// row per input ([`NetOf::outputs`]), as [`NetOf::forward`] computes. Self-
+/// play in training uses it, so a run gives the same weights as the
+/// binaries from before the fast evaluation ([`RowTable`]), whose sums are
+/// grouped differently and can differ in the last bits.
+pub struct Sparse<'a, const OUT: usize>(pub &'a NetOf<OUT>);
+
+impl Evaluator for Sparse<'_, OUTPUTS> {
+    fn eval(&self, state: &GameState, opts: &RuleOptions) -> Probs {
+        with_inputs_buffer(|active| {
+            features_for_into(self.0, state, opts, active);
+            Net::probs(&self.0.outputs_of(active))
+        })
+    }
+
+    fn eval_batch(&self, states: &[GameState], opts: &RuleOptions, out: &mut Vec<Probs>) {
+        out.clear();
+        with_inputs_buffer(|active| {
+            for s in states {
+                features_for_into(self.0, s, opts, active);
+                out.push(Net::probs(&self.0.outputs_of(active)));
             }
         });
     }
@@ -999,5 +1224,141 @@ mod tests {
         // Each game's loader refuses the other's weights.
         assert!(Net::for_game(Net::shipped().unwrap(), Variant::LongNardy).is_err());
         assert!(Net::for_game(n, Variant::GulBara).is_err());
+    }
+
+    /// Positions of `variant` from seeded random play.
+    fn played_positions(variant: crate::rules::Variant, count: usize, seed: u64) -> Vec<GameState> {
+        use crate::rules::game::{DiceSource, SeededDice};
+        let opts = RuleOptions::for_variant(variant);
+        let mut dice = SeededDice::new(seed);
+        let start = || GameState::start_of(variant, crate::rules::Side::White);
+        let mut state = start();
+        let mut out = Vec::new();
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let eval = crate::eval::heuristic::Heuristic;
+        while out.len() < count {
+            if state.result().is_some() {
+                state = start();
+            }
+            out.push(state);
+            let rolled = match state.pending {
+                Pending::Roll => state.roll(&opts, dice.die(), dice.die()).expect("roll"),
+                _ => state,
+            };
+            let search = crate::search::Search::new(&eval, opts, &stop);
+            let turns = search.turns(&rolled, 1);
+            let k = usize::from(dice.die()) % turns.len().max(1);
+            state = turns.get(k).map(|c| c.end).unwrap_or(rolled);
+        }
+        out
+    }
+
+    /// The largest difference between the fast and the sparse evaluation
+    /// of `net` over `states`, output by output.
+    fn worst_gap<const OUT: usize>(
+        net: &NetOf<OUT>,
+        states: &[GameState],
+        opts: &RuleOptions,
+    ) -> f32
+    where
+        NetOf<OUT>: Evaluator,
+        for<'a> Sparse<'a, OUT>: Evaluator,
+    {
+        let mut worst = 0f32;
+        let mut batch = Vec::new();
+        net.eval_batch(states, opts, &mut batch);
+        for (s, b) in states.iter().zip(&batch) {
+            let fast = net.eval(s, opts);
+            assert_eq!(fast, *b, "eval_batch is eval, state by state");
+            let slow = Sparse(net).eval(s, opts);
+            for (f, w) in [
+                (fast.win, slow.win),
+                (fast.win_mars, slow.win_mars),
+                (fast.lose_mars, slow.lose_mars),
+                (fast.win_bg, slow.win_bg),
+                (fast.lose_bg, slow.lose_bg),
+            ] {
+                worst = worst.max((f - w).abs());
+            }
+        }
+        worst
+    }
+
+    #[test]
+    fn the_table_evaluation_is_the_sparse_one_regrouped() {
+        use crate::rules::Variant;
+        // Sums regrouped differ only by rounding: far below anything the
+        // search could see.
+        const CLOSE: f32 = 4e-6;
+        let gul = played_positions(Variant::GulBara, 1500, 3);
+        let opts = RuleOptions::default();
+        let shipped = Net::shipped().expect("shipped");
+        assert!(worst_gap(&shipped, &gul, &opts) < CLOSE);
+        let v4 = Net::random_layout(BLOCK_LAYOUT, BLOCK_INPUTS, 128, 8);
+        assert!(worst_gap(&v4, &gul, &opts) < CLOSE);
+        let long = played_positions(Variant::LongNardy, 800, 4);
+        let lopts = RuleOptions::for_variant(Variant::LongNardy);
+        assert!(worst_gap(&Net::long_shipped().expect("long"), &long, &lopts) < CLOSE);
+        for v in [Variant::Backgammon, Variant::ShortNardy] {
+            let hit = played_positions(v, 800, 5);
+            let hopts = RuleOptions::for_variant(v);
+            let net = crate::eval::hitnet::HitNet::shipped().expect("hitnet");
+            assert!(worst_gap(&net, &hit, &hopts) < CLOSE, "{v}");
+        }
+        // A point's table row is its units' rows: every count on every
+        // point of both sides, against the sparse units in f64.
+        let h = shipped.hidden;
+        let rows = shipped.rows.rows(&shipped.w1, h, BASES);
+        for (side, base) in BASES.into_iter().enumerate() {
+            for p in 1..=24u8 {
+                for n in 1..=15u8 {
+                    let mut units: Vec<(u16, f32)> = Vec::new();
+                    units.point(side, base, p, n);
+                    let r = table_row(side, p, n);
+                    for j in 0..h {
+                        let want: f64 = units
+                            .iter()
+                            .map(|&(i, v)| f64::from(shipped.w1[i as usize * h + j]) * f64::from(v))
+                            .sum();
+                        assert!((f64::from(rows[r * h + j]) - want).abs() < 1e-5);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn training_forgets_the_table() {
+        let opts = RuleOptions::default();
+        let states = played_positions(crate::rules::Variant::GulBara, 40, 6);
+        let mut net = Net::random(16, 9);
+        let before = net.eval(&states[10], &opts);
+        let x = features(&states[10], &opts);
+        for _ in 0..20 {
+            let fwd = net.forward(&x);
+            net.train(&x, &fwd, &[1.0, 1.0, 0.0], 0.5);
+        }
+        let after = net.eval(&states[10], &opts);
+        assert!(after.win > before.win + 0.01, "{before:?} → {after:?}");
+        assert!(worst_gap(&net, &states, &opts) < 4e-6);
+    }
+
+    #[test]
+    fn trapped_counts_match_the_plain_count_for_any_blocks() {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..20_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let mut counts = [0u8; 24];
+            let mut y = x;
+            for _ in 0..15 {
+                counts[(y % 24) as usize] += 1;
+                y = y.rotate_right(5) ^ (y >> 3);
+            }
+            let runner = Checkers::from_counts(&counts).expect("15 checkers");
+            let blocks = (x >> 20) as u32 & 0xFF_FFFF;
+            assert_eq!(trapped(runner, blocks), trapped_naive(runner, blocks));
+        }
     }
 }
