@@ -129,10 +129,10 @@ impl Analysis {
     }
 }
 
-/// Analyses a record's text at `plies` (gnubg plies: 0 or 1). The game is
-/// the record's; `eval` judges Gul bara records only, every other game is
-/// judged by its hand-written baseline (a Gul bara network never judges
-/// another game).
+/// Analyses a record's text at `plies` (gnubg plies: 0, 1 or 2). The game
+/// is the record's; `eval` judges Gul bara records only, every other game
+/// is judged by its hand-written baseline (a Gul bara evaluator never
+/// judges another game).
 pub fn analyse(text: &str, eval: &dyn Evaluator, plies: u8) -> Result<Analysis, RecordError> {
     analyse_with(text, eval, plies, None)
 }
@@ -146,11 +146,30 @@ pub fn analyse_with(
     plies: u8,
     rollout: Option<&RolloutParams>,
 ) -> Result<Analysis, RecordError> {
-    let (opts, games) = replay(text)?;
-    let eval = match opts.variant {
+    let variant = record_variant(text)?;
+    let eval = match variant {
         Variant::GulBara => eval,
         v => crate::eval::variants::baseline(v),
     };
+    analyse_judged(text, eval, plies, rollout)
+}
+
+/// The game a record's text is of (its rules tag).
+pub fn record_variant(text: &str) -> Result<Variant, RecordError> {
+    Ok(replay(text)?.0.variant)
+}
+
+/// [`analyse_with`] judged by `eval` whatever the game: the caller picks an
+/// evaluator of the record's game ([`record_variant`]), such as that
+/// game's network.
+pub fn analyse_judged(
+    text: &str,
+    eval: &dyn Evaluator,
+    plies: u8,
+    rollout: Option<&RolloutParams>,
+) -> Result<Analysis, RecordError> {
+    let plies = plies.min(2);
+    let (opts, games) = replay(text)?;
     let stop = AtomicBool::new(false);
     let search = Search::new(eval, opts, &stop);
     let limits = Limits {
@@ -186,10 +205,12 @@ pub fn analyse_with(
                 continue;
             };
             let value = |end: &GameState| -> Probs {
-                if plies == 0 {
-                    probs_for(eval, end, &opts, mover)
-                } else {
-                    search.one_ply(end, mover, limits.inner_beam)
+                match plies {
+                    0 => probs_for(eval, end, &opts, mover),
+                    1 => search.one_ply(end, mover, limits.inner_beam),
+                    _ => search
+                        .plied(end, mover, limits.inner_beam, plies, None)
+                        .unwrap_or_else(|| search.one_ply(end, mover, limits.inner_beam)),
                 }
             };
             let best = &ranked[0];

@@ -8,8 +8,6 @@ use std::time::Duration;
 use anyhow::{Context, bail};
 use clap::{ArgAction, Args, ValueEnum};
 
-use crate::analysis::analyse_with;
-use crate::eval::heuristic::Heuristic;
 use crate::matchplay::engine::EngineSpec;
 use crate::matchplay::stats::Sprt;
 use crate::matchplay::{MatchConfig, parse_rules, run_match};
@@ -193,9 +191,18 @@ pub fn run_replay(a: ReplayArgs) -> anyhow::Result<()> {
 pub struct AnalyseArgs {
     /// The record file.
     pub file: PathBuf,
-    /// Search depth, root-inclusive as `engine.ply` (1 = gnubg 0-ply, 2 = gnubg 1-ply).
+    /// Search depth, root-inclusive as `engine.ply` (1 = gnubg 0-ply, 2 =
+    /// gnubg 1-ply, 3 = gnubg 2-ply).
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(1..=3))]
     pub ply: u8,
+    /// Who judges: the record's game's network (`net`, behind the exact
+    /// race tables) or its hand-written baseline (`baseline`).
+    #[arg(long, default_value = "net", value_parser = ["net", "baseline"])]
+    pub eval: String,
+    /// A weights file for the record's game's network (with `--eval net`;
+    /// default: the shipped one).
+    #[arg(long)]
+    pub weights: Option<PathBuf>,
     /// Roll out every decision that lost equity, this many games each (the
     /// played and the preferred turn, with the same dice).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=i64::from(crate::rollout::MAX_GAMES)))]
@@ -214,11 +221,31 @@ pub struct AnalyseArgs {
     pub threads: u16,
 }
 
-/// Runs `analyse`: the baseline of the record's game judges (Gul bara's
-/// hand-written evaluator, or the variant's).
+/// Runs `analyse`: the record's game's network judges (or its baseline,
+/// with `--eval baseline`).
 pub fn run_analyse(a: AnalyseArgs) -> anyhow::Result<()> {
     let text = std::fs::read_to_string(&a.file)
         .with_context(|| format!("cannot read {}", a.file.display()))?;
+    let variant = crate::analysis::record_variant(&text)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", a.file.display()))?;
+    anyhow::ensure!(
+        a.eval == "net" || a.weights.is_none(),
+        "--weights needs --eval net"
+    );
+    let judge: std::sync::Arc<dyn crate::eval::Evaluator> = if a.eval == "baseline" {
+        crate::eval::variants::baseline_shared(variant)
+    } else {
+        let bytes = match &a.weights {
+            Some(path) => Some(
+                crate::eval::net::read_weights_file(path, false)
+                    .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?,
+            ),
+            None => None,
+        };
+        crate::eval::GameNet::load(variant, bytes.as_deref())
+            .map_err(|e| anyhow::anyhow!("{e}"))?
+            .evaluator()
+    };
     let rollout = a.rollout.map(|games| crate::rollout::RolloutParams {
         games,
         truncate: a.rollout_truncate,
@@ -227,10 +254,10 @@ pub fn run_analyse(a: AnalyseArgs) -> anyhow::Result<()> {
         threads: usize::from(a.threads),
         ..crate::rollout::RolloutParams::default()
     });
-    let an = analyse_with(
+    let an = crate::analysis::analyse_judged(
         &text,
-        &Heuristic,
-        a.ply.saturating_sub(1).min(1),
+        judge.as_ref(),
+        a.ply.saturating_sub(1).min(2),
         rollout.as_ref(),
     )
     .map_err(|e| anyhow::anyhow!("{}: {e}", a.file.display()))?;

@@ -419,3 +419,76 @@ fn gul_bara_records_from_before_variants_replay_exactly() {
     assert!(out.contains("player alpha: decisions "), "{out}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The lines of an `analyse` report that judge decisions (`game ... lost x`).
+fn decision_lines(text: &str) -> Vec<&str> {
+    text.lines().filter(|l| l.starts_with("game ")).collect()
+}
+
+#[test]
+fn analyse_judges_with_the_games_network_at_any_depth() {
+    let dir = scratch("analyse-judges");
+    // One self-play game of backgammon and one of Gul bara.
+    for variant in ["backgammon", "gulbara"] {
+        let sub = dir.join(variant);
+        let out = gulbara(&[
+            "selfplay",
+            "--variant",
+            variant,
+            "--games",
+            "1",
+            "--seed",
+            "11",
+            "--records",
+            sub.to_str().unwrap(),
+        ]);
+        stdout_of(&out, "selfplay");
+    }
+    let bg = records(&dir.join("backgammon"))[0].clone();
+    let gb = records(&dir.join("gulbara"))[0].clone();
+    let analyse = |extra: &[&str], file: &Path| {
+        let mut args = vec!["analyse"];
+        args.extend_from_slice(extra);
+        args.push(file.to_str().unwrap());
+        gulbara(&args)
+    };
+    // The network (the default) and the baseline judge the same decisions
+    // differently.
+    let net = stdout_of(&analyse(&["--ply", "1"], &bg), "analyse");
+    let base = stdout_of(
+        &analyse(&["--ply", "1", "--eval", "baseline"], &bg),
+        "analyse",
+    );
+    assert!(net.starts_with("variant backgammon\n"), "{net}");
+    assert_eq!(decision_lines(&net).len(), decision_lines(&base).len());
+    assert!(!decision_lines(&net).is_empty());
+    assert_ne!(decision_lines(&net), decision_lines(&base));
+    // Naming the shipped weights is the default.
+    let named = stdout_of(
+        &analyse(
+            &["--ply", "1", "--weights", "src/eval/backgammon.gbnn"],
+            &bg,
+        ),
+        "analyse",
+    );
+    assert_eq!(named, net);
+    // gnubg's 2-ply (`--ply 3`) is searched, not clamped to 1-ply: the same
+    // decisions, other figures.
+    let one = stdout_of(&analyse(&["--ply", "2"], &gb), "analyse");
+    let two = stdout_of(&analyse(&["--ply", "3"], &gb), "analyse");
+    assert_eq!(decision_lines(&one).len(), decision_lines(&two).len());
+    assert_ne!(decision_lines(&one), decision_lines(&two));
+    assert!(two.contains("error rate"), "{two}");
+    // Another game's weights, or weights with the baseline, are refused.
+    let wrong = analyse(&["--weights", "src/eval/long_nardy.gbnn"], &gb);
+    assert!(!wrong.status.success());
+    let err = String::from_utf8_lossy(&wrong.stderr);
+    assert!(err.contains("another game"), "{err}");
+    let both = analyse(
+        &["--eval", "baseline", "--weights", "src/eval/gulbara.gbnn"],
+        &gb,
+    );
+    assert!(!both.status.success());
+    assert!(String::from_utf8_lossy(&both.stderr).contains("--weights needs --eval net"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
