@@ -15,7 +15,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use crate::eval::Evaluator;
-use crate::eval::net::{Net, OUTPUTS, features};
+use crate::eval::net::{Net, OUTPUTS, features_for};
 use crate::matchplay::pair_seed;
 use crate::rules::{GameState, RuleOptions, Side};
 use crate::search::Search;
@@ -96,7 +96,7 @@ pub fn refine_game(
     {
         let judged: Vec<([f32; OUTPUTS], Side)> = states
             .iter()
-            .map(|s| (net.forward(&features(s, opts)).out, s.to_move))
+            .map(|s| (net.forward(&features_for(net, s, opts)).out, s.to_move))
             .collect();
         let fin = game_end_target(net, opts, &end, last.to_move);
         let returns = lambda_returns(&judged, fin, 0.7);
@@ -107,7 +107,7 @@ pub fn refine_game(
         }
     }
     for (s, t) in states.iter().zip(&targets) {
-        let x = features(s, opts);
+        let x = features_for(net, s, opts);
         let fwd = net.forward(&x);
         net.train(&x, &fwd, t, rate);
     }
