@@ -492,3 +492,48 @@ fn analyse_judges_with_the_games_network_at_any_depth() {
     assert!(String::from_utf8_lossy(&both.stderr).contains("--weights needs --eval net"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn an_engine_loads_weights_of_the_game_the_match_plays() {
+    // The game is set before the engine's own options, so weights of a
+    // game other than Gul bara are checked against that game.
+    let weights = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/eval/backgammon.gbnn");
+    let engine = format!("cmd={BIN}");
+    let option = format!("option.engine.weights={}", weights.display());
+    let v = run_match(&[
+        "--variant",
+        "short_nardy",
+        "--engine",
+        &engine,
+        "name=named",
+        &option,
+        "--engine",
+        "cmd=builtin:random",
+        "name=rnd",
+        "--games",
+        "2",
+        "--seed",
+        "3",
+    ]);
+    assert_eq!(n(&v, "forfeits", 0), 0, "{v}");
+    assert_eq!(n(&v, "forfeits", 1), 0, "{v}");
+    // And Gul bara's weights are refused there, as the game's own loader says.
+    let gul = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/eval/gulbara.gbnn");
+    let option = format!("option.engine.weights={}", gul.display());
+    let v = run_match(&[
+        "--variant",
+        "short_nardy",
+        "--engine",
+        &engine,
+        "name=wrong",
+        &option,
+        "--engine",
+        "cmd=builtin:random",
+        "name=rnd",
+        "--games",
+        "2",
+        "--seed",
+        "3",
+    ]);
+    assert_eq!(n(&v, "forfeits", 0), 2, "{v}");
+}

@@ -215,7 +215,9 @@ impl Engine {
         };
         engine.send("ubgi")?;
         engine.expect(|l| l == "ubgiok", timeout)?;
-        for (k, v) in spec.options.iter().chain(extra) {
+        // The match's game and rules first: an option such as
+        // `engine.weights` is checked against the game being played.
+        for (k, v) in extra.iter().chain(&spec.options) {
             engine.send(&format!("set {k} {v}"))?;
         }
         engine.send("isready")?;
