@@ -358,6 +358,17 @@ fn main() {
         eval_speed("heuristic", &Heuristic, &states);
         eval_speed("net", &net, &states);
         eval_parts(&net, &states);
+        // The 64-hidden network shipped before the layout-4 one, kept as a
+        // test fixture: the 64-hidden figure.
+        let small = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/gulbara-64h-layout1.gbnn");
+        match std::fs::read(&small).map(|b| Net::from_bytes(&b)) {
+            Ok(Ok(n)) => {
+                eval_speed("net 64 hidden (layout 1)", &n, &states);
+                eval_parts(&n, &states);
+            }
+            _ => println!("eval net 64 hidden: {} not readable", small.display()),
+        }
         // Each game's network and baseline on positions of that game.
         let long = walk(Variant::LongNardy, 2000);
         let bg = walk(Variant::Backgammon, 2000);

@@ -1129,6 +1129,8 @@ async function main() {
 window.gulbara = {
   state: () => S,
   errors: () => pageErrors.slice(),
+  /** Sends one protocol line to the engine and resolves to its answer's lines (for the console). */
+  command: (line) => engine.cmd(String(line)),
 };
 
 main();
