@@ -654,20 +654,8 @@ mod tests {
     fn a_stopped_run_resumes_to_the_same_weights() {
         let base = std::env::temp_dir().join(format!("gulbara-train-{}", std::process::id()));
         let cfg = |dir: &str, stop_after: Option<u64>| TrainConfig {
-            hidden: 4,
-            games: 4,
-            seed: 5,
-            rate: (0.1, 0.02),
-            rate_from: 0,
-            checkpoint_every: 1,
-            gate_games: 0,
-            dir: base.join(dir),
-            beam: 1,
-            lambda: 0.7,
             stop_after,
-            progress: false,
-            variant: Variant::GulBara,
-            layout: 0,
+            ..tiny(base.join(dir), 4)
         };
         let mut quiet = |_: &str| {};
         train(&cfg("whole", None), &mut quiet).expect("whole run");
@@ -681,23 +669,32 @@ mod tests {
         let _ = std::fs::remove_dir_all(&base);
     }
 
-    #[test]
-    fn the_schedule_starts_at_rate_from() {
-        let mut cfg = TrainConfig {
+    /// A tiny Gul bara run in `dir`: 4 hidden units, beam 1, no gates.
+    fn tiny(dir: PathBuf, games: u64) -> TrainConfig {
+        TrainConfig {
             hidden: 4,
-            games: 300,
+            games,
             seed: 5,
-            rate: (0.02, 0.002),
-            rate_from: 200,
+            rate: (0.1, 0.02),
+            rate_from: 0,
             checkpoint_every: 1,
             gate_games: 0,
-            dir: PathBuf::new(),
+            dir,
             beam: 1,
             lambda: 0.7,
             stop_after: None,
             progress: false,
             variant: Variant::GulBara,
             layout: 0,
+        }
+    }
+
+    #[test]
+    fn the_schedule_starts_at_rate_from() {
+        let mut cfg = TrainConfig {
+            rate: (0.02, 0.002),
+            rate_from: 200,
+            ..tiny(PathBuf::new(), 300)
         };
         assert_eq!(scheduled_rate(&cfg, 0), 0.02);
         assert_eq!(scheduled_rate(&cfg, 200), 0.02);
@@ -713,20 +710,11 @@ mod tests {
     fn a_finished_run_goes_on_with_a_new_schedule() {
         let base = std::env::temp_dir().join(format!("gulbara-cont-{}", std::process::id()));
         let cfg = |games: u64, rate: (f32, f32), rate_from: u64| TrainConfig {
-            hidden: 4,
-            games,
             seed: 6,
             rate,
             rate_from,
             checkpoint_every: 2,
-            gate_games: 0,
-            dir: base.clone(),
-            beam: 1,
-            lambda: 0.7,
-            stop_after: None,
-            progress: false,
-            variant: Variant::GulBara,
-            layout: 0,
+            ..tiny(base.clone(), games)
         };
         let mut quiet = |_: &str| {};
         train(&cfg(2, (0.1, 0.02), 0), &mut quiet).expect("first run");

@@ -497,43 +497,35 @@ fn analyse_judges_with_the_games_network_at_any_depth() {
 fn an_engine_loads_weights_of_the_game_the_match_plays() {
     // The game is set before the engine's own options, so weights of a
     // game other than Gul bara are checked against that game.
-    let weights = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/eval/backgammon.gbnn");
     let engine = format!("cmd={BIN}");
-    let option = format!("option.engine.weights={}", weights.display());
-    let v = run_match(&[
-        "--variant",
-        "short_nardy",
-        "--engine",
-        &engine,
-        "name=named",
-        &option,
-        "--engine",
-        "cmd=builtin:random",
-        "name=rnd",
-        "--games",
-        "2",
-        "--seed",
-        "3",
-    ]);
+    // A short-nardy match of 2 games against the random player, the engine
+    // loading `file` (under src/eval/).
+    let with_weights = |name: &str, file: &str| {
+        let weights = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("src/eval")
+            .join(file);
+        let option = format!("option.engine.weights={}", weights.display());
+        let name = format!("name={name}");
+        run_match(&[
+            "--variant",
+            "short_nardy",
+            "--engine",
+            &engine,
+            &name,
+            &option,
+            "--engine",
+            "cmd=builtin:random",
+            "name=rnd",
+            "--games",
+            "2",
+            "--seed",
+            "3",
+        ])
+    };
+    let v = with_weights("named", "backgammon.gbnn");
     assert_eq!(n(&v, "forfeits", 0), 0, "{v}");
     assert_eq!(n(&v, "forfeits", 1), 0, "{v}");
     // And Gul bara's weights are refused there, as the game's own loader says.
-    let gul = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/eval/gulbara.gbnn");
-    let option = format!("option.engine.weights={}", gul.display());
-    let v = run_match(&[
-        "--variant",
-        "short_nardy",
-        "--engine",
-        &engine,
-        "name=wrong",
-        &option,
-        "--engine",
-        "cmd=builtin:random",
-        "name=rnd",
-        "--games",
-        "2",
-        "--seed",
-        "3",
-    ]);
+    let v = with_weights("wrong", "gulbara.gbnn");
     assert_eq!(n(&v, "forfeits", 0), 2, "{v}");
 }
