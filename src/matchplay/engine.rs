@@ -43,6 +43,14 @@ impl EngineSpec {
                 "cmd" => cmd = Some(v.to_string()),
                 "name" => name = Some(v.to_string()),
                 _ => match k.strip_prefix("option.") {
+                    // The match's game and rules are the referee's (`--variant`,
+                    // `--rule`), sent to every engine: an engine told others
+                    // would play another game than the one judged.
+                    Some(key) if key.starts_with("rules.") || key == "game.variant" => {
+                        return Err(format!(
+                            "engine option '{key}': the match sets the game and its rules (--variant, --rule)"
+                        ));
+                    }
                     Some(key) if !key.is_empty() => options.push((key.to_string(), v.to_string())),
                     _ => return Err(format!("unknown engine argument '{k}'")),
                 },
@@ -375,6 +383,14 @@ mod tests {
         assert_eq!(s.cmd, "./gulbara --x");
         assert_eq!(s.name, "a");
         assert_eq!(s.options, vec![("engine.ply".into(), "1".into())]);
+        for bad in [
+            "option.rules.exempt_rolls=0",
+            "option.game.variant=backgammon",
+        ] {
+            let w: Vec<String> = ["cmd=x", bad].iter().map(|s| s.to_string()).collect();
+            let e = EngineSpec::parse(&w).expect_err(bad);
+            assert!(e.contains("the match sets the game"), "{e}");
+        }
         assert!(EngineSpec::parse(&["name=x".to_string()]).is_err());
         assert!(EngineSpec::parse(&["bogus".to_string()]).is_err());
     }
