@@ -152,7 +152,7 @@ impl Evaluator for HitNet {
     fn eval(&self, state: &GameState, _opts: &RuleOptions) -> Probs {
         super::net::with_inputs_buffer(|active| {
             features_to(state, &mut TableSink(active));
-            scored(state, HitNet::probs(&self.outputs_of_rows(BASES, active)))
+            scored(state, HitNet::probs(&self.outputs_of_rows(BASES, active))).settled(state)
         })
     }
 
@@ -161,10 +161,7 @@ impl Evaluator for HitNet {
         super::net::with_inputs_buffer(|active| {
             for s in states {
                 features_to(s, &mut TableSink(active));
-                out.push(scored(
-                    s,
-                    HitNet::probs(&self.outputs_of_rows(BASES, active)),
-                ));
+                out.push(scored(s, HitNet::probs(&self.outputs_of_rows(BASES, active))).settled(s));
             }
         });
     }

@@ -133,6 +133,23 @@ impl Probs {
         self.lose_bg += other.lose_bg * w;
     }
 
+    /// These chances for the side to move in `state` with the multiple wins
+    /// that cannot happen set to 0: in every game a side with a checker
+    /// borne off loses a single point at most (no mars, gammon or
+    /// backgammon), which a network only approximates.
+    #[inline]
+    pub fn settled(mut self, state: &GameState) -> Probs {
+        if state.pos.own.off() > 0 {
+            self.lose_mars = 0.0;
+            self.lose_bg = 0.0;
+        }
+        if state.pos.opp.off() > 0 {
+            self.win_mars = 0.0;
+            self.win_bg = 0.0;
+        }
+        self
+    }
+
     /// The exact outcome of a finished game, for `side`.
     pub fn of_result(state: &GameState, side: Side) -> Option<Probs> {
         let r = state.result()?;

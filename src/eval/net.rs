@@ -993,7 +993,7 @@ impl Evaluator for Net {
     fn eval(&self, state: &GameState, opts: &RuleOptions) -> Probs {
         with_inputs_buffer(|active| {
             self.table_inputs_into(state, opts, active);
-            Net::probs(&self.outputs_of_table(active))
+            Net::probs(&self.outputs_of_table(active)).settled(state)
         })
     }
 
@@ -1002,7 +1002,7 @@ impl Evaluator for Net {
         with_inputs_buffer(|active| {
             for s in states {
                 self.table_inputs_into(s, opts, active);
-                out.push(Net::probs(&self.outputs_of_table(active)));
+                out.push(Net::probs(&self.outputs_of_table(active)).settled(s));
             }
         });
     }
@@ -1013,10 +1013,11 @@ impl Evaluator for Net {
 }
 
 /// A network evaluated the way it is trained: the sparse inputs and one
-/// row per input ([`NetOf::outputs`]), as [`NetOf::forward`] computes. Self-
-/// play in training uses it, so a run gives the same weights as the
-/// binaries from before the fast evaluation ([`RowTable`]), whose sums are
-/// grouped differently and can differ in the last bits.
+/// row per input ([`NetOf::outputs`]), as [`NetOf::forward`] computes, and
+/// its outputs as they are (no [`Probs::settled`]). Self-play in training
+/// uses it, so a run gives the same weights as the binaries from before the
+/// play evaluation ([`RowTable`], whose sums are grouped differently and
+/// can differ in the last bits, and the settled mars chances).
 pub struct Sparse<'a, const OUT: usize>(pub &'a NetOf<OUT>);
 
 impl Evaluator for Sparse<'_, OUTPUTS> {
@@ -1270,7 +1271,7 @@ mod tests {
         for (s, b) in states.iter().zip(&batch) {
             let fast = net.eval(s, opts);
             assert_eq!(fast, *b, "eval_batch is eval, state by state");
-            let slow = Sparse(net).eval(s, opts);
+            let slow = Sparse(net).eval(s, opts).settled(s);
             for (f, w) in [
                 (fast.win, slow.win),
                 (fast.win_mars, slow.win_mars),
@@ -1323,6 +1324,49 @@ mod tests {
                         assert!((f64::from(rows[r * h + j]) - want).abs() < 1e-5);
                     }
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn impossible_multiple_wins_are_zero_in_play() {
+        use crate::rules::Variant;
+        for (v, net) in [
+            (Variant::GulBara, None),
+            (Variant::LongNardy, Some(Net::long_shipped().expect("long"))),
+        ] {
+            let net = net.unwrap_or_else(|| Net::shipped().expect("shipped"));
+            let opts = RuleOptions::for_variant(v);
+            let states = played_positions(v, 3000, 7);
+            let (mut own, mut opp) = (0, 0);
+            for s in &states {
+                let p = net.eval(s, &opts);
+                if s.pos.own.off() > 0 {
+                    own += 1;
+                    assert_eq!(p.lose_mars, 0.0, "{v}: {s:?}");
+                }
+                if s.pos.opp.off() > 0 {
+                    opp += 1;
+                    assert_eq!(p.win_mars, 0.0, "{v}: {s:?}");
+                }
+                if s.pos.own.off() == 0 && s.pos.opp.off() == 0 {
+                    // Nothing is settled: the network's own chances.
+                    let raw = Sparse(&net).eval(s, &opts);
+                    assert!((p.win_mars - raw.win_mars).abs() < 4e-6);
+                    assert!((p.lose_mars - raw.lose_mars).abs() < 4e-6);
+                }
+            }
+            assert!(own > 50 && opp > 50, "{v}: {own} {opp}");
+        }
+        let hit = crate::eval::hitnet::HitNet::shipped().expect("hitnet");
+        let opts = RuleOptions::for_variant(Variant::Backgammon);
+        for s in played_positions(Variant::Backgammon, 1500, 8) {
+            let p = hit.eval(&s, &opts);
+            if s.pos.own.off() > 0 {
+                assert_eq!((p.lose_mars, p.lose_bg), (0.0, 0.0));
+            }
+            if s.pos.opp.off() > 0 {
+                assert_eq!((p.win_mars, p.win_bg), (0.0, 0.0));
             }
         }
     }
