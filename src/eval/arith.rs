@@ -389,7 +389,7 @@ mod tests {
 
     #[test]
     fn the_avx2_and_avx512_copies_give_the_portable_bits() {
-        for (hidden, seed) in [(64, 1), (128, 2), (37, 3), (8, 4)] {
+        for (hidden, seed) in [(64, 1), (128, 2), (256, 5), (37, 3), (8, 4)] {
             let (w1, b1, w2, b2) = random_layers(hidden, seed);
             for n in 0..50u16 {
                 let active: Vec<(u16, f32)> = (0..(n % 40 + 1))
