@@ -7,10 +7,10 @@ use std::sync::atomic::AtomicBool;
 
 use crate::eval::{Evaluator, Probs, probs_for};
 use crate::notation::{apply_turn, play_text_at};
-use crate::record::{RecordError, replay};
+use crate::record::{RecordError, ReplayedGame, replay};
 use crate::rollout::{Rollout, RolloutParams, Root, Stats, fmt4};
 use crate::rules::skip_forced_empty;
-use crate::rules::{GameState, Side, StageGen, Variant};
+use crate::rules::{GameState, RuleOptions, Side, StageGen, Variant};
 use crate::search::{Limits, Search};
 
 /// One analysed decision.
@@ -146,30 +146,26 @@ pub fn analyse_with(
     plies: u8,
     rollout: Option<&RolloutParams>,
 ) -> Result<Analysis, RecordError> {
-    let variant = record_variant(text)?;
-    let eval = match variant {
+    let (opts, games) = replay(text)?;
+    let eval = match opts.variant {
         Variant::GulBara => eval,
         v => crate::eval::variants::baseline(v),
     };
-    analyse_judged(text, eval, plies, rollout)
+    Ok(analyse_replayed(&opts, &games, eval, plies, rollout))
 }
 
-/// The game a record's text is of (its rules tag).
-pub fn record_variant(text: &str) -> Result<Variant, RecordError> {
-    Ok(replay(text)?.0.variant)
-}
-
-/// [`analyse_with`] judged by `eval` whatever the game: the caller picks an
-/// evaluator of the record's game ([`record_variant`]), such as that
-/// game's network.
-pub fn analyse_judged(
-    text: &str,
+/// [`analyse_with`] of a record already replayed ([`replay`]), judged by
+/// `eval` whatever the game: the caller picks an evaluator of the record's
+/// game (`opts.variant`), such as that game's network.
+pub fn analyse_replayed(
+    opts: &RuleOptions,
+    games: &[ReplayedGame],
     eval: &dyn Evaluator,
     plies: u8,
     rollout: Option<&RolloutParams>,
-) -> Result<Analysis, RecordError> {
+) -> Analysis {
+    let opts = *opts;
     let plies = plies.min(2);
-    let (opts, games) = replay(text)?;
     let stop = AtomicBool::new(false);
     let search = Search::new(eval, opts, &stop);
     let limits = Limits {
@@ -273,7 +269,7 @@ pub fn analyse_judged(
             }
         }
     }
-    Ok(out)
+    out
 }
 
 #[cfg(test)]

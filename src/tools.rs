@@ -226,8 +226,9 @@ pub struct AnalyseArgs {
 pub fn run_analyse(a: AnalyseArgs) -> anyhow::Result<()> {
     let text = std::fs::read_to_string(&a.file)
         .with_context(|| format!("cannot read {}", a.file.display()))?;
-    let variant = crate::analysis::record_variant(&text)
-        .map_err(|e| anyhow::anyhow!("{}: {e}", a.file.display()))?;
+    let (opts, games) =
+        crate::record::replay(&text).map_err(|e| anyhow::anyhow!("{}: {e}", a.file.display()))?;
+    let variant = opts.variant;
     anyhow::ensure!(
         a.eval == "net" || a.weights.is_none(),
         "--weights needs --eval net"
@@ -254,13 +255,13 @@ pub fn run_analyse(a: AnalyseArgs) -> anyhow::Result<()> {
         threads: usize::from(a.threads),
         ..crate::rollout::RolloutParams::default()
     });
-    let an = crate::analysis::analyse_judged(
-        &text,
+    let an = crate::analysis::analyse_replayed(
+        &opts,
+        &games,
         judge.as_ref(),
         a.ply.saturating_sub(1).min(2),
         rollout.as_ref(),
-    )
-    .map_err(|e| anyhow::anyhow!("{}: {e}", a.file.display()))?;
+    );
     print!("{}", an.to_text());
     Ok(())
 }

@@ -30,8 +30,8 @@ pub type HitNet = NetOf<OUTPUTS>;
 pub static SHIPPED: &[u8] = include_bytes!("backgammon.gbnn");
 
 fn side_features(c: Checkers, side: usize, base: usize, out: &mut impl InputSink) {
-    let pips = super::net::point_units(c, side, base, out) + 25 * u32::from(c.bar());
     let bar = c.bar();
+    let pips = super::net::point_units(c, side, base, out) + 25 * u32::from(bar);
     if bar > 0 {
         out.push((base + 96) as u16, 1.0);
         out.push((base + 97) as u16, f32::from(bar) / 4.0);
