@@ -48,6 +48,215 @@ pub fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + exp(-x))
 }
 
+/// Which sigmoid the hidden layer squashes its sums with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Squash {
+    /// [`sigmoid`]: what training computes (its runs keep their bits).
+    Exact,
+    /// [`sigmoid_table`]: play's, within 1.5·10⁻⁷ of the exact value and
+    /// without a division (about half the hidden layer's time went to
+    /// the exponential and the division).
+    Table,
+}
+
+/// The largest `2|x|` the table reads: just below its 32 segments' end.
+const TABLE_LAST: f32 = 31.999_998;
+
+/// The logistic function from a table of quartics: for |x| in
+/// [k/2, (k+1)/2), k < 32, a quartic in f = 2|x| − k (Horner, plain
+/// multiplications and additions), beyond 16 the last segment's end, and
+/// 1 − σ(|x|) for negative x. Within 1.5·10⁻⁷ of the exact value (a test;
+/// `scripts/sigmoid_table.py` wrote the coefficients and measures it too).
+#[inline(always)]
+pub fn sigmoid_table(x: f32) -> f32 {
+    // `min` returns the table's end for a NaN, as `_mm512_min_ps` does.
+    let t = (x.abs() * 2.0).min(TABLE_LAST);
+    let i = t as usize;
+    let f = t - i as f32;
+    let c = &SIGMOID_COEFS;
+    let mut y = c[4][i & 31];
+    y = y * f + c[3][i & 31];
+    y = y * f + c[2][i & 31];
+    y = y * f + c[1][i & 31];
+    y = y * f + c[0][i & 31];
+    if x < 0.0 { 1.0 - y } else { y }
+}
+
+/// The sigmoid's quartic per half-unit segment of |x|, coefficient by
+/// coefficient (`scripts/sigmoid_table.py` wrote them).
+const SIGMOID_COEFS: [[f32; 32]; 5] = [
+    [
+        5.000001e-01,
+        6.2245935e-01,
+        7.3105854e-01,
+        8.1757444e-01,
+        8.80797e-01,
+        9.241418e-01,
+        9.5257413e-01,
+        9.7068775e-01,
+        9.820138e-01,
+        9.890131e-01,
+        9.933072e-01,
+        9.9592984e-01,
+        9.9752736e-01,
+        9.984988e-01,
+        9.9908894e-01,
+        9.994472e-01,
+        9.9966466e-01,
+        9.9979657e-01,
+        9.998766e-01,
+        9.9992514e-01,
+        9.999546e-01,
+        9.9997246e-01,
+        9.999833e-01,
+        9.9998987e-01,
+        9.9999386e-01,
+        9.9999624e-01,
+        9.9999774e-01,
+        9.999986e-01,
+        9.9999917e-01,
+        9.999995e-01,
+        9.999997e-01,
+        9.999998e-01,
+    ],
+    [
+        1.2499426e-01,
+        1.1750052e-01,
+        9.830839e-02,
+        7.4576095e-02,
+        5.2498437e-02,
+        3.505238e-02,
+        2.258829e-02,
+        1.4226297e-02,
+        8.831136e-03,
+        5.432947e-03,
+        3.3239124e-03,
+        2.02671e-03,
+        1.2332065e-03,
+        7.494344e-04,
+        4.5509214e-04,
+        2.7622524e-04,
+        1.6761194e-04,
+        1.016886e-04,
+        6.1687126e-05,
+        3.7418762e-05,
+        2.2696964e-05,
+        1.3766896e-05,
+        8.3502255e-06,
+        5.064734e-06,
+        3.0719411e-06,
+        1.8632354e-06,
+        1.1301128e-06,
+        6.8544927e-07,
+        4.1574643e-07,
+        2.5216312e-07,
+        1.5294472e-07,
+        9.276569e-08,
+    ],
+    [
+        4.622283e-05,
+        -7.1831797e-03,
+        -1.13763325e-02,
+        -1.1864309e-02,
+        -1.0008648e-02,
+        -7.4377917e-03,
+        -5.1111784e-03,
+        -3.3464138e-03,
+        -2.1266763e-03,
+        -1.3270825e-03,
+        -8.189485e-04,
+        -5.019599e-04,
+        -3.0640088e-04,
+        -1.8656183e-04,
+        -1.1342137e-04,
+        -6.889156e-05,
+        -4.1820953e-05,
+        -2.5378984e-05,
+        -1.5398024e-05,
+        -9.3411745e-06,
+        -5.666371e-06,
+        -3.4370714e-06,
+        -2.084779e-06,
+        -1.2645153e-06,
+        -7.6697944e-07,
+        -4.65201e-07,
+        -2.821603e-07,
+        -1.711395e-07,
+        -1.03801575e-07,
+        -6.295892e-08,
+        -3.8186542e-08,
+        -2.3161318e-08,
+    ],
+    [
+        -2.7354325e-03,
+        -2.0438316e-03,
+        -6.8447285e-04,
+        3.9169381e-04,
+        8.479288e-04,
+        8.590198e-04,
+        6.856243e-04,
+        4.8685417e-04,
+        3.2407462e-04,
+        2.0779434e-04,
+        1.3031728e-04,
+        8.065206e-05,
+        4.9518374e-05,
+        3.025708e-05,
+        1.8434162e-05,
+        1.1211257e-05,
+        6.8111644e-06,
+        4.1353023e-06,
+        2.5097052e-06,
+        1.5227716e-06,
+        9.2381316e-07,
+        5.6039664e-07,
+        3.3992555e-07,
+        2.0618552e-07,
+        1.2506159e-07,
+        7.585506e-08,
+        4.600892e-08,
+        2.7906038e-08,
+        1.6925934e-08,
+        1.0266119e-08,
+        6.226724e-09,
+        3.7766976e-09,
+    ],
+    [
+        1.5406021e-04,
+        3.2570463e-04,
+        2.684102e-04,
+        1.1923613e-04,
+        7.0867436e-06,
+        -4.1285188e-05,
+        -4.9096314e-05,
+        -4.0725477e-05,
+        -2.9275658e-05,
+        -1.9573761e-05,
+        -1.2572364e-05,
+        -7.890488e-06,
+        -4.8849724e-06,
+        -2.9997393e-06,
+        -1.8330768e-06,
+        -1.1168553e-06,
+        -6.7926464e-07,
+        -4.1267919e-07,
+        -2.5055456e-07,
+        -1.5206176e-07,
+        -9.226425e-08,
+        -5.597365e-08,
+        -3.395436e-08,
+        -2.0596065e-08,
+        -1.2492763e-08,
+        -7.577467e-09,
+        -4.5960453e-09,
+        -2.7876885e-09,
+        -1.6908296e-09,
+        -1.0255418e-09,
+        -6.220227e-10,
+        -3.772738e-10,
+    ],
+];
+
 /// Whether this CPU runs the AVX-512 copy of the hidden layer (checked
 /// once, then cached by std).
 #[inline]
@@ -80,30 +289,54 @@ fn avx2() -> bool {
 /// `acc.len()`; `b1` is `acc.len()` long.
 #[inline]
 pub fn hidden_layer(w1: &[f32], b1: &[f32], active: &[(u16, f32)], acc: &mut [f32]) {
+    hidden_layer_as(w1, b1, active, acc, Squash::Exact);
+}
+
+/// [`hidden_layer`] with the sigmoid `squash`.
+#[inline]
+pub fn hidden_layer_as(
+    w1: &[f32],
+    b1: &[f32],
+    active: &[(u16, f32)],
+    acc: &mut [f32],
+    squash: Squash,
+) {
     #[cfg(target_arch = "x86_64")]
     if avx512() {
         // SAFETY: the CPU has AVX-512F (checked just above).
-        unsafe { hidden_layer_avx512(w1, b1, active, acc) };
+        unsafe { hidden_layer_avx512(w1, b1, active, acc, squash) };
         return;
     }
     #[cfg(target_arch = "x86_64")]
     if avx2() {
         // SAFETY: the CPU has AVX2 (checked just above).
-        unsafe { hidden_layer_avx2(w1, b1, active, acc) };
+        unsafe { hidden_layer_avx2(w1, b1, active, acc, squash) };
         return;
     }
-    hidden_layer_body(w1, b1, active, acc);
+    hidden_layer_body(w1, b1, active, acc, squash);
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-fn hidden_layer_avx2(w1: &[f32], b1: &[f32], active: &[(u16, f32)], acc: &mut [f32]) {
-    hidden_layer_body(w1, b1, active, acc);
+fn hidden_layer_avx2(
+    w1: &[f32],
+    b1: &[f32],
+    active: &[(u16, f32)],
+    acc: &mut [f32],
+    squash: Squash,
+) {
+    hidden_layer_body(w1, b1, active, acc, squash);
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f")]
-fn hidden_layer_avx512(w1: &[f32], b1: &[f32], active: &[(u16, f32)], acc: &mut [f32]) {
+fn hidden_layer_avx512(
+    w1: &[f32],
+    b1: &[f32],
+    active: &[(u16, f32)],
+    acc: &mut [f32],
+    squash: Squash,
+) {
     // AVX-512's 32 registers hold 128 sums: one pass over the inputs for
     // the 128-hidden networks instead of two (the same bits: each unit
     // still adds its inputs in their order).
@@ -112,9 +345,62 @@ fn hidden_layer_avx512(w1: &[f32], b1: &[f32], active: &[(u16, f32)], acc: &mut 
         for start in (0..h).step_by(128) {
             hidden_block::<128>(w1, b1, active, start, acc);
         }
-        return;
+    } else {
+        hidden_sums(w1, b1, active, acc);
     }
-    hidden_layer_body(w1, b1, active, acc);
+    match squash {
+        Squash::Exact => acc.iter_mut().for_each(|a| *a = sigmoid(*a)),
+        Squash::Table => sigmoid_table_avx512(acc),
+    }
+}
+
+/// [`sigmoid_table`] over `acc`, sixteen lanes at a time: the same
+/// operations lane by lane (the coefficients picked by `vpermt2ps` from
+/// two registers of 16 each).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+fn sigmoid_table_avx512(acc: &mut [f32]) {
+    use std::arch::x86_64::{
+        __m512, _CMP_LT_OQ, _mm512_abs_ps, _mm512_add_ps, _mm512_cmp_ps_mask, _mm512_cvtepi32_ps,
+        _mm512_cvttps_epi32, _mm512_loadu_ps, _mm512_mask_blend_ps, _mm512_min_ps, _mm512_mul_ps,
+        _mm512_permutex2var_ps, _mm512_set1_ps, _mm512_setzero_ps, _mm512_storeu_ps, _mm512_sub_ps,
+    };
+    // SAFETY (all loads): each coefficient row has 32 floats.
+    let halves = |k: usize| -> (__m512, __m512) {
+        let row = &SIGMOID_COEFS[k];
+        unsafe {
+            (
+                _mm512_loadu_ps(row.as_ptr()),
+                _mm512_loadu_ps(row.as_ptr().add(16)),
+            )
+        }
+    };
+    let c = [halves(0), halves(1), halves(2), halves(3), halves(4)];
+    let two = _mm512_set1_ps(2.0);
+    let one = _mm512_set1_ps(1.0);
+    let last = _mm512_set1_ps(TABLE_LAST);
+    let zero = _mm512_setzero_ps();
+    let mut chunks = acc.chunks_exact_mut(16);
+    for chunk in &mut chunks {
+        // SAFETY: the chunk holds 16 floats.
+        let x = unsafe { _mm512_loadu_ps(chunk.as_ptr()) };
+        let t = _mm512_min_ps(_mm512_mul_ps(_mm512_abs_ps(x), two), last);
+        let i = _mm512_cvttps_epi32(t);
+        let f = _mm512_sub_ps(t, _mm512_cvtepi32_ps(i));
+        let coef = |k: usize| _mm512_permutex2var_ps(c[k].0, i, c[k].1);
+        let mut y = coef(4);
+        y = _mm512_add_ps(_mm512_mul_ps(y, f), coef(3));
+        y = _mm512_add_ps(_mm512_mul_ps(y, f), coef(2));
+        y = _mm512_add_ps(_mm512_mul_ps(y, f), coef(1));
+        y = _mm512_add_ps(_mm512_mul_ps(y, f), coef(0));
+        let negative = _mm512_cmp_ps_mask::<_CMP_LT_OQ>(x, zero);
+        let y = _mm512_mask_blend_ps(negative, y, _mm512_sub_ps(one, y));
+        // SAFETY: the chunk holds 16 floats.
+        unsafe { _mm512_storeu_ps(chunk.as_mut_ptr(), y) };
+    }
+    for a in chunks.into_remainder() {
+        *a = sigmoid_table(*a);
+    }
 }
 
 /// The AVX2 hidden layer, whatever the CPU has beyond AVX2 (for the tests:
@@ -124,24 +410,47 @@ pub fn hidden_layer_avx2_only(
     b1: &[f32],
     active: &[(u16, f32)],
     acc: &mut [f32],
+    squash: Squash,
 ) -> Option<()> {
     #[cfg(target_arch = "x86_64")]
     if avx2() {
         // SAFETY: the CPU has AVX2 (checked just above).
-        unsafe { hidden_layer_avx2(w1, b1, active, acc) };
+        unsafe { hidden_layer_avx2(w1, b1, active, acc, squash) };
         return Some(());
     }
-    let _ = (w1, b1, active, acc);
+    let _ = (w1, b1, active, acc, squash);
     None
 }
 
 /// The portable hidden layer (also what the tests compare the AVX2 copy with).
-pub fn hidden_layer_portable(w1: &[f32], b1: &[f32], active: &[(u16, f32)], acc: &mut [f32]) {
-    hidden_layer_body(w1, b1, active, acc);
+pub fn hidden_layer_portable(
+    w1: &[f32],
+    b1: &[f32],
+    active: &[(u16, f32)],
+    acc: &mut [f32],
+    squash: Squash,
+) {
+    hidden_layer_body(w1, b1, active, acc, squash);
 }
 
 #[inline(always)]
-fn hidden_layer_body(w1: &[f32], b1: &[f32], active: &[(u16, f32)], acc: &mut [f32]) {
+fn hidden_layer_body(
+    w1: &[f32],
+    b1: &[f32],
+    active: &[(u16, f32)],
+    acc: &mut [f32],
+    squash: Squash,
+) {
+    hidden_sums(w1, b1, active, acc);
+    match squash {
+        Squash::Exact => acc.iter_mut().for_each(|a| *a = sigmoid(*a)),
+        Squash::Table => acc.iter_mut().for_each(|a| *a = sigmoid_table(*a)),
+    }
+}
+
+/// The hidden layer's sums, before the sigmoid.
+#[inline(always)]
+fn hidden_sums(w1: &[f32], b1: &[f32], active: &[(u16, f32)], acc: &mut [f32]) {
     let h = acc.len();
     // Blocks of units whose sums stay in registers across all the inputs;
     // each unit still adds its inputs in their order, so the blocking
@@ -174,12 +483,10 @@ fn hidden_layer_body(w1: &[f32], b1: &[f32], active: &[(u16, f32)], acc: &mut [f
             }
         }
     }
-    for a in acc.iter_mut() {
-        *a = sigmoid(*a);
-    }
 }
 
-/// Units `start..start + B` of the hidden layer (`acc.len()` units).
+/// The sums of units `start..start + B` of the hidden layer (`acc.len()`
+/// units) into their places in `acc`.
 #[inline(always)]
 fn hidden_block<const B: usize>(
     w1: &[f32],
@@ -208,9 +515,7 @@ fn hidden_block<const B: usize>(
             }
         }
     }
-    for (a, s) in acc[start..start + B].iter_mut().zip(sums) {
-        *a = sigmoid(s);
-    }
+    acc[start..start + B].copy_from_slice(&sums);
 }
 
 /// The output layer: `out[k] = sigmoid(b2[k] + w2[k] · hidden)`, each dot
@@ -338,6 +643,37 @@ mod tests {
     }
 
     #[test]
+    fn the_table_sigmoid_is_within_its_bound_everywhere() {
+        let exact = |x: f32| 1.0 / (1.0 + (-f64::from(x)).exp());
+        let mut worst: f64 = 0.0;
+        let mut x = -40.0f32;
+        while x <= 40.0 {
+            worst = worst.max((f64::from(sigmoid_table(x)) - exact(x)).abs());
+            x += 0.000_37;
+        }
+        // Every segment's ends, from both sides, and the far tails.
+        for k in 0..=64 {
+            let x = k as f32 / 2.0;
+            for y in [x, -x, f32::from_bits(x.to_bits().saturating_sub(1))] {
+                worst = worst.max((f64::from(sigmoid_table(y)) - exact(y)).abs());
+            }
+        }
+        assert!(worst <= 1.5e-7, "worst error {worst}");
+        assert!(sigmoid_table(1e30) > 0.999_999 && sigmoid_table(-1e30) < 1e-6);
+        assert_eq!(sigmoid_table(f32::INFINITY), sigmoid_table(1e30));
+        assert!(sigmoid_table(f32::NAN).is_finite());
+        // In the hidden layer's AVX-512 copy too (any length: whole
+        // registers and the tail).
+        let grid: Vec<f32> = (-3000..2999).map(|i| i as f32 * 0.011).collect();
+        let (w1, b1) = (grid.clone(), grid.clone());
+        let mut a = vec![0f32; grid.len()];
+        hidden_layer_as(&w1, &b1, &[], &mut a, Squash::Table);
+        for (x, y) in grid.iter().zip(&a) {
+            assert_eq!(y.to_bits(), sigmoid_table(*x).to_bits(), "at {x}");
+        }
+    }
+
+    #[test]
     fn exp_of_known_values() {
         for (x, want) in [
             (1.0f32, std::f32::consts::E),
@@ -367,7 +703,9 @@ mod tests {
         // (and would change what the shipped networks play).
         assert_eq!(grid_hash(exp), GRID_EXP);
         assert_eq!(grid_hash(sigmoid), GRID_SIGMOID);
+        assert_eq!(grid_hash(sigmoid_table), GRID_SIGMOID_TABLE);
     }
+    const GRID_SIGMOID_TABLE: u64 = 6642639490187167408;
     const GRID_EXP: u64 = 2874575021511235777;
     const GRID_SIGMOID: u64 = 15073779314324487337;
 
@@ -400,19 +738,23 @@ mod tests {
                         )
                     })
                     .collect();
-                let mut a = vec![0f32; hidden];
-                let mut b = vec![0f32; hidden];
-                // The best copy this CPU runs (AVX-512 where it has it).
-                hidden_layer(&w1, &b1, &active, &mut a);
-                hidden_layer_portable(&w1, &b1, &active, &mut b);
                 let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
-                assert_eq!(bits(&a), bits(&b));
-                let mut c = vec![0f32; hidden];
-                if hidden_layer_avx2_only(&w1, &b1, &active, &mut c).is_some() {
-                    assert_eq!(bits(&c), bits(&b), "AVX2 copy");
+                for squash in [Squash::Table, Squash::Exact] {
+                    let mut a = vec![0f32; hidden];
+                    let mut b = vec![0f32; hidden];
+                    // The best copy this CPU runs (AVX-512 where it has it).
+                    hidden_layer_as(&w1, &b1, &active, &mut a, squash);
+                    hidden_layer_portable(&w1, &b1, &active, &mut b, squash);
+                    assert_eq!(bits(&a), bits(&b), "{squash:?}");
+                    let mut c = vec![0f32; hidden];
+                    if hidden_layer_avx2_only(&w1, &b1, &active, &mut c, squash).is_some() {
+                        assert_eq!(bits(&c), bits(&b), "AVX2 copy, {squash:?}");
+                    }
                 }
+                let mut a = vec![0f32; hidden];
+                hidden_layer(&w1, &b1, &active, &mut a);
                 let o: [f32; 5] = output_layer(&w2, &b2, &a);
-                let p: [f32; 5] = output_layer_portable(&w2, &b2, &b);
+                let p: [f32; 5] = output_layer_portable(&w2, &b2, &a);
                 assert_eq!(o.map(f32::to_bits), p.map(f32::to_bits));
                 // And both agree with the plain sum in f64 to float precision.
                 for (k, &ok) in o.iter().enumerate() {

@@ -14,6 +14,7 @@
 //! (`inputs × hidden`), hidden biases, output weights output-major
 //! (`outputs × hidden`), output biases.
 
+use super::arith::Squash;
 use super::{Evaluator, Probs};
 use crate::rules::position::{Checkers, longest_block_in_front};
 use crate::rules::{GameState, Pending, Position, RuleOptions};
@@ -663,16 +664,16 @@ impl<const OUT: usize> NetOf<OUT> {
 
     /// [`NetOf::outputs`] of the active inputs `(index, value)`.
     pub fn outputs_of(&self, active: &[(u16, f32)]) -> [f32; OUT] {
-        self.outputs_with(&self.w1, active)
+        self.outputs_with(&self.w1, active, Squash::Exact)
     }
 
     /// The outputs of active rows `(index, value)` of `w1` (the network's
-    /// own, or its [`RowTable`]).
+    /// own, or its [`RowTable`]), the hidden sums squashed by `squash`.
     #[inline]
-    fn outputs_with(&self, w1: &[f32], active: &[(u16, f32)]) -> [f32; OUT] {
+    fn outputs_with(&self, w1: &[f32], active: &[(u16, f32)], squash: Squash) -> [f32; OUT] {
         if self.hidden > MAX_HIDDEN {
             let mut acc = vec![0f32; self.hidden];
-            super::arith::hidden_layer(w1, &self.b1, active, &mut acc);
+            super::arith::hidden_layer_as(w1, &self.b1, active, &mut acc, squash);
             return self.outputs_from(&acc);
         }
         // The shipped networks' size first: zeroing a buffer of
@@ -680,12 +681,12 @@ impl<const OUT: usize> NetOf<OUT> {
         if self.hidden <= 128 {
             let mut buf = [0f32; 128];
             let acc = &mut buf[..self.hidden];
-            super::arith::hidden_layer(w1, &self.b1, active, acc);
+            super::arith::hidden_layer_as(w1, &self.b1, active, acc, squash);
             return self.outputs_from(acc);
         }
         let mut buf = [0f32; MAX_HIDDEN];
         let acc = &mut buf[..self.hidden];
-        super::arith::hidden_layer(w1, &self.b1, active, acc);
+        super::arith::hidden_layer_as(w1, &self.b1, active, acc, squash);
         self.outputs_from(acc)
     }
 
@@ -693,7 +694,7 @@ impl<const OUT: usize> NetOf<OUT> {
     /// list), the point units of the two sides starting at inputs `bases`.
     pub(crate) fn outputs_of_rows(&self, bases: [usize; 2], active: &[(u16, f32)]) -> [f32; OUT] {
         let rows = self.rows.rows(&self.w1, self.hidden, bases);
-        self.outputs_with(rows, active)
+        self.outputs_with(rows, active, Squash::Table)
     }
 
     /// One gradient step of the squared error towards `target` at `x`.
