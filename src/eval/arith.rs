@@ -605,6 +605,110 @@ fn output_layer_body<const OUT: usize>(w2: &[f32], b2: &[f32], hidden: &[f32]) -
     out
 }
 
+/// Play's output layer: `out[k] = sigmoid_table(b2[k] + w2[k] · hidden)`,
+/// each dot product in sixteen lanes (one AVX-512 register) summed in a
+/// fixed order, the outputs squashed by [`sigmoid_table`]. The same bits on
+/// every machine; not training's [`output_layer`], whose eight lanes and
+/// exact sigmoid its runs keep.
+#[inline]
+pub fn output_layer_play<const OUT: usize>(w2: &[f32], b2: &[f32], hidden: &[f32]) -> [f32; OUT] {
+    #[cfg(target_arch = "x86_64")]
+    if avx512() {
+        // SAFETY: the CPU has AVX-512F (checked just above).
+        return unsafe { output_layer_play_avx512(w2, b2, hidden) };
+    }
+    #[cfg(target_arch = "x86_64")]
+    if avx2() {
+        // SAFETY: the CPU has AVX2 (checked just above).
+        return unsafe { output_layer_play_avx2(w2, b2, hidden) };
+    }
+    output_layer_play_body(w2, b2, hidden)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn output_layer_play_avx2<const OUT: usize>(w2: &[f32], b2: &[f32], hidden: &[f32]) -> [f32; OUT] {
+    output_layer_play_body(w2, b2, hidden)
+}
+
+/// [`output_layer_play`]'s AVX-512 copy: the lanes of
+/// [`output_layer_play_body`] in one register per output.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+fn output_layer_play_avx512<const OUT: usize>(
+    w2: &[f32],
+    b2: &[f32],
+    hidden: &[f32],
+) -> [f32; OUT] {
+    use std::arch::x86_64::{
+        _mm512_add_ps, _mm512_loadu_ps, _mm512_mul_ps, _mm512_setzero_ps, _mm512_storeu_ps,
+    };
+    let h = hidden.len();
+    let whole = h / 16 * 16;
+    let mut sums = [_mm512_setzero_ps(); OUT];
+    for j in (0..whole).step_by(16) {
+        // SAFETY: j + 16 ≤ whole ≤ h = hidden.len().
+        let a = unsafe { _mm512_loadu_ps(hidden.as_ptr().add(j)) };
+        for (k, sum) in sums.iter_mut().enumerate() {
+            let row = &w2[k * h..(k + 1) * h];
+            // SAFETY: j + 16 ≤ whole ≤ h = row.len().
+            let r = unsafe { _mm512_loadu_ps(row.as_ptr().add(j)) };
+            *sum = _mm512_add_ps(*sum, _mm512_mul_ps(r, a));
+        }
+    }
+    let mut out = [0f32; OUT];
+    for (k, o) in out.iter_mut().enumerate() {
+        let mut lanes = [0f32; 16];
+        // SAFETY: `lanes` has room for sixteen floats.
+        unsafe { _mm512_storeu_ps(lanes.as_mut_ptr(), sums[k]) };
+        let row = &w2[k * h..(k + 1) * h];
+        for (r, a) in row[whole..].iter().zip(&hidden[whole..]) {
+            lanes[0] += r * a;
+        }
+        *o = sigmoid_table(sum_lanes16(&lanes) + b2[k]);
+    }
+    out
+}
+
+/// Sixteen lanes summed in a fixed order.
+#[inline(always)]
+fn sum_lanes16(l: &[f32; 16]) -> f32 {
+    let s: [f32; 8] = std::array::from_fn(|i| l[i] + l[i + 8]);
+    ((s[0] + s[4]) + (s[1] + s[5])) + ((s[2] + s[6]) + (s[3] + s[7]))
+}
+
+/// The portable copy of [`output_layer_play`] (what the tests compare the
+/// others with).
+pub fn output_layer_play_portable<const OUT: usize>(
+    w2: &[f32],
+    b2: &[f32],
+    hidden: &[f32],
+) -> [f32; OUT] {
+    output_layer_play_body(w2, b2, hidden)
+}
+
+#[inline(always)]
+fn output_layer_play_body<const OUT: usize>(w2: &[f32], b2: &[f32], hidden: &[f32]) -> [f32; OUT] {
+    let h = hidden.len();
+    let mut out = [0f32; OUT];
+    for (k, o) in out.iter_mut().enumerate() {
+        let row = &w2[k * h..(k + 1) * h];
+        let mut lanes = [0f32; 16];
+        let mut rows = row.chunks_exact(16);
+        let mut hs = hidden.chunks_exact(16);
+        for (r, a) in (&mut rows).zip(&mut hs) {
+            for l in 0..16 {
+                lanes[l] += r[l] * a[l];
+            }
+        }
+        for (r, a) in rows.remainder().iter().zip(hs.remainder()) {
+            lanes[0] += r * a;
+        }
+        *o = sigmoid_table(sum_lanes16(&lanes) + b2[k]);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -756,6 +860,12 @@ mod tests {
                 let o: [f32; 5] = output_layer(&w2, &b2, &a);
                 let p: [f32; 5] = output_layer_portable(&w2, &b2, &a);
                 assert_eq!(o.map(f32::to_bits), p.map(f32::to_bits));
+                let play: [f32; 5] = output_layer_play(&w2, &b2, &a);
+                let portable: [f32; 5] = output_layer_play_portable(&w2, &b2, &a);
+                assert_eq!(play.map(f32::to_bits), portable.map(f32::to_bits));
+                for (x, y) in play.iter().zip(&o) {
+                    assert!((x - y).abs() < 1e-6, "play's output layer {x} vs {y}");
+                }
                 // And both agree with the plain sum in f64 to float precision.
                 for (k, &ok) in o.iter().enumerate() {
                     let s: f64 = (0..hidden)

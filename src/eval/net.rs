@@ -668,26 +668,28 @@ impl<const OUT: usize> NetOf<OUT> {
     }
 
     /// The outputs of active rows `(index, value)` of `w1` (the network's
-    /// own, or its [`RowTable`]), the hidden sums squashed by `squash`.
+    /// own, or its [`RowTable`]): training's layers for [`Squash::Exact`],
+    /// play's for [`Squash::Table`].
     #[inline]
     fn outputs_with(&self, w1: &[f32], active: &[(u16, f32)], squash: Squash) -> [f32; OUT] {
+        let layers = |acc: &mut [f32]| {
+            super::arith::hidden_layer_as(w1, &self.b1, active, acc, squash);
+            match squash {
+                Squash::Exact => self.outputs_from(acc),
+                Squash::Table => super::arith::output_layer_play(&self.w2, &self.b2, acc),
+            }
+        };
         if self.hidden > MAX_HIDDEN {
-            let mut acc = vec![0f32; self.hidden];
-            super::arith::hidden_layer_as(w1, &self.b1, active, &mut acc, squash);
-            return self.outputs_from(&acc);
+            return layers(&mut vec![0f32; self.hidden]);
         }
         // The shipped networks' size first: zeroing a buffer of
         // MAX_HIDDEN floats costs more than their output layer.
         if self.hidden <= 128 {
             let mut buf = [0f32; 128];
-            let acc = &mut buf[..self.hidden];
-            super::arith::hidden_layer_as(w1, &self.b1, active, acc, squash);
-            return self.outputs_from(acc);
+            return layers(&mut buf[..self.hidden]);
         }
         let mut buf = [0f32; MAX_HIDDEN];
-        let acc = &mut buf[..self.hidden];
-        super::arith::hidden_layer_as(w1, &self.b1, active, acc, squash);
-        self.outputs_from(acc)
+        layers(&mut buf[..self.hidden])
     }
 
     /// The outputs of the table rows `(index, value)` ([`TableSink`]'s
