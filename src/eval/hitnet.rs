@@ -29,9 +29,9 @@ pub type HitNet = NetOf<OUTPUTS>;
 /// The shipped backgammon weights (also short nardy's).
 pub static SHIPPED: &[u8] = include_bytes!("backgammon.gbnn");
 
-fn side_features(c: Checkers, side: usize, base: usize, out: &mut impl InputSink) {
+fn side_features(c: Checkers, m: u32, side: usize, base: usize, out: &mut impl InputSink) {
     let bar = c.bar();
-    let pips = super::net::point_units(c, side, base, out) + 25 * u32::from(bar);
+    let pips = super::net::point_units(c, m, side, base, out) + 25 * u32::from(bar);
     if bar > 0 {
         out.push((base + 96) as u16, 1.0);
         out.push((base + 97) as u16, f32::from(bar) / 4.0);
@@ -46,16 +46,21 @@ fn side_features(c: Checkers, side: usize, base: usize, out: &mut impl InputSink
 /// Whether the sides can still meet: some checker of the mover stands
 /// behind (in its numbering, above) some checker of the opponent.
 pub fn contact(own: Checkers, opp: Checkers) -> bool {
+    contact_masked(own, own.mask(), opp, opp.mask())
+}
+
+/// [`contact`] with the sides' occupancy masks at hand.
+fn contact_masked(own: Checkers, own_mask: u32, opp: Checkers, opp_mask: u32) -> bool {
     // The mover's rearmost checker (the bar counts as 25) against the
     // opponent's rearmost, seen in the mover's numbering (25 - q).
-    let rear = |c: Checkers| {
+    let rear = |c: Checkers, m: u32| {
         if c.bar() > 0 {
             25
         } else {
-            (1..=24u8).rev().find(|&p| c.at(p) > 0).unwrap_or(0)
+            32 - m.leading_zeros()
         }
     };
-    let (mine, theirs) = (rear(own), rear(opp));
+    let (mine, theirs) = (rear(own, own_mask), rear(opp, opp_mask));
     mine > 0 && theirs > 0 && mine + theirs > 25
 }
 
@@ -76,9 +81,11 @@ const BASES: [usize; 2] = [0, SIDE];
 
 fn features_to(state: &GameState, active: &mut impl InputSink) {
     active.clear();
-    side_features(state.pos.own, 0, BASES[0], active);
-    side_features(state.pos.opp, 1, BASES[1], active);
-    if !contact(state.pos.own, state.pos.opp) {
+    let (own, opp) = (state.pos.own, state.pos.opp);
+    let (own_mask, opp_mask) = (own.mask(), opp.mask());
+    side_features(own, own_mask, 0, BASES[0], active);
+    side_features(opp, opp_mask, 1, BASES[1], active);
+    if !contact_masked(own, own_mask, opp, opp_mask) {
         active.push((2 * SIDE) as u16, 1.0);
     }
 }

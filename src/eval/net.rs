@@ -97,9 +97,8 @@ fn known_kind(layout: u32, inputs: usize, outputs: usize) -> bool {
         || kind == hit
 }
 
-/// The longest row of points `c` holds (in its own numbering).
-fn longest_row(c: Checkers) -> u32 {
-    let mut m = c.mask();
+/// The longest row of points in the occupancy mask `m`.
+fn longest_row(mut m: u32) -> u32 {
     let mut best = 0;
     while m != 0 {
         // Each round strips one point off every row: the rounds are the longest.
@@ -121,7 +120,7 @@ pub fn long_features(state: &GameState, opts: &RuleOptions) -> Inputs {
 }
 
 fn long_features_into(state: &GameState, opts: &RuleOptions, active: &mut impl InputSink) {
-    features_layout1(state, opts, active);
+    let masks = features_layout1_masked(state, opts, active);
     let side = state.to_move;
     let i = INPUTS;
     if state.rolls[side.index()] == 0 {
@@ -130,8 +129,8 @@ fn long_features_into(state: &GameState, opts: &RuleOptions, active: &mut impl I
     if state.rolls[side.opponent().index()] == 0 {
         active.push(i as u16 + 1, 1.0);
     }
-    for (k, c) in [state.pos.own, state.pos.opp].into_iter().enumerate() {
-        let row = longest_row(c);
+    for (k, m) in masks.into_iter().enumerate() {
+        let row = longest_row(m);
         if row > 0 {
             active.push((i + 2 + k) as u16, row as f32 / 6.0);
         }
@@ -141,8 +140,12 @@ fn long_features_into(state: &GameState, opts: &RuleOptions, active: &mut impl I
 /// Which dice the mover of `pos` cannot play a single step of (Gul bara
 /// and long nardy: any opposing checker closes a point).
 pub fn blocked_dice(pos: Position) -> [bool; 6] {
-    let occ = pos.own.mask();
-    let closed = pos.blocked();
+    blocked_dice_of(pos.own.mask(), pos.blocked())
+}
+
+/// [`blocked_dice`] of a mover whose checkers occupy `occ` and whose
+/// points in `closed` are closed (both in its numbering).
+fn blocked_dice_of(occ: u32, closed: u32) -> [bool; 6] {
     let home = occ & !crate::rules::position::HOME_MASK == 0;
     let mut out = [false; 6];
     for (i, slot) in out.iter_mut().enumerate() {
@@ -166,10 +169,15 @@ pub fn features_v4(state: &GameState, opts: &RuleOptions) -> Inputs {
 }
 
 fn features_v4_into(state: &GameState, opts: &RuleOptions, active: &mut impl InputSink) {
-    features_layout1(state, opts, active);
-    for (k, pos) in [state.pos, state.pos.flipped()].into_iter().enumerate() {
+    let [own, opp] = features_layout1_masked(state, opts, active);
+    // The mover's view, then its opponent's.
+    let views = [
+        (own, other_numbering_mask(opp)),
+        (opp, other_numbering_mask(own)),
+    ];
+    for (k, (occ, closed)) in views.into_iter().enumerate() {
         let base = INPUTS + 7 * k;
-        let blocked = blocked_dice(pos);
+        let blocked = blocked_dice_of(occ, closed);
         let mut n = 0u32;
         for (d, &b) in blocked.iter().enumerate() {
             if b {
@@ -224,8 +232,15 @@ pub struct Inputs {
     pub active: Vec<(u16, f32)>,
 }
 
-fn side_features(c: Checkers, side: usize, base: usize, out: &mut impl InputSink) {
-    let pips = point_units(c, side, base, out) + 25 * u32::from(c.bar());
+/// An occupancy mask seen from the other side (as
+/// [`Checkers::mask_in_other_numbering`]).
+#[inline]
+fn other_numbering_mask(m: u32) -> u32 {
+    ((m << 12) | (m >> 12)) & 0xFF_FFFF
+}
+
+fn side_features(c: Checkers, m: u32, side: usize, base: usize, out: &mut impl InputSink) {
+    let pips = point_units(c, m, side, base, out) + 25 * u32::from(c.bar());
     let off = c.off();
     if off > 0 {
         out.push((base + 96) as u16, f32::from(off) / 15.0);
@@ -305,11 +320,17 @@ impl InputSink for TableSink<'_> {
 /// The four units of each point of a side, from `base` on (every layout's
 /// first 96 inputs of a side): ≥1, ≥2, ≥3 checkers, and (n−3)/2 beyond
 /// three.
-/// Returns the pips of the checkers on the points (the bar not counted),
-/// counted on the way.
-pub(crate) fn point_units(c: Checkers, side: usize, base: usize, out: &mut impl InputSink) -> u32 {
+/// `occupied` is `c.mask()` (the callers have it). Returns the pips of the
+/// checkers on the points (the bar not counted), counted on the way.
+pub(crate) fn point_units(
+    c: Checkers,
+    occupied: u32,
+    side: usize,
+    base: usize,
+    out: &mut impl InputSink,
+) -> u32 {
     // Only occupied points, in ascending order (the layout's order).
-    let mut m = c.mask();
+    let mut m = occupied;
     let mut pips = 0;
     while m != 0 {
         let p = m.trailing_zeros() as u8 + 1;
@@ -388,7 +409,13 @@ impl std::fmt::Debug for RowTable {
 
 /// Counts of `runner`'s checkers behind 3+, 4+, 5+, 6 closed points in a
 /// row within a die's reach (`blocks` in the runner's numbering).
+#[cfg(test)]
 fn trapped(runner: Checkers, blocks: u32) -> [f32; 4] {
+    trapped_masked(runner, runner.mask(), blocks)
+}
+
+/// [`trapped`] with the runner's occupancy mask at hand.
+fn trapped_masked(runner: Checkers, occupied: u32, blocks: u32) -> [f32; 4] {
     let mut out = [0f32; 4];
     // Bit s of `run3`: points s+1..=s+3 closed. The six points in front of
     // point p (p−6..=p−1) are bits p−7..=p−2 of `blocks`, so they hold that
@@ -400,7 +427,7 @@ fn trapped(runner: Checkers, blocks: u32) -> [f32; 4] {
     }
     let reach = (run3 << 3) | (run3 << 4) | (run3 << 5) | (run3 << 6);
     // Points 7..=24 that hold a runner.
-    let mut m = runner.mask() & !0x3F & reach;
+    let mut m = occupied & !0x3F & reach;
     while m != 0 {
         let p = m.trailing_zeros() as u8 + 1;
         m &= m - 1;
@@ -431,10 +458,22 @@ pub fn features_into(state: &GameState, opts: &RuleOptions, active: &mut Vec<(u1
 }
 
 fn features_layout1(state: &GameState, opts: &RuleOptions, active: &mut impl InputSink) {
+    features_layout1_masked(state, opts, active);
+}
+
+/// [`features_layout1`], returning the two sides' occupancy masks (each in
+/// its own numbering) for the layouts built on it: a mask is computed once
+/// per evaluation.
+fn features_layout1_masked(
+    state: &GameState,
+    opts: &RuleOptions,
+    active: &mut impl InputSink,
+) -> [u32; 2] {
     active.clear();
     let pos = state.pos;
-    side_features(pos.own, 0, 0, active);
-    side_features(pos.opp, 1, 98, active);
+    let (own, opp) = (pos.own.mask(), pos.opp.mask());
+    side_features(pos.own, own, 0, 0, active);
+    side_features(pos.opp, opp, 1, 98, active);
     let mut i = 196;
     if state.escalates(opts, state.to_move) {
         active.push(i as u16, 1.0);
@@ -452,19 +491,25 @@ fn features_layout1(state: &GameState, opts: &RuleOptions, active: &mut impl Inp
         active.push(i as u16, pips as f32 / 84.0);
     }
     i += 1;
-    let own_blocks_opp = pos.own.mask_in_other_numbering();
-    for (k, v) in trapped(pos.own, pos.blocked()).into_iter().enumerate() {
+    for (k, v) in trapped_masked(pos.own, own, other_numbering_mask(opp))
+        .into_iter()
+        .enumerate()
+    {
         if v > 0.0 {
             active.push((i + k) as u16, v);
         }
     }
     i += 4;
-    for (k, v) in trapped(pos.opp, own_blocks_opp).into_iter().enumerate() {
+    for (k, v) in trapped_masked(pos.opp, opp, other_numbering_mask(own))
+        .into_iter()
+        .enumerate()
+    {
         if v > 0.0 {
             active.push((i + k) as u16, v);
         }
     }
     debug_assert!(i + 4 == INPUTS);
+    [own, opp]
 }
 
 /// Hidden activations and outputs of one forward pass (kept for training).
@@ -1373,6 +1418,53 @@ mod tests {
             }
         }
     }
+
+    /// FNV-1a over the sparse inputs of `count` played positions of each
+    /// game, by each of its layouts.
+    fn features_hash(variant: crate::rules::Variant, count: usize) -> u64 {
+        let opts = RuleOptions::for_variant(variant);
+        let mut h = 0xcbf2_9ce4_8422_2325u64;
+        let mut add = |x: &Inputs| {
+            for &(i, v) in &x.active {
+                for b in u32::from(i)
+                    .to_le_bytes()
+                    .into_iter()
+                    .chain(v.to_bits().to_le_bytes())
+                {
+                    h = (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
+                }
+            }
+        };
+        for s in played_positions(variant, count, 77) {
+            match variant {
+                crate::rules::Variant::GulBara => {
+                    add(&features(&s, &opts));
+                    add(&features_v4(&s, &opts));
+                }
+                crate::rules::Variant::LongNardy => add(&long_features(&s, &opts)),
+                _ => add(&crate::eval::hitnet::features(&s)),
+            }
+        }
+        h
+    }
+
+    #[test]
+    fn the_inputs_are_pinned() {
+        // The shipped networks were trained on these inputs: a change of
+        // any input of any layout on these positions fails here.
+        use crate::rules::Variant;
+        let got = [
+            features_hash(Variant::GulBara, 400),
+            features_hash(Variant::LongNardy, 400),
+            features_hash(Variant::Backgammon, 400),
+        ];
+        assert_eq!(got, PINNED_INPUTS);
+    }
+    const PINNED_INPUTS: [u64; 3] = [
+        13220414436924019088,
+        4688902547214817808,
+        12431922355932903589,
+    ];
 
     #[test]
     fn training_forgets_the_table() {
