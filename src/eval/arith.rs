@@ -656,8 +656,11 @@ fn output_layer_play_avx512<const OUT: usize>(
             *sum = _mm512_add_ps(*sum, _mm512_mul_ps(r, a));
         }
     }
-    let mut out = [0f32; OUT];
-    for (k, o) in out.iter_mut().enumerate() {
+    // The outputs' sums side by side, so one register's table sigmoid
+    // squashes them all (the scalar chains, one per output, took longer
+    // than the dot products).
+    let mut pre = [0f32; 16];
+    for (k, p) in pre.iter_mut().enumerate().take(OUT) {
         let mut lanes = [0f32; 16];
         // SAFETY: `lanes` has room for sixteen floats.
         unsafe { _mm512_storeu_ps(lanes.as_mut_ptr(), sums[k]) };
@@ -665,9 +668,15 @@ fn output_layer_play_avx512<const OUT: usize>(
         for (r, a) in row[whole..].iter().zip(&hidden[whole..]) {
             lanes[0] += r * a;
         }
-        *o = sigmoid_table(sum_lanes16(&lanes) + b2[k]);
+        *p = sum_lanes16(&lanes) + b2[k];
     }
-    out
+    if OUT <= 16 {
+        sigmoid_table_avx512(&mut pre);
+        std::array::from_fn(|k| pre[k])
+    } else {
+        // Not a network of this crate's (3 or 5 outputs); kept correct.
+        output_layer_play_body(w2, b2, hidden)
+    }
 }
 
 /// Sixteen lanes summed in a fixed order.
