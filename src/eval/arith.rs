@@ -565,9 +565,7 @@ fn output_layer_avx2<const OUT: usize>(w2: &[f32], b2: &[f32], hidden: &[f32]) -
         for (r, a) in row[whole..].iter().zip(&hidden[whole..]) {
             lanes[0] += r * a;
         }
-        let s = ((lanes[0] + lanes[4]) + (lanes[1] + lanes[5]))
-            + ((lanes[2] + lanes[6]) + (lanes[3] + lanes[7]));
-        *o = sigmoid(s + b2[k]);
+        *o = sigmoid(sum_lanes8(&lanes) + b2[k]);
     }
     out
 }
@@ -584,25 +582,34 @@ pub fn output_layer_portable<const OUT: usize>(
 #[inline(always)]
 fn output_layer_body<const OUT: usize>(w2: &[f32], b2: &[f32], hidden: &[f32]) -> [f32; OUT] {
     let h = hidden.len();
-    let mut out = [0f32; OUT];
-    for (k, o) in out.iter_mut().enumerate() {
-        let row = &w2[k * h..(k + 1) * h];
-        let mut lanes = [0f32; 8];
-        let mut rows = row.chunks_exact(8);
-        let mut hs = hidden.chunks_exact(8);
-        for (r, a) in (&mut rows).zip(&mut hs) {
-            for l in 0..8 {
-                lanes[l] += r[l] * a[l];
-            }
+    std::array::from_fn(|k| {
+        let lanes = lane_dot::<8>(&w2[k * h..(k + 1) * h], hidden);
+        sigmoid(sum_lanes8(&lanes) + b2[k])
+    })
+}
+
+/// The dot product of `row` and `hidden` in `L` lanes: lane `l` sums the
+/// products at `l`, `l + L`, … in order, lane 0 also the tail.
+#[inline(always)]
+fn lane_dot<const L: usize>(row: &[f32], hidden: &[f32]) -> [f32; L] {
+    let mut lanes = [0f32; L];
+    let mut rows = row.chunks_exact(L);
+    let mut hs = hidden.chunks_exact(L);
+    for (r, a) in (&mut rows).zip(&mut hs) {
+        for l in 0..L {
+            lanes[l] += r[l] * a[l];
         }
-        for (r, a) in rows.remainder().iter().zip(hs.remainder()) {
-            lanes[0] += r * a;
-        }
-        let s = ((lanes[0] + lanes[4]) + (lanes[1] + lanes[5]))
-            + ((lanes[2] + lanes[6]) + (lanes[3] + lanes[7]));
-        *o = sigmoid(s + b2[k]);
     }
-    out
+    for (r, a) in rows.remainder().iter().zip(hs.remainder()) {
+        lanes[0] += r * a;
+    }
+    lanes
+}
+
+/// Eight lanes summed in a fixed order.
+#[inline(always)]
+fn sum_lanes8(l: &[f32; 8]) -> f32 {
+    ((l[0] + l[4]) + (l[1] + l[5])) + ((l[2] + l[6]) + (l[3] + l[7]))
 }
 
 /// Play's output layer: `out[k] = sigmoid_table(b2[k] + w2[k] · hidden)`,
@@ -682,8 +689,7 @@ fn output_layer_play_avx512<const OUT: usize>(
 /// Sixteen lanes summed in a fixed order.
 #[inline(always)]
 fn sum_lanes16(l: &[f32; 16]) -> f32 {
-    let s: [f32; 8] = std::array::from_fn(|i| l[i] + l[i + 8]);
-    ((s[0] + s[4]) + (s[1] + s[5])) + ((s[2] + s[6]) + (s[3] + s[7]))
+    sum_lanes8(&std::array::from_fn(|i| l[i] + l[i + 8]))
 }
 
 /// The portable copy of [`output_layer_play`] (what the tests compare the
@@ -699,23 +705,10 @@ pub fn output_layer_play_portable<const OUT: usize>(
 #[inline(always)]
 fn output_layer_play_body<const OUT: usize>(w2: &[f32], b2: &[f32], hidden: &[f32]) -> [f32; OUT] {
     let h = hidden.len();
-    let mut out = [0f32; OUT];
-    for (k, o) in out.iter_mut().enumerate() {
-        let row = &w2[k * h..(k + 1) * h];
-        let mut lanes = [0f32; 16];
-        let mut rows = row.chunks_exact(16);
-        let mut hs = hidden.chunks_exact(16);
-        for (r, a) in (&mut rows).zip(&mut hs) {
-            for l in 0..16 {
-                lanes[l] += r[l] * a[l];
-            }
-        }
-        for (r, a) in rows.remainder().iter().zip(hs.remainder()) {
-            lanes[0] += r * a;
-        }
-        *o = sigmoid_table(sum_lanes16(&lanes) + b2[k]);
-    }
-    out
+    std::array::from_fn(|k| {
+        let lanes = lane_dot::<16>(&w2[k * h..(k + 1) * h], hidden);
+        sigmoid_table(sum_lanes16(&lanes) + b2[k])
+    })
 }
 
 #[cfg(test)]
