@@ -581,10 +581,24 @@ pub fn output_layer_portable<const OUT: usize>(
 
 #[inline(always)]
 fn output_layer_body<const OUT: usize>(w2: &[f32], b2: &[f32], hidden: &[f32]) -> [f32; OUT] {
+    output_layer_lanes::<OUT, 8>(w2, b2, hidden, sum_lanes8, sigmoid)
+}
+
+/// An output layer whose dot products run in `L` lanes ([`lane_dot`]),
+/// summed by `sum` and squashed by `squash`: training's (8 lanes, exact
+/// sigmoid) and play's portable copies (16 lanes, table sigmoid).
+#[inline(always)]
+fn output_layer_lanes<const OUT: usize, const L: usize>(
+    w2: &[f32],
+    b2: &[f32],
+    hidden: &[f32],
+    sum: fn(&[f32; L]) -> f32,
+    squash: fn(f32) -> f32,
+) -> [f32; OUT] {
     let h = hidden.len();
     std::array::from_fn(|k| {
-        let lanes = lane_dot::<8>(&w2[k * h..(k + 1) * h], hidden);
-        sigmoid(sum_lanes8(&lanes) + b2[k])
+        let lanes = lane_dot::<L>(&w2[k * h..(k + 1) * h], hidden);
+        squash(sum(&lanes) + b2[k])
     })
 }
 
@@ -704,11 +718,7 @@ pub fn output_layer_play_portable<const OUT: usize>(
 
 #[inline(always)]
 fn output_layer_play_body<const OUT: usize>(w2: &[f32], b2: &[f32], hidden: &[f32]) -> [f32; OUT] {
-    let h = hidden.len();
-    std::array::from_fn(|k| {
-        let lanes = lane_dot::<16>(&w2[k * h..(k + 1) * h], hidden);
-        sigmoid_table(sum_lanes16(&lanes) + b2[k])
-    })
+    output_layer_lanes::<OUT, 16>(w2, b2, hidden, sum_lanes16, sigmoid_table)
 }
 
 #[cfg(test)]
