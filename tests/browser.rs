@@ -33,6 +33,7 @@ use fantoccini::actions::{
 };
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{Value, json};
+use tokio::sync::{Semaphore, SemaphorePermit};
 
 /// The longest any one condition is waited for.
 const GUARD: Duration = Duration::from_secs(90);
@@ -76,6 +77,67 @@ struct Page {
     _driver: Proc,
     _web: Web,
     name: &'static str,
+    /// Held while the browser runs (dropped last).
+    _permit: SemaphorePermit<'static>,
+}
+
+/// At most two browsers at once: six Chromiums starting together on two
+/// cores is what made session starts time out.
+static BROWSERS: Semaphore = Semaphore::const_new(2);
+
+/// How many times a WebDriver session start is tried.
+const SESSION_ATTEMPTS: usize = 3;
+
+/// Starts chromedriver on a free port and waits until it listens.
+async fn start_driver(driver: &Path) -> (Proc, u16) {
+    let port = free_port();
+    let driver_proc = Proc(
+        Command::new(driver)
+            .args([format!("--port={port}"), "--allowed-ips=127.0.0.1".into()])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start chromedriver"),
+    );
+    let start = Instant::now();
+    while TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(start.elapsed() < GUARD, "chromedriver never listened");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    (driver_proc, port)
+}
+
+/// Asks chromedriver on `port` for a headless Chromium session.
+async fn start_session(
+    port: u16,
+    browser: &Path,
+    profile: &Path,
+    downloads: &Path,
+) -> Result<Client, fantoccini::error::NewSessionError> {
+    let mut caps = serde_json::Map::new();
+    caps.insert(
+        "goog:chromeOptions".into(),
+        json!({
+            "binary": browser.to_string_lossy(),
+            "args": [
+                "--headless", "--no-sandbox", "--disable-gpu",
+                "--disable-background-networking", "--disable-component-update",
+                "--disable-sync", "--no-first-run", "--disable-dev-shm-usage",
+                format!("--user-data-dir={}", profile.display()),
+                "--window-size=1100,820",
+            ],
+            "prefs": {
+                "download.default_directory": downloads.to_string_lossy(),
+                "download.prompt_for_download": false,
+            },
+        }),
+    );
+    let connector = hyper_util::client::legacy::connect::HttpConnector::new();
+    ClientBuilder::new(connector)
+        .capabilities(caps)
+        .connect(&format!("http://127.0.0.1:{port}"))
+        .await
 }
 
 impl Page {
@@ -86,48 +148,29 @@ impl Page {
 
     /// [`Page::open`] with more `serve` options.
     async fn open_with(name: &'static str, browser: &Path, driver: &Path, serve: &[&str]) -> Page {
+        let permit = BROWSERS.acquire().await.expect("the browser semaphore");
         let web = Web::start(false, serve);
-        let port = free_port();
-        let driver_proc = Proc(
-            Command::new(driver)
-                .args([format!("--port={port}"), "--allowed-ips=127.0.0.1".into()])
-                .stdin(Stdio::null())
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .spawn()
-                .expect("start chromedriver"),
-        );
-        let start = Instant::now();
-        while TcpStream::connect(("127.0.0.1", port)).is_err() {
-            assert!(start.elapsed() < GUARD, "chromedriver never listened");
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
-        let profile = scratch_dir(&format!("chromium-{name}"));
         let downloads = scratch_dir(&format!("downloads-{name}"));
-        let mut caps = serde_json::Map::new();
-        caps.insert(
-            "goog:chromeOptions".into(),
-            json!({
-                "binary": browser.to_string_lossy(),
-                "args": [
-                    "--headless", "--no-sandbox", "--disable-gpu",
-                    "--disable-background-networking", "--disable-component-update",
-                    "--disable-sync", "--no-first-run", "--disable-dev-shm-usage",
-                    format!("--user-data-dir={}", profile.display()),
-                    "--window-size=1100,820",
-                ],
-                "prefs": {
-                    "download.default_directory": downloads.to_string_lossy(),
-                    "download.prompt_for_download": false,
-                },
-            }),
-        );
-        let connector = hyper_util::client::legacy::connect::HttpConnector::new();
-        let client = ClientBuilder::new(connector)
-            .capabilities(caps)
-            .connect(&format!("http://127.0.0.1:{port}"))
-            .await
-            .expect("a WebDriver session");
+        // Chromium can outlast chromedriver's own start-up wait on a loaded
+        // machine; a failed session start is retried with a fresh driver
+        // and profile, and every failure is printed.
+        let mut failures = Vec::new();
+        let (client, driver_proc) = loop {
+            let attempt = failures.len() + 1;
+            let (driver_proc, port) = start_driver(driver).await;
+            let profile = scratch_dir(&format!("chromium-{name}-{attempt}"));
+            match start_session(port, browser, &profile, &downloads).await {
+                Ok(client) => break (client, driver_proc),
+                Err(e) => {
+                    eprintln!("{name}: WebDriver session attempt {attempt} failed: {e}");
+                    failures.push(e.to_string());
+                    assert!(
+                        failures.len() < SESSION_ATTEMPTS,
+                        "no WebDriver session after {SESSION_ATTEMPTS} attempts: {failures:?}"
+                    );
+                }
+            }
+        };
         client
             .goto(&format!("http://{}/?anim=30", web.http))
             .await
@@ -138,6 +181,7 @@ impl Page {
             _driver: driver_proc,
             _web: web,
             name,
+            _permit: permit,
         };
         page.wait("the first game starts", "S.phase === 'roll'")
             .await;
