@@ -514,8 +514,9 @@ pub struct TrainArgs {
     /// No progress bar (it is hidden anyway when stderr is not a terminal).
     #[arg(long)]
     pub no_progress: bool,
-    /// Gul bara's input layout for a fresh network: 1, or 4 (layout 1 and
-    /// each side's unplayable dice).
+    /// Gul bara's input layout for a fresh network: 1, 4 (layout 1 and
+    /// each side's unplayable dice) or 5 (layout 4, each side's checkers
+    /// that can step each die, and whether contact is over).
     #[arg(long, default_value_t = 1)]
     pub layout: u32,
 }

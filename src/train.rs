@@ -57,9 +57,10 @@ pub struct TrainConfig {
     /// The game: Gul bara, or long nardy (its own input layout). The
     /// hitting games train in [`crate::train_hitting`].
     pub variant: Variant,
-    /// Gul bara's input layout for a fresh network: 1, or
-    /// [`crate::eval::net::BLOCK_LAYOUT`] (0: 1). A resumed run keeps its
-    /// checkpoint's.
+    /// Gul bara's input layout for a fresh network: 1,
+    /// [`crate::eval::net::BLOCK_LAYOUT`] or
+    /// [`crate::eval::net::MOBILITY_LAYOUT`] (0: 1). A resumed run keeps
+    /// its checkpoint's.
     pub layout: u32,
 }
 
@@ -443,16 +444,24 @@ pub fn train(cfg: &TrainConfig, log: &mut dyn FnMut(&str)) -> anyhow::Result<Vec
         "{} trains in train_hitting",
         cfg.variant
     );
-    use crate::eval::net::{BLOCK_INPUTS, BLOCK_LAYOUT, LAYOUT_VERSION};
+    use crate::eval::net::{
+        BLOCK_INPUTS, BLOCK_LAYOUT, LAYOUT_VERSION, MOBILITY_INPUTS, MOBILITY_LAYOUT,
+    };
     let want_layout = match (cfg.variant, cfg.layout) {
         (Variant::LongNardy, _) => LONG_LAYOUT,
         (_, BLOCK_LAYOUT) => BLOCK_LAYOUT,
+        (_, MOBILITY_LAYOUT) => MOBILITY_LAYOUT,
         (_, 0 | 1) => LAYOUT_VERSION,
-        (_, other) => anyhow::bail!("Gul bara has input layouts 1 and {BLOCK_LAYOUT}, not {other}"),
+        (_, other) => anyhow::bail!(
+            "Gul bara has input layouts 1, {BLOCK_LAYOUT} and {MOBILITY_LAYOUT}, not {other}"
+        ),
     };
     let fresh = || match want_layout {
         LONG_LAYOUT => Net::random_layout(LONG_LAYOUT, LONG_INPUTS, cfg.hidden, cfg.seed),
         BLOCK_LAYOUT => Net::random_layout(BLOCK_LAYOUT, BLOCK_INPUTS, cfg.hidden, cfg.seed),
+        MOBILITY_LAYOUT => {
+            Net::random_layout(MOBILITY_LAYOUT, MOBILITY_INPUTS, cfg.hidden, cfg.seed)
+        }
         _ => Net::random(cfg.hidden, cfg.seed),
     };
     let (folder, net) = RunFolder::open(&cfg.dir, "games", fresh, log)?;

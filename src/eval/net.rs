@@ -83,6 +83,14 @@ pub const BLOCK_LAYOUT: u32 = 4;
 /// Inputs of layout [`BLOCK_LAYOUT`].
 pub const BLOCK_INPUTS: usize = INPUTS + 2 * 7;
 
+/// Gul bara's third input layout: layout 4 and, per side, how many of its
+/// checkers can step each die (at most four counted: a doublet stage's
+/// steps), and whether the two sides are past each other (see
+/// [`features_v5`]).
+pub const MOBILITY_LAYOUT: u32 = 5;
+/// Inputs of layout [`MOBILITY_LAYOUT`].
+pub const MOBILITY_INPUTS: usize = BLOCK_INPUTS + 2 * 6 + 1;
+
 /// The (layout, inputs, outputs) of every network this build reads.
 fn known_kind(layout: u32, inputs: usize, outputs: usize) -> bool {
     let hit = (
@@ -94,6 +102,7 @@ fn known_kind(layout: u32, inputs: usize, outputs: usize) -> bool {
     kind == (LAYOUT_VERSION, INPUTS, OUTPUTS)
         || kind == (LONG_LAYOUT, LONG_INPUTS, OUTPUTS)
         || kind == (BLOCK_LAYOUT, BLOCK_INPUTS, OUTPUTS)
+        || kind == (MOBILITY_LAYOUT, MOBILITY_INPUTS, OUTPUTS)
         || kind == hit
 }
 
@@ -169,6 +178,15 @@ pub fn features_v4(state: &GameState, opts: &RuleOptions) -> Inputs {
 }
 
 fn features_v4_into(state: &GameState, opts: &RuleOptions, active: &mut impl InputSink) {
+    features_v4_masked(state, opts, active);
+}
+
+/// [`features_v4_into`], returning the two sides' occupancy masks.
+fn features_v4_masked(
+    state: &GameState,
+    opts: &RuleOptions,
+    active: &mut impl InputSink,
+) -> [u32; 2] {
     let [own, opp] = features_layout1_masked(state, opts, active);
     // The mover's view, then its opponent's.
     let views = [
@@ -190,6 +208,94 @@ fn features_v4_into(state: &GameState, opts: &RuleOptions, active: &mut impl Inp
             active.push((base + 6) as u16, share * share);
         }
     }
+    [own, opp]
+}
+
+/// The inputs of layout [`MOBILITY_LAYOUT`] (Gul bara): those of layout 4,
+/// then for the side to move and then its opponent, for each die, the
+/// checkers that can step it (a step to an open point or a legal bear-off)
+/// / 4, counting at most four (what a doublet stage needs); then 1 when no
+/// contact is left (each side has every checker on its own points 1–12,
+/// so neither can block the other again).
+pub fn features_v5(state: &GameState, opts: &RuleOptions) -> Inputs {
+    let mut x = Inputs { active: Vec::new() };
+    features_v5_into(state, opts, &mut x.active);
+    x
+}
+
+fn features_v5_into(state: &GameState, opts: &RuleOptions, active: &mut impl InputSink) {
+    let [own, opp] = features_v4_masked(state, opts, active);
+    let views = [
+        (state.pos.own, own, other_numbering_mask(opp)),
+        (state.pos.opp, opp, other_numbering_mask(own)),
+    ];
+    for (k, (c, occ, closed)) in views.into_iter().enumerate() {
+        let base = BLOCK_INPUTS + 6 * k;
+        for (d, movers) in movers_by_die(c, occ, closed).into_iter().enumerate() {
+            if movers > 0 {
+                active.push((base + d) as u16, f32::from(movers) / 4.0);
+            }
+        }
+    }
+    if (own | opp) & 0xFF_F000 == 0 {
+        active.push((BLOCK_INPUTS + 12) as u16, 1.0);
+    }
+}
+
+/// The occupancy mask of the points of `c` holding at least 2, 3 and 4
+/// checkers.
+fn masks_at_least(c: Checkers) -> [u32; 3] {
+    let compress = |x: u128| {
+        let lo = compress_nibble_flags(x as u64);
+        let hi = compress_nibble_flags((x >> 64) as u64);
+        (lo | (hi << 16)) & 0xFF_FFFF
+    };
+    // Point 1's count in the low nibble; each nibble's bits b3 b2 b1 b0.
+    let x = c.0 >> 4;
+    let nib = 0x1111_1111_1111_1111_1111_1111_1111_1111u128;
+    let (b0, b1, b2, b3) = (x & nib, (x >> 1) & nib, (x >> 2) & nib, (x >> 3) & nib);
+    [
+        compress(b1 | b2 | b3),
+        compress((b0 & b1) | b2 | b3),
+        compress(b2 | b3),
+    ]
+}
+
+/// Bit 0 of each nibble of `x` (the others zero) into consecutive bits.
+fn compress_nibble_flags(x: u64) -> u32 {
+    let x = x & 0x1111_1111_1111_1111;
+    let x = (x | (x >> 3)) & 0x0303_0303_0303_0303;
+    let x = (x | (x >> 6)) & 0x000F_000F_000F_000F;
+    let x = (x | (x >> 12)) & 0x0000_00FF_0000_00FF;
+    ((x | (x >> 24)) & 0xFFFF) as u32
+}
+
+/// For each die, how many checkers of `c` (occupying `occ`, with the points
+/// in `closed` closed to them, both in its numbering) can step it, at most
+/// four: the checkers of the points with a legal single step
+/// ([`crate::rules::movegen::step_is_legal`]'s rule).
+fn movers_by_die(c: Checkers, occ: u32, closed: u32) -> [u8; 6] {
+    let [two, three, four] = masks_at_least(c);
+    let home = occ & !crate::rules::position::HOME_MASK == 0;
+    let mut out = [0u8; 6];
+    for (i, slot) in out.iter_mut().enumerate() {
+        let d = i as u32 + 1;
+        // A checker on p lands on p − d: open when bit p − d − 1 of
+        // `closed` is clear.
+        let mut from = occ & ((!closed & 0xFF_FFFF) << d) & 0xFF_FFFF;
+        if home {
+            from |= occ & (1 << (d - 1));
+            if occ != 0 && occ >> (d - 1) == 0 {
+                from |= 1 << (31 - occ.leading_zeros());
+            }
+        }
+        let n = from.count_ones()
+            + (from & two).count_ones()
+            + (from & three).count_ones()
+            + (from & four).count_ones();
+        *slot = n.min(4) as u8;
+    }
+    out
 }
 
 /// The inputs a network of three outputs reads, by its layout (Gul bara's
@@ -222,6 +328,7 @@ fn features_by_layout(
     match layout {
         LONG_LAYOUT => long_features_into(state, opts, active),
         BLOCK_LAYOUT => features_v4_into(state, opts, active),
+        MOBILITY_LAYOUT => features_v5_into(state, opts, active),
         _ => features_layout1(state, opts, active),
     }
 }
@@ -648,7 +755,9 @@ impl Net {
         } else {
             (LAYOUT_VERSION, BLOCK_LAYOUT)
         };
-        if self.layout == want || self.layout == also {
+        let gul_bara_too =
+            variant != crate::rules::Variant::LongNardy && self.layout == MOBILITY_LAYOUT;
+        if self.layout == want || self.layout == also || gul_bara_too {
             Ok(())
         } else {
             Err(WeightsError(format!(
@@ -1210,6 +1319,95 @@ mod tests {
     }
 
     #[test]
+    fn movers_agree_with_the_step_rules() {
+        // A naive count: every point, every die, the rules' own step test.
+        use crate::rules::Step;
+        use crate::rules::movegen::step_is_legal;
+        let mut checked = 0;
+        let mut seen = [0usize; 5];
+        for s in played_positions(crate::rules::Variant::GulBara, 3000, 11) {
+            for pos in [s.pos, s.pos.flipped()] {
+                let fast = movers_by_die(pos.own, pos.own.mask(), pos.blocked());
+                for d in 1..=6u8 {
+                    let naive: u32 = (1..=24)
+                        .filter(|&p| step_is_legal(pos, Step::new(p, d)))
+                        .map(|p| u32::from(pos.own.at(p)))
+                        .sum();
+                    let want = naive.min(4) as u8;
+                    assert_eq!(fast[usize::from(d) - 1], want, "{pos:?} die {d}");
+                    seen[usize::from(want)] += 1;
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 10_000);
+        // Every capped count occurs, bear-offs included (the played games
+        // run to their ends).
+        assert!(seen.iter().all(|&n| n > 50), "{seen:?}");
+    }
+
+    #[test]
+    fn masks_at_least_agree_with_the_counts() {
+        for s in played_positions(crate::rules::Variant::GulBara, 500, 12) {
+            let c = s.pos.own;
+            let [two, three, four] = masks_at_least(c);
+            for p in 1..=24u8 {
+                let n = c.at(p);
+                let bit = |m: u32| m >> (p - 1) & 1 == 1;
+                assert_eq!(bit(two), n >= 2, "{c:?} point {p}");
+                assert_eq!(bit(three), n >= 3, "{c:?} point {p}");
+                assert_eq!(bit(four), n >= 4, "{c:?} point {p}");
+            }
+        }
+    }
+
+    #[test]
+    fn layout_5_inputs_by_hand() {
+        let opts = RuleOptions::default();
+        let unit = |x: &Inputs, i: usize| {
+            x.active
+                .iter()
+                .find(|&&(j, _)| usize::from(j) == i)
+                .map(|&(_, v)| v)
+        };
+        // The start: all fifteen on point 24, nothing closed within a die.
+        let x = features_v5(&GameState::start(crate::rules::Side::White), &opts);
+        assert!(
+            x.active
+                .iter()
+                .all(|&(i, _)| usize::from(i) < MOBILITY_INPUTS)
+        );
+        for d in 0..12 {
+            assert_eq!(unit(&x, BLOCK_INPUTS + d), Some(1.0), "mover unit {d}");
+        }
+        assert_eq!(unit(&x, BLOCK_INPUTS + 12), None, "contact at the start");
+        // Past each other: the mover holds 6 (3 checkers) and 2 (12), the
+        // opponent 11 (15), each on its own points 1-12.
+        let mut own = [0u8; 24];
+        own[5] = 3;
+        own[1] = 12;
+        let mut opp = [0u8; 24];
+        opp[10] = 15;
+        let mut s = GameState::start(crate::rules::Side::White);
+        s.pos = Position {
+            own: Checkers::from_counts(&own).unwrap(),
+            opp: Checkers::from_counts(&opp).unwrap(),
+        };
+        let x = features_v5(&s, &opts);
+        assert_eq!(unit(&x, BLOCK_INPUTS + 12), Some(1.0), "no contact");
+        // The mover, all home: die 1 from 6 and 2 (15 checkers), die 2
+        // bears off from 2, dice 3 and 4 only from 6 (three checkers), die
+        // 5 from 6, die 6 bears off from 6.
+        let mover: Vec<Option<f32>> = (0..6).map(|d| unit(&x, BLOCK_INPUTS + d)).collect();
+        let want = [1.0, 1.0, 0.75, 0.75, 0.75, 0.75].map(Some);
+        assert_eq!(mover, want);
+        // The opponent, not home (point 11): every die steps all 15.
+        for d in 6..12 {
+            assert_eq!(unit(&x, BLOCK_INPUTS + d), Some(1.0), "opponent unit {d}");
+        }
+    }
+
+    #[test]
     fn features_fit_the_layout() {
         let s = parse_state_text(
             "2,1,2,2,0,1,-1,-2,-3,0,0,-5,3,0,0,-1,-3,4,0,0,0,0,0,0 w 10 10 rem=4x2",
@@ -1346,6 +1544,8 @@ mod tests {
         assert!(worst_gap(&shipped, &gul, &opts) < CLOSE);
         let v4 = Net::random_layout(BLOCK_LAYOUT, BLOCK_INPUTS, 128, 8);
         assert!(worst_gap(&v4, &gul, &opts) < CLOSE);
+        let v5 = Net::random_layout(MOBILITY_LAYOUT, MOBILITY_INPUTS, 128, 9);
+        assert!(worst_gap(&v5, &gul, &opts) < CLOSE);
         let long = played_positions(Variant::LongNardy, 800, 4);
         let lopts = RuleOptions::for_variant(Variant::LongNardy);
         assert!(worst_gap(&Net::long_shipped().expect("long"), &long, &lopts) < CLOSE);
@@ -1441,6 +1641,7 @@ mod tests {
                 crate::rules::Variant::GulBara => {
                     add(&features(&s, &opts));
                     add(&features_v4(&s, &opts));
+                    add(&features_v5(&s, &opts));
                 }
                 crate::rules::Variant::LongNardy => add(&long_features(&s, &opts)),
                 _ => add(&crate::eval::hitnet::features(&s)),
@@ -1462,7 +1663,7 @@ mod tests {
         assert_eq!(got, PINNED_INPUTS);
     }
     const PINNED_INPUTS: [u64; 3] = [
-        13220414436924019088,
+        4900226375481286926,
         4688902547214817808,
         12431922355932903589,
     ];
