@@ -81,25 +81,37 @@ fn cpu_ns() -> f64 {
     t.tv_sec as f64 * 1e9 + t.tv_nsec as f64
 }
 
-/// Nanoseconds (thread CPU time) per evaluation: median of 9 passes over
-/// the corpus.
-fn eval_speed(name: &str, eval: &dyn Evaluator, states: &[GameState]) {
-    let opts = states.first().map_or_else(RuleOptions::default, |s| {
-        RuleOptions::for_variant(s.variant)
-    });
+/// Nanoseconds (thread CPU time) per state of 9 passes of `pass` (ten
+/// times over `states` states each): their median. `pass` returns a value
+/// the optimiser must keep.
+fn median_ns_per_state(states: usize, mut pass: impl FnMut() -> f32) -> f64 {
     let mut passes = Vec::new();
     for _ in 0..9 {
         let t = cpu_ns();
         let mut acc = 0.0f32;
         for _ in 0..10 {
-            for s in states {
-                acc += eval.eval(black_box(s), &opts).win;
-            }
+            acc += pass();
         }
         black_box(acc);
-        passes.push((cpu_ns() - t) / (10 * states.len()) as f64);
+        passes.push((cpu_ns() - t) / (10 * states) as f64);
     }
-    let m = median(passes);
+    median(passes)
+}
+
+/// The rules of the game the first of `states` is of.
+fn opts_of(states: &[GameState]) -> RuleOptions {
+    states.first().map_or_else(RuleOptions::default, |s| {
+        RuleOptions::for_variant(s.variant)
+    })
+}
+
+/// Nanoseconds (thread CPU time) per evaluation: median of 9 passes over
+/// the corpus.
+fn eval_speed(name: &str, eval: &dyn Evaluator, states: &[GameState]) {
+    let opts = opts_of(states);
+    let m = median_ns_per_state(states.len(), || {
+        states.iter().map(|s| eval.eval(black_box(s), &opts).win).sum()
+    });
     println!(
         "eval {name}: median {m:.0} ns CPU per evaluation ({:.2} M evaluations/s on one core)",
         1000.0 / m
@@ -110,24 +122,16 @@ fn eval_speed(name: &str, eval: &dyn Evaluator, states: &[GameState]) {
 /// [`Evaluator::eval_batch`] in batches of 16 states (about a stage's
 /// ends, as the search judges them): median of 9 passes.
 fn eval_batch_speed(name: &str, eval: &dyn Evaluator, states: &[GameState]) {
-    let opts = states.first().map_or_else(RuleOptions::default, |s| {
-        RuleOptions::for_variant(s.variant)
-    });
+    let opts = opts_of(states);
     let mut out = Vec::new();
-    let mut passes = Vec::new();
-    for _ in 0..9 {
-        let t = cpu_ns();
+    let m = median_ns_per_state(states.len(), || {
         let mut acc = 0.0f32;
-        for _ in 0..10 {
-            for batch in states.chunks(16) {
-                eval.eval_batch(black_box(batch), &opts, &mut out);
-                acc += out.iter().map(|p| p.win).sum::<f32>();
-            }
+        for batch in states.chunks(16) {
+            eval.eval_batch(black_box(batch), &opts, &mut out);
+            acc += out.iter().map(|p| p.win).sum::<f32>();
         }
-        black_box(acc);
-        passes.push((cpu_ns() - t) / (10 * states.len()) as f64);
-    }
-    let m = median(passes);
+        acc
+    });
     println!(
         "eval {name} in batches of 16: median {m:.0} ns CPU per evaluation ({:.2} M evaluations/s on one core)",
         1000.0 / m
@@ -139,19 +143,7 @@ fn eval_batch_speed(name: &str, eval: &dyn Evaluator, states: &[GameState]) {
 /// ready inputs.
 fn eval_parts(net: &Net, states: &[GameState]) {
     let opts = RuleOptions::default();
-    let median_of = |f: &mut dyn FnMut() -> f32| {
-        let mut passes = Vec::new();
-        for _ in 0..9 {
-            let t = cpu_ns();
-            let mut acc = 0.0f32;
-            for _ in 0..10 {
-                acc += f();
-            }
-            black_box(acc);
-            passes.push((cpu_ns() - t) / (10 * states.len()) as f64);
-        }
-        median(passes)
-    };
+    let median_of = |f: &mut dyn FnMut() -> f32| median_ns_per_state(states.len(), f);
     let inputs: Vec<Vec<(u16, f32)>> = states
         .iter()
         .map(|s| {
