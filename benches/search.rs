@@ -110,7 +110,10 @@ fn opts_of(states: &[GameState]) -> RuleOptions {
 fn eval_speed(name: &str, eval: &dyn Evaluator, states: &[GameState]) {
     let opts = opts_of(states);
     let m = median_ns_per_state(states.len(), || {
-        states.iter().map(|s| eval.eval(black_box(s), &opts).win).sum()
+        states
+            .iter()
+            .map(|s| eval.eval(black_box(s), &opts).win)
+            .sum()
     });
     println!(
         "eval {name}: median {m:.0} ns CPU per evaluation ({:.2} M evaluations/s on one core)",
