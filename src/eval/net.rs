@@ -16,7 +16,7 @@
 
 use super::arith::Squash;
 use super::{Evaluator, Probs};
-use crate::rules::position::{Checkers, longest_block_in_front};
+use crate::rules::position::{Checkers, compress_nibbles, longest_block_in_front};
 use crate::rules::{GameState, Pending, Position, RuleOptions};
 
 /// Inputs of layout version 1.
@@ -246,8 +246,8 @@ fn features_v5_into(state: &GameState, opts: &RuleOptions, active: &mut impl Inp
 /// checkers.
 fn masks_at_least(c: Checkers) -> [u32; 3] {
     let compress = |x: u128| {
-        let lo = compress_nibble_flags(x as u64);
-        let hi = compress_nibble_flags((x >> 64) as u64);
+        let lo = compress_nibbles(x as u64);
+        let hi = compress_nibbles((x >> 64) as u64);
         (lo | (hi << 16)) & 0xFF_FFFF
     };
     // Point 1's count in the low nibble; each nibble's bits b3 b2 b1 b0.
@@ -259,15 +259,6 @@ fn masks_at_least(c: Checkers) -> [u32; 3] {
         compress((b0 & b1) | b2 | b3),
         compress(b2 | b3),
     ]
-}
-
-/// Bit 0 of each nibble of `x` (the others zero) into consecutive bits.
-fn compress_nibble_flags(x: u64) -> u32 {
-    let x = x & 0x1111_1111_1111_1111;
-    let x = (x | (x >> 3)) & 0x0303_0303_0303_0303;
-    let x = (x | (x >> 6)) & 0x000F_000F_000F_000F;
-    let x = (x | (x >> 12)) & 0x0000_00FF_0000_00FF;
-    ((x | (x >> 24)) & 0xFFFF) as u32
 }
 
 /// For each die, how many checkers of `c` (occupying `occ`, with the points
@@ -1395,9 +1386,9 @@ mod tests {
         };
         let x = features_v5(&s, &opts);
         assert_eq!(unit(&x, BLOCK_INPUTS + 12), Some(1.0), "no contact");
-        // The mover, all home: die 1 from 6 and 2 (15 checkers), die 2
-        // bears off from 2, dice 3 and 4 only from 6 (three checkers), die
-        // 5 from 6, die 6 bears off from 6.
+        // The mover, all home: dice 1 and 2 from 6 and from 2 (15 checkers;
+        // a 2 bears off from 2), dice 3 and 4 only from 6 (three checkers),
+        // die 5 from 6, die 6 bears off from 6.
         let mover: Vec<Option<f32>> = (0..6).map(|d| unit(&x, BLOCK_INPUTS + d)).collect();
         let want = [1.0, 1.0, 0.75, 0.75, 0.75, 0.75].map(Some);
         assert_eq!(mover, want);

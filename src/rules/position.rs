@@ -27,7 +27,7 @@ pub const HOME_MASK: u32 = 0x3F;
 
 /// Gathers bit `4k` of `x` into bit `k` (k = 0..16).
 #[inline(always)]
-const fn compress_nibbles(x: u64) -> u32 {
+pub(crate) const fn compress_nibbles(x: u64) -> u32 {
     let x = x & 0x1111_1111_1111_1111;
     let x = (x | (x >> 3)) & 0x0303_0303_0303_0303;
     let x = (x | (x >> 6)) & 0x000F_000F_000F_000F;
