@@ -155,16 +155,28 @@ pub fn blocked_dice(pos: Position) -> [bool; 6] {
 /// [`blocked_dice`] of a mover whose checkers occupy `occ` and whose
 /// points in `closed` are closed (both in its numbering).
 fn blocked_dice_of(occ: u32, closed: u32) -> [bool; 6] {
+    step_sources(occ, closed).map(|from| from == 0)
+}
+
+/// For each die, the occupied points with a legal single step of it
+/// ([`crate::rules::movegen::step_is_legal`]'s rule): a landing on an open
+/// point, or, with every checker home, a bear-off from the die's point or
+/// from the highest point when none stands on the die's point or above.
+fn step_sources(occ: u32, closed: u32) -> [u32; 6] {
     let home = occ & !crate::rules::position::HOME_MASK == 0;
-    let mut out = [false; 6];
-    for (i, slot) in out.iter_mut().enumerate() {
+    std::array::from_fn(|i| {
         let d = i as u32 + 1;
-        // A checker on p lands on p − d: bit p − d − 1 of `occ >> d`.
-        let lands = (occ >> d) & !closed & 0xFF_FFFF;
-        let bears = home && (occ >> (d - 1) & 1 == 1 || occ >> d == 0) && occ != 0;
-        *slot = lands == 0 && !bears;
-    }
-    out
+        // A checker on p lands on p − d: open when bit p − d − 1 of
+        // `closed` is clear.
+        let mut from = occ & ((!closed & 0xFF_FFFF) << d) & 0xFF_FFFF;
+        if home {
+            from |= occ & (1 << (d - 1));
+            if occ != 0 && occ >> (d - 1) == 0 {
+                from |= 1 << (31 - occ.leading_zeros());
+            }
+        }
+        from
+    })
 }
 
 /// The inputs of layout [`BLOCK_LAYOUT`] (Gul bara): those of layout 1,
@@ -263,30 +275,16 @@ fn masks_at_least(c: Checkers) -> [u32; 3] {
 
 /// For each die, how many checkers of `c` (occupying `occ`, with the points
 /// in `closed` closed to them, both in its numbering) can step it, at most
-/// four: the checkers of the points with a legal single step
-/// ([`crate::rules::movegen::step_is_legal`]'s rule).
+/// four: the checkers of the points [`step_sources`] gives.
 fn movers_by_die(c: Checkers, occ: u32, closed: u32) -> [u8; 6] {
     let [two, three, four] = masks_at_least(c);
-    let home = occ & !crate::rules::position::HOME_MASK == 0;
-    let mut out = [0u8; 6];
-    for (i, slot) in out.iter_mut().enumerate() {
-        let d = i as u32 + 1;
-        // A checker on p lands on p − d: open when bit p − d − 1 of
-        // `closed` is clear.
-        let mut from = occ & ((!closed & 0xFF_FFFF) << d) & 0xFF_FFFF;
-        if home {
-            from |= occ & (1 << (d - 1));
-            if occ != 0 && occ >> (d - 1) == 0 {
-                from |= 1 << (31 - occ.leading_zeros());
-            }
-        }
+    step_sources(occ, closed).map(|from| {
         let n = from.count_ones()
             + (from & two).count_ones()
             + (from & three).count_ones()
             + (from & four).count_ones();
-        *slot = n.min(4) as u8;
-    }
-    out
+        n.min(4) as u8
+    })
 }
 
 /// The inputs a network of three outputs reads, by its layout (Gul bara's
