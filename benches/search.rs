@@ -370,7 +370,10 @@ fn beam_quality(eval: &dyn Evaluator, states: &[GameState]) {
 fn wanted(section: &str) -> bool {
     match std::env::var("GULBARA_BENCH") {
         Ok(list) => list.split(',').any(|w| w.trim() == section),
-        Err(_) => !matches!(section, "net1" | "net2" | "prefilter" | "beams"),
+        Err(_) => !matches!(
+            section,
+            "net1" | "net2" | "prefilter" | "beams" | "profile64"
+        ),
     }
 }
 
@@ -412,6 +415,17 @@ fn main() {
                 eval_batch_speed("backgammon net", &n, &bg);
             }
             Err(e) => println!("eval backgammon net: {e}"),
+        }
+    }
+    if wanted("profile64") {
+        // Only the 64-hidden evaluation, many passes: a loop to run under
+        // `perf stat` or `perf record`.
+        let small = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/gulbara-64h-layout1.gbnn");
+        if let Ok(Ok(n)) = std::fs::read(&small).map(|b| Net::from_bytes(&b)) {
+            for _ in 0..20 {
+                eval_speed("net 64 hidden (layout 1)", &n, &states);
+            }
         }
     }
     if wanted("chains") {

@@ -518,6 +518,174 @@ fn hidden_block<const B: usize>(
     acc[start..start + B].copy_from_slice(&sums);
 }
 
+/// Play's first layer in fixed point: the rows of the points (the first
+/// `int_rows`, most of a position's rows, always of value 1) as `i16` in
+/// steps of a power of two, added with wrapping integer additions, which
+/// are exact and so the same whatever the order or the instruction set;
+/// the biases and the other inputs' rows in `f32`, products in their
+/// order. Unit `j` is then `sigmoid_table(ints[j] · units[j] + floats[j])`.
+/// Half the bytes of `f32` rows, and additions of one cycle's latency.
+#[derive(Clone, Copy)]
+pub struct FixedRows<'a> {
+    /// The first `int_rows` rows in fixed point, `hidden` wide, row-major.
+    pub ints: &'a [i16],
+    /// How many rows `ints` holds.
+    pub int_rows: usize,
+    /// All the rows in `f32` (only those from `int_rows` on are read).
+    pub floats: &'a [f32],
+    /// The biases.
+    pub bias: &'a [f32],
+    /// The value of one step of `ints`, unit by unit (powers of two).
+    pub units: &'a [f32],
+}
+
+/// The hidden layer from [`FixedRows`] into `acc` (`hidden` long), with
+/// play's table sigmoid.
+#[inline]
+pub fn hidden_layer_fixed(rows: FixedRows<'_>, active: &[(u16, f32)], acc: &mut [f32]) {
+    #[cfg(target_arch = "x86_64")]
+    if avx512bw() {
+        // SAFETY: the CPU has AVX-512F and BW (checked just above).
+        unsafe { hidden_layer_fixed_avx512(rows, active, acc) };
+        return;
+    }
+    #[cfg(target_arch = "x86_64")]
+    if avx2() {
+        // SAFETY: the CPU has AVX2 (checked just above).
+        unsafe { hidden_layer_fixed_avx2(rows, active, acc) };
+        return;
+    }
+    hidden_layer_fixed_portable(rows, active, acc);
+}
+
+/// The portable copy of [`hidden_layer_fixed`] (what the tests compare the
+/// others with).
+pub fn hidden_layer_fixed_portable(rows: FixedRows<'_>, active: &[(u16, f32)], acc: &mut [f32]) {
+    fixed_sums::<64>(rows, active, acc);
+    acc.iter_mut().for_each(|a| *a = sigmoid_table(*a));
+}
+
+/// The AVX2 copy of [`hidden_layer_fixed`], whatever the CPU has beyond
+/// AVX2 (for the tests: `None` when the CPU lacks AVX2).
+pub fn hidden_layer_fixed_avx2_only(
+    rows: FixedRows<'_>,
+    active: &[(u16, f32)],
+    acc: &mut [f32],
+) -> Option<()> {
+    #[cfg(target_arch = "x86_64")]
+    if avx2() {
+        // SAFETY: the CPU has AVX2 (checked just above).
+        unsafe { hidden_layer_fixed_avx2(rows, active, acc) };
+        return Some(());
+    }
+    let _ = (rows, active, acc);
+    None
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn hidden_layer_fixed_avx2(rows: FixedRows<'_>, active: &[(u16, f32)], acc: &mut [f32]) {
+    fixed_sums::<64>(rows, active, acc);
+    acc.iter_mut().for_each(|a| *a = sigmoid_table(*a));
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw")]
+fn hidden_layer_fixed_avx512(rows: FixedRows<'_>, active: &[(u16, f32)], acc: &mut [f32]) {
+    // 32 registers hold a 128-hidden network's sums (4 of integers, 8 of
+    // floats): one pass over the inputs.
+    if acc.len().is_multiple_of(128) {
+        for start in (0..acc.len()).step_by(128) {
+            fixed_block::<128>(rows, active, start, acc);
+        }
+    } else {
+        fixed_sums::<64>(rows, active, acc);
+    }
+    sigmoid_table_avx512(acc);
+}
+
+/// Whether this CPU has AVX-512F and AVX-512BW (the 16-bit additions).
+#[inline]
+fn avx512bw() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("avx512f")
+            && std::arch::is_x86_feature_detected!("avx512bw")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// The fixed-point sums in blocks of `B` units (of 32, or one by one, when
+/// `B` does not divide the layer).
+#[inline(always)]
+fn fixed_sums<const B: usize>(rows: FixedRows<'_>, active: &[(u16, f32)], acc: &mut [f32]) {
+    let h = acc.len();
+    if h.is_multiple_of(B) {
+        for start in (0..h).step_by(B) {
+            fixed_block::<B>(rows, active, start, acc);
+        }
+    } else if h.is_multiple_of(32) {
+        for start in (0..h).step_by(32) {
+            fixed_block::<32>(rows, active, start, acc);
+        }
+    } else {
+        for start in 0..h {
+            fixed_block::<1>(rows, active, start, acc);
+        }
+    }
+}
+
+/// Units `start..start + B` of [`hidden_layer_fixed`]'s sums, before the
+/// sigmoid.
+#[inline(always)]
+fn fixed_block<const B: usize>(
+    rows: FixedRows<'_>,
+    active: &[(u16, f32)],
+    start: usize,
+    acc: &mut [f32],
+) {
+    let h = acc.len();
+    let mut ints = [0i16; B];
+    let mut floats = [0f32; B];
+    if let Some(Ok(bias)) = rows.bias.get(start..start + B).map(<&[f32; B]>::try_from) {
+        floats = *bias;
+    }
+    for &(i, v) in active {
+        let from = i as usize * h + start;
+        if (i as usize) < rows.int_rows {
+            let Some(Ok(row)) = rows.ints.get(from..from + B).map(<&[i16; B]>::try_from) else {
+                continue;
+            };
+            for l in 0..B {
+                ints[l] = ints[l].wrapping_add(row[l]);
+            }
+        } else {
+            let Some(Ok(row)) = rows.floats.get(from..from + B).map(<&[f32; B]>::try_from) else {
+                continue;
+            };
+            // Most are 1.0, and `a + w` is `a + w * 1.0` to the bit.
+            if v == 1.0 {
+                for l in 0..B {
+                    floats[l] += row[l];
+                }
+            } else {
+                for l in 0..B {
+                    floats[l] += row[l] * v;
+                }
+            }
+        }
+    }
+    let Some(Ok(units)) = rows.units.get(start..start + B).map(<&[f32; B]>::try_from) else {
+        return;
+    };
+    for (l, a) in acc[start..start + B].iter_mut().enumerate() {
+        *a = f32::from(ints[l]) * units[l] + floats[l];
+    }
+}
+
 /// The output layer: `out[k] = sigmoid(b2[k] + w2[k] · hidden)`, each dot
 /// product in eight lanes summed in a fixed order. `w2` is output-major
 /// with rows of `hidden.len()`.
@@ -839,6 +1007,72 @@ mod tests {
         let w2 = (0..5 * hidden).map(|_| r()).collect();
         let b2 = (0..5).map(|_| r()).collect();
         (w1, b1, w2, b2)
+    }
+
+    #[test]
+    fn the_fixed_point_layer_is_the_same_on_every_copy_and_near_the_exact_sum() {
+        for (hidden, seed) in [(64, 1), (128, 2), (256, 5), (37, 3), (8, 4)] {
+            let (w1, b1, _, _) = random_layers(hidden, seed);
+            // The first 100 rows in fixed point, the others in f32.
+            let int_rows = 100;
+            let units: Vec<f32> = (0..hidden)
+                .map(|j| 2f32.powi(-9 - (j % 4) as i32))
+                .collect();
+            let ints: Vec<i16> = w1[..int_rows * hidden]
+                .iter()
+                .enumerate()
+                .map(|(k, w)| (w / units[k % hidden]).round() as i16)
+                .collect();
+            let rows = FixedRows {
+                ints: &ints,
+                int_rows,
+                floats: &w1,
+                bias: &b1,
+                units: &units,
+            };
+            for n in 0..50u16 {
+                let active: Vec<(u16, f32)> = (0..(n % 40 + 1))
+                    .map(|j| {
+                        let i = (j * 5 + n) % 200;
+                        (
+                            i,
+                            if i >= 100 && j % 3 == 0 {
+                                0.37 * f32::from(j)
+                            } else {
+                                1.0
+                            },
+                        )
+                    })
+                    .collect();
+                let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+                let mut a = vec![0f32; hidden];
+                let mut b = vec![0f32; hidden];
+                hidden_layer_fixed(rows, &active, &mut a);
+                hidden_layer_fixed_portable(rows, &active, &mut b);
+                assert_eq!(bits(&a), bits(&b), "{hidden} hidden");
+                let mut c = vec![0f32; hidden];
+                if hidden_layer_fixed_avx2_only(rows, &active, &mut c).is_some() {
+                    assert_eq!(bits(&c), bits(&b), "AVX2 copy, {hidden} hidden");
+                }
+                // Each fixed-point row is within half a step of its weight.
+                for (j, &got) in a.iter().enumerate() {
+                    let mut sum = f64::from(b1[j]);
+                    let mut slack = 1e-5;
+                    for &(i, v) in &active {
+                        sum += f64::from(w1[i as usize * hidden + j]) * f64::from(v);
+                        if (i as usize) < int_rows {
+                            slack += 0.5 * f64::from(units[j]);
+                        }
+                    }
+                    let want = 1.0 / (1.0 + (-sum).exp());
+                    // The sigmoid's slope is at most 1/4.
+                    assert!(
+                        (f64::from(got) - want).abs() <= slack / 4.0 + 2e-7,
+                        "{hidden}/{j}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]

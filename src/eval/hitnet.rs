@@ -77,7 +77,7 @@ pub fn features_into(state: &GameState, active: &mut Vec<(u16, f32)>) {
 }
 
 /// Where the two sides' point units start.
-const BASES: [usize; 2] = [0, SIDE];
+pub(crate) const BASES: [usize; 2] = [0, SIDE];
 
 fn features_to(state: &GameState, active: &mut impl InputSink) {
     active.clear();

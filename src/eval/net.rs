@@ -441,14 +441,101 @@ pub(crate) fn point_units(
 /// The hidden-layer rows of the fast evaluation: for each side and each
 /// point, the sum of its units' rows for every count 1..=15 (in the units'
 /// order, `((≥1 + ≥2) + ≥3) + beyond · (n−3)/2`), then the network's own
-/// input rows. Built once per network, on its first fast evaluation.
+/// input rows; in `f32` and in fixed point ([`super::arith::FixedRows`]).
+/// Built once per network, on its first fast evaluation.
 #[derive(Clone, Default)]
-pub struct RowTable(std::sync::OnceLock<Vec<f32>>);
+pub struct RowTable(std::sync::OnceLock<PlayRows>);
+
+/// [`RowTable`]'s rows, built.
+#[derive(Clone)]
+pub(crate) struct PlayRows {
+    /// The rows in `f32`.
+    pub(crate) floats: Vec<f32>,
+    /// The rows in steps of `unit`.
+    pub(crate) ints: Vec<i16>,
+    /// The biases.
+    bias: Vec<f32>,
+    /// Each hidden unit's step, a power of two: the finest at which its
+    /// sum of rows of value 1 cannot leave the `i16` range ([`fixed_units`]).
+    pub(crate) units: Vec<f32>,
+}
+
+impl PlayRows {
+    /// The rows as the fixed-point hidden layer reads them.
+    pub(crate) fn fixed(&self) -> super::arith::FixedRows<'_> {
+        super::arith::FixedRows {
+            ints: &self.ints,
+            int_rows: TABLE_ROWS,
+            floats: &self.floats,
+            bias: &self.bias,
+            units: &self.units,
+        }
+    }
+}
+
+/// The steps of [`PlayRows::ints`], unit by unit, for `rows` (the f32
+/// table, `hidden` wide): for each hidden unit the smallest power of two
+/// (2⁻¹⁴ at the finest) at which the largest sum of point rows it can
+/// reach fits in an `i16`, rounding included: one count's row for each
+/// occupied point, with at most 15 checkers a side (the bound is a
+/// knapsack over the points). Trained networks get steps of 2⁻⁹ to 2⁻¹²;
+/// a file's weights may be as large as [`MAX_WEIGHT`], whose coarse steps
+/// still never wrap.
+fn fixed_units(rows: &[f32], hidden: usize) -> Vec<f32> {
+    // Each of at most 30 rounded rows is off by at most half a step; one
+    // more step for the bound's own rounding.
+    let rounding = 0.5 * 30.0 + 1.0;
+    (0..hidden)
+        .map(|j| {
+            let bound = points_bound(|r| rows[r * hidden + j].abs());
+            let mut e = -14;
+            while e < 30 && bound * 1.001 / 2f32.powi(e) + rounding > f32::from(i16::MAX) {
+                e += 1;
+            }
+            2f32.powi(e)
+        })
+        .collect()
+}
+
+/// The largest sum of `size(row)` over one row per occupied point, both
+/// sides, with at most 15 checkers a side.
+fn points_bound<T: Copy + Default + PartialOrd + std::ops::Add<Output = T>>(
+    size: impl Fn(usize) -> T,
+) -> T {
+    let mut total = T::default();
+    for side in 0..2 {
+        // best[c]: the largest sum over points holding c checkers in all.
+        let mut best = [T::default(); 16];
+        for p in 1..=24u8 {
+            let mut next = best;
+            for used in 0..15usize {
+                for n in 1..=(15 - used) {
+                    let v = best[used] + size(table_row(side, p, n as u8));
+                    if v > next[used + n] {
+                        next[used + n] = v;
+                    }
+                }
+            }
+            best = next;
+        }
+        let most = best
+            .into_iter()
+            .fold(T::default(), |a, b| if b > a { b } else { a });
+        total = total + most;
+    }
+    total
+}
 
 impl RowTable {
     /// The rows of `w1` (`hidden` wide) with the table in front, the two
-    /// sides' point units starting at inputs `bases`.
-    fn rows(&self, w1: &[f32], hidden: usize, bases: [usize; 2]) -> &[f32] {
+    /// sides' point units starting at inputs `bases`, and the biases `b1`.
+    pub(crate) fn rows(
+        &self,
+        w1: &[f32],
+        b1: &[f32],
+        hidden: usize,
+        bases: [usize; 2],
+    ) -> &PlayRows {
         self.0.get_or_init(|| {
             let mut rows = vec![0f32; TABLE_ROWS * hidden + w1.len()];
             for (side, base) in bases.into_iter().enumerate() {
@@ -475,7 +562,18 @@ impl RowTable {
                 }
             }
             rows[TABLE_ROWS * hidden..].copy_from_slice(w1);
-            rows
+            let units = fixed_units(&rows, hidden);
+            let steps = |(j, x): (usize, &f32)| (x / units[j % hidden]).round() as i16;
+            PlayRows {
+                ints: rows[..TABLE_ROWS * hidden]
+                    .iter()
+                    .enumerate()
+                    .map(steps)
+                    .collect(),
+                bias: b1.to_vec(),
+                floats: rows,
+                units,
+            }
         })
     }
 
@@ -807,26 +905,32 @@ impl<const OUT: usize> NetOf<OUT> {
 
     /// [`NetOf::outputs`] of the active inputs `(index, value)`.
     pub fn outputs_of(&self, active: &[(u16, f32)]) -> [f32; OUT] {
-        self.outputs_with(&self.w1, active, Squash::Exact)
+        self.outputs_with(&self.w1, active)
     }
 
-    /// The outputs of active rows `(index, value)` of `w1` (the network's
-    /// own, or its [`RowTable`]): training's layers for [`Squash::Exact`],
-    /// play's for [`Squash::Table`].
+    /// The outputs of active rows `(index, value)` of `w1`: training's
+    /// layers.
     #[inline]
-    fn outputs_with(&self, w1: &[f32], active: &[(u16, f32)], squash: Squash) -> [f32; OUT] {
-        let layers = |acc: &mut [f32]| {
-            super::arith::hidden_layer_as(w1, &self.b1, active, acc, squash);
-            match squash {
-                Squash::Exact => self.outputs_from(acc),
-                Squash::Table => super::arith::output_layer_play(&self.w2, &self.b2, acc),
-            }
-        };
+    fn outputs_with(&self, w1: &[f32], active: &[(u16, f32)]) -> [f32; OUT] {
+        self.with_hidden_buffer(|acc| {
+            super::arith::hidden_layer_as(w1, &self.b1, active, acc, Squash::Exact);
+            self.outputs_from(acc)
+        })
+    }
+
+    /// `layers` with a zeroed buffer of `hidden` floats (on the stack for
+    /// networks of up to [`MAX_HIDDEN`] hidden units).
+    #[inline(always)]
+    fn with_hidden_buffer(&self, layers: impl FnOnce(&mut [f32]) -> [f32; OUT]) -> [f32; OUT] {
         if self.hidden > MAX_HIDDEN {
             return layers(&mut vec![0f32; self.hidden]);
         }
-        // The shipped networks' size first: zeroing a buffer of
-        // MAX_HIDDEN floats costs more than their output layer.
+        // The shipped networks' sizes first: zeroing a buffer of
+        // MAX_HIDDEN floats costs more than their output layer, and one of
+        // 128 (a call to memset) a tenth of a 64-hidden evaluation.
+        if self.hidden == 64 {
+            return layers(&mut [0f32; 64]);
+        }
         if self.hidden <= 128 {
             let mut buf = [0f32; 128];
             return layers(&mut buf[..self.hidden]);
@@ -838,8 +942,14 @@ impl<const OUT: usize> NetOf<OUT> {
     /// The outputs of the table rows `(index, value)` ([`TableSink`]'s
     /// list), the point units of the two sides starting at inputs `bases`.
     pub(crate) fn outputs_of_rows(&self, bases: [usize; 2], active: &[(u16, f32)]) -> [f32; OUT] {
-        let rows = self.rows.rows(&self.w1, self.hidden, bases);
-        self.outputs_with(rows, active, Squash::Table)
+        let rows = self
+            .rows
+            .rows(&self.w1, &self.b1, self.hidden, bases)
+            .fixed();
+        self.with_hidden_buffer(|acc| {
+            super::arith::hidden_layer_fixed(rows, active, acc);
+            super::arith::output_layer_play(&self.w2, &self.b2, acc)
+        })
     }
 
     /// One gradient step of the squared error towards `target` at `x`.
@@ -1520,13 +1630,20 @@ mod tests {
         worst
     }
 
+    /// How far play's evaluation may be from training's, chance by chance
+    /// (see the next test).
+    const PLAY_CLOSE: f32 = 1.5e-3;
+
     #[test]
     fn the_table_evaluation_is_the_sparse_one_regrouped() {
         use crate::rules::Variant;
-        // Sums regrouped (and play's table sigmoid, within 1.5e-7 of the
-        // exact one) differ only by rounding: far below anything the search
-        // could see.
-        const CLOSE: f32 = 4e-6;
+        // PLAY_CLOSE: sums regrouped, the point rows in fixed point (steps of 2⁻⁹ to
+        // 2⁻¹² for these networks: 30 rows' rounding moves a sum by about
+        // 10⁻³ at worst) and play's table sigmoid (within 1.5e-7 of the
+        // exact one): the worst chance over these positions moves by a few
+        // 10⁻⁴ (measured: 2–6·10⁻⁴), a tenth of the smallest equity step
+        // the protocol prints.
+        const CLOSE: f32 = PLAY_CLOSE;
         let gul = played_positions(Variant::GulBara, 1500, 3);
         let opts = RuleOptions::default();
         let shipped = Net::shipped().expect("shipped");
@@ -1535,6 +1652,11 @@ mod tests {
         assert!(worst_gap(&v4, &gul, &opts) < CLOSE);
         let v5 = Net::random_layout(MOBILITY_LAYOUT, MOBILITY_INPUTS, 128, 9);
         assert!(worst_gap(&v5, &gul, &opts) < CLOSE);
+        let small = Net::from_bytes(include_bytes!(
+            "../../tests/fixtures/gulbara-64h-layout1.gbnn"
+        ))
+        .expect("64-hidden fixture");
+        assert!(worst_gap(&small, &gul, &opts) < CLOSE);
         let long = played_positions(Variant::LongNardy, 800, 4);
         let lopts = RuleOptions::for_variant(Variant::LongNardy);
         assert!(worst_gap(&Net::long_shipped().expect("long"), &long, &lopts) < CLOSE);
@@ -1547,7 +1669,7 @@ mod tests {
         // A point's table row is its units' rows: every count on every
         // point of both sides, against the sparse units in f64.
         let h = shipped.hidden;
-        let rows = shipped.rows.rows(&shipped.w1, h, BASES);
+        let rows = &shipped.rows.rows(&shipped.w1, &shipped.b1, h, BASES).floats;
         for (side, base) in BASES.into_iter().enumerate() {
             for p in 1..=24u8 {
                 for n in 1..=15u8 {
@@ -1561,6 +1683,51 @@ mod tests {
                             .sum();
                         assert!((f64::from(rows[r * h + j]) - want).abs() < 1e-5);
                     }
+                }
+            }
+        }
+    }
+
+    /// The largest |sum| of fixed-point point rows unit `j` can reach, in
+    /// whole steps, by the knapsack over exact integers.
+    fn worst_steps(rows: &PlayRows, hidden: usize, j: usize) -> i64 {
+        points_bound(|r| i64::from(rows.ints[r * hidden + j]).abs())
+    }
+
+    #[test]
+    fn fixed_point_sums_never_wrap() {
+        // Every shipped network, a random one, and one with weights near
+        // the largest a file may hold: for each unit, the biggest sum of
+        // its rounded point rows (one count per point, at most 15 checkers
+        // a side) stays inside i16, and the steps are fine ones wherever
+        // the weights allow.
+        let mut huge = Net::random_layout(BLOCK_LAYOUT, BLOCK_INPUTS, 64, 11);
+        huge.w1.iter_mut().for_each(|w| *w *= 9.0e4);
+        assert!(huge.w1.iter().all(|w| w.abs() <= MAX_WEIGHT));
+        let bg = crate::eval::hitnet::HitNet::shipped().expect("hitnet");
+        let bg_rows = bg
+            .rows
+            .rows(&bg.w1, &bg.b1, bg.hidden, crate::eval::hitnet::BASES);
+        let mut checked = vec![(bg_rows, bg.hidden)];
+        let nets = [
+            Net::shipped().expect("shipped"),
+            Net::long_shipped().expect("long"),
+            Net::random_layout(MOBILITY_LAYOUT, MOBILITY_INPUTS, 128, 9),
+            huge,
+        ];
+        for n in &nets {
+            checked.push((n.rows.rows(&n.w1, &n.b1, n.hidden, BASES), n.hidden));
+        }
+        for (k, (rows, hidden)) in checked.into_iter().enumerate() {
+            for j in 0..hidden {
+                let worst = worst_steps(rows, hidden, j);
+                assert!(worst <= i64::from(i16::MAX), "net {k} unit {j}: {worst}");
+                if k < 4 {
+                    assert!(rows.units[j] <= 1.0 / 256.0, "net {k} unit {j}");
+                    // One step finer would not have fitted.
+                    assert!(
+                        2 * worst > i64::from(i16::MAX) - 200 || rows.units[j] == 2f32.powi(-14)
+                    );
                 }
             }
         }
@@ -1590,8 +1757,8 @@ mod tests {
                 if s.pos.own.off() == 0 && s.pos.opp.off() == 0 {
                     // Nothing is settled: the network's own chances.
                     let raw = Sparse(&net).eval(s, &opts);
-                    assert!((p.win_mars - raw.win_mars).abs() < 4e-6);
-                    assert!((p.lose_mars - raw.lose_mars).abs() < 4e-6);
+                    assert!((p.win_mars - raw.win_mars).abs() < PLAY_CLOSE);
+                    assert!((p.lose_mars - raw.lose_mars).abs() < PLAY_CLOSE);
                 }
             }
             assert!(own > 50 && opp > 50, "{v}: {own} {opp}");
@@ -1670,7 +1837,7 @@ mod tests {
         }
         let after = net.eval(&states[10], &opts);
         assert!(after.win > before.win + 0.01, "{before:?} → {after:?}");
-        assert!(worst_gap(&net, &states, &opts) < 4e-6);
+        assert!(worst_gap(&net, &states, &opts) < PLAY_CLOSE);
     }
 
     #[test]
