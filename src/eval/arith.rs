@@ -502,17 +502,8 @@ fn hidden_block<const B: usize>(
     }
     for &(i, v) in active {
         let from = i as usize * h + start;
-        let Some(Ok(row)) = w1.get(from..from + B).map(<&[f32; B]>::try_from) else {
-            continue;
-        };
-        if v == 1.0 {
-            for l in 0..B {
-                sums[l] += row[l];
-            }
-        } else {
-            for l in 0..B {
-                sums[l] += row[l] * v;
-            }
+        if let Some(Ok(row)) = w1.get(from..from + B).map(<&[f32; B]>::try_from) {
+            add_row(&mut sums, row, v);
         }
     }
     acc[start..start + B].copy_from_slice(&sums);
@@ -663,18 +654,8 @@ fn fixed_block<const B: usize>(
                 ints[l] = ints[l].wrapping_add(row[l]);
             }
         } else {
-            let Some(Ok(row)) = rows.floats.get(from..from + B).map(<&[f32; B]>::try_from) else {
-                continue;
-            };
-            // Most are 1.0, and `a + w` is `a + w * 1.0` to the bit.
-            if v == 1.0 {
-                for l in 0..B {
-                    floats[l] += row[l];
-                }
-            } else {
-                for l in 0..B {
-                    floats[l] += row[l] * v;
-                }
+            if let Some(Ok(row)) = rows.floats.get(from..from + B).map(<&[f32; B]>::try_from) {
+                add_row(&mut floats, row, v);
             }
         }
     }
@@ -683,6 +664,21 @@ fn fixed_block<const B: usize>(
     };
     for (l, a) in acc[start..start + B].iter_mut().enumerate() {
         *a = f32::from(ints[l]) * units[l] + floats[l];
+    }
+}
+
+/// `sums += v · row`, lane by lane. Most inputs are 1.0, and `a + w` is
+/// `a + w * 1.0` to the bit, so those skip the multiplication.
+#[inline(always)]
+fn add_row<const B: usize>(sums: &mut [f32; B], row: &[f32; B], v: f32) {
+    if v == 1.0 {
+        for l in 0..B {
+            sums[l] += row[l];
+        }
+    } else {
+        for l in 0..B {
+            sums[l] += row[l] * v;
+        }
     }
 }
 
