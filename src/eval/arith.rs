@@ -6,10 +6,14 @@
 //! is our own rather than the platform's `expf`, whose last bit differs
 //! between C libraries and, in glibc, between CPUs with and without FMA.
 //!
-//! The hot loops are written once and compiled twice: for the build's
-//! baseline target and, on x86-64, with AVX2 enabled, picked at run time.
-//! Both are the same operations on the same values lane by lane, so they
-//! give the same bits; a test checks it.
+//! Play's point rows are the exception: `i16` sums with wrapping integer
+//! additions ([`hidden_layer_fixed`]), exact and so the same bits in any
+//! order.
+//!
+//! The hot loops are written once and compiled for the build's baseline
+//! target and, on x86-64, with AVX2 and with AVX-512 enabled, picked at run
+//! time. All are the same operations on the same values lane by lane, so
+//! they give the same bits; tests check it.
 
 /// 1.5 · 2²³: adding it rounds an `f32` below 2²² in size to an integer.
 const ROUNDER: f32 = 12_582_912.0;

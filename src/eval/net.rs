@@ -451,12 +451,12 @@ pub struct RowTable(std::sync::OnceLock<PlayRows>);
 pub(crate) struct PlayRows {
     /// The rows in `f32`.
     pub(crate) floats: Vec<f32>,
-    /// The rows in steps of `unit`.
+    /// The point rows (the first [`TABLE_ROWS`]) in steps of `units`.
     pub(crate) ints: Vec<i16>,
     /// The biases.
     bias: Vec<f32>,
     /// Each hidden unit's step, a power of two: the finest at which its
-    /// sum of rows of value 1 cannot leave the `i16` range ([`fixed_units`]).
+    /// sum of point rows cannot leave the `i16` range ([`fixed_units`]).
     pub(crate) units: Vec<f32>,
 }
 
@@ -1637,12 +1637,11 @@ mod tests {
     #[test]
     fn the_table_evaluation_is_the_sparse_one_regrouped() {
         use crate::rules::Variant;
-        // PLAY_CLOSE: sums regrouped, the point rows in fixed point (steps of 2⁻⁹ to
-        // 2⁻¹² for these networks: 30 rows' rounding moves a sum by about
-        // 10⁻³ at worst) and play's table sigmoid (within 1.5e-7 of the
-        // exact one): the worst chance over these positions moves by a few
-        // 10⁻⁴ (measured: 2–6·10⁻⁴), a tenth of the smallest equity step
-        // the protocol prints.
+        // Sums regrouped, the point rows in fixed point (steps of 2⁻⁹ to
+        // 2⁻¹² for these networks, so 30 rows' rounding moves a sum by
+        // about 10⁻³ at worst) and play's table sigmoid (within 1.5e-7 of
+        // the exact one): over these positions the worst chance moves by
+        // 2–6·10⁻⁴ (measured), under PLAY_CLOSE.
         const CLOSE: f32 = PLAY_CLOSE;
         let gul = played_positions(Variant::GulBara, 1500, 3);
         let opts = RuleOptions::default();
