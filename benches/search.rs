@@ -377,6 +377,15 @@ fn wanted(section: &str) -> bool {
     }
 }
 
+/// The 64-hidden network shipped before the layout-4 one, kept as a test
+/// fixture.
+fn small_net() -> Result<Net, String> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/gulbara-64h-layout1.gbnn");
+    let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    Net::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+}
+
 fn main() {
     let states = corpus();
     let net = Net::shipped().expect("shipped weights");
@@ -385,17 +394,15 @@ fn main() {
         eval_speed("net", &net, &states);
         eval_batch_speed("net", &net, &states);
         eval_parts(&net, &states);
-        // The 64-hidden network shipped before the layout-4 one, kept as a
-        // test fixture: the 64-hidden figure.
-        let small = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/fixtures/gulbara-64h-layout1.gbnn");
-        match std::fs::read(&small).map(|b| Net::from_bytes(&b)) {
-            Ok(Ok(n)) => {
+        // The 64-hidden network shipped before the layout-4 one: the
+        // issue's 64-hidden figure.
+        match small_net() {
+            Ok(n) => {
                 eval_speed("net 64 hidden (layout 1)", &n, &states);
                 eval_batch_speed("net 64 hidden (layout 1)", &n, &states);
                 eval_parts(&n, &states);
             }
-            _ => println!("eval net 64 hidden: {} not readable", small.display()),
+            Err(e) => println!("eval net 64 hidden: {e}"),
         }
         // Each game's network and baseline on positions of that game.
         let long = walk(Variant::LongNardy, 2000);
@@ -420,12 +427,13 @@ fn main() {
     if wanted("profile64") {
         // Only the 64-hidden evaluation, many passes: a loop to run under
         // `perf stat` or `perf record`.
-        let small = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/fixtures/gulbara-64h-layout1.gbnn");
-        if let Ok(Ok(n)) = std::fs::read(&small).map(|b| Net::from_bytes(&b)) {
-            for _ in 0..20 {
-                eval_speed("net 64 hidden (layout 1)", &n, &states);
+        match small_net() {
+            Ok(n) => {
+                for _ in 0..20 {
+                    eval_speed("net 64 hidden (layout 1)", &n, &states);
+                }
             }
+            Err(e) => println!("eval net 64 hidden: {e}"),
         }
     }
     if wanted("chains") {

@@ -52,17 +52,6 @@ pub fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + exp(-x))
 }
 
-/// Which sigmoid the hidden layer squashes its sums with.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Squash {
-    /// [`sigmoid`]: what training computes (its runs keep their bits).
-    Exact,
-    /// [`sigmoid_table`]: play's, within 1.5·10⁻⁷ of the exact value and
-    /// without a division (about half the hidden layer's time went to
-    /// the exponential and the division).
-    Table,
-}
-
 /// The largest `2|x|` the table reads: just below its 32 segments' end.
 const TABLE_LAST: f32 = 31.999_998;
 
@@ -288,59 +277,36 @@ fn avx2() -> bool {
     }
 }
 
-/// The hidden layer: `acc = sigmoid(b1 + Σ v · w1[i])` over the active
-/// inputs `(i, v)` in their order. `w1` is input-major with rows of
-/// `acc.len()`; `b1` is `acc.len()` long.
+/// Training's hidden layer: `acc = sigmoid(b1 + Σ v · w1[i])` over the
+/// active inputs `(i, v)` in their order, with the exact [`sigmoid`] (its
+/// runs keep their bits; play's layer is [`hidden_layer_fixed`]). `w1` is
+/// input-major with rows of `acc.len()`; `b1` is `acc.len()` long.
 #[inline]
 pub fn hidden_layer(w1: &[f32], b1: &[f32], active: &[(u16, f32)], acc: &mut [f32]) {
-    hidden_layer_as(w1, b1, active, acc, Squash::Exact);
-}
-
-/// [`hidden_layer`] with the sigmoid `squash`.
-#[inline]
-pub fn hidden_layer_as(
-    w1: &[f32],
-    b1: &[f32],
-    active: &[(u16, f32)],
-    acc: &mut [f32],
-    squash: Squash,
-) {
     #[cfg(target_arch = "x86_64")]
     if avx512() {
         // SAFETY: the CPU has AVX-512F (checked just above).
-        unsafe { hidden_layer_avx512(w1, b1, active, acc, squash) };
+        unsafe { hidden_layer_avx512(w1, b1, active, acc) };
         return;
     }
     #[cfg(target_arch = "x86_64")]
     if avx2() {
         // SAFETY: the CPU has AVX2 (checked just above).
-        unsafe { hidden_layer_avx2(w1, b1, active, acc, squash) };
+        unsafe { hidden_layer_avx2(w1, b1, active, acc) };
         return;
     }
-    hidden_layer_body(w1, b1, active, acc, squash);
+    hidden_layer_body(w1, b1, active, acc);
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-fn hidden_layer_avx2(
-    w1: &[f32],
-    b1: &[f32],
-    active: &[(u16, f32)],
-    acc: &mut [f32],
-    squash: Squash,
-) {
-    hidden_layer_body(w1, b1, active, acc, squash);
+fn hidden_layer_avx2(w1: &[f32], b1: &[f32], active: &[(u16, f32)], acc: &mut [f32]) {
+    hidden_layer_body(w1, b1, active, acc);
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f")]
-fn hidden_layer_avx512(
-    w1: &[f32],
-    b1: &[f32],
-    active: &[(u16, f32)],
-    acc: &mut [f32],
-    squash: Squash,
-) {
+fn hidden_layer_avx512(w1: &[f32], b1: &[f32], active: &[(u16, f32)], acc: &mut [f32]) {
     // AVX-512's 32 registers hold 128 sums: one pass over the inputs for
     // the 128-hidden networks instead of two (the same bits: each unit
     // still adds its inputs in their order).
@@ -352,10 +318,7 @@ fn hidden_layer_avx512(
     } else {
         hidden_sums(w1, b1, active, acc);
     }
-    match squash {
-        Squash::Exact => acc.iter_mut().for_each(|a| *a = sigmoid(*a)),
-        Squash::Table => sigmoid_table_avx512(acc),
-    }
+    acc.iter_mut().for_each(|a| *a = sigmoid(*a));
 }
 
 /// [`sigmoid_table`] over `acc`, sixteen lanes at a time: the same
@@ -414,42 +377,26 @@ pub fn hidden_layer_avx2_only(
     b1: &[f32],
     active: &[(u16, f32)],
     acc: &mut [f32],
-    squash: Squash,
 ) -> Option<()> {
     #[cfg(target_arch = "x86_64")]
     if avx2() {
         // SAFETY: the CPU has AVX2 (checked just above).
-        unsafe { hidden_layer_avx2(w1, b1, active, acc, squash) };
+        unsafe { hidden_layer_avx2(w1, b1, active, acc) };
         return Some(());
     }
-    let _ = (w1, b1, active, acc, squash);
+    let _ = (w1, b1, active, acc);
     None
 }
 
 /// The portable hidden layer (also what the tests compare the AVX2 copy with).
-pub fn hidden_layer_portable(
-    w1: &[f32],
-    b1: &[f32],
-    active: &[(u16, f32)],
-    acc: &mut [f32],
-    squash: Squash,
-) {
-    hidden_layer_body(w1, b1, active, acc, squash);
+pub fn hidden_layer_portable(w1: &[f32], b1: &[f32], active: &[(u16, f32)], acc: &mut [f32]) {
+    hidden_layer_body(w1, b1, active, acc);
 }
 
 #[inline(always)]
-fn hidden_layer_body(
-    w1: &[f32],
-    b1: &[f32],
-    active: &[(u16, f32)],
-    acc: &mut [f32],
-    squash: Squash,
-) {
+fn hidden_layer_body(w1: &[f32], b1: &[f32], active: &[(u16, f32)], acc: &mut [f32]) {
     hidden_sums(w1, b1, active, acc);
-    match squash {
-        Squash::Exact => acc.iter_mut().for_each(|a| *a = sigmoid(*a)),
-        Squash::Table => acc.iter_mut().for_each(|a| *a = sigmoid_table(*a)),
-    }
+    acc.iter_mut().for_each(|a| *a = sigmoid(*a));
 }
 
 /// The hidden layer's sums, before the sigmoid.
@@ -556,6 +503,11 @@ pub fn hidden_layer_fixed(rows: FixedRows<'_>, active: &[(u16, f32)], acc: &mut 
 /// The portable copy of [`hidden_layer_fixed`] (what the tests compare the
 /// others with).
 pub fn hidden_layer_fixed_portable(rows: FixedRows<'_>, active: &[(u16, f32)], acc: &mut [f32]) {
+    hidden_layer_fixed_body(rows, active, acc);
+}
+
+#[inline(always)]
+fn hidden_layer_fixed_body(rows: FixedRows<'_>, active: &[(u16, f32)], acc: &mut [f32]) {
     fixed_sums::<64>(rows, active, acc);
     acc.iter_mut().for_each(|a| *a = sigmoid_table(*a));
 }
@@ -580,8 +532,7 @@ pub fn hidden_layer_fixed_avx2_only(
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 fn hidden_layer_fixed_avx2(rows: FixedRows<'_>, active: &[(u16, f32)], acc: &mut [f32]) {
-    fixed_sums::<64>(rows, active, acc);
-    acc.iter_mut().for_each(|a| *a = sigmoid_table(*a));
+    hidden_layer_fixed_body(rows, active, acc);
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -946,12 +897,19 @@ mod tests {
         assert!(sigmoid_table(1e30) > 0.999_999 && sigmoid_table(-1e30) < 1e-6);
         assert_eq!(sigmoid_table(f32::INFINITY), sigmoid_table(1e30));
         assert!(sigmoid_table(f32::NAN).is_finite());
-        // In the hidden layer's AVX-512 copy too (any length: whole
-        // registers and the tail).
+        // In play's hidden layer's AVX-512 copy too (any length: whole
+        // registers and the tail): no inputs, so each unit is its bias.
         let grid: Vec<f32> = (-3000..2999).map(|i| i as f32 * 0.011).collect();
-        let (w1, b1) = (grid.clone(), grid.clone());
+        let units = vec![1f32; grid.len()];
+        let rows = FixedRows {
+            ints: &[],
+            int_rows: 0,
+            floats: &[],
+            bias: &grid,
+            units: &units,
+        };
         let mut a = vec![0f32; grid.len()];
-        hidden_layer_as(&w1, &b1, &[], &mut a, Squash::Table);
+        hidden_layer_fixed(rows, &[], &mut a);
         for (x, y) in grid.iter().zip(&a) {
             assert_eq!(y.to_bits(), sigmoid_table(*x).to_bits(), "at {x}");
         }
@@ -1089,20 +1047,16 @@ mod tests {
                     })
                     .collect();
                 let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
-                for squash in [Squash::Table, Squash::Exact] {
-                    let mut a = vec![0f32; hidden];
-                    let mut b = vec![0f32; hidden];
-                    // The best copy this CPU runs (AVX-512 where it has it).
-                    hidden_layer_as(&w1, &b1, &active, &mut a, squash);
-                    hidden_layer_portable(&w1, &b1, &active, &mut b, squash);
-                    assert_eq!(bits(&a), bits(&b), "{squash:?}");
-                    let mut c = vec![0f32; hidden];
-                    if hidden_layer_avx2_only(&w1, &b1, &active, &mut c, squash).is_some() {
-                        assert_eq!(bits(&c), bits(&b), "AVX2 copy, {squash:?}");
-                    }
-                }
                 let mut a = vec![0f32; hidden];
+                let mut b = vec![0f32; hidden];
+                // The best copy this CPU runs (AVX-512 where it has it).
                 hidden_layer(&w1, &b1, &active, &mut a);
+                hidden_layer_portable(&w1, &b1, &active, &mut b);
+                assert_eq!(bits(&a), bits(&b));
+                let mut c = vec![0f32; hidden];
+                if hidden_layer_avx2_only(&w1, &b1, &active, &mut c).is_some() {
+                    assert_eq!(bits(&c), bits(&b), "AVX2 copy");
+                }
                 let o: [f32; 5] = output_layer(&w2, &b2, &a);
                 let p: [f32; 5] = output_layer_portable(&w2, &b2, &a);
                 assert_eq!(o.map(f32::to_bits), p.map(f32::to_bits));

@@ -14,7 +14,6 @@
 //! (`inputs × hidden`), hidden biases, output weights output-major
 //! (`outputs × hidden`), output biases.
 
-use super::arith::Squash;
 use super::{Evaluator, Probs};
 use crate::rules::position::{Checkers, compress_nibbles, longest_block_in_front};
 use crate::rules::{GameState, Pending, Position, RuleOptions};
@@ -903,17 +902,11 @@ impl<const OUT: usize> NetOf<OUT> {
         self.outputs_of(&x.active)
     }
 
-    /// [`NetOf::outputs`] of the active inputs `(index, value)`.
-    pub fn outputs_of(&self, active: &[(u16, f32)]) -> [f32; OUT] {
-        self.outputs_with(&self.w1, active)
-    }
-
-    /// The outputs of active rows `(index, value)` of `w1`: training's
+    /// [`NetOf::outputs`] of the active inputs `(index, value)`: training's
     /// layers.
-    #[inline]
-    fn outputs_with(&self, w1: &[f32], active: &[(u16, f32)]) -> [f32; OUT] {
+    pub fn outputs_of(&self, active: &[(u16, f32)]) -> [f32; OUT] {
         self.with_hidden_buffer(|acc| {
-            super::arith::hidden_layer_as(w1, &self.b1, active, acc, Squash::Exact);
+            super::arith::hidden_layer(&self.w1, &self.b1, active, acc);
             self.outputs_from(acc)
         })
     }
