@@ -321,16 +321,35 @@ fn hidden_layer_avx512(w1: &[f32], b1: &[f32], active: &[(u16, f32)], acc: &mut 
     acc.iter_mut().for_each(|a| *a = sigmoid(*a));
 }
 
-/// [`sigmoid_table`] over `acc`, sixteen lanes at a time: the same
-/// operations lane by lane (the coefficients picked by `vpermt2ps` from
-/// two registers of 16 each).
+/// [`sigmoid_table`] over `acc`, sixteen lanes at a time
+/// ([`sigmoid_table_zmm`]).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f")]
 fn sigmoid_table_avx512(acc: &mut [f32]) {
+    use std::arch::x86_64::{_mm512_loadu_ps, _mm512_storeu_ps};
+    let mut chunks = acc.chunks_exact_mut(16);
+    for chunk in &mut chunks {
+        // SAFETY: the chunk holds 16 floats.
+        unsafe {
+            let x = _mm512_loadu_ps(chunk.as_ptr());
+            _mm512_storeu_ps(chunk.as_mut_ptr(), sigmoid_table_zmm(x));
+        }
+    }
+    for a in chunks.into_remainder() {
+        *a = sigmoid_table(*a);
+    }
+}
+
+/// [`sigmoid_table`] of sixteen lanes: the same operations lane by lane
+/// (the coefficients picked by `vpermt2ps` from two registers of 16 each).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+#[inline]
+fn sigmoid_table_zmm(x: std::arch::x86_64::__m512) -> std::arch::x86_64::__m512 {
     use std::arch::x86_64::{
         __m512, _CMP_LT_OQ, _mm512_abs_ps, _mm512_add_ps, _mm512_cmp_ps_mask, _mm512_cvtepi32_ps,
         _mm512_cvttps_epi32, _mm512_loadu_ps, _mm512_mask_blend_ps, _mm512_min_ps, _mm512_mul_ps,
-        _mm512_permutex2var_ps, _mm512_set1_ps, _mm512_setzero_ps, _mm512_storeu_ps, _mm512_sub_ps,
+        _mm512_permutex2var_ps, _mm512_set1_ps, _mm512_setzero_ps, _mm512_sub_ps,
     };
     // SAFETY (all loads): each coefficient row has 32 floats.
     let halves = |k: usize| -> (__m512, __m512) {
@@ -342,32 +361,23 @@ fn sigmoid_table_avx512(acc: &mut [f32]) {
             )
         }
     };
-    let c = [halves(0), halves(1), halves(2), halves(3), halves(4)];
-    let two = _mm512_set1_ps(2.0);
-    let one = _mm512_set1_ps(1.0);
-    let last = _mm512_set1_ps(TABLE_LAST);
-    let zero = _mm512_setzero_ps();
-    let mut chunks = acc.chunks_exact_mut(16);
-    for chunk in &mut chunks {
-        // SAFETY: the chunk holds 16 floats.
-        let x = unsafe { _mm512_loadu_ps(chunk.as_ptr()) };
-        let t = _mm512_min_ps(_mm512_mul_ps(_mm512_abs_ps(x), two), last);
-        let i = _mm512_cvttps_epi32(t);
-        let f = _mm512_sub_ps(t, _mm512_cvtepi32_ps(i));
-        let coef = |k: usize| _mm512_permutex2var_ps(c[k].0, i, c[k].1);
-        let mut y = coef(4);
-        y = _mm512_add_ps(_mm512_mul_ps(y, f), coef(3));
-        y = _mm512_add_ps(_mm512_mul_ps(y, f), coef(2));
-        y = _mm512_add_ps(_mm512_mul_ps(y, f), coef(1));
-        y = _mm512_add_ps(_mm512_mul_ps(y, f), coef(0));
-        let negative = _mm512_cmp_ps_mask::<_CMP_LT_OQ>(x, zero);
-        let y = _mm512_mask_blend_ps(negative, y, _mm512_sub_ps(one, y));
-        // SAFETY: the chunk holds 16 floats.
-        unsafe { _mm512_storeu_ps(chunk.as_mut_ptr(), y) };
-    }
-    for a in chunks.into_remainder() {
-        *a = sigmoid_table(*a);
-    }
+    let t = _mm512_min_ps(
+        _mm512_mul_ps(_mm512_abs_ps(x), _mm512_set1_ps(2.0)),
+        _mm512_set1_ps(TABLE_LAST),
+    );
+    let i = _mm512_cvttps_epi32(t);
+    let f = _mm512_sub_ps(t, _mm512_cvtepi32_ps(i));
+    let coef = |k: usize| {
+        let (lo, hi) = halves(k);
+        _mm512_permutex2var_ps(lo, i, hi)
+    };
+    let mut y = coef(4);
+    y = _mm512_add_ps(_mm512_mul_ps(y, f), coef(3));
+    y = _mm512_add_ps(_mm512_mul_ps(y, f), coef(2));
+    y = _mm512_add_ps(_mm512_mul_ps(y, f), coef(1));
+    y = _mm512_add_ps(_mm512_mul_ps(y, f), coef(0));
+    let negative = _mm512_cmp_ps_mask::<_CMP_LT_OQ>(x, _mm512_setzero_ps());
+    _mm512_mask_blend_ps(negative, y, _mm512_sub_ps(_mm512_set1_ps(1.0), y))
 }
 
 /// The AVX2 hidden layer, whatever the CPU has beyond AVX2 (for the tests:
@@ -605,9 +615,7 @@ fn fixed_block<const B: usize>(
             let Some(Ok(row)) = rows.ints.get(from..from + B).map(<&[i16; B]>::try_from) else {
                 continue;
             };
-            for l in 0..B {
-                ints[l] = ints[l].wrapping_add(row[l]);
-            }
+            add_int_row(&mut ints, row);
         } else {
             if let Some(Ok(row)) = rows.floats.get(from..from + B).map(<&[f32; B]>::try_from) {
                 add_row(&mut floats, row, v);
@@ -619,6 +627,213 @@ fn fixed_block<const B: usize>(
     };
     for (l, a) in acc[start..start + B].iter_mut().enumerate() {
         *a = f32::from(ints[l]) * units[l] + floats[l];
+    }
+}
+
+/// Play's first-layer sums of one position, `H` units wide, added as the
+/// inputs come ([`fused_layers`]): the point rows in fixed point, the other
+/// rows in `f32` in the order they come, as [`hidden_layer_fixed`] adds a
+/// list of them (the same bits, without the list).
+pub(crate) struct FixedSums<'a, const H: usize> {
+    rows: FixedRows<'a>,
+    ints: [i16; H],
+    floats: [f32; H],
+}
+
+impl<'a, const H: usize> FixedSums<'a, H> {
+    /// Sums of nothing yet: zero, and the biases.
+    #[inline(always)]
+    fn new(rows: FixedRows<'a>) -> FixedSums<'a, H> {
+        let mut sums = FixedSums {
+            rows,
+            ints: [0; H],
+            floats: [0.0; H],
+        };
+        sums.reset();
+        sums
+    }
+
+    /// Back to the biases alone.
+    #[inline(always)]
+    pub(crate) fn reset(&mut self) {
+        self.ints = [0; H];
+        self.floats = match self.rows.bias.get(..H).map(<&[f32; H]>::try_from) {
+            Some(Ok(bias)) => *bias,
+            _ => [0.0; H],
+        };
+    }
+
+    /// Adds fixed-point row `r` (one of the first `int_rows`).
+    #[inline(always)]
+    pub(crate) fn add_int_row(&mut self, r: usize) {
+        debug_assert!(r < self.rows.int_rows);
+        let from = r * H;
+        if let Some(Ok(row)) = self
+            .rows
+            .ints
+            .get(from..from + H)
+            .map(<&[i16; H]>::try_from)
+        {
+            add_int_row(&mut self.ints, row);
+        }
+    }
+
+    /// Adds `v` times `f32` row `r` (one from `int_rows` on).
+    #[inline(always)]
+    pub(crate) fn add_float_row(&mut self, r: usize, v: f32) {
+        let from = r * H;
+        if let Some(Ok(row)) = self
+            .rows
+            .floats
+            .get(from..from + H)
+            .map(<&[f32; H]>::try_from)
+        {
+            add_row(&mut self.floats, row, v);
+        }
+    }
+}
+
+/// What writes a position's rows into [`FixedSums`] (its features).
+pub(crate) trait FillSums<const H: usize> {
+    /// Adds the position's rows to `sums` (cleared first).
+    fn fill(self, sums: &mut FixedSums<'_, H>);
+}
+
+/// Play's evaluation of one position, `H` hidden units wide: `fill`'s rows
+/// summed as they come ([`FixedSums`]), then the units
+/// `sigmoid_table(ints · units + floats)` and [`output_layer_play`]; the
+/// bits of [`hidden_layer_fixed`] on the list of the same rows, then
+/// [`output_layer_play`], on every copy. The whole evaluation is one
+/// function per instruction set, so the sums stay in registers.
+#[inline]
+pub(crate) fn fused_layers<const H: usize, const OUT: usize>(
+    rows: FixedRows<'_>,
+    w2: &[f32],
+    b2: &[f32],
+    fill: impl FillSums<H>,
+) -> [f32; OUT] {
+    #[cfg(target_arch = "x86_64")]
+    if avx512bw() {
+        // SAFETY: the CPU has AVX-512F and BW (checked just above).
+        return unsafe { fused_layers_avx512(rows, w2, b2, fill) };
+    }
+    #[cfg(target_arch = "x86_64")]
+    if avx2() {
+        // SAFETY: the CPU has AVX2 (checked just above).
+        return unsafe { fused_layers_avx2(rows, w2, b2, fill) };
+    }
+    fused_layers_body(rows, w2, b2, fill)
+}
+
+/// The portable copy of [`fused_layers`] (what the tests compare the others
+/// with).
+#[cfg(test)]
+pub(crate) fn fused_layers_portable<const H: usize, const OUT: usize>(
+    rows: FixedRows<'_>,
+    w2: &[f32],
+    b2: &[f32],
+    fill: impl FillSums<H>,
+) -> [f32; OUT] {
+    fused_layers_body(rows, w2, b2, fill)
+}
+
+/// The AVX2 copy of [`fused_layers`], whatever the CPU has beyond AVX2
+/// (for the tests: `None` when the CPU lacks AVX2).
+#[cfg(test)]
+pub(crate) fn fused_layers_avx2_only<const H: usize, const OUT: usize>(
+    rows: FixedRows<'_>,
+    w2: &[f32],
+    b2: &[f32],
+    fill: impl FillSums<H>,
+) -> Option<[f32; OUT]> {
+    #[cfg(target_arch = "x86_64")]
+    if avx2() {
+        // SAFETY: the CPU has AVX2 (checked just above).
+        return Some(unsafe { fused_layers_avx2(rows, w2, b2, fill) });
+    }
+    let _ = (rows, w2, b2, fill);
+    None
+}
+
+#[inline(always)]
+fn fused_layers_body<const H: usize, const OUT: usize>(
+    rows: FixedRows<'_>,
+    w2: &[f32],
+    b2: &[f32],
+    fill: impl FillSums<H>,
+) -> [f32; OUT] {
+    let mut sums = FixedSums::<H>::new(rows);
+    fill.fill(&mut sums);
+    let units = units_of::<H>(rows);
+    let hidden: [f32; H] =
+        std::array::from_fn(|l| sigmoid_table(f32::from(sums.ints[l]) * units[l] + sums.floats[l]));
+    output_layer_play_body(w2, b2, &hidden)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn fused_layers_avx2<const H: usize, const OUT: usize>(
+    rows: FixedRows<'_>,
+    w2: &[f32],
+    b2: &[f32],
+    fill: impl FillSums<H>,
+) -> [f32; OUT] {
+    fused_layers_body(rows, w2, b2, fill)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw")]
+fn fused_layers_avx512<const H: usize, const OUT: usize>(
+    rows: FixedRows<'_>,
+    w2: &[f32],
+    b2: &[f32],
+    fill: impl FillSums<H>,
+) -> [f32; OUT] {
+    use std::arch::x86_64::{
+        _mm256_loadu_si256, _mm512_add_ps, _mm512_cvtepi16_epi32, _mm512_cvtepi32_ps,
+        _mm512_loadu_ps, _mm512_mul_ps, _mm512_storeu_ps,
+    };
+    let mut sums = FixedSums::<H>::new(rows);
+    fill.fill(&mut sums);
+    let units = units_of::<H>(rows);
+    let mut hidden = [0f32; H];
+    let whole = H / 16 * 16;
+    for c in (0..whole).step_by(16) {
+        // SAFETY: c + 16 ≤ H, the length of `ints`, `units`, `floats` and
+        // `hidden`.
+        unsafe {
+            let ints = _mm256_loadu_si256(sums.ints.as_ptr().add(c).cast());
+            let ints = _mm512_cvtepi32_ps(_mm512_cvtepi16_epi32(ints));
+            let x = _mm512_add_ps(
+                _mm512_mul_ps(ints, _mm512_loadu_ps(units.as_ptr().add(c))),
+                _mm512_loadu_ps(sums.floats.as_ptr().add(c)),
+            );
+            _mm512_storeu_ps(hidden.as_mut_ptr().add(c), sigmoid_table_zmm(x));
+        }
+    }
+    for l in whole..H {
+        hidden[l] = sigmoid_table(f32::from(sums.ints[l]) * units[l] + sums.floats[l]);
+    }
+    output_layer_play_avx512(w2, b2, &hidden)
+}
+
+/// The steps of the first `H` units ([`FixedRows::units`]; zero, so the
+/// point rows count for nothing, if the table were shorter, which
+/// [`crate::eval::net`]'s tables never are).
+#[inline(always)]
+fn units_of<const H: usize>(rows: FixedRows<'_>) -> [f32; H] {
+    match rows.units.get(..H).map(<&[f32; H]>::try_from) {
+        Some(Ok(units)) => *units,
+        _ => [0.0; H],
+    }
+}
+
+/// `ints += row`, lane by lane, wrapping (exact in any order: the rows'
+/// bound keeps every sum in range).
+#[inline(always)]
+fn add_int_row<const B: usize>(ints: &mut [i16; B], row: &[i16; B]) {
+    for (a, r) in ints.iter_mut().zip(row) {
+        *a = a.wrapping_add(*r);
     }
 }
 
@@ -772,51 +987,74 @@ fn output_layer_play_avx2<const OUT: usize>(w2: &[f32], b2: &[f32], hidden: &[f3
 }
 
 /// [`output_layer_play`]'s AVX-512 copy: the lanes of
-/// [`output_layer_play_body`] in one register per output.
+/// [`output_layer_play_body`] in one register per output, summed in
+/// registers in [`sum_lanes16`]'s order, and the outputs squashed side by
+/// side in one register.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f")]
+#[inline]
 fn output_layer_play_avx512<const OUT: usize>(
     w2: &[f32],
     b2: &[f32],
     hidden: &[f32],
 ) -> [f32; OUT] {
     use std::arch::x86_64::{
-        _mm512_add_ps, _mm512_loadu_ps, _mm512_mul_ps, _mm512_setzero_ps, _mm512_storeu_ps,
+        __m128, _mm_add_ps, _mm_hadd_ps, _mm_setzero_ps, _mm_storeu_ps, _mm256_add_ps,
+        _mm256_castpd_ps, _mm256_castps256_ps128, _mm256_extractf128_ps, _mm512_add_ps,
+        _mm512_castpd512_pd256, _mm512_castps_pd, _mm512_extractf64x4_pd, _mm512_loadu_ps,
+        _mm512_mul_ps, _mm512_setzero_ps, _mm512_storeu_ps,
     };
     let h = hidden.len();
-    let whole = h / 16 * 16;
+    if !h.is_multiple_of(16) || OUT > 16 || w2.len() < OUT * h || b2.len() < OUT {
+        // Not a network of this crate's (64 or 128 hidden units, 3 or 5
+        // outputs); kept correct.
+        return output_layer_play_body(w2, b2, hidden);
+    }
     let mut sums = [_mm512_setzero_ps(); OUT];
-    for j in (0..whole).step_by(16) {
-        // SAFETY: j + 16 ≤ whole ≤ h = hidden.len().
-        let a = unsafe { _mm512_loadu_ps(hidden.as_ptr().add(j)) };
-        for (k, sum) in sums.iter_mut().enumerate() {
-            let row = &w2[k * h..(k + 1) * h];
-            // SAFETY: j + 16 ≤ whole ≤ h = row.len().
-            let r = unsafe { _mm512_loadu_ps(row.as_ptr().add(j)) };
-            *sum = _mm512_add_ps(*sum, _mm512_mul_ps(r, a));
+    for j in (0..h).step_by(16) {
+        // SAFETY: j + 16 ≤ h = hidden.len(), and each output's row of `w2`
+        // (checked above) is h long.
+        unsafe {
+            let a = _mm512_loadu_ps(hidden.as_ptr().add(j));
+            for (k, sum) in sums.iter_mut().enumerate() {
+                let r = _mm512_loadu_ps(w2.as_ptr().add(k * h + j));
+                *sum = _mm512_add_ps(*sum, _mm512_mul_ps(r, a));
+            }
         }
     }
-    // The outputs' sums side by side, so one register's table sigmoid
-    // squashes them all (the scalar chains, one per output, took longer
-    // than the dot products).
+    // Lanes l + 8 onto l, then l + 4 onto l: four sums per output, whose
+    // pairs `hadd` adds, and then the pairs' sums: `sum_lanes16`'s tree.
+    let quarters: [__m128; OUT] = sums.map(|s| {
+        let d = _mm512_castps_pd(s);
+        let eighths = _mm256_add_ps(
+            _mm256_castpd_ps(_mm512_castpd512_pd256(d)),
+            _mm256_castpd_ps(_mm512_extractf64x4_pd::<1>(d)),
+        );
+        _mm_add_ps(
+            _mm256_castps256_ps128(eighths),
+            _mm256_extractf128_ps::<1>(eighths),
+        )
+    });
+    let quarter = |k: usize| quarters.get(k).copied().unwrap_or(_mm_setzero_ps());
     let mut pre = [0f32; 16];
-    for (k, p) in pre.iter_mut().enumerate().take(OUT) {
-        let mut lanes = [0f32; 16];
-        // SAFETY: `lanes` has room for sixteen floats.
-        unsafe { _mm512_storeu_ps(lanes.as_mut_ptr(), sums[k]) };
-        let row = &w2[k * h..(k + 1) * h];
-        for (r, a) in row[whole..].iter().zip(&hidden[whole..]) {
-            lanes[0] += r * a;
-        }
-        *p = sum_lanes16(&lanes) + b2[k];
+    for (g, four) in pre.chunks_exact_mut(4).enumerate().take(OUT.div_ceil(4)) {
+        let k = 4 * g;
+        let total = _mm_hadd_ps(
+            _mm_hadd_ps(quarter(k), quarter(k + 1)),
+            _mm_hadd_ps(quarter(k + 2), quarter(k + 3)),
+        );
+        // SAFETY: `four` holds four floats.
+        unsafe { _mm_storeu_ps(four.as_mut_ptr(), total) };
     }
-    if OUT <= 16 {
-        sigmoid_table_avx512(&mut pre);
-        std::array::from_fn(|k| pre[k])
-    } else {
-        // Not a network of this crate's (3 or 5 outputs); kept correct.
-        output_layer_play_body(w2, b2, hidden)
+    for (p, b) in pre.iter_mut().zip(b2).take(OUT) {
+        *p += b;
     }
+    // SAFETY: `pre` holds sixteen floats.
+    unsafe {
+        let y = sigmoid_table_zmm(_mm512_loadu_ps(pre.as_ptr()));
+        _mm512_storeu_ps(pre.as_mut_ptr(), y);
+    }
+    std::array::from_fn(|k| pre[k])
 }
 
 /// Sixteen lanes summed in a fixed order.

@@ -11,7 +11,7 @@
 //! network's format ([`super::net`]) with this layout and five outputs; its
 //! description names the game it was trained on.
 
-use super::net::{HIT_LAYOUT, InputSink, NetOf, Sparse, TableSink, WeightsError};
+use super::net::{Features, HIT_LAYOUT, InputSink, NetOf, Sparse, WeightsError};
 use super::{Evaluator, Probs};
 use crate::rules::position::Checkers;
 use crate::rules::{GameState, RuleOptions, Side};
@@ -29,6 +29,7 @@ pub type HitNet = NetOf<OUTPUTS>;
 /// The shipped backgammon weights (also short nardy's).
 pub static SHIPPED: &[u8] = include_bytes!("backgammon.gbnn");
 
+#[inline(always)]
 fn side_features(c: Checkers, m: u32, side: usize, base: usize, out: &mut impl InputSink) {
     let bar = c.bar();
     let pips = super::net::point_units(c, m, side, base, out) + 25 * u32::from(bar);
@@ -76,9 +77,21 @@ pub fn features_into(state: &GameState, active: &mut Vec<(u16, f32)>) {
     features_to(state, active);
 }
 
+/// A state's inputs for play's evaluation ([`NetOf::play_outputs`]).
+#[derive(Clone, Copy)]
+pub(crate) struct HitFeatures<'s>(pub(crate) &'s GameState);
+
+impl Features for HitFeatures<'_> {
+    #[inline(always)]
+    fn write(self, sink: &mut impl InputSink) {
+        features_to(self.0, sink);
+    }
+}
+
 /// Where the two sides' point units start.
 pub(crate) const BASES: [usize; 2] = [0, SIDE];
 
+#[inline(always)]
 fn features_to(state: &GameState, active: &mut impl InputSink) {
     active.clear();
     let (own, opp) = (state.pos.own, state.pos.opp);
@@ -157,20 +170,16 @@ pub fn shipped_shared() -> Result<std::sync::Arc<HitNet>, WeightsError> {
 
 impl Evaluator for HitNet {
     fn eval(&self, state: &GameState, _opts: &RuleOptions) -> Probs {
-        super::net::with_inputs_buffer(|active| {
-            features_to(state, &mut TableSink(active));
-            scored(state, HitNet::probs(&self.outputs_of_rows(BASES, active))).settled(state)
-        })
+        let out = self.play_outputs(BASES, HitFeatures(state));
+        scored(state, HitNet::probs(&out)).settled(state)
     }
 
     fn eval_batch(&self, states: &[GameState], _opts: &RuleOptions, out: &mut Vec<Probs>) {
         out.clear();
-        super::net::with_inputs_buffer(|active| {
-            for s in states {
-                features_to(s, &mut TableSink(active));
-                out.push(scored(s, HitNet::probs(&self.outputs_of_rows(BASES, active))).settled(s));
-            }
-        });
+        out.extend(states.iter().map(|s| {
+            let o = self.play_outputs(BASES, HitFeatures(s));
+            scored(s, HitNet::probs(&o)).settled(s)
+        }));
     }
 
     fn name(&self) -> &'static str {

@@ -127,6 +127,7 @@ pub fn long_features(state: &GameState, opts: &RuleOptions) -> Inputs {
     x
 }
 
+#[inline(always)]
 fn long_features_into(state: &GameState, opts: &RuleOptions, active: &mut impl InputSink) {
     let masks = features_layout1_masked(state, opts, active);
     let side = state.to_move;
@@ -188,11 +189,13 @@ pub fn features_v4(state: &GameState, opts: &RuleOptions) -> Inputs {
     x
 }
 
+#[inline(always)]
 fn features_v4_into(state: &GameState, opts: &RuleOptions, active: &mut impl InputSink) {
     features_v4_masked(state, opts, active);
 }
 
 /// [`features_v4_into`], returning the two sides' occupancy masks.
+#[inline(always)]
 fn features_v4_masked(
     state: &GameState,
     opts: &RuleOptions,
@@ -234,6 +237,7 @@ pub fn features_v5(state: &GameState, opts: &RuleOptions) -> Inputs {
     x
 }
 
+#[inline(always)]
 fn features_v5_into(state: &GameState, opts: &RuleOptions, active: &mut impl InputSink) {
     let [own, opp] = features_v4_masked(state, opts, active);
     let views = [
@@ -307,6 +311,7 @@ pub fn features_for_into(
 }
 
 /// The inputs of `layout` (one of the three-output networks') into `active`.
+#[inline(always)]
 fn features_by_layout(
     layout: u32,
     state: &GameState,
@@ -334,6 +339,7 @@ fn other_numbering_mask(m: u32) -> u32 {
     ((m << 12) | (m >> 12)) & 0xFF_FFFF
 }
 
+#[inline(always)]
 fn side_features(c: Checkers, m: u32, side: usize, base: usize, out: &mut impl InputSink) {
     let pips = point_units(c, m, side, base, out) + 25 * u32::from(c.bar());
     let off = c.off();
@@ -412,11 +418,58 @@ impl InputSink for TableSink<'_> {
     }
 }
 
+/// Play's sink: each row added to the hidden layer's sums as it comes
+/// ([`super::arith::FixedSums`]), a point's units as its table row.
+impl<const H: usize> InputSink for super::arith::FixedSums<'_, H> {
+    #[inline(always)]
+    fn clear(&mut self) {
+        self.reset();
+    }
+    #[inline(always)]
+    fn point(&mut self, side: usize, _base: usize, p: u8, n: u8) {
+        self.add_int_row(table_row(side, p, n));
+    }
+    #[inline(always)]
+    fn push(&mut self, i: u16, v: f32) {
+        self.add_float_row(TABLE_ROWS + usize::from(i), v);
+    }
+}
+
+/// A position's inputs, to be written into any [`InputSink`]: how play's
+/// evaluation ([`NetOf::play_outputs`]) gets them without a list.
+pub(crate) trait Features: Copy {
+    /// Writes the inputs into `sink` (cleared first).
+    fn write(self, sink: &mut impl InputSink);
+}
+
+impl<const H: usize, F: Features> super::arith::FillSums<H> for F {
+    #[inline(always)]
+    fn fill(self, sums: &mut super::arith::FixedSums<'_, H>) {
+        self.write(sums);
+    }
+}
+
+/// The inputs of a state for a three-output network of `layout`.
+#[derive(Clone, Copy)]
+struct LayoutFeatures<'s> {
+    layout: u32,
+    state: &'s GameState,
+    opts: &'s RuleOptions,
+}
+
+impl Features for LayoutFeatures<'_> {
+    #[inline(always)]
+    fn write(self, sink: &mut impl InputSink) {
+        features_by_layout(self.layout, self.state, self.opts, sink);
+    }
+}
+
 /// The four units of each point of a side, from `base` on (every layout's
 /// first 96 inputs of a side): ≥1, ≥2, ≥3 checkers, and (n−3)/2 beyond
 /// three.
 /// `occupied` is `c.mask()` (the callers have it). Returns the pips of the
 /// checkers on the points (the bar not counted), counted on the way.
+#[inline(always)]
 pub(crate) fn point_units(
     c: Checkers,
     occupied: u32,
@@ -650,6 +703,7 @@ pub fn features_into(state: &GameState, opts: &RuleOptions, active: &mut Vec<(u1
     features_layout1(state, opts, active);
 }
 
+#[inline(always)]
 fn features_layout1(state: &GameState, opts: &RuleOptions, active: &mut impl InputSink) {
     features_layout1_masked(state, opts, active);
 }
@@ -657,6 +711,7 @@ fn features_layout1(state: &GameState, opts: &RuleOptions, active: &mut impl Inp
 /// [`features_layout1`], returning the two sides' occupancy masks (each in
 /// its own numbering) for the layouts built on it: a mask is computed once
 /// per evaluation.
+#[inline(always)]
 fn features_layout1_masked(
     state: &GameState,
     opts: &RuleOptions,
@@ -945,6 +1000,26 @@ impl<const OUT: usize> NetOf<OUT> {
         })
     }
 
+    /// Play's outputs of the position `features` writes, the point units
+    /// of the two sides starting at inputs `bases`: the bits of
+    /// [`NetOf::outputs_of_rows`] on [`TableSink`]'s list of the same
+    /// inputs, summed as they come for the shipped networks' sizes (64 and
+    /// 128 hidden units), through the list for any other.
+    pub(crate) fn play_outputs(&self, bases: [usize; 2], features: impl Features) -> [f32; OUT] {
+        let rows = self
+            .rows
+            .rows(&self.w1, &self.b1, self.hidden, bases)
+            .fixed();
+        match self.hidden {
+            64 => super::arith::fused_layers::<64, OUT>(rows, &self.w2, &self.b2, features),
+            128 => super::arith::fused_layers::<128, OUT>(rows, &self.w2, &self.b2, features),
+            _ => with_inputs_buffer(|active| {
+                features.write(&mut TableSink(active));
+                self.outputs_of_rows(bases, active)
+            }),
+        }
+    }
+
     /// One gradient step of the squared error towards `target` at `x`.
     pub fn train(&mut self, x: &Inputs, fwd: &ForwardOf<OUT>, target: &[f32; OUT], rate: f32) {
         self.rows.clear();
@@ -1231,8 +1306,19 @@ impl Net {
         features_by_layout(self.layout, state, opts, &mut TableSink(active));
     }
 
-    /// The outputs of [`Net::table_inputs_into`]'s rows: what
+    /// Play's outputs of `state` ([`NetOf::play_outputs`]): what
     /// [`Evaluator::eval`] computes.
+    pub fn play_outputs_of(&self, state: &GameState, opts: &RuleOptions) -> [f32; OUTPUTS] {
+        let features = LayoutFeatures {
+            layout: self.layout,
+            state,
+            opts,
+        };
+        self.play_outputs(BASES, features)
+    }
+
+    /// The outputs of [`Net::table_inputs_into`]'s rows: the bits of
+    /// [`Net::play_outputs_of`].
     pub fn outputs_of_table(&self, active: &[(u16, f32)]) -> [f32; OUTPUTS] {
         self.outputs_of_rows(BASES, active)
     }
@@ -1240,20 +1326,16 @@ impl Net {
 
 impl Evaluator for Net {
     fn eval(&self, state: &GameState, opts: &RuleOptions) -> Probs {
-        with_inputs_buffer(|active| {
-            self.table_inputs_into(state, opts, active);
-            Net::probs(&self.outputs_of_table(active)).settled(state)
-        })
+        Net::probs(&self.play_outputs_of(state, opts)).settled(state)
     }
 
     fn eval_batch(&self, states: &[GameState], opts: &RuleOptions, out: &mut Vec<Probs>) {
         out.clear();
-        with_inputs_buffer(|active| {
-            for s in states {
-                self.table_inputs_into(s, opts, active);
-                out.push(Net::probs(&self.outputs_of_table(active)).settled(s));
-            }
-        });
+        out.extend(
+            states
+                .iter()
+                .map(|s| Net::probs(&self.play_outputs_of(s, opts)).settled(s)),
+        );
     }
 
     fn name(&self) -> &'static str {
@@ -1675,6 +1757,98 @@ mod tests {
                             .sum();
                         assert!((f64::from(rows[r * h + j]) - want).abs() < 1e-5);
                     }
+                }
+            }
+        }
+    }
+
+    /// Play's outputs of the inputs `features` writes, every way play can
+    /// compute them: through the list of rows, and summed as they come on
+    /// the dispatched, portable and (where the CPU has it) AVX2 copies.
+    fn play_copies<const OUT: usize>(
+        net: &NetOf<OUT>,
+        bases: [usize; 2],
+        features: impl Features,
+    ) -> Vec<[f32; OUT]> {
+        use super::super::arith::{fused_layers_avx2_only, fused_layers_portable};
+        let rows = net.rows.rows(&net.w1, &net.b1, net.hidden, bases).fixed();
+        let mut list = Vec::new();
+        features.write(&mut TableSink(&mut list));
+        let mut all = vec![
+            net.outputs_of_rows(bases, &list),
+            net.play_outputs(bases, features),
+        ];
+        let (w2, b2) = (&net.w2, &net.b2);
+        match net.hidden {
+            64 => {
+                all.push(fused_layers_portable::<64, OUT>(rows, w2, b2, features));
+                all.extend(fused_layers_avx2_only::<64, OUT>(rows, w2, b2, features));
+            }
+            128 => {
+                all.push(fused_layers_portable::<128, OUT>(rows, w2, b2, features));
+                all.extend(fused_layers_avx2_only::<128, OUT>(rows, w2, b2, features));
+            }
+            _ => {}
+        }
+        all
+    }
+
+    #[test]
+    fn sums_made_as_the_inputs_come_have_the_lists_bits() {
+        use crate::eval::hitnet::{HitFeatures, HitNet};
+        use crate::rules::Variant;
+        let gul = played_positions(Variant::GulBara, 600, 11);
+        let opts = RuleOptions::default();
+        let small = Net::from_bytes(include_bytes!(
+            "../../tests/fixtures/gulbara-64h-layout1.gbnn"
+        ))
+        .expect("64-hidden fixture");
+        let nets = [
+            Net::shipped().expect("shipped"),
+            small,
+            Net::random_layout(MOBILITY_LAYOUT, MOBILITY_INPUTS, 64, 12),
+            Net::random_layout(BLOCK_LAYOUT, BLOCK_INPUTS, 128, 13),
+            // Through the list: not a size summed as it comes.
+            Net::random(96, 14),
+        ];
+        let same = |all: &[[f32; 3]]| {
+            all.iter()
+                .all(|o| o.map(f32::to_bits) == all[0].map(f32::to_bits))
+        };
+        for net in &nets {
+            let copies = if net.hidden == 96 { 2 } else { 4 };
+            for state in &gul {
+                let features = LayoutFeatures {
+                    layout: net.layout,
+                    state,
+                    opts: &opts,
+                };
+                let all = play_copies(net, BASES, features);
+                assert!(all.len() >= copies - 1, "{}", all.len());
+                assert!(same(&all), "{all:?}");
+                let eval = net.eval(state, &opts);
+                assert_eq!(eval, Net::probs(&all[0]).settled(state));
+            }
+        }
+        let lopts = RuleOptions::for_variant(Variant::LongNardy);
+        let long = Net::long_shipped().expect("long");
+        for state in &played_positions(Variant::LongNardy, 300, 15) {
+            let features = LayoutFeatures {
+                layout: long.layout,
+                state,
+                opts: &lopts,
+            };
+            let all = play_copies(&long, BASES, features);
+            assert!(same(&all), "{all:?}");
+        }
+        let hits = [HitNet::shipped().expect("hitnet"), HitNet::random(64, 16)];
+        for v in [Variant::Backgammon, Variant::ShortNardy] {
+            for state in &played_positions(v, 300, 17) {
+                for net in &hits {
+                    let all = play_copies(net, crate::eval::hitnet::BASES, HitFeatures(state));
+                    assert!(all.len() >= 3);
+                    let bits = all[0].map(f32::to_bits);
+                    assert!(all.iter().all(|o| o.map(f32::to_bits) == bits), "{all:?}");
                 }
             }
         }
