@@ -1002,10 +1002,10 @@ fn output_layer_play_avx512<const OUT: usize>(
     hidden: &[f32],
 ) -> [f32; OUT] {
     use std::arch::x86_64::{
-        __m128, _mm_add_ps, _mm_hadd_ps, _mm_setzero_ps, _mm_storeu_ps, _mm256_add_ps,
-        _mm256_castpd_ps, _mm256_castps256_ps128, _mm256_extractf128_ps, _mm512_add_ps,
-        _mm512_castpd512_pd256, _mm512_castps_pd, _mm512_extractf64x4_pd, _mm512_loadu_ps,
-        _mm512_mul_ps, _mm512_setzero_ps, _mm512_storeu_ps,
+        __m128, _mm_add_ps, _mm_hadd_ps, _mm_setzero_ps, _mm256_add_ps, _mm256_castpd_ps,
+        _mm256_castps256_ps128, _mm256_extractf128_ps, _mm512_add_ps, _mm512_castpd512_pd256,
+        _mm512_castps_pd, _mm512_extractf64x4_pd, _mm512_insertf32x4, _mm512_loadu_ps,
+        _mm512_maskz_loadu_ps, _mm512_mul_ps, _mm512_setzero_ps, _mm512_storeu_ps,
     };
     let h = hidden.len();
     if !h.is_multiple_of(16) || OUT > 16 || w2.len() < OUT * h || b2.len() < OUT {
@@ -1039,25 +1039,32 @@ fn output_layer_play_avx512<const OUT: usize>(
         )
     });
     let quarter = |k: usize| quarters.get(k).copied().unwrap_or(_mm_setzero_ps());
-    let mut pre = [0f32; 16];
-    for (g, four) in pre.chunks_exact_mut(4).enumerate().take(OUT.div_ceil(4)) {
+    // The outputs' sums side by side in one register, built in registers
+    // (a wide load of narrow stores would wait for them to reach the
+    // cache), the biases added lane by lane.
+    let mut pre = _mm512_setzero_ps();
+    for g in 0..OUT.div_ceil(4) {
         let k = 4 * g;
         let total = _mm_hadd_ps(
             _mm_hadd_ps(quarter(k), quarter(k + 1)),
             _mm_hadd_ps(quarter(k + 2), quarter(k + 3)),
         );
-        // SAFETY: `four` holds four floats.
-        unsafe { _mm_storeu_ps(four.as_mut_ptr(), total) };
+        pre = match g {
+            0 => _mm512_insertf32x4::<0>(pre, total),
+            1 => _mm512_insertf32x4::<1>(pre, total),
+            2 => _mm512_insertf32x4::<2>(pre, total),
+            _ => _mm512_insertf32x4::<3>(pre, total),
+        };
     }
-    for (p, b) in pre.iter_mut().zip(b2).take(OUT) {
-        *p += b;
-    }
-    // SAFETY: `pre` holds sixteen floats.
+    let mut out = [0f32; 16];
+    // SAFETY: b2 has at least OUT ≤ 16 floats (checked above), and the
+    // mask reads only those; `out` holds sixteen floats.
     unsafe {
-        let y = sigmoid_table_zmm(_mm512_loadu_ps(pre.as_ptr()));
-        _mm512_storeu_ps(pre.as_mut_ptr(), y);
+        let bias = _mm512_maskz_loadu_ps(((1u32 << OUT) - 1) as u16, b2.as_ptr());
+        let y = sigmoid_table_zmm(_mm512_add_ps(pre, bias));
+        _mm512_storeu_ps(out.as_mut_ptr(), y);
     }
-    std::array::from_fn(|k| pre[k])
+    std::array::from_fn(|k| out[k])
 }
 
 /// Sixteen lanes summed in a fixed order.

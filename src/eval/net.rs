@@ -987,13 +987,17 @@ impl<const OUT: usize> NetOf<OUT> {
         layers(&mut buf[..self.hidden])
     }
 
+    /// Play's rows of this network ([`RowTable`]), the point units of the
+    /// two sides starting at inputs `bases`.
+    pub(crate) fn play_rows(&self, bases: [usize; 2]) -> &PlayRows {
+        self.rows.rows(&self.w1, &self.b1, self.hidden, bases)
+    }
+
     /// The outputs of the table rows `(index, value)` ([`TableSink`]'s
     /// list), the point units of the two sides starting at inputs `bases`.
     pub(crate) fn outputs_of_rows(&self, bases: [usize; 2], active: &[(u16, f32)]) -> [f32; OUT] {
-        let rows = self
-            .rows
-            .rows(&self.w1, &self.b1, self.hidden, bases)
-            .fixed();
+        let play = self.play_rows(bases);
+        let rows = play.fixed();
         self.with_hidden_buffer(|acc| {
             super::arith::hidden_layer_fixed(rows, active, acc);
             super::arith::output_layer_play(&self.w2, &self.b2, acc)
@@ -1006,13 +1010,11 @@ impl<const OUT: usize> NetOf<OUT> {
     /// inputs, summed as they come for the shipped networks' sizes (64 and
     /// 128 hidden units), through the list for any other.
     pub(crate) fn play_outputs(&self, bases: [usize; 2], features: impl Features) -> [f32; OUT] {
-        let rows = self
-            .rows
-            .rows(&self.w1, &self.b1, self.hidden, bases)
-            .fixed();
+        let play = self.play_rows(bases);
+        let (rows, w2, b2) = (play.fixed(), &self.w2, &self.b2);
         match self.hidden {
-            64 => super::arith::fused_layers::<64, OUT>(rows, &self.w2, &self.b2, features),
-            128 => super::arith::fused_layers::<128, OUT>(rows, &self.w2, &self.b2, features),
+            64 => super::arith::fused_layers::<64, OUT>(rows, w2, b2, features),
+            128 => super::arith::fused_layers::<128, OUT>(rows, w2, b2, features),
             _ => with_inputs_buffer(|active| {
                 features.write(&mut TableSink(active));
                 self.outputs_of_rows(bases, active)
@@ -1743,7 +1745,7 @@ mod tests {
         // A point's table row is its units' rows: every count on every
         // point of both sides, against the sparse units in f64.
         let h = shipped.hidden;
-        let rows = &shipped.rows.rows(&shipped.w1, &shipped.b1, h, BASES).floats;
+        let rows = &shipped.play_rows(BASES).floats;
         for (side, base) in BASES.into_iter().enumerate() {
             for p in 1..=24u8 {
                 for n in 1..=15u8 {
@@ -1771,7 +1773,8 @@ mod tests {
         features: impl Features,
     ) -> Vec<[f32; OUT]> {
         use super::super::arith::{fused_layers_avx2_only, fused_layers_portable};
-        let rows = net.rows.rows(&net.w1, &net.b1, net.hidden, bases).fixed();
+        let play = net.play_rows(bases);
+        let rows = play.fixed();
         let mut list = Vec::new();
         features.write(&mut TableSink(&mut list));
         let mut all = vec![
@@ -1871,9 +1874,7 @@ mod tests {
         huge.w1.iter_mut().for_each(|w| *w *= 9.0e4);
         assert!(huge.w1.iter().all(|w| w.abs() <= MAX_WEIGHT));
         let bg = crate::eval::hitnet::HitNet::shipped().expect("hitnet");
-        let bg_rows = bg
-            .rows
-            .rows(&bg.w1, &bg.b1, bg.hidden, crate::eval::hitnet::BASES);
+        let bg_rows = bg.play_rows(crate::eval::hitnet::BASES);
         let mut checked = vec![(bg_rows, bg.hidden)];
         let nets = [
             Net::shipped().expect("shipped"),
@@ -1882,7 +1883,7 @@ mod tests {
             huge,
         ];
         for n in &nets {
-            checked.push((n.rows.rows(&n.w1, &n.b1, n.hidden, BASES), n.hidden));
+            checked.push((n.play_rows(BASES), n.hidden));
         }
         for (k, (rows, hidden)) in checked.into_iter().enumerate() {
             for j in 0..hidden {
