@@ -141,9 +141,11 @@ fn eval_batch_speed(name: &str, eval: &dyn Evaluator, states: &[GameState]) {
     );
 }
 
-/// The two halves of a network evaluation, timed apart: the inputs of a
-/// position (the fast evaluation's table rows), and the forward pass from
-/// ready inputs.
+/// The two halves of a network evaluation, timed apart through the list
+/// of table rows ([`Net::table_inputs_into`], [`Net::outputs_of_table`]):
+/// the inputs of a position, and the forward pass from ready inputs. Play
+/// sums the rows as the inputs come, without the list, so its evaluation
+/// takes less than the two parts together.
 fn eval_parts(net: &Net, states: &[GameState]) {
     let opts = RuleOptions::default();
     let median_of = |f: &mut dyn FnMut() -> f32| median_ns_per_state(states.len(), f);
