@@ -667,13 +667,7 @@ impl<'a, const H: usize> FixedSums<'a, H> {
     #[inline(always)]
     pub(crate) fn add_int_row(&mut self, r: usize) {
         debug_assert!(r < self.rows.int_rows);
-        let from = r * H;
-        if let Some(Ok(row)) = self
-            .rows
-            .ints
-            .get(from..from + H)
-            .map(<&[i16; H]>::try_from)
-        {
+        if let Some(row) = row_of::<_, H>(self.rows.ints, r) {
             add_int_row(&mut self.ints, row);
         }
     }
@@ -681,16 +675,17 @@ impl<'a, const H: usize> FixedSums<'a, H> {
     /// Adds `v` times `f32` row `r` (one from `int_rows` on).
     #[inline(always)]
     pub(crate) fn add_float_row(&mut self, r: usize, v: f32) {
-        let from = r * H;
-        if let Some(Ok(row)) = self
-            .rows
-            .floats
-            .get(from..from + H)
-            .map(<&[f32; H]>::try_from)
-        {
+        if let Some(row) = row_of::<_, H>(self.rows.floats, r) {
             add_row(&mut self.floats, row, v);
         }
     }
+}
+
+/// Row `r` of a table of rows `H` wide, if the table has it.
+#[inline(always)]
+fn row_of<T, const H: usize>(table: &[T], r: usize) -> Option<&[T; H]> {
+    let from = r.checked_mul(H)?;
+    table.get(from..from.checked_add(H)?)?.try_into().ok()
 }
 
 /// What writes a position's rows into [`FixedSums`] (its features).
@@ -699,69 +694,74 @@ pub(crate) trait FillSums<const H: usize> {
     fn fill(self, sums: &mut FixedSums<'_, H>);
 }
 
+/// What play's fused evaluation ([`fused_layers`]) reads of a network: its
+/// first layer's rows and its output layer (`w2` output-major, `b2`).
+#[derive(Clone, Copy)]
+pub(crate) struct PlayLayers<'a> {
+    /// The first layer's rows.
+    pub(crate) rows: FixedRows<'a>,
+    /// The output layer's weights.
+    pub(crate) w2: &'a [f32],
+    /// The output layer's biases.
+    pub(crate) b2: &'a [f32],
+}
+
 /// Play's evaluation of one position, `H` hidden units wide: `fill`'s rows
-/// summed as they come ([`FixedSums`]), then the units
+/// summed as they come ([`FixedSums`]) from `layers`' rows, then the units
 /// `sigmoid_table(ints · units + floats)` and [`output_layer_play`]; the
 /// bits of [`hidden_layer_fixed`] on the list of the same rows, then
 /// [`output_layer_play`], on every copy. The whole evaluation is one
 /// function per instruction set, so the sums stay in registers.
 #[inline]
 pub(crate) fn fused_layers<const H: usize, const OUT: usize>(
-    rows: FixedRows<'_>,
-    w2: &[f32],
-    b2: &[f32],
+    layers: PlayLayers<'_>,
     fill: impl FillSums<H>,
 ) -> [f32; OUT] {
     #[cfg(target_arch = "x86_64")]
     if avx512bw() {
         // SAFETY: the CPU has AVX-512F and BW (checked just above).
-        return unsafe { fused_layers_avx512(rows, w2, b2, fill) };
+        return unsafe { fused_layers_avx512(layers, fill) };
     }
     #[cfg(target_arch = "x86_64")]
     if avx2() {
         // SAFETY: the CPU has AVX2 (checked just above).
-        return unsafe { fused_layers_avx2(rows, w2, b2, fill) };
+        return unsafe { fused_layers_avx2(layers, fill) };
     }
-    fused_layers_body(rows, w2, b2, fill)
+    fused_layers_body(layers, fill)
 }
 
 /// The portable copy of [`fused_layers`] (what the tests compare the others
 /// with).
 #[cfg(test)]
 pub(crate) fn fused_layers_portable<const H: usize, const OUT: usize>(
-    rows: FixedRows<'_>,
-    w2: &[f32],
-    b2: &[f32],
+    layers: PlayLayers<'_>,
     fill: impl FillSums<H>,
 ) -> [f32; OUT] {
-    fused_layers_body(rows, w2, b2, fill)
+    fused_layers_body(layers, fill)
 }
 
 /// The AVX2 copy of [`fused_layers`], whatever the CPU has beyond AVX2
 /// (for the tests: `None` when the CPU lacks AVX2).
 #[cfg(test)]
 pub(crate) fn fused_layers_avx2_only<const H: usize, const OUT: usize>(
-    rows: FixedRows<'_>,
-    w2: &[f32],
-    b2: &[f32],
+    layers: PlayLayers<'_>,
     fill: impl FillSums<H>,
 ) -> Option<[f32; OUT]> {
     #[cfg(target_arch = "x86_64")]
     if avx2() {
         // SAFETY: the CPU has AVX2 (checked just above).
-        return Some(unsafe { fused_layers_avx2(rows, w2, b2, fill) });
+        return Some(unsafe { fused_layers_avx2(layers, fill) });
     }
-    let _ = (rows, w2, b2, fill);
+    let _ = (layers, fill);
     None
 }
 
 #[inline(always)]
 fn fused_layers_body<const H: usize, const OUT: usize>(
-    rows: FixedRows<'_>,
-    w2: &[f32],
-    b2: &[f32],
+    layers: PlayLayers<'_>,
     fill: impl FillSums<H>,
 ) -> [f32; OUT] {
+    let PlayLayers { rows, w2, b2 } = layers;
     let mut sums = FixedSums::<H>::new(rows);
     fill.fill(&mut sums);
     let units = units_of::<H>(rows);
@@ -773,26 +773,23 @@ fn fused_layers_body<const H: usize, const OUT: usize>(
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 fn fused_layers_avx2<const H: usize, const OUT: usize>(
-    rows: FixedRows<'_>,
-    w2: &[f32],
-    b2: &[f32],
+    layers: PlayLayers<'_>,
     fill: impl FillSums<H>,
 ) -> [f32; OUT] {
-    fused_layers_body(rows, w2, b2, fill)
+    fused_layers_body(layers, fill)
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512bw")]
 fn fused_layers_avx512<const H: usize, const OUT: usize>(
-    rows: FixedRows<'_>,
-    w2: &[f32],
-    b2: &[f32],
+    layers: PlayLayers<'_>,
     fill: impl FillSums<H>,
 ) -> [f32; OUT] {
     use std::arch::x86_64::{
         _mm256_loadu_si256, _mm512_add_ps, _mm512_cvtepi16_epi32, _mm512_cvtepi32_ps,
         _mm512_loadu_ps, _mm512_mul_ps, _mm512_storeu_ps,
     };
+    let PlayLayers { rows, w2, b2 } = layers;
     let mut sums = FixedSums::<H>::new(rows);
     fill.fill(&mut sums);
     let units = units_of::<H>(rows);

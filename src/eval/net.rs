@@ -993,6 +993,15 @@ impl<const OUT: usize> NetOf<OUT> {
         self.rows.rows(&self.w1, &self.b1, self.hidden, bases)
     }
 
+    /// What play's fused evaluation reads of this network.
+    fn play_layers(&self, bases: [usize; 2]) -> super::arith::PlayLayers<'_> {
+        super::arith::PlayLayers {
+            rows: self.play_rows(bases).fixed(),
+            w2: &self.w2,
+            b2: &self.b2,
+        }
+    }
+
     /// The outputs of the table rows `(index, value)` ([`TableSink`]'s
     /// list), the point units of the two sides starting at inputs `bases`.
     pub(crate) fn outputs_of_rows(&self, bases: [usize; 2], active: &[(u16, f32)]) -> [f32; OUT] {
@@ -1010,11 +1019,10 @@ impl<const OUT: usize> NetOf<OUT> {
     /// inputs, summed as they come for the shipped networks' sizes (64 and
     /// 128 hidden units), through the list for any other.
     pub(crate) fn play_outputs(&self, bases: [usize; 2], features: impl Features) -> [f32; OUT] {
-        let play = self.play_rows(bases);
-        let (rows, w2, b2) = (play.fixed(), &self.w2, &self.b2);
+        let layers = self.play_layers(bases);
         match self.hidden {
-            64 => super::arith::fused_layers::<64, OUT>(rows, w2, b2, features),
-            128 => super::arith::fused_layers::<128, OUT>(rows, w2, b2, features),
+            64 => super::arith::fused_layers::<64, OUT>(layers, features),
+            128 => super::arith::fused_layers::<128, OUT>(layers, features),
             _ => with_inputs_buffer(|active| {
                 features.write(&mut TableSink(active));
                 self.outputs_of_rows(bases, active)
@@ -1773,23 +1781,21 @@ mod tests {
         features: impl Features,
     ) -> Vec<[f32; OUT]> {
         use super::super::arith::{fused_layers_avx2_only, fused_layers_portable};
-        let play = net.play_rows(bases);
-        let rows = play.fixed();
+        let layers = net.play_layers(bases);
         let mut list = Vec::new();
         features.write(&mut TableSink(&mut list));
         let mut all = vec![
             net.outputs_of_rows(bases, &list),
             net.play_outputs(bases, features),
         ];
-        let (w2, b2) = (&net.w2, &net.b2);
         match net.hidden {
             64 => {
-                all.push(fused_layers_portable::<64, OUT>(rows, w2, b2, features));
-                all.extend(fused_layers_avx2_only::<64, OUT>(rows, w2, b2, features));
+                all.push(fused_layers_portable::<64, OUT>(layers, features));
+                all.extend(fused_layers_avx2_only::<64, OUT>(layers, features));
             }
             128 => {
-                all.push(fused_layers_portable::<128, OUT>(rows, w2, b2, features));
-                all.extend(fused_layers_avx2_only::<128, OUT>(rows, w2, b2, features));
+                all.push(fused_layers_portable::<128, OUT>(layers, features));
+                all.extend(fused_layers_avx2_only::<128, OUT>(layers, features));
             }
             _ => {}
         }
