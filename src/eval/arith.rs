@@ -825,11 +825,11 @@ fn units_of<const H: usize>(rows: FixedRows<'_>) -> [f32; H] {
     }
 }
 
+// Indexed lanes, as `add_row`'s: with an iterator the sums of play's
+// fused layers left their registers.
 /// `ints += row`, lane by lane, wrapping (exact in any order: the rows'
 /// bound keeps every sum in range).
 #[inline(always)]
-// Indexed lanes, as `add_row`'s: with an iterator the sums of play's
-// fused layers left their registers.
 #[allow(clippy::needless_range_loop)]
 fn add_int_row<const B: usize>(ints: &mut [i16; B], row: &[i16; B]) {
     for l in 0..B {
