@@ -44,7 +44,7 @@ fn backgammon(file: &str) -> Vec<Position> {
         .map(str::trim)
         .filter(|l| !l.is_empty())
         .map(|id| {
-            let b = gulbara::gnubgid::decode(id).unwrap_or_else(|e| panic!("{id}: {e}"));
+            let b = gulbara::gnubg::position_id::decode(id).unwrap_or_else(|e| panic!("{id}: {e}"));
             let side = |c: &[u8; 25]| {
                 let points: [u8; 24] = c[..24].try_into().unwrap();
                 Checkers::from_counts_with_bar(&points, c[24]).unwrap()

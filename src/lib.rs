@@ -15,24 +15,16 @@
 //! ```
 
 pub mod analysis;
-pub mod eval;
-pub mod gnubg;
-pub mod gnubgid;
-pub mod matchplay;
-pub mod notation;
-pub mod record;
-pub mod rollout;
-pub mod rollout_shard;
-pub mod rules;
-pub mod search;
-
 pub mod cli;
+pub mod eval;
 /// Fuzz targets over every input format (driven by `fuzz/` and `tests/fuzz_smoke.rs`).
 pub mod fuzz_targets;
+pub mod gnubg;
+pub mod matchplay;
+pub mod notation;
 pub mod protocol;
-pub mod racecheck;
-pub mod refine;
+pub mod record;
+pub mod rules;
+pub mod search;
 pub mod server;
-pub mod tools;
-pub mod train;
-pub mod train_hitting;
+pub mod training;

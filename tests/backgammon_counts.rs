@@ -10,7 +10,7 @@
 
 use std::collections::HashSet;
 
-use gulbara::gnubgid::{self, GnubgBoard, SideCounts};
+use gulbara::gnubg::position_id::{self, GnubgBoard, SideCounts};
 use gulbara::rules::hitting::HitGen;
 use gulbara::rules::{Checkers, Position, StageDice, StageEnd};
 
@@ -39,7 +39,7 @@ fn positions(file: &str) -> Vec<Position> {
         .map(str::trim)
         .filter(|l| !l.is_empty())
         .map(|id| {
-            let b = gnubgid::decode(id).unwrap_or_else(|e| panic!("{file}: {id}: {e}"));
+            let b = position_id::decode(id).unwrap_or_else(|e| panic!("{file}: {id}: {e}"));
             position_of(&b)
         })
         .collect()
@@ -92,7 +92,7 @@ fn race_benchmark_counts() {
 
 #[test]
 fn start_position_counts() {
-    let start = gnubgid::decode("4HPwATDgc/ABMA").unwrap();
+    let start = position_id::decode("4HPwATDgc/ABMA").unwrap();
     let pos = position_of(&start);
     let mut g = HitGen::new();
     let mut out = Vec::new();

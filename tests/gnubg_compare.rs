@@ -22,7 +22,7 @@ mod gnubg_common;
 
 use gnubg_common::gnubg_or_skip;
 use gulbara::gnubg::movetext;
-use gulbara::gnubgid::{self, GnubgBoard, SideCounts};
+use gulbara::gnubg::position_id::{self, GnubgBoard, SideCounts};
 use gulbara::rules::hitting::HitGen;
 use gulbara::rules::{Checkers, Position, StageDice, StageEnd};
 
@@ -339,7 +339,7 @@ fn describe(c: &Case) -> String {
         .collect();
     format!(
         "{} (gnubg `set board simple {}`), roll {}{}",
-        gnubgid::encode(&c.board),
+        position_id::encode(&c.board),
         s.join(" "),
         c.dice.0,
         c.dice.1
@@ -374,7 +374,7 @@ fn legal_plays_match_gnubg() {
             .map(|w| {
                 let (id, text) = w.split_once('|').expect("ID|TEXT");
                 (
-                    position_of(&gnubgid::decode(id).unwrap()),
+                    position_of(&position_id::decode(id).unwrap()),
                     text.replace(',', " "),
                 )
             })
@@ -431,7 +431,10 @@ fn legal_plays_match_gnubg() {
         if ours != expected {
             // At most eight IDs a side, sorted.
             let show = |s: &HashSet<Position>| {
-                let mut v: Vec<String> = s.iter().map(|p| gnubgid::encode(&board_of(*p))).collect();
+                let mut v: Vec<String> = s
+                    .iter()
+                    .map(|p| position_id::encode(&board_of(*p)))
+                    .collect();
                 v.sort();
                 if v.len() > 8 {
                     let more = v.len() - 8;

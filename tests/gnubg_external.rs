@@ -24,8 +24,8 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use gnubg_common::gnubg_or_skip;
+use gulbara::gnubg::position_id;
 use gulbara::gnubg::{board_of, matchid, position_of, xgid};
-use gulbara::gnubgid;
 use gulbara::rules::hitting::{HitGen, START};
 use gulbara::rules::{Position, Side, StageDice, StageEnd, Variant};
 use variants_common::Rng;
@@ -174,7 +174,8 @@ fn gnubg_plays_ten_games_against_the_bridge() {
     assert_eq!(points, [gnubg_points, our_points], "{score_line}");
     assert!(our_turns >= 100, "gulbara played {our_turns} turns");
     // `analyse` reads gnubg's export too: every decision of both players.
-    let an = gulbara::analysis::analyse(&text, &gulbara::eval::heuristic::Heuristic, 0).unwrap();
+    let an = gulbara::analysis::records::analyse(&text, &gulbara::eval::heuristic::Heuristic, 0)
+        .unwrap();
     assert_eq!(an.variant, Variant::Backgammon);
     let names: Vec<&String> = an.players.keys().collect();
     assert_eq!(names, ["gnubg", "gulbara"]);
@@ -274,8 +275,8 @@ fn ids_and_xgids_agree_with_gnubg() {
     let mut rng = Rng::new(0x7867_6964);
     let mut cases: Vec<(Position, Option<(u8, u8)>)> = Vec::new();
     for id in wildbg_ids() {
-        let board = gnubgid::decode(&id).unwrap_or_else(|e| panic!("{id}: {e}"));
-        assert_eq!(gnubgid::encode(&board), id, "Position ID round trip");
+        let board = position_id::decode(&id).unwrap_or_else(|e| panic!("{id}: {e}"));
+        assert_eq!(position_id::encode(&board), id, "Position ID round trip");
         cases.push((position_of(&board).unwrap(), None));
     }
     assert_eq!(cases.len(), 2000);
@@ -325,7 +326,7 @@ fn ids_and_xgids_agree_with_gnubg() {
     let mut failures = Vec::new();
     for ((pos, dice), line) in cases.iter().zip(&lines) {
         let board = board_of(*pos);
-        let ours_pos = gnubgid::encode(&board);
+        let ours_pos = position_id::encode(&board);
         let ours_match = matchid::encode(&matchid::MatchInfo {
             dice: *dice,
             ..Default::default()

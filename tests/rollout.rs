@@ -7,8 +7,8 @@ use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use gulbara::analysis::rollout::Dice;
 use gulbara::protocol::session::{Output, Session};
-use gulbara::rollout::Dice;
 
 struct Engine {
     session: Session,

@@ -24,7 +24,7 @@
 //! 24 → 1), a negative count player 0's (its point `p` at `board[25 - p]`,
 //! its bar at `board[0]`).
 
-use crate::gnubgid::{GnubgBoard, GnubgIdError, SideCounts};
+use crate::gnubg::position_id::{GnubgBoard, GnubgIdError, SideCounts};
 
 /// Fields in a board string.
 pub const FIELDS: usize = 53;

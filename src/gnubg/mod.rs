@@ -1,5 +1,5 @@
-//! GNU Backgammon interoperation: its Match IDs ([`matchid`]) beside the
-//! Position IDs of [`crate::gnubgid`], eXtreme Gammon's XGID ([`xgid`]), the
+//! GNU Backgammon interoperation: its Match IDs ([`matchid`]) and Position IDs
+//! ([`position_id`]), eXtreme Gammon's XGID ([`xgid`]), the
 //! FIBS board strings of gnubg's external-player interface ([`fibs`]), its
 //! move notations ([`movetext`]), the Jellyfish `.mat` files it imports and
 //! exports ([`mat`]), and the bridge that serves the interface
@@ -12,9 +12,10 @@ pub mod fibs;
 pub mod mat;
 pub mod matchid;
 pub mod movetext;
+pub mod position_id;
 pub mod xgid;
 
-use crate::gnubgid::{GnubgBoard, SideCounts};
+use crate::gnubg::position_id::{GnubgBoard, SideCounts};
 use crate::rules::ruleset::{PositionError, check_position};
 use crate::rules::{Checkers, GameState, Pending, Position, Side, Variant};
 
@@ -95,7 +96,7 @@ mod tests {
     #[test]
     fn board_and_position_round_trip() {
         let b = board_of(START);
-        assert_eq!(crate::gnubgid::encode(&b), "4HPwATDgc/ABMA");
+        assert_eq!(crate::gnubg::position_id::encode(&b), "4HPwATDgc/ABMA");
         assert_eq!(position_of(&b).unwrap(), START);
         let s = state_of(Variant::Backgammon, &b, Some((3, 1))).unwrap();
         assert_eq!(s.pending, Pending::Roll2 { d1: 3, d2: 1 });

@@ -16,7 +16,7 @@
 //! top player's, `-` an empty point. The top player's own point `p` is the
 //! bottom player's point `25 - p`.
 
-use crate::gnubgid::{GnubgBoard, GnubgIdError, SideCounts};
+use crate::gnubg::position_id::{GnubgBoard, GnubgIdError, SideCounts};
 
 /// What an XGID says, the side on turn's board first.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

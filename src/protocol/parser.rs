@@ -215,9 +215,9 @@ pub enum Command {
 /// The arguments of `rollout` (and of `hint ... rollout`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RolloutArgs {
-    /// `games N`: trials, 1..=[`crate::rollout::MAX_GAMES`].
+    /// `games N`: trials, 1..=[`crate::analysis::rollout::MAX_GAMES`].
     pub games: u32,
-    /// `truncate P`: plies per trial, 0 (to the end)..=[`crate::rollout::MAX_TRUNCATE`].
+    /// `truncate P`: plies per trial, 0 (to the end)..=[`crate::analysis::rollout::MAX_TRUNCATE`].
     pub truncate: u32,
     /// `ply K`: the players' depth, root-inclusive as `engine.ply` (1 or 2).
     pub ply: u8,
@@ -519,10 +519,10 @@ fn parse_hint(args: &[&str]) -> Result<Command, ProtocolError> {
             let mut r = parse_rollout(&more[1..], true)?;
             check_games(games)?;
             r.games = games;
-            if count > crate::rollout::MAX_CANDIDATES {
+            if count > crate::analysis::rollout::MAX_CANDIDATES {
                 return Err(ProtocolError::bad_value(format!(
                     "hint rollout ranks at most {} plays, got {count}",
-                    crate::rollout::MAX_CANDIDATES
+                    crate::analysis::rollout::MAX_CANDIDATES
                 )));
             }
             Some(r)
@@ -538,7 +538,7 @@ fn parse_hint(args: &[&str]) -> Result<Command, ProtocolError> {
 }
 
 fn check_games(games: u32) -> Result<(), ProtocolError> {
-    let max = crate::rollout::MAX_GAMES;
+    let max = crate::analysis::rollout::MAX_GAMES;
     if !(1..=max).contains(&games) {
         return Err(ProtocolError::bad_value(format!(
             "rollout games must be 1..{max}, got {games}"
@@ -566,7 +566,7 @@ fn parse_rollout(args: &[&str], in_hint: bool) -> Result<RolloutArgs, ProtocolEr
             }
             "truncate" => {
                 r.truncate = number("rollout truncate", value)?;
-                let max = crate::rollout::MAX_TRUNCATE;
+                let max = crate::analysis::rollout::MAX_TRUNCATE;
                 if r.truncate > max {
                     return Err(ProtocolError::bad_value(format!(
                         "rollout truncate must be 0..{max}, got {}",
@@ -586,10 +586,10 @@ fn parse_rollout(args: &[&str], in_hint: bool) -> Result<RolloutArgs, ProtocolEr
             "seed" => r.seed = Some(number("rollout seed", value)?),
             "every" => {
                 r.every = number("rollout every", value)?;
-                if r.every > crate::rollout::MAX_GAMES {
+                if r.every > crate::analysis::rollout::MAX_GAMES {
                     return Err(ProtocolError::bad_value(format!(
                         "rollout every must be 0..{}, got {}",
-                        crate::rollout::MAX_GAMES,
+                        crate::analysis::rollout::MAX_GAMES,
                         r.every
                     )));
                 }

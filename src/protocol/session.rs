@@ -10,6 +10,9 @@ use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+use crate::analysis::rollout::{
+    MAX_CANDIDATES, Rollout, RolloutParams, Root, Stats, parse_plays, stats_fields,
+};
 use crate::eval::net::LoadError;
 use crate::eval::{Evaluator, GameNet};
 use crate::notation::{self, play_text_at, side_text, state_text, white_view};
@@ -17,9 +20,6 @@ use crate::protocol::parser::{
     Base, Command, GoParams, ProtocolError, RolloutArgs, parse_command, quote,
 };
 use crate::protocol::settings::{EvalKind, Settings};
-use crate::rollout::{
-    MAX_CANDIDATES, Rollout, RolloutParams, Root, Stats, parse_plays, stats_fields,
-};
 use crate::rules::{GameState, Pending, Side, StageGen, Variant};
 use crate::search::{Limits, Progress, Search};
 
@@ -770,7 +770,10 @@ impl Session {
                         state.pending_description()
                     )));
                 }
-                (vec![crate::rollout::before_roll_root(&state)], vec![None])
+                (
+                    vec![crate::analysis::rollout::before_roll_root(&state)],
+                    vec![None],
+                )
             }
             Some(words) => {
                 self.need_stage("rollout moves")?;
@@ -788,7 +791,7 @@ impl Session {
                         plays.len()
                     )));
                 }
-                crate::rollout::candidate_roots(&state, &plays)
+                crate::analysis::rollout::candidate_roots(&state, &plays)
             }
         };
         let params = self.rollout_params(&a);
@@ -905,7 +908,7 @@ impl Session {
             };
             self.say(&format!(
                 "gnubgid {}:{}",
-                crate::gnubgid::encode(&board),
+                crate::gnubg::position_id::encode(&board),
                 crate::gnubg::matchid::encode(&info)
             ));
             self.say(&format!(
@@ -1016,7 +1019,7 @@ fn gnubg_state(variant: Variant, id: &str) -> Result<GameState, ProtocolError> {
         Some((p, m)) => (p, Some(m)),
         None => (id, None),
     };
-    let board = crate::gnubgid::decode(pos_id).map_err(|e| bad("Position ID", &e))?;
+    let board = crate::gnubg::position_id::decode(pos_id).map_err(|e| bad("Position ID", &e))?;
     let dice = match match_id {
         Some(m) => {
             let info = crate::gnubg::matchid::decode(m).map_err(|e| bad("Match ID", &e))?;

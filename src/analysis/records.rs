@@ -5,10 +5,10 @@
 use std::collections::BTreeMap;
 use std::sync::atomic::AtomicBool;
 
+use crate::analysis::rollout::{Rollout, RolloutParams, Root, Stats, fmt4};
 use crate::eval::{Evaluator, Probs, probs_for};
 use crate::notation::{apply_turn, play_text_at};
 use crate::record::{RecordError, ReplayedGame, replay};
-use crate::rollout::{Rollout, RolloutParams, Root, Stats, fmt4};
 use crate::rules::skip_forced_empty;
 use crate::rules::{GameState, RuleOptions, Side, StageGen, Variant};
 use crate::search::{Limits, Search};

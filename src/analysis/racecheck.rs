@@ -5,26 +5,10 @@
 
 use std::time::Instant;
 
-use clap::Args;
-
 use crate::eval::bearoff::{self, Dice, MAX_EXEMPT};
 use crate::eval::{Evaluator, GameNet, Probs, race};
 use crate::rules::position::Checkers;
 use crate::rules::{GameState, Position, RuleOptions, Side, Variant};
-
-/// Options of `bearoff`.
-#[derive(Args, Debug)]
-pub struct BearoffArgs {
-    /// The game to measure (default: every game).
-    #[arg(long)]
-    pub variant: Option<Variant>,
-    /// Random all-home races per game.
-    #[arg(long, default_value_t = 20_000)]
-    pub samples: usize,
-    /// Seed of the random races.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-}
 
 /// A small deterministic generator (xorshift64*), so that the sample is the
 /// same on every machine and every version of the `rand` crate.
@@ -96,8 +80,9 @@ impl Errors {
     }
 }
 
-/// Runs `gulbara bearoff`.
-pub fn run_bearoff(a: BearoffArgs) -> anyhow::Result<()> {
+/// Runs `gulbara bearoff`: the tables generated and timed, then `samples`
+/// random races per game (`variant`, or every game) judged against them.
+pub fn run_bearoff(variant: Option<Variant>, samples: usize, seed: u64) -> anyhow::Result<()> {
     println!(
         "race tables: {} arrangements of 0..15 checkers on 6 points",
         bearoff::POSITIONS
@@ -120,7 +105,7 @@ pub fn run_bearoff(a: BearoffArgs) -> anyhow::Result<()> {
         // Keep the cache warm for the derived tables and the measurement.
         bearoff::table(dice)?;
     }
-    let variants = match a.variant {
+    let variants = match variant {
         Some(v) => vec![v],
         None => Variant::ALL.to_vec(),
     };
@@ -128,12 +113,12 @@ pub fn run_bearoff(a: BearoffArgs) -> anyhow::Result<()> {
         let opts = RuleOptions::for_variant(variant);
         let net = GameNet::load(variant, None)?.net_evaluator();
         let base = crate::eval::variants::plain_baseline(variant);
-        let mut rng = Rng(a.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+        let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
         let (mut net_err, mut base_err) = (Errors::default(), Errors::default());
         let mut s = GameState::start_of(variant, Side::White);
         s.rolls = [10, 10];
         let mut table_time = std::time::Duration::ZERO;
-        for _ in 0..a.samples {
+        for _ in 0..samples {
             s.pos = Position {
                 own: random_side(&mut rng),
                 opp: random_side(&mut rng),
@@ -151,7 +136,7 @@ pub fn run_bearoff(a: BearoffArgs) -> anyhow::Result<()> {
         println!(
             "{variant}: {} random all-home races (seed {}), {:.0} ns per answer from the tables",
             net_err.n,
-            a.seed,
+            seed,
             table_time.as_secs_f64() * 1e9 / net_err.n.max(1) as f64
         );
         println!("{}", net_err.line(net.name()));

@@ -9,12 +9,12 @@
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 
-use crate::matchplay::shard::{Shard, ShardError, ShardTally};
-use crate::protocol::session::Session;
-use crate::rollout::{
+use crate::analysis::rollout::{
     MAX_CANDIDATES, MAX_GAMES, MAX_TRUNCATE, Rollout, RolloutParams, Root, Stats, Trial,
     before_roll_root, candidate_roots, merge_trials, parse_plays, stats_fields,
 };
+use crate::matchplay::shard::{Shard, ShardError, ShardTally};
+use crate::protocol::session::Session;
 use crate::rules::Variant;
 
 /// The most trial results (trials × plays) one process keeps for its

@@ -19,7 +19,9 @@ use crate::eval::net::{Net, OUTPUTS, features_for};
 use crate::matchplay::pair_seed;
 use crate::rules::{GameState, RuleOptions, Side};
 use crate::search::Search;
-use crate::train::{RunFolder, counter_in, game_end_target, gate, lambda_returns, self_play};
+use crate::training::td::{
+    RunFolder, counter_in, game_end_target, gate, lambda_returns, self_play,
+};
 
 /// Settings of a refinement run.
 #[derive(Clone, Debug)]
@@ -131,7 +133,7 @@ pub fn refine(start: Net, cfg: &RefineConfig, log: &mut dyn FnMut(&str)) -> anyh
     let mut done = counter_in(&net, "refined");
     let started = Instant::now();
     let mut positions = 0usize;
-    let bar = crate::train::GamesBar::new(cfg.games, done, cfg.progress);
+    let bar = crate::training::td::GamesBar::new(cfg.games, done, cfg.progress);
     let mut log = |line: &str| bar.log(log, line);
     while done < cfg.games {
         let upto = (done + cfg.checkpoint_every.max(1)).min(cfg.games);

@@ -13,10 +13,10 @@
 use crate::eval::hitnet::{HitNet, OUTPUTS, exact_outputs, features, flip};
 use crate::eval::net::Inputs;
 use crate::rules::{GameState, RuleOptions, Side, Variant};
-use crate::train::{Gate, RunFolder, TrainConfig, lambda_returns_with, run_sittings};
+use crate::training::td::{Gate, RunFolder, TrainConfig, lambda_returns_with, run_sittings};
 
 /// Plays one self-play game of a hitting game with `net` (fixed during
-/// the game): both sides play its best 0-ply turn ([`crate::train::self_play`]).
+/// the game): both sides play its best 0-ply turn ([`crate::training::td::self_play`]).
 /// Returns the before-roll states in order and the final state (cut off
 /// after 2000 turns).
 pub fn self_play(
@@ -25,7 +25,8 @@ pub fn self_play(
     dice_seed: u64,
 ) -> (Vec<GameState>, GameState) {
     let mut seen = Vec::new();
-    let (end, _) = crate::train::self_play(net, opts, dice_seed, 1, &mut |_, s| seen.push(*s));
+    let (end, _) =
+        crate::training::td::self_play(net, opts, dice_seed, 1, &mut |_, s| seen.push(*s));
     (seen, end)
 }
 
@@ -98,7 +99,7 @@ pub fn train(
             crate::eval::net::HIT_LAYOUT,
             cfg.hidden,
             cfg.seed,
-            crate::train::schedule_words(cfg)
+            crate::training::td::schedule_words(cfg)
         )
     };
     run_sittings(

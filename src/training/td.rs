@@ -55,7 +55,7 @@ pub struct TrainConfig {
     /// Show a progress bar on stderr (when it is a terminal).
     pub progress: bool,
     /// The game: Gul bara, or long nardy (its own input layout). The
-    /// hitting games train in [`crate::train_hitting`].
+    /// hitting games train in [`crate::training::td_hitting`].
     pub variant: Variant,
     /// Gul bara's input layout for a fresh network: 1,
     /// [`crate::eval::net::BLOCK_LAYOUT`] or

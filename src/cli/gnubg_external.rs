@@ -1,0 +1,36 @@
+//! `gulbara gnubg-external`: GNU Backgammon's external-player interface.
+
+use clap::Args;
+
+use crate::rules::Variant;
+
+/// Options of `gnubg-external`.
+#[derive(Args, Debug)]
+pub struct GnubgExternalArgs {
+    /// Address to listen on: `HOST:PORT` (loopback by default; port 0 picks
+    /// a free one, printed on stderr), or a Unix socket path. gnubg connects
+    /// with `set player N external ADDRESS`.
+    #[arg(long, default_value = "127.0.0.1:7668")]
+    pub listen: crate::gnubg::external::ListenAddr,
+    /// The game: backgammon or short_nardy.
+    #[arg(long, default_value = "backgammon")]
+    pub variant: Variant,
+    /// A protocol setting `KEY=VALUE` applied as `set KEY VALUE` (repeatable),
+    /// e.g. `--set engine.ply=2`.
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub set: Vec<String>,
+}
+
+/// Runs `gnubg-external`: answers gnubg's decisions, one connection at a time.
+pub fn run(a: GnubgExternalArgs) -> anyhow::Result<()> {
+    let mut settings = Vec::new();
+    for kv in &a.set {
+        let (k, v) = kv
+            .split_once('=')
+            .ok_or_else(|| anyhow::anyhow!("--set {kv}: expected KEY=VALUE"))?;
+        settings.push((k.trim().to_string(), v.trim().to_string()));
+    }
+    let bridge = crate::gnubg::external::Bridge::new(a.variant, &settings)
+        .map_err(|e| anyhow::anyhow!("gnubg-external: {e}"))?;
+    crate::gnubg::external::serve(a.listen, bridge)
+}

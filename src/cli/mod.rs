@@ -1,0 +1,165 @@
+//! Command line: no subcommand speaks the protocol on stdin/stdout; every
+//! subcommand is one file here, its clap `Args` and its `run`, and this
+//! module only parses and dispatches.
+
+pub mod analyse;
+pub mod bearoff;
+pub mod gnubg_external;
+pub mod match_cmd;
+pub mod merge;
+pub mod refine;
+pub mod replay;
+pub mod rollout;
+pub mod selfplay;
+pub mod serve;
+pub mod train;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Context;
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use crate::server::{self, connection::DEFAULT_MAX_LINE};
+
+/// The gulbara engine.
+#[derive(Parser, Debug)]
+#[command(
+    name = "gulbara",
+    version,
+    about = "Gul bara engine (UBGI-style protocol on stdio or TCP)"
+)]
+pub struct Cli {
+    /// Log filter for stderr (e.g. `info`, `gulbara=debug`); default from
+    /// `RUST_LOG`, else `warn` (stdio) or `info` (serve).
+    #[arg(long, global = true, value_name = "LEVEL")]
+    pub log_level: Option<String>,
+    /// What to run; none = the protocol on stdin/stdout.
+    #[command(subcommand)]
+    pub command: Option<Commands>,
+}
+
+/// Subcommands.
+#[derive(Subcommand, Debug)]
+pub enum Commands {
+    /// Serve the protocol over TCP (one session per connection) and/or the
+    /// browser board over HTTP (`--http`; the protocol on a WebSocket at /ws).
+    Serve(serve::ServeArgs),
+    /// Play a match between two engines (mirrored dice pairs).
+    Match(match_cmd::MatchArgs),
+    /// Combine the shard files of a match or a rollout (`--shard I/N --out
+    /// FILE`) into the whole job's report.
+    Merge(merge::MergeArgs),
+    /// Roll a position out from the command line, whole or one shard
+    /// (the protocol's `rollout`; protocol/SPEC.md).
+    Rollout(rollout::RolloutCliArgs),
+    /// Check a game record against the rules and print the final positions.
+    Replay(replay::ReplayArgs),
+    /// Analyse a game record: preferred plays, equity lost, error rates.
+    Analyse(analyse::AnalyseArgs),
+    /// Play the baseline against itself and write records.
+    Selfplay(selfplay::SelfplayArgs),
+    /// Train the network by self-play (resumable; see docs/TRAINING.md).
+    Train(train::TrainArgs),
+    /// Refine a network towards its own 1-ply judgement (see docs/TRAINING.md).
+    Refine(refine::RefineArgs),
+    /// Serve GNU Backgammon's external-player interface (see docs/GNUBG.md).
+    GnubgExternal(gnubg_external::GnubgExternalArgs),
+    /// Generate the race (bear-off) tables, time them, and measure each
+    /// game's network and baseline against them (docs/STRENGTH.md).
+    Bearoff(bearoff::BearoffArgs),
+}
+
+fn init_logging(level: Option<&str>, default: &str) {
+    use tracing_subscriber::EnvFilter;
+    let filter = match level {
+        Some(l) => EnvFilter::try_new(l).unwrap_or_else(|_| EnvFilter::new(default)),
+        None => EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(default)),
+    };
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(false)
+        .try_init();
+}
+
+/// Parses the command line and runs; the binary's `main`.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            tracing::error!("{e:#}");
+            eprintln!("gulbara: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Runs a parsed command line.
+pub fn run(cli: Cli) -> anyhow::Result<()> {
+    // The server logs its connections; everything else only warnings.
+    let default_level = if matches!(cli.command, Some(Commands::Serve(_))) {
+        "info"
+    } else {
+        "warn"
+    };
+    init_logging(cli.log_level.as_deref(), default_level);
+    match cli.command {
+        None => {
+            server::stdio::run(DEFAULT_MAX_LINE)?;
+            Ok(())
+        }
+        Some(Commands::Serve(a)) => serve::run(a),
+        Some(Commands::Match(a)) => match_cmd::run(a),
+        Some(Commands::Merge(a)) => merge::run(a),
+        Some(Commands::Rollout(a)) => rollout::run(a),
+        Some(Commands::Replay(a)) => replay::run(a),
+        Some(Commands::Analyse(a)) => analyse::run(a),
+        Some(Commands::Selfplay(a)) => selfplay::run(a),
+        Some(Commands::Train(a)) => train::run(a),
+        Some(Commands::Refine(a)) => refine::run(a),
+        Some(Commands::GnubgExternal(a)) => gnubg_external::run(a),
+        Some(Commands::Bearoff(a)) => bearoff::run(a),
+    }
+}
+
+/// How a job splits across processes: `--shard` and `--out`.
+#[derive(Args, Debug)]
+pub struct SplitArgs {
+    /// Run only the units numbered I modulo N (`I/N`, from 0/N): a match's
+    /// mirrored pairs, a rollout's trials. `gulbara merge` combines the
+    /// shards' `--out` files into the whole job's report.
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<crate::matchplay::shard::Shard>,
+    /// Write every unit's results as JSON (a shard file for `gulbara merge`).
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+}
+
+/// Writes the JSON `text` makes to `out`, if given, with a final newline.
+fn write_json(out: &Option<PathBuf>, text: impl FnOnce() -> String) -> anyhow::Result<()> {
+    if let Some(out) = out {
+        std::fs::write(out, text() + "\n")
+            .with_context(|| format!("cannot write {}", out.display()))?;
+    }
+    Ok(())
+}
+
+/// The luck reference on the command line.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum LuckEvalArg {
+    /// The hand-written baseline evaluator.
+    Baseline,
+    /// The shipped network.
+    Net,
+}
+
+/// A match report, as JSON or for people.
+fn print_report(report: &crate::matchplay::MatchReport, json: bool) {
+    if json {
+        println!("{}", report.to_json());
+    } else {
+        print!("{}", report.to_text());
+    }
+}
