@@ -57,7 +57,7 @@ impl Bridge {
     /// protocol settings given as `(key, value)` pairs applied in order,
     /// as `set` would apply them.
     pub fn new(variant: Variant, settings: &[(String, String)]) -> Result<Bridge, BridgeError> {
-        if !variant.hits() {
+        if !variant.spec().gnubg {
             return Err(BridgeError::Position(super::BoardError::Variant(variant)));
         }
         // The answers are returned, not written: the session's own output
