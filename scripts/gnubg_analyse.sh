@@ -20,6 +20,7 @@ gnubg=${GNUBG:-/usr/games/gnubg}
 [ $# -gt 0 ] || { echo "gnubg_analyse: no files" >&2; exit 2; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+mkdir "$work/home"
 for f in "$@"; do
     {
         echo "set threads 1"
@@ -32,7 +33,9 @@ for f in "$@"; do
         echo "analyse match"
         echo "show statistics match"
     } > "$work/cmds.txt"
-    "$gnubg" -t -q < "$work/cmds.txt" 2>&1
+    # A home of its own: no race with another gnubg over creating ~/.gnubg
+    # where gnubg never ran, and no user settings in the analysis.
+    HOME="$work/home" "$gnubg" -t -q < "$work/cmds.txt" 2>&1
 done | awk '
     /^Player / { p0 = $2; p1 = $3 }
     /^Unforced moves/ { u0 += $3; u1 += $4; seen = 1 }

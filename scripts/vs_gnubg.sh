@@ -88,7 +88,10 @@ for ((i = 0; i < jobs; i++)); do
         for ((g = 0; g < n; g++)); do echo "new game"; done
         echo "export match mat $work/match-$i.mat"
     } > "$work/cmds-$i.txt"
-    "$gnubg" -t -q < "$work/cmds-$i.txt" > "$work/out-$i.txt" 2>&1 &
+    # Each gnubg gets a home of its own: started together where gnubg never
+    # ran, they would race to create ~/.gnubg and the losers exit.
+    mkdir "$work/home-$i"
+    HOME="$work/home-$i" "$gnubg" -t -q < "$work/cmds-$i.txt" > "$work/out-$i.txt" 2>&1 &
     gnubg_pids+=($!)
 done
 for p in "${gnubg_pids[@]}"; do wait "$p"; done

@@ -16,11 +16,11 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 mod gnubg_common;
 
-use gnubg_common::gnubg_or_skip;
+use gnubg_common::{gnubg_command, gnubg_or_skip};
 use gulbara::gnubg::movetext;
 use gulbara::gnubg::position_id::{self, GnubgBoard, SideCounts};
 use gulbara::rules::hitting::HitGen;
@@ -282,7 +282,8 @@ fn run_gnubg(gnubg: &Path, cases: &[Case], batch: usize) -> Vec<String> {
     std::fs::write(&input, text).unwrap();
     let _ = std::fs::remove_file(&output);
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/gnubg_legal.py");
-    let run = Command::new(gnubg)
+    let (mut cmd, _home) = gnubg_command(gnubg);
+    let run = cmd
         .args(["-t", "-q", "-r", "-p", script])
         .env("GNUBG_LEGAL_IN", &input)
         .env("GNUBG_LEGAL_OUT", &output)

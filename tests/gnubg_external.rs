@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use gnubg_common::gnubg_or_skip;
+use gnubg_common::{gnubg_command, gnubg_or_skip};
 use gulbara::gnubg::position_id;
 use gulbara::gnubg::{board_of, matchid, position_of, xgid};
 use gulbara::rules::hitting::{HitGen, START};
@@ -56,7 +56,8 @@ fn run_gnubg(gnubg: &Path, commands: &str, tag: &str) -> String {
     let cmds = temp(&format!("{tag}-cmds.txt"));
     let out = temp(&format!("{tag}-out.txt"));
     std::fs::write(&cmds, commands).unwrap();
-    let mut child = Command::new(gnubg)
+    let (mut cmd, _home) = gnubg_command(gnubg);
+    let mut child = cmd
         .args(["-t", "-q"])
         .stdin(std::fs::File::open(&cmds).unwrap())
         .stdout(std::fs::File::create(&out).unwrap())
@@ -307,7 +308,8 @@ fn ids_and_xgids_agree_with_gnubg() {
     let dst = temp("ids-out.txt");
     std::fs::write(&src, input).unwrap();
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/gnubg_ids.py");
-    let mut child = Command::new(&gnubg)
+    let (mut cmd, _home) = gnubg_command(&gnubg);
+    let mut child = cmd
         .args(["-t", "-q", "-r", "-p", script])
         .env("GNUBG_IDS_IN", &src)
         .env("GNUBG_IDS_OUT", &dst)

@@ -195,7 +195,7 @@ impl RolloutShard {
 
     /// The `rolloutok` lines, as the protocol's `rollout` prints them.
     pub fn result_lines(&self) -> Vec<String> {
-        let bg = self.key.variant == Variant::Backgammon;
+        let bg = self.key.variant.spec().scores.triple.is_some();
         self.stats()
             .iter()
             .zip(&self.names)

@@ -64,7 +64,7 @@ impl Bridge {
     /// protocol settings given as `(key, value)` pairs applied in order,
     /// as `set` would apply them.
     pub fn new(variant: Variant, settings: &[(String, String)]) -> Result<Bridge, BridgeError> {
-        if !variant.hits() {
+        if !variant.spec().gnubg {
             return Err(BridgeError::Position(super::BoardError::Variant(variant)));
         }
         let mut typed = Settings::default();

@@ -176,7 +176,7 @@ mod tests {
 
     #[test]
     fn builtin_players_play_every_variant_with_its_evaluator() {
-        for v in [Variant::LongNardy, Variant::ShortNardy, Variant::Backgammon] {
+        for v in Variant::ALL {
             let opts = RuleOptions::for_variant(v);
             let set = |extra: &[(&str, &str)]| {
                 let mut o = vec![("game.variant".to_string(), v.to_string())];
@@ -190,9 +190,9 @@ mod tests {
                 crate::rules::options::Opening::Single
             );
             // Each game's own network.
-            let want = match v {
-                Variant::LongNardy => "net",
-                _ => "hitnet",
+            let want = match v.spec().eval {
+                crate::rules::EvalFamily::GulBara | crate::rules::EvalFamily::LongNardy => "net",
+                crate::rules::EvalFamily::Hitting => "hitnet",
             };
             assert_eq!(n.evaluator().name(), want);
             let h = Builtin::new("heuristic", &set(&[])).unwrap();
@@ -205,10 +205,16 @@ mod tests {
                 let g = play_game(&opts, &mut SeededDice::new(seed), [&mut n, &mut r], &mut ());
                 assert!(g.forfeit.is_none(), "{v} seed {seed}: {:?}", g.forfeit);
                 let res = g.final_state.result().unwrap();
-                assert!(res.points >= 1 && res.points <= v.max_points());
+                assert!(res.points >= 1 && res.points <= v.spec().scores.max());
             }
             // Another game's option is refused.
-            assert!(Builtin::new("heuristic", &set(&[("rules.remainder", "lost")])).is_err());
+            let foreign = Variant::ALL
+                .iter()
+                .flat_map(|w| w.option_names())
+                .find(|n| !v.option_names().contains(n))
+                .expect("an option of another game");
+            let key = format!("rules.{foreign}");
+            assert!(Builtin::new("heuristic", &set(&[(&key, "x")])).is_err());
         }
         assert!(Builtin::new("heuristic", &[("game.variant".into(), "chess".into())]).is_err());
     }

@@ -455,7 +455,7 @@ impl Session {
         let params = self.rollout_params(&a);
         let deadline = self.engine.deadline_from(Instant::now());
         self.spawn(JobKind::Rollout, false, move |job, out| {
-            let bg = state.variant == Variant::Backgammon;
+            let bg = state.variant.spec().scores.triple.is_some();
             let with_move = |s: &Stats, name: &Option<String>| {
                 let mut l = stats_fields(s, bg);
                 if let Some(n) = name {
@@ -504,7 +504,7 @@ impl Session {
                 .iter()
                 .map(|c| play_text_at(state.variant, state.pos, &c.steps))
                 .collect();
-            let bg = state.variant == Variant::Backgammon;
+            let bg = state.variant.spec().scores.triple.is_some();
             let report = |stats: &[Stats]| {
                 for (s, n) in stats.iter().zip(&names) {
                     out(&format!("info rollout {} move {n}", stats_fields(s, bg)));
@@ -547,8 +547,10 @@ impl Session {
         self.say(&format!("off white {} black {}", w.off(), b.off()));
         // Gul bara's lines stay as they always were; the other games add
         // their name (and the bar in the hitting games).
-        if s.variant.hits() {
+        if s.variant.spec().landing.has_bar() {
             self.say(&format!("bar white {} black {}", w.bar(), b.bar()));
+        }
+        if s.variant.spec().gnubg {
             // gnubg's and eXtreme Gammon's texts of the position, the side
             // to move on roll (with its dice when they are rolled).
             let board = crate::gnubg::board_of(s.pos);
@@ -570,7 +572,7 @@ impl Session {
                 crate::gnubg::xgid::encode(&board, dice)
             ));
         }
-        if s.variant != Variant::GulBara {
+        if s.variant != Variant::default() {
             self.say(&format!("variant {}", s.variant));
         }
         self.say(&format!("rolls white {} black {}", s.rolls[0], s.rolls[1]));
@@ -688,7 +690,7 @@ pub fn evaluation_line(p: &crate::eval::Probs) -> String {
 /// `evaluation_line`, with `winbg <p> losebg <p>` before the equity in
 /// backgammon.
 pub fn evaluation_line_for(variant: Variant, p: &crate::eval::Probs) -> String {
-    if variant != Variant::Backgammon {
+    if variant.spec().scores.triple.is_none() {
         return evaluation_line(p);
     }
     format!(
@@ -723,7 +725,7 @@ fn gnubg_state(variant: Variant, id: &str) -> Result<GameState, ProtocolError> {
     let bad = |what: &str, e: &dyn std::fmt::Display| {
         ProtocolError::bad_value(format!("bad gnubg {what} {}: {e}", quote(id)))
     };
-    if !variant.hits() {
+    if !variant.spec().gnubg {
         return Err(bad(
             "Position ID",
             &crate::gnubg::BoardError::Variant(variant),
@@ -750,7 +752,7 @@ fn xgid_state(variant: Variant, text: &str) -> Result<GameState, ProtocolError> 
     let bad = |e: &dyn std::fmt::Display| {
         ProtocolError::bad_value(format!("bad XGID {}: {e}", quote(text)))
     };
-    if !variant.hits() {
+    if !variant.spec().gnubg {
         return Err(bad(&crate::gnubg::BoardError::Variant(variant)));
     }
     let x = crate::gnubg::xgid::decode(text).map_err(|e| bad(&e))?;

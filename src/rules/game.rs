@@ -29,7 +29,9 @@ pub trait DiceSource {
     fn die(&mut self) -> u8;
 }
 
-/// Dice from a seeded RNG: the same seed gives the same game.
+/// Dice from a seeded RNG: the same seed gives the same game. The stream
+/// is `StdRng`'s, whose crates Cargo.toml pins exactly so that it stays
+/// the same (tests/seeded_streams.rs pins its first dice).
 pub struct SeededDice(StdRng);
 
 impl SeededDice {
