@@ -13,8 +13,8 @@ use crate::analysis::rollout::{
     MAX_CANDIDATES, MAX_GAMES, MAX_TRUNCATE, Rollout, RolloutParams, Root, Stats, Trial,
     before_roll_root, candidate_roots, merge_trials, parse_plays, stats_fields,
 };
-use crate::matchplay::shard::{Shard, ShardError, ShardTally};
 use crate::engine::{Engine, EngineConfig};
+use crate::matchplay::shard::{Shard, ShardError, ShardTally};
 use crate::protocol::{Command, parse_command, session::apply_setup};
 use crate::rules::Variant;
 

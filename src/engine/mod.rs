@@ -24,8 +24,8 @@ use crate::search::{Candidate, Limits, Search};
 
 pub use settings::{EvalKind, Ply, RaceKind, Setting, Settings, Weights};
 pub use weights::{FileAccess, LoadNetError, load_net};
-pub use worker::{Job, JobKind, StopSignal};
 use worker::Worker;
+pub use worker::{Job, JobKind, StopSignal};
 
 /// How an engine is set up by its front end.
 #[derive(Clone, Debug, Default)]

@@ -270,12 +270,9 @@ impl Settings {
                 // In range: the key's bounds fit each field's type.
                 let size = |v: u64| usize::try_from(v).unwrap_or(usize::MAX);
                 Ok(match def.name {
-                    "engine.ply" => Setting::Ply(
-                        u8::try_from(v)
-                            .ok()
-                            .and_then(Ply::new)
-                            .unwrap_or(Ply::MAX),
-                    ),
+                    "engine.ply" => {
+                        Setting::Ply(u8::try_from(v).ok().and_then(Ply::new).unwrap_or(Ply::MAX))
+                    }
                     "engine.threads" => Setting::Threads(size(v)),
                     "engine.seed" => Setting::Seed(v),
                     "engine.movetime" => Setting::Movetime(v),
