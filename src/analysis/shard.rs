@@ -15,7 +15,7 @@ use crate::analysis::rollout::{
 };
 use crate::engine::{Engine, EngineConfig};
 use crate::matchplay::shard::{Shard, ShardError, ShardTally};
-use crate::protocol::{Command, parse_command, session::apply_setup};
+use crate::protocol::{Command, apply_setup, parse_command};
 use crate::rules::Variant;
 
 /// The most trial results (trials × plays) one process keeps for its

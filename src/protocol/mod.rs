@@ -1,14 +1,20 @@
-//! The engine protocol: a UCI/UBGI-style line protocol extended for Gul bara.
+//! The engine protocol: a UCI/UBGI-style line protocol for the tables games.
 //!
-//! [`parser`] turns a line into a typed [`Command`]; [`session::Session`]
-//! applies commands and writes responses; the transports in
-//! [`crate::server`] only move lines. The full specification is
-//! `protocol/SPEC.md`.
+//! [`parser`] turns a line into a typed [`Command`]; each command is parsed
+//! and applied in its own file under [`cmd`]; [`session::Session`] holds a
+//! client's [`crate::engine::Engine`], dispatches commands and writes
+//! responses; [`settings`] is the key/value face of the engine's settings;
+//! the transports in [`crate::server`] only move lines. The full
+//! specification is `protocol/SPEC.md`.
 
+pub mod cmd;
+pub mod error;
 pub mod parser;
 pub mod session;
 pub mod settings;
 
-pub use parser::{Command, ErrorCode, ProtocolError, parse_command};
+pub use cmd::apply_setup;
+pub use error::{ErrorCode, ProtocolError};
+pub use parser::{Command, parse_command};
 pub use session::{FileAccess, Flow, Output, Session, SessionConfig};
 pub use settings::Settings;

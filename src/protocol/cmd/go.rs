@@ -1,0 +1,96 @@
+//! `go [movetime <ms>] [nodes <n>] [ply <n>] [infinite]`: a search for
+//! the best play of the current stage on the engine's worker, `info` lines
+//! as it deepens, then `bestmove <play>`.
+
+use std::time::Instant;
+
+use crate::engine::{GoParams, JobKind, Ply};
+use crate::notation::play_text_at;
+use crate::protocol::error::{ProtocolError, quote};
+use crate::protocol::parser::number;
+use crate::protocol::session::Session;
+use crate::search::Progress;
+
+use super::{Command, fmt_p, need_stage};
+
+/// Parses the words after `go`.
+pub(crate) fn parse(args: &[&str]) -> Result<Command, ProtocolError> {
+    let mut p = GoParams::default();
+    let mut i = 0;
+    while let Some(&t) = args.get(i) {
+        match t {
+            "movetime" => {
+                p.movetime = Some(number("go movetime", args.get(i + 1))?);
+                i += 2;
+            }
+            "nodes" => {
+                p.nodes = Some(number("go nodes", args.get(i + 1))?);
+                i += 2;
+            }
+            "ply" => {
+                let n: u8 = number("go ply", args.get(i + 1))?;
+                let Some(ply) = Ply::new(n) else {
+                    return Err(ProtocolError::bad_value(format!(
+                        "go ply must be 1..3, got {n}"
+                    )));
+                };
+                p.ply = Some(ply);
+                i += 2;
+            }
+            "infinite" => {
+                p.infinite = true;
+                i += 1;
+            }
+            "ponder" | "wtime" | "btime" | "winc" | "binc" | "movestogo" | "depth" | "mate"
+            | "searchmoves" => {
+                return Err(ProtocolError::unsupported(format!(
+                    "go {t} is not supported (use movetime, nodes, ply or infinite)"
+                )));
+            }
+            _ => {
+                return Err(ProtocolError::bad_command(format!(
+                    "usage: go [movetime <ms>] [nodes <n>] [ply <n>] [infinite]; got {}",
+                    quote(t)
+                )));
+            }
+        }
+    }
+    Ok(Command::Go(p))
+}
+
+impl Session {
+    /// Starts `go`.
+    pub(in crate::protocol) fn go(&mut self, p: GoParams) -> Result<(), ProtocolError> {
+        need_stage(self.state(), "go")?;
+        let start = Instant::now();
+        let limits = self.engine().go_limits(&p, start);
+        // The server's cap holds for every search, `go infinite` included.
+        let cap = self.engine().deadline_from(start);
+        let state = *self.state();
+        let text =
+            move |steps: &[crate::rules::Step]| play_text_at(state.variant, state.pos, steps);
+        let infinite = p.infinite;
+        self.spawn(JobKind::Go, infinite, move |job, out| {
+            let mut report = |pr: &Progress| {
+                let ms = pr.millis;
+                let nps = pr.nodes * 1000 / ms.max(1);
+                out(&format!(
+                    "info depth {} nodes {} nps {nps} time {ms} equity {} pv {}",
+                    pr.depth,
+                    pr.nodes,
+                    fmt_p(pr.best.probs.equity()),
+                    text(&pr.best.steps)
+                ));
+            };
+            let ranked = job.search.best_turn(&state, &limits, &mut report);
+            if infinite {
+                job.stop.wait(cap);
+            }
+            let best = ranked
+                .first()
+                .map(|c| text(&c.steps))
+                .unwrap_or_else(|| "pass".into());
+            vec![format!("bestmove {best}")]
+        })
+    }
+}

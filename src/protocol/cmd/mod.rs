@@ -1,0 +1,131 @@
+//! The protocol's commands, one file each: how its words are parsed and
+//! what it does to a session (as mini-redis keeps `cmd/get.rs`). The
+//! [`Command`] enum names them all; [`crate::protocol::parser`] splits a
+//! line into words and hands them to the command's `parse`, and
+//! [`crate::protocol::Session`] hands a parsed command to its `apply`.
+//!
+//! The commands that set a game up (`set`, `newgame`, `position`, `dice`)
+//! apply to an [`Engine`] alone, so `gulbara rollout --setup` uses them
+//! without a session ([`apply_setup`]).
+
+pub mod control;
+pub mod dice;
+pub mod eval;
+pub mod get;
+pub mod go;
+pub mod hint;
+pub mod keys;
+pub mod legal;
+pub mod newgame;
+pub mod position;
+pub mod rollout;
+pub mod set;
+pub mod show;
+pub mod ubgi;
+
+pub use crate::engine::GoParams;
+pub use position::Base;
+pub use rollout::RolloutArgs;
+
+use super::error::ProtocolError;
+use crate::engine::Engine;
+use crate::rules::GameState;
+
+/// One parsed protocol command.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    /// An empty line (ignored).
+    Empty,
+    /// `ubgi`: identify and list the settings.
+    Ubgi,
+    /// `isready`.
+    IsReady,
+    /// `newgame`.
+    NewGame,
+    /// `quit`.
+    Quit,
+    /// `stop`.
+    Stop,
+    /// `keys`.
+    Keys,
+    /// `show`.
+    Show,
+    /// `eval`.
+    Eval,
+    /// `set <key> <value>` or `setoption name <key> value <value>`.
+    Set {
+        /// The setting's name.
+        key: String,
+        /// Its new value, as text.
+        value: String,
+    },
+    /// `get <key>`.
+    Get {
+        /// The setting's name.
+        key: String,
+    },
+    /// `position ... [moves ...]`.
+    Position {
+        /// The base position.
+        base: Base,
+        /// The move tokens, applied in order by the session.
+        moves: Vec<String>,
+    },
+    /// `dice <d1> <d2>` (or `dice <d1d2>`).
+    Dice(u8, u8),
+    /// `go ...`.
+    Go(GoParams),
+    /// `legal [limit <n>]`.
+    Legal {
+        /// At most this many `play` lines.
+        limit: usize,
+    },
+    /// `hint [n] [rollout <games> [rollout options]]`.
+    Hint {
+        /// How many plays to list.
+        count: usize,
+        /// `rollout G ...`: rank the plays by a rollout of each.
+        rollout: Option<RolloutArgs>,
+    },
+    /// `rollout [games N] [truncate P] [ply K] [seed S] [luck on|off]
+    /// [every K] [moves <play> ...]`.
+    Rollout(RolloutArgs),
+}
+
+/// Applies a command that sets the game up (`set`, `newgame`,
+/// `position`, `dice`) to `engine`: what a session does with them, and
+/// what `gulbara rollout --setup` does with its lines. Any other command
+/// is refused (`bad_command`). On error nothing changes.
+pub fn apply_setup(engine: &mut Engine, cmd: Command) -> Result<(), ProtocolError> {
+    match cmd {
+        Command::Set { key, value } => set::apply(engine, &key, &value),
+        Command::NewGame => {
+            newgame::apply(engine);
+            Ok(())
+        }
+        Command::Position { base, moves } => position::apply(engine, base, &moves),
+        Command::Dice(d1, d2) => dice::apply(engine, d1, d2),
+        _ => Err(ProtocolError::bad_command(
+            "only set, newgame, position and dice set a game up",
+        )),
+    }
+}
+
+/// Whether `state` has a stage to play, or why there is nothing to play
+/// (for the error of `what`).
+pub(crate) fn need_stage(state: &GameState, what: &str) -> Result<(), ProtocolError> {
+    if state.result().is_some() {
+        return Err(ProtocolError::bad_state("the game is over"));
+    }
+    if state.stage_dice().is_none() {
+        return Err(ProtocolError::bad_state(format!(
+            "no dice: send dice <d1> <d2> before {what}"
+        )));
+    }
+    Ok(())
+}
+
+/// A probability or an equity as the protocol writes it: four decimals.
+pub(crate) fn fmt_p(p: f32) -> String {
+    format!("{p:.4}")
+}

@@ -1,0 +1,105 @@
+//! `show`: the board, the position text, the side to move, pips, borne-off
+//! and bar checkers, gnubg's and XG's texts where they describe the game,
+//! the pending roll or stage, the result, then `showok`.
+
+use crate::notation::{side_text, state_text, white_view};
+use crate::protocol::session::Session;
+use crate::rules::{GameState, Pending, Side, Variant};
+
+impl Session {
+    /// Answers `show`.
+    pub(in crate::protocol) fn show(&self) {
+        let s = self.state();
+        for l in board_lines(s) {
+            self.say(&l);
+        }
+        self.say(&format!("position {}", state_text(s)));
+        let (w, b) = match s.to_move {
+            Side::White => (s.pos.own, s.pos.opp),
+            Side::Black => (s.pos.opp, s.pos.own),
+        };
+        self.say(&format!("tomove {}", side_text(s.to_move)));
+        self.say(&format!("pips white {} black {}", w.pips(), b.pips()));
+        self.say(&format!("off white {} black {}", w.off(), b.off()));
+        // Gul bara's lines stay as they always were; the other games add
+        // their name (and the bar in the hitting games).
+        if s.variant.spec().landing.has_bar() {
+            self.say(&format!("bar white {} black {}", w.bar(), b.bar()));
+        }
+        if s.variant.spec().gnubg {
+            // gnubg's and eXtreme Gammon's texts of the position, the side
+            // to move on roll (with its dice when they are rolled).
+            let board = crate::gnubg::board_of(s.pos);
+            let dice = match s.pending {
+                Pending::Roll2 { d1, d2 } => Some((d1, d2)),
+                _ => None,
+            };
+            let info = crate::gnubg::matchid::MatchInfo {
+                dice,
+                ..Default::default()
+            };
+            self.say(&format!(
+                "gnubgid {}:{}",
+                crate::gnubg::position_id::encode(&board),
+                crate::gnubg::matchid::encode(&info)
+            ));
+            self.say(&format!(
+                "xgid {}",
+                crate::gnubg::xgid::encode(&board, dice)
+            ));
+        }
+        if s.variant != Variant::default() {
+            self.say(&format!("variant {}", s.variant));
+        }
+        self.say(&format!("rolls white {} black {}", s.rolls[0], s.rolls[1]));
+        let pending = match s.pending {
+            Pending::Roll => "roll".to_string(),
+            Pending::Roll2 { d1, d2 } => format!("dice {d1}{d2}"),
+            Pending::Chain { die, first: true } => format!("dice {die}{die} escalating"),
+            Pending::Chain { die, first: false } => format!("chain {die}"),
+            Pending::Remainder { die, count } => format!("remainder {die}x{count}"),
+        };
+        self.say(&format!("pending {pending}"));
+        if let Some(r) = s.result() {
+            match r.winner {
+                Some(side) => self.say(&format!(
+                    "result winner {} points {}",
+                    side_text(side),
+                    r.points
+                )),
+                None => self.say("result stuck points 0"),
+            }
+        }
+        self.say("showok");
+    }
+}
+
+/// The ASCII board of `show`: four lines starting with `board`, points
+/// 13..24 on top and 12..1 below (White's numbering), `15W` for fifteen
+/// White checkers, `3B` for three Black ones, `.` for an empty point.
+pub fn board_lines(state: &GameState) -> Vec<String> {
+    let v = white_view(state);
+    let cell = |p: usize| -> String {
+        let c = v[p - 1];
+        let t = match c {
+            0 => ".".to_string(),
+            n if n > 0 => format!("{n}W"),
+            n => format!("{}B", -n),
+        };
+        format!("{t:>4}")
+    };
+    let num = |p: usize| format!("{p:>4}");
+    let row = |pts: &[usize], f: &dyn Fn(usize) -> String| -> String {
+        let a: String = pts[..6].iter().map(|&p| f(p)).collect();
+        let b: String = pts[6..].iter().map(|&p| f(p)).collect();
+        format!("board{a} |{b}")
+    };
+    let top: Vec<usize> = (13..=24).collect();
+    let bottom: Vec<usize> = (1..=12).rev().collect();
+    vec![
+        row(&top, &num),
+        row(&top, &cell),
+        row(&bottom, &cell),
+        row(&bottom, &num),
+    ]
+}
