@@ -9,6 +9,7 @@ pub use crate::engine::settings::{EvalKind, RaceKind, Settings};
 
 use crate::engine::settings::{Ply, Setting, Weights};
 use crate::protocol::parser::ProtocolError;
+use crate::rules::Variant;
 
 /// The type of a setting, as announced in `key` lines.
 #[derive(Clone, Copy, Debug)]
@@ -75,7 +76,7 @@ impl Settings {
         vec![
             KeyDef {
                 name: "game.variant",
-                kind: KeyKind::Enum(&["gulbara", "long_nardy", "short_nardy", "backgammon"]),
+                kind: KeyKind::Enum(&Variant::NAMES),
                 description: "the game played; setting it starts a new game of that variant (rules.* back to its defaults)",
             },
             KeyDef {
@@ -331,7 +332,7 @@ mod tests {
 
     #[test]
     fn every_key_round_trips() {
-        for variant in ["gulbara", "long_nardy", "short_nardy", "backgammon"] {
+        for variant in Variant::NAMES {
             let mut s = Settings::default();
             s.set("game.variant", variant).unwrap();
             let before = s.clone();

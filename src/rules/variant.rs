@@ -261,6 +261,17 @@ impl Variant {
         Variant::Backgammon,
     ];
 
+    /// Every variant's name (`game.variant`'s values), in the order of [`Variant::ALL`].
+    pub const NAMES: [&'static str; Variant::ALL.len()] = {
+        let mut names = [""; Variant::ALL.len()];
+        let mut i = 0;
+        while i < names.len() {
+            names[i] = Variant::ALL[i].spec().name;
+            i += 1;
+        }
+        names
+    };
+
     /// The game gnubg itself plays: what a `.mat` file without a `Variant`
     /// tag holds.
     pub const GNUBG_NATIVE: Variant = Variant::Backgammon;
