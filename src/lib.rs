@@ -28,4 +28,6 @@ pub mod record;
 pub mod rules;
 pub mod search;
 pub mod server;
+pub mod splitmix;
+pub mod stats;
 pub mod training;

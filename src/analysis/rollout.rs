@@ -46,7 +46,9 @@ use crate::matchplay::shard::Shard;
 use crate::notation::parse_move_token;
 use crate::rules::turn::{MoveToken, TurnError, TurnSequence};
 use crate::rules::{GameState, RuleOptions, Side, Step};
-use crate::search::{INNER_PREFILTER, Limits, ROLLS, Search};
+use crate::search::{INNER_PREFILTER, Limits, Search};
+use crate::splitmix::{SplitMix, mix};
+use crate::stats::mean_se_of_sums;
 
 /// The most games (trials) one rollout plays.
 pub const MAX_GAMES: u32 = 1_000_000;
@@ -176,19 +178,6 @@ pub struct Stats {
     raw_eq2: f64,
 }
 
-fn mean_se(n: u64, sum: f64, sum2: f64) -> (f64, f64) {
-    if n == 0 {
-        return (0.0, 0.0);
-    }
-    let nf = n as f64;
-    let mean = sum / nf;
-    if n < 2 {
-        return (mean, 0.0);
-    }
-    let var = ((sum2 - sum * sum / nf) / (nf - 1.0)).max(0.0);
-    (mean, (var / nf).sqrt())
-}
-
 impl Stats {
     fn new(luck: bool) -> Stats {
         Stats {
@@ -223,64 +212,28 @@ impl Stats {
 
     /// The mean equity (luck-corrected when the correction is on).
     pub fn equity(&self) -> f64 {
-        mean_se(self.games, self.sum_eq, self.sum_eq2).0
+        mean_se_of_sums(self.games, self.sum_eq, self.sum_eq2).0
     }
 
     /// The standard error of [`Stats::equity`].
     pub fn se(&self) -> f64 {
-        mean_se(self.games, self.sum_eq, self.sum_eq2).1
+        mean_se_of_sums(self.games, self.sum_eq, self.sum_eq2).1
     }
 
     /// The mean equity of the raw results (no correction).
     pub fn raw_equity(&self) -> f64 {
-        mean_se(self.games, self.raw_eq, self.raw_eq2).0
+        mean_se_of_sums(self.games, self.raw_eq, self.raw_eq2).0
     }
 
     /// The standard error of the raw results.
     pub fn raw_se(&self) -> f64 {
-        mean_se(self.games, self.raw_eq, self.raw_eq2).1
+        mean_se_of_sums(self.games, self.raw_eq, self.raw_eq2).1
     }
 
     /// The mean raw chances.
     pub fn raw_probs(&self) -> Vec5 {
         let n = self.games.max(1) as f64;
         self.raw_sum.map(|s| s / n)
-    }
-}
-
-/// splitmix64's output function.
-fn mix(mut z: u64) -> u64 {
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
-/// A small splitmix64 generator (stable across library versions, so a
-/// seed means the same dice forever).
-#[derive(Clone, Debug)]
-pub struct SplitMix(u64);
-
-impl SplitMix {
-    /// The generator seeded `seed`.
-    pub fn new(seed: u64) -> SplitMix {
-        SplitMix(seed)
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        mix(self.0)
-    }
-
-    /// A die, 1..=6.
-    pub fn die(&mut self) -> u8 {
-        // The bias of the modulo is below 1e-18.
-        (self.next_u64() % 6) as u8 + 1
-    }
-
-    /// A number below `n`.
-    fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
     }
 }
 
@@ -532,21 +485,14 @@ impl<'a> Rollout<'a> {
         let mut mean = [0.0; 5];
         let mut actual = [0.0; 5];
         let mut chosen = None;
-        for &(a, b, w) in ROLLS.iter() {
-            let Ok(r) = state.roll(&self.opts, a, b) else {
-                continue;
-            };
-            let turns = search.turns_prefiltered(&r, BEAM, PREFILTER);
-            let v = match turns.first() {
-                Some(c) => view(c.probs),
-                None => view(probs_for(self.eval, &r, &self.opts, roller)),
-            };
+        for o in search.roll_outcomes(state, BEAM, PREFILTER) {
+            let v = view(o.probs);
             for (m, x) in mean.iter_mut().zip(v) {
-                *m += x * f64::from(w) / 36.0;
+                *m += x * f64::from(o.weight) / 36.0;
             }
-            if (a, b) == roll || (b, a) == roll {
+            if o.is(roll) {
                 actual = v;
-                chosen = turns.into_iter().next().map(|c| c.end);
+                chosen = o.end;
             }
         }
         for ((l, a), m) in luck.iter_mut().zip(actual).zip(mean) {

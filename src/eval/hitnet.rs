@@ -141,7 +141,7 @@ impl HitNet {
 
 /// The same outputs seen by the other side.
 pub fn flip(out: &[f32; OUTPUTS]) -> [f32; OUTPUTS] {
-    [1.0 - out[0], out[3], out[4], out[1], out[2]]
+    super::flipped_outputs(out)
 }
 
 /// The outputs an ended game has, from `side`'s view (a game cut off

@@ -104,6 +104,56 @@ pub struct Probs {
     pub lose_bg: f32,
 }
 
+/// The chances as a three-output network writes them: win, win mars,
+/// lose mars (no backgammons).
+impl From<[f32; 3]> for Probs {
+    fn from(o: [f32; 3]) -> Probs {
+        Probs {
+            win: o[0],
+            win_mars: o[1],
+            lose_mars: o[2],
+            win_bg: 0.0,
+            lose_bg: 0.0,
+        }
+    }
+}
+
+impl From<Probs> for [f32; 3] {
+    fn from(p: Probs) -> [f32; 3] {
+        [p.win, p.win_mars, p.lose_mars]
+    }
+}
+
+/// The chances as the hitting games' network writes them: win, win
+/// gammon, win backgammon, lose gammon, lose backgammon.
+impl From<[f32; 5]> for Probs {
+    fn from(o: [f32; 5]) -> Probs {
+        Probs {
+            win: o[0],
+            win_mars: o[1],
+            win_bg: o[2],
+            lose_mars: o[3],
+            lose_bg: o[4],
+        }
+    }
+}
+
+impl From<Probs> for [f32; 5] {
+    fn from(p: Probs) -> [f32; 5] {
+        [p.win, p.win_mars, p.win_bg, p.lose_mars, p.lose_bg]
+    }
+}
+
+/// A network's output row seen by the other side: [`Probs::flipped`], the
+/// one place the outcome flip is written, in the row's own order.
+pub fn flipped_outputs<const N: usize>(out: &[f32; N]) -> [f32; N]
+where
+    Probs: From<[f32; N]>,
+    [f32; N]: From<Probs>,
+{
+    Probs::from(*out).flipped().into()
+}
+
 impl Probs {
     /// Cubeless equity in points per game.
     #[inline]

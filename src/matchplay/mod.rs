@@ -12,14 +12,14 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::channel;
 use std::time::Duration;
 
-use crate::eval::{Evaluator, probs_for};
+use crate::eval::Evaluator;
 use crate::notation::{apply_turn, move_token_text, state_text};
 use crate::record::{Record, RecordedGame, RecordedTurn, game_tags, write_record};
 use crate::rules::game::{
     self, Forfeit, ForfeitReason, GameObserver, Player, PlayerFault, SeededDice, Turn, TurnRequest,
 };
 use crate::rules::{EvalFamily, GameState, RuleOptions, Side, Variant};
-use crate::search::{ROLLS, Search};
+use crate::search::Search;
 use builtin::Builtin;
 use engine::{Engine, EngineError, EngineSpec, TextPlayer};
 use stats::{Sprt, SprtState, mean_se};
@@ -315,10 +315,7 @@ impl MatchReport {
 
 /// Seed of pair `i` of a match seeded `seed` (splitmix64).
 pub fn pair_seed(seed: u64, i: usize) -> u64 {
-    let mut z = seed.wrapping_add((i as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
+    crate::splitmix::nth(seed, i as u64)
 }
 
 /// Plays the side to move's turn from `start` (a stage pending) with the
@@ -342,23 +339,12 @@ pub fn roll_luck(
 ) -> f64 {
     let stop = AtomicBool::new(false);
     let search = Search::new(reference, *opts, &stop);
-    let side = state.to_move;
-    let value = |a: u8, b: u8| -> f64 {
-        let Ok(rolled) = state.roll(opts, a, b) else {
-            return 0.0;
-        };
-        let turns = search.turns(&rolled, 4);
-        match turns.first() {
-            Some(c) => f64::from(c.probs.equity()),
-            None => f64::from(probs_for(reference, &rolled, opts, side).equity()),
-        }
-    };
     let mut avg = 0.0;
     let mut actual = 0.0;
-    for &(a, b, w) in ROLLS.iter() {
-        let v = value(a, b);
-        avg += v * f64::from(w) / 36.0;
-        if (a, b) == roll || (b, a) == roll {
+    for o in search.roll_outcomes(state, 4, 0) {
+        let v = f64::from(o.probs.equity());
+        avg += v * f64::from(o.weight) / 36.0;
+        if o.is(roll) {
             actual = v;
         }
     }
@@ -753,6 +739,7 @@ mod tests {
 
     #[test]
     fn luck_of_all_rolls_averages_to_zero() {
+        use crate::search::ROLLS;
         let o = RuleOptions::default();
         let s = crate::notation::parse_state_text(
             "2,1,2,2,0,1,-1,-2,-3,0,0,-5,3,0,0,-1,-3,4,0,0,0,0,0,0 w 10 10",

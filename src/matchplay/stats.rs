@@ -1,19 +1,7 @@
 //! Match statistics: points per game over mirrored pairs, standard error,
 //! and a sequential probability ratio test.
 
-/// Mean and standard error of the mean of `xs` (0 when fewer than two).
-pub fn mean_se(xs: &[f64]) -> (f64, f64) {
-    let n = xs.len() as f64;
-    if xs.is_empty() {
-        return (0.0, 0.0);
-    }
-    let mean = xs.iter().sum::<f64>() / n;
-    if xs.len() < 2 {
-        return (mean, 0.0);
-    }
-    let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0);
-    (mean, (var / n).sqrt())
-}
+pub use crate::stats::mean_se;
 
 /// Settings of an SPRT on points per game: H0 ppg = `p0` against H1 ppg = `p1`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -79,7 +67,7 @@ impl Sprt {
         }
         let n = pairs.len() as f64;
         let mean = pairs.iter().sum::<f64>() / n;
-        let var = (pairs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0)).max(1e-9);
+        let var = crate::stats::sample_variance(pairs, mean).max(1e-9);
         (self.p1 - self.p0) / var * (pairs.iter().sum::<f64>() - n * (self.p0 + self.p1) / 2.0)
     }
 

@@ -17,9 +17,11 @@ use crate::eval::{Evaluator, Probs, probs_for, probs_for_batch};
 use crate::rules::{EvalFamily, GameState, RuleOptions, Side, StageDice, StageEnd, StageGen, Step};
 
 mod hashing;
+mod luck;
 mod prefilter;
 
 use hashing::StateSet;
+pub use luck::RollOutcome;
 pub use prefilter::{INNER_PREFILTER, quick_score};
 
 /// The 21 distinct rolls with their weights out of 36.

@@ -127,7 +127,7 @@ fn target_from(out: &[f32; OUTPUTS], same_side: bool) -> [f32; OUTPUTS] {
     if same_side {
         *out
     } else {
-        [1.0 - out[0], out[2], out[1]]
+        crate::eval::flipped_outputs(out)
     }
 }
 
