@@ -218,4 +218,60 @@ mod tests {
         }
         assert!(Builtin::new("heuristic", &[("game.variant".into(), "chess".into())]).is_err());
     }
+
+    #[test]
+    fn builtin_players_honour_every_engine_setting() {
+        let opts: Vec<(String, String)> = [
+            ("engine.ply", "1"),
+            ("engine.beam", "2"),
+            ("engine.prefilter", "5"),
+            ("engine.threads", "2"),
+            ("engine.race", "eval"),
+        ]
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+        let mut n = Builtin::new("net", &opts).unwrap();
+        let limits = n.engine.limits(None);
+        assert_eq!(
+            (
+                limits.plies,
+                limits.root_beam,
+                limits.root_prefilter,
+                limits.threads
+            ),
+            (0, 2, 5, 2)
+        );
+        // What it plays is what the search finds with those limits, judged
+        // without the race tables (engine.race eval).
+        let rules = RuleOptions::default();
+        let eval = crate::eval::GameNet::load(Variant::GulBara, None)
+            .unwrap()
+            .net_evaluator();
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let search = crate::search::Search::new(eval.as_ref(), rules, &stop);
+        let before = crate::rules::GameState::start(crate::rules::Side::White);
+        for (a, b) in [(6, 5), (3, 3), (2, 1), (4, 4)] {
+            let start = before.roll(&rules, a, b).unwrap();
+            let ask = TurnRequest {
+                before: &before,
+                roll: Some((a, b)),
+                start: &start,
+                opts: &rules,
+            };
+            let played = n.play_turn(&ask).unwrap();
+            let best = search.best_turn(&start, &limits, &mut |_| {});
+            let want = Turn::from_steps(&best[0].steps);
+            assert_eq!(played.moves, want.moves, "roll {a}{b}");
+        }
+        // An unknown setting, or weights that do not load, is an error,
+        // never a silent default.
+        let bad = [("engine.bogus".to_string(), "1".to_string())];
+        assert!(Builtin::new("net", &bad).is_err());
+        let missing = [(
+            "engine.weights".to_string(),
+            "/nonexistent/gulbara.gbnn".to_string(),
+        )];
+        assert!(Builtin::new("net", &missing).is_err());
+    }
 }
