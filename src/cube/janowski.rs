@@ -1,0 +1,285 @@
+//! Cubeful equity from cubeless chances, by Janowski's cube-life
+//! interpolation (R. Janowski, "Take-points in money games", 1993): the
+//! cubeful equity is `(1 − x)·dead + x·live`, where `dead` is the cubeless
+//! equity, `live` the equity with a perfectly efficient cube (piecewise
+//! linear in the chance of winning, through the take and cash points), and
+//! `x` the cube's efficiency in the position.
+//!
+//! Equities are per unit of the current cube, from the view of the side
+//! whose chances they are.
+
+use crate::eval::Probs;
+use crate::rules::GameState;
+
+/// Who owns the cube, seen from the side whose chances are judged.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CubeView {
+    /// The cube is in the middle: either side may double.
+    Centre,
+    /// This side owns it: only it may double.
+    Mine,
+    /// The opponent owns it.
+    Theirs,
+}
+
+/// The efficiency of the cube in `state`, from 0 (dead) to 1 (perfectly
+/// live).
+///
+/// gnubg's values: 0.68 in contact; in a race, 0.55 plus 0.00125 per pip of
+/// the side on roll, kept within 0.6..0.7 (longer races leave more time to
+/// use the cube); 0.6 once every checker is home. The running games have no
+/// hitting, and their blocking play is judged as contact until both sides
+/// are home.
+pub fn efficiency(state: &GameState) -> f64 {
+    if crate::eval::race::is_race(state) {
+        return 0.6;
+    }
+    let spec = state.variant.spec();
+    if spec.landing.has_bar() && !crate::eval::hitnet::contact(state.pos.own, state.pos.opp) {
+        let pips = f64::from(state.pos.own.pips());
+        return (0.55 + 0.00125 * pips).clamp(0.6, 0.7);
+    }
+    0.68
+}
+
+/// The average points of a win and of a loss (1 to 3), from the chances.
+/// `gammons` false: every win and loss counts 1 (the Jacoby rule with the
+/// cube in the middle).
+fn win_loss_values(p: &Probs, gammons: bool) -> (f64, f64) {
+    if !gammons {
+        return (1.0, 1.0);
+    }
+    let win = f64::from(p.win);
+    let w = if win > 1e-7 {
+        1.0 + f64::from(p.win_mars + p.win_bg) / win
+    } else {
+        1.0
+    };
+    let l = if win < 1.0 - 1e-7 {
+        1.0 + f64::from(p.lose_mars + p.lose_bg) / (1.0 - win)
+    } else {
+        1.0
+    };
+    (w, l)
+}
+
+/// The money-play cubeful equity of the chances `p` with the cube where
+/// `cube` says, at efficiency `x`; `jacoby`: gammons do not count while
+/// the cube is in the middle.
+pub fn money_equity(p: &Probs, cube: CubeView, x: f64, jacoby: bool) -> f64 {
+    let gammons = !(jacoby && cube == CubeView::Centre);
+    let (w, l) = win_loss_values(p, gammons);
+    let win = f64::from(p.win);
+    let dead = win * w - (1.0 - win) * l;
+    // The live cube: the opponent doubles us out at our take point, we
+    // cash at our cash point; past them the game is played for its
+    // gammons.
+    let tp = (l - 0.5) / (w + l + 0.5);
+    let cp = (l + 1.0) / (w + l + 0.5);
+    let up = |from: f64| 1.0 + (w - 1.0) * (win - from) / (1.0 - from);
+    let live = match cube {
+        CubeView::Centre => {
+            if win <= tp {
+                -l + (l - 1.0) * win / tp
+            } else if win < cp {
+                -1.0 + 2.0 * (win - tp) / (cp - tp)
+            } else {
+                up(cp)
+            }
+        }
+        CubeView::Mine => {
+            if win < cp {
+                -l + (l + 1.0) * win / cp
+            } else {
+                up(cp)
+            }
+        }
+        CubeView::Theirs => {
+            if win < tp {
+                -l + (l - 1.0) * win / tp
+            } else {
+                -1.0 + (w + 1.0) * (win - tp) / (1.0 - tp)
+            }
+        }
+    };
+    dead * (1.0 - x) + live * x
+}
+
+/// The right cube action, as gnubg words it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CubeAction {
+    /// Double, and the opponent should take.
+    DoubleTake,
+    /// Double, and the opponent should pass.
+    DoublePass,
+    /// Double, and the opponent should beaver.
+    DoubleBeaver,
+    /// Not yet; the opponent would take.
+    NoDoubleTake,
+    /// Not yet; the opponent would beaver.
+    NoDoubleBeaver,
+    /// Better to play on for a gammon than to cash; the opponent would pass.
+    TooGoodPass,
+    /// Better to play on; the opponent would take.
+    TooGoodTake,
+}
+
+impl CubeAction {
+    /// gnubg's words for it: `Double, take` ... (`Redouble` when the
+    /// cube is already owned).
+    pub fn words(self, redouble: bool) -> String {
+        let d = if redouble { "redouble" } else { "double" };
+        let cap = if redouble { "Redouble" } else { "Double" };
+        match self {
+            CubeAction::DoubleTake => format!("{cap}, take"),
+            CubeAction::DoublePass => format!("{cap}, pass"),
+            CubeAction::DoubleBeaver => format!("{cap}, beaver"),
+            CubeAction::NoDoubleTake => format!("No {d}, take"),
+            CubeAction::NoDoubleBeaver => format!("No {d}, beaver"),
+            CubeAction::TooGoodPass => format!("Too good to {d}, pass"),
+            CubeAction::TooGoodTake => format!("Too good to {d}, take"),
+        }
+    }
+
+    /// Whether the side on roll should double.
+    pub fn doubles(self) -> bool {
+        matches!(
+            self,
+            CubeAction::DoubleTake | CubeAction::DoublePass | CubeAction::DoubleBeaver
+        )
+    }
+
+    /// The opponent's right answer to a double: `take`, `drop` or `beaver`.
+    pub fn answer(self) -> &'static str {
+        match self {
+            CubeAction::DoublePass | CubeAction::TooGoodPass => "drop",
+            CubeAction::DoubleBeaver | CubeAction::NoDoubleBeaver => "beaver",
+            _ => "take",
+        }
+    }
+}
+
+/// A cube decision: the equities of its three outcomes, per unit of the
+/// cube before the double, from the doubler's view, and the right action.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CubeDecision {
+    /// Playing on without doubling.
+    pub no_double: f64,
+    /// Doubling, and the opponent takes (or beavers, when that is right
+    /// and allowed: then the equity of the beaver).
+    pub double_take: f64,
+    /// Doubling, and the opponent passes: always 1.
+    pub double_pass: f64,
+    /// The right action.
+    pub action: CubeAction,
+}
+
+/// The money-play cube decision of the side to roll with chances `p`
+/// (before its roll), the cube where `cube` says (never [`CubeView::Theirs`]:
+/// then it may not double), at efficiency `x`.
+pub fn money_decision(
+    p: &Probs,
+    cube: CubeView,
+    x: f64,
+    jacoby: bool,
+    beavers: bool,
+) -> CubeDecision {
+    let no_double = money_equity(p, cube, x, jacoby);
+    let take = 2.0 * money_equity(p, CubeView::Theirs, x, jacoby);
+    let double_pass = 1.0;
+    // The taker beavers when taking leaves it ahead.
+    let beaver = beavers && take < 0.0;
+    let double_take = if beaver { 2.0 * take } else { take };
+    let action = if take >= double_pass {
+        if no_double >= double_pass {
+            CubeAction::TooGoodPass
+        } else {
+            CubeAction::DoublePass
+        }
+    } else if no_double >= double_pass {
+        CubeAction::TooGoodTake
+    } else if beaver {
+        if double_take > no_double {
+            CubeAction::DoubleBeaver
+        } else {
+            CubeAction::NoDoubleBeaver
+        }
+    } else if take > no_double {
+        CubeAction::DoubleTake
+    } else {
+        CubeAction::NoDoubleTake
+    };
+    CubeDecision {
+        no_double,
+        double_take,
+        double_pass,
+        action,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn probs(win: f32, wg: f32, lg: f32) -> Probs {
+        Probs {
+            win,
+            win_mars: wg,
+            lose_mars: lg,
+            win_bg: 0.0,
+            lose_bg: 0.0,
+        }
+    }
+
+    #[test]
+    fn a_dead_cube_is_the_cubeless_equity() {
+        for p in [
+            probs(0.3, 0.05, 0.1),
+            probs(0.6, 0.2, 0.05),
+            probs(0.9, 0.4, 0.0),
+        ] {
+            for cube in [CubeView::Centre, CubeView::Mine, CubeView::Theirs] {
+                let e = money_equity(&p, cube, 0.0, false);
+                assert!((e - f64::from(p.equity())).abs() < 1e-6, "{p:?} {cube:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn gammonless_live_cube_has_the_classic_points() {
+        // No gammons and a live cube: the classic take point 20% and cash
+        // point 80% (W = L = 1: TP = 0.5 / 2.5, CP = 2 / 2.5).
+        let at = |w: f32, cube| money_equity(&probs(w, 0.0, 0.0), cube, 1.0, false);
+        assert!((at(0.2, CubeView::Centre) + 1.0).abs() < 1e-6);
+        assert!((at(0.8, CubeView::Centre) - 1.0).abs() < 1e-6);
+        assert!((at(0.8, CubeView::Mine) - 1.0).abs() < 1e-6);
+        assert!((at(0.2, CubeView::Theirs) + 1.0).abs() < 1e-6);
+        // Owning the cube is worth something, facing it costs.
+        let p = probs(0.6, 0.1, 0.05);
+        let mine = money_equity(&p, CubeView::Mine, 0.68, false);
+        let centre = money_equity(&p, CubeView::Centre, 0.68, false);
+        let theirs = money_equity(&p, CubeView::Theirs, 0.68, false);
+        assert!(mine > centre && centre > theirs, "{mine} {centre} {theirs}");
+    }
+
+    #[test]
+    fn decisions_follow_the_chances() {
+        let d = |w: f32, wg: f32| {
+            money_decision(&probs(w, wg, 0.0), CubeView::Centre, 0.68, false, false)
+        };
+        assert_eq!(d(0.55, 0.0).action, CubeAction::NoDoubleTake);
+        assert_eq!(d(0.72, 0.0).action, CubeAction::DoubleTake);
+        assert_eq!(d(0.9, 0.0).action, CubeAction::DoublePass);
+        assert_eq!(d(0.95, 0.8).action, CubeAction::TooGoodPass);
+        assert!(d(0.72, 0.0).action.doubles());
+        assert_eq!(d(0.9, 0.0).action.answer(), "drop");
+        // A beaver: the doubler is behind.
+        let b = money_decision(&probs(0.35, 0.0, 0.0), CubeView::Centre, 0.68, false, true);
+        assert_eq!(b.action, CubeAction::NoDoubleBeaver);
+        assert_eq!(CubeAction::DoubleTake.words(true), "Redouble, take");
+        assert_eq!(
+            CubeAction::TooGoodPass.words(false),
+            "Too good to double, pass"
+        );
+    }
+}
