@@ -42,6 +42,7 @@ use std::fmt::Write as _;
 
 use crate::notation::{self, MovesError};
 use crate::rules::game::TurnRecord;
+use crate::rules::options::OptionError;
 use crate::rules::{GameResult, GameState, RuleOptions, Side, Variant};
 
 /// One game of a record.
@@ -142,20 +143,21 @@ pub fn game_tags(opts: &RuleOptions) -> Vec<(String, String)> {
 /// tag values (either may be missing): the variant's defaults, then each
 /// `name=value` of the `Rules` tag. A `variant=` word in the `Rules` tag
 /// must agree with the `Variant` tag.
-pub fn rules_from_tags(variant: Option<&str>, rules: Option<&str>) -> Result<RuleOptions, String> {
-    let tagged = variant
-        .map(|v| v.trim().parse::<Variant>().map_err(|e| e.0))
-        .transpose()?;
+pub fn rules_from_tags(
+    variant: Option<&str>,
+    rules: Option<&str>,
+) -> Result<RuleOptions, RulesTagError> {
+    let tagged = variant.map(|v| v.trim().parse::<Variant>()).transpose()?;
     let mut in_rules = None;
     let mut pairs = Vec::new();
     for kv in rules.unwrap_or("").split_whitespace() {
         let (k, v) = kv
             .split_once('=')
-            .ok_or_else(|| format!("bad rule '{kv}'"))?;
+            .ok_or_else(|| RulesTagError::NotKeyValue(kv.to_string()))?;
         if k == "variant" {
-            let v = v.parse::<Variant>().map_err(|e| e.0)?;
+            let v = v.parse::<Variant>()?;
             if in_rules.is_some_and(|w| w != v) {
-                return Err(format!("the Rules tag names two variants ({kv})"));
+                return Err(RulesTagError::TwoVariants(kv.to_string()));
             }
             in_rules = Some(v);
         } else {
@@ -164,18 +166,38 @@ pub fn rules_from_tags(variant: Option<&str>, rules: Option<&str>) -> Result<Rul
     }
     let variant = match (tagged, in_rules) {
         (Some(a), Some(b)) if a != b => {
-            return Err(format!(
-                "the Variant tag says {a} but the Rules tag says variant={b}"
-            ));
+            return Err(RulesTagError::Disagree { tag: a, rules: b });
         }
         (Some(v), _) | (None, Some(v)) => v,
         (None, None) => Variant::default(),
     };
     let mut opts = RuleOptions::for_variant(variant);
     for (k, v) in pairs {
-        opts.set(k, v).map_err(|e| e.0)?;
+        opts.set(k, v)?;
     }
     Ok(opts)
+}
+
+/// Why a record's `Variant` and `Rules` tags were refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RulesTagError {
+    /// A word of the `Rules` tag that is not `name=value`.
+    #[error("bad rule '{0}'")]
+    NotKeyValue(String),
+    /// A second, different `variant=` in the `Rules` tag.
+    #[error("the Rules tag names two variants ({0})")]
+    TwoVariants(String),
+    /// The tags name different games.
+    #[error("the Variant tag says {tag} but the Rules tag says variant={rules}")]
+    Disagree {
+        /// The `Variant` tag's game.
+        tag: Variant,
+        /// The `Rules` tag's.
+        rules: Variant,
+    },
+    /// An unknown game, option or value.
+    #[error(transparent)]
+    Option(#[from] OptionError),
 }
 
 fn side_name(s: Side) -> &'static str {
@@ -281,6 +303,15 @@ pub enum RecordError {
         line: usize,
         /// What is wrong.
         msg: String,
+    },
+    /// The `Variant` and `Rules` tags name no game the rules know.
+    #[error("line {line}: {source}")]
+    Rules {
+        /// 1-based line number.
+        line: usize,
+        /// What is wrong.
+        #[source]
+        source: RulesTagError,
     },
     /// A game's moves are not legal.
     #[error("game {game}: {err}")]
@@ -432,12 +463,12 @@ pub fn replay(text: &str) -> Result<(RuleOptions, Vec<ReplayedGame>), RecordErro
         variant_tag.as_ref().map(|t| t.1.as_str()),
         rules_words.as_ref().map(|t| t.1.as_str()),
     )
-    .map_err(|msg| RecordError::Syntax {
+    .map_err(|source| RecordError::Rules {
         line: rules_words
             .as_ref()
             .or(variant_tag.as_ref())
             .map_or(0, |t| t.0),
-        msg,
+        source,
     })?;
     let mut out = Vec::new();
     for (i, (starter, marked, result_line)) in games.into_iter().enumerate() {
@@ -639,14 +670,17 @@ mod tests {
         assert_eq!(o.variant, Variant::LongNardy);
         assert_eq!(o.six_block, crate::rules::options::SixBlock::PerStep);
         assert_eq!(rules_from_tags(None, None).unwrap(), RuleOptions::default());
-        // A mismatch in a record is a syntax error on the Rules tag's line.
+        // A mismatch in a record is an error on the Rules tag's line.
         let (mut rec, _) = record_of(1, &RuleOptions::for_variant(Variant::ShortNardy));
         rec.tags = vec![
             ("Variant".into(), "backgammon".into()),
             ("Rules".into(), "variant=short_nardy opening=reroll".into()),
         ];
         match replay(&write_record(&rec)) {
-            Err(RecordError::Syntax { line: 2, .. }) => {}
+            Err(RecordError::Rules {
+                line: 2,
+                source: RulesTagError::Disagree { .. },
+            }) => {}
             other => panic!("{other:?}"),
         }
     }

@@ -360,8 +360,8 @@ pub fn parse_plays(
     let mut given = 0usize;
     // Where the play being read began (its first word's index).
     let mut begun = 0usize;
-    let finish = |turn: TurnSequence<'_>| -> Result<Play, String> {
-        let (end, stages) = turn.finish_with_stages().map_err(|e| e.to_string())?;
+    let finish = |turn: TurnSequence<'_>| -> Result<Play, TurnError> {
+        let (end, stages) = turn.finish_with_stages()?;
         Ok(Play {
             steps: stages.into_iter().flat_map(|s| s.steps).collect(),
             end,
@@ -370,7 +370,7 @@ pub fn parse_plays(
     for (i, &w) in words.iter().enumerate() {
         if given > 0 && turn.is_over() {
             let done = std::mem::replace(&mut turn, TurnSequence::new(*start, opts));
-            plays.push(finish(done).map_err(|r| err(i, r))?);
+            plays.push(finish(done).map_err(|r| err(i, r.to_string()))?);
             given = 0;
         }
         if given == 0 {
@@ -379,7 +379,7 @@ pub fn parse_plays(
         if w == "pass" {
             if given == 0 && turn.is_over() {
                 let done = std::mem::replace(&mut turn, TurnSequence::new(*start, opts));
-                plays.push(finish(done).map_err(|r| err(i, r))?);
+                plays.push(finish(done).map_err(|r| err(i, r.to_string()))?);
                 continue;
             }
             return Err(err(i, "'pass' but the dice can be played".into()));
@@ -408,7 +408,7 @@ pub fn parse_plays(
         }
         plays.push(finish(turn).map_err(|reason| PlaysError {
             index: None,
-            reason,
+            reason: reason.to_string(),
         })?);
     }
     Ok(plays)

@@ -79,15 +79,10 @@ pub fn run(a: MatchArgs) -> anyhow::Result<()> {
             groups.len()
         );
     }
-    let e0 = EngineSpec::parse(&groups[0]).map_err(anyhow::Error::msg)?;
-    let e1 = EngineSpec::parse(&groups[1]).map_err(anyhow::Error::msg)?;
-    let rules = parse_rules(a.variant, &a.rule).map_err(anyhow::Error::msg)?;
-    let sprt = a
-        .sprt
-        .as_deref()
-        .map(Sprt::parse)
-        .transpose()
-        .map_err(anyhow::Error::msg)?;
+    let e0 = EngineSpec::parse(&groups[0])?;
+    let e1 = EngineSpec::parse(&groups[1])?;
+    let rules = parse_rules(a.variant, &a.rule)?;
+    let sprt = a.sprt.as_deref().map(Sprt::parse).transpose()?;
     if a.games == 0 {
         bail!("--games must be at least 1");
     }

@@ -42,7 +42,7 @@ pub struct SelfplayArgs {
 /// Runs `selfplay`: the baseline player of the variant against itself,
 /// records written.
 pub fn run(a: SelfplayArgs) -> anyhow::Result<()> {
-    let rules = parse_rules(a.variant, &a.rule).map_err(anyhow::Error::msg)?;
+    let rules = parse_rules(a.variant, &a.rule)?;
     let spec = |name: &str| EngineSpec {
         cmd: "builtin:heuristic".into(),
         name: name.into(),

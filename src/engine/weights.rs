@@ -83,7 +83,7 @@ fn read_file(named: &Path, files: &FileAccess) -> Result<Vec<u8>, LoadNetError> 
                 return Err(LoadNetError::NotInWeightsDir);
             }
             read_weights_file(&real, true).map_err(|e| match e {
-                LoadError::File(_) => LoadNetError::NotInWeightsDir,
+                LoadError::File { .. } => LoadNetError::NotInWeightsDir,
                 LoadError::Format(f) => LoadNetError::Format(f),
             })
         }

@@ -1155,13 +1155,19 @@ impl<const OUT: usize> NetOf<OUT> {
 }
 
 /// Why a weights file could not be loaded.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, thiserror::Error)]
 pub enum LoadError {
     /// The file could not be opened or read, or is not a regular file of a
     /// sane size. The text names file-system details: show it only to the
     /// local user.
-    #[error("{0}")]
-    File(String),
+    #[error("{path}: {source}")]
+    File {
+        /// The file as the user named it.
+        path: String,
+        /// What the system said, or what is wrong with the file.
+        #[source]
+        source: std::io::Error,
+    },
     /// The bytes are not a valid weights file.
     #[error(transparent)]
     Format(#[from] WeightsError),
@@ -1175,7 +1181,10 @@ pub enum LoadError {
 pub fn read_weights_file(path: &std::path::Path, no_follow: bool) -> Result<Vec<u8>, LoadError> {
     use std::io::Read;
     let shown = path.display();
-    let io = |e: std::io::Error| LoadError::File(format!("{shown}: {e}"));
+    let io = |source: std::io::Error| LoadError::File {
+        path: shown.to_string(),
+        source,
+    };
     let mut open = std::fs::OpenOptions::new();
     open.read(true);
     #[cfg(unix)]
@@ -1192,13 +1201,13 @@ pub fn read_weights_file(path: &std::path::Path, no_follow: bool) -> Result<Vec<
     let file = open.open(path).map_err(io)?;
     let meta = file.metadata().map_err(io)?;
     if !meta.is_file() {
-        return Err(LoadError::File(format!("{shown}: not a regular file")));
+        return Err(io(std::io::Error::other("not a regular file")));
     }
     if meta.len() > MAX_WEIGHTS_FILE {
-        return Err(LoadError::File(format!(
-            "{shown}: {} bytes, more than the {MAX_WEIGHTS_FILE} a weights file may have",
+        return Err(io(std::io::Error::other(format!(
+            "{} bytes, more than the {MAX_WEIGHTS_FILE} a weights file may have",
             meta.len()
-        )));
+        ))));
     }
     let mut header = [0u8; HEADER_LEN];
     let mut reader = file.take(MAX_WEIGHTS_FILE + 1);
@@ -1218,9 +1227,7 @@ pub fn read_weights_file(path: &std::path::Path, no_follow: bool) -> Result<Vec<
     reader.set_limit(declared - HEADER_LEN as u64 + 1);
     reader.read_to_end(&mut bytes).map_err(io)?;
     if bytes.len() as u64 != declared {
-        return Err(LoadError::File(format!(
-            "{shown}: changed while it was read"
-        )));
+        return Err(io(std::io::Error::other("changed while it was read")));
     }
     Ok(bytes)
 }

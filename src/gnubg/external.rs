@@ -39,7 +39,7 @@ pub enum BridgeError {
     #[error("bad position: {0}")]
     Position(#[from] super::BoardError),
     /// A setting is not one the engine knows, or not a value it takes.
-    #[error("{0}")]
+    #[error(transparent)]
     Engine(#[from] ProtocolError),
     /// The engine refused the settings (weights that do not load) or the state.
     #[error(transparent)]
@@ -195,16 +195,19 @@ pub enum ListenAddr {
     Unix(PathBuf),
 }
 
+/// A `--listen` value that is no address.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0:?} is neither HOST:PORT (an IP address and a port) nor a Unix socket path")]
+pub struct ListenAddrError(String);
+
 impl std::str::FromStr for ListenAddr {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = ListenAddrError;
+    fn from_str(s: &str) -> Result<Self, ListenAddrError> {
         if let Ok(a) = s.parse::<SocketAddr>() {
             return Ok(ListenAddr::Tcp(a));
         }
         if s.contains(':') || s.is_empty() {
-            return Err(format!(
-                "{s:?} is neither HOST:PORT (an IP address and a port) nor a Unix socket path"
-            ));
+            return Err(ListenAddrError(s.to_string()));
         }
         Ok(ListenAddr::Unix(PathBuf::from(s)))
     }

@@ -94,7 +94,7 @@ pub enum FibsError {
     #[error("player {0} has more than 15 checkers")]
     TooManyCheckers(u8),
     /// The board is not a backgammon position.
-    #[error("{0}")]
+    #[error(transparent)]
     Board(#[from] GnubgIdError),
 }
 

@@ -56,40 +56,90 @@ pub fn is_mat(text: &str) -> bool {
     false
 }
 
+/// Why games could not be written as a `.mat` file.
+#[derive(Debug, thiserror::Error)]
+pub enum MatError {
+    /// gnubg cannot describe the game.
+    #[error("{0} games have no .mat form")]
+    NoMatForm(Variant),
+    /// A game's turn (1-based) does not replay.
+    #[error("game {game}: {source}")]
+    Game {
+        /// The game (1-based).
+        game: usize,
+        /// What went wrong in it.
+        #[source]
+        source: Box<MatError>,
+    },
+    /// A turn (1-based) does not replay.
+    #[error("turn {turn}: {fault}")]
+    Turn {
+        /// The turn (1-based).
+        turn: usize,
+        /// What is wrong with it.
+        #[source]
+        fault: TurnFault,
+    },
+    /// A side moved twice in a row.
+    #[error("game {0}: a side moved twice")]
+    MovedTwice(usize),
+}
+
+/// What is wrong with a recorded turn.
+#[derive(Debug, thiserror::Error)]
+pub enum TurnFault {
+    /// A remainder, which the hitting games do not have.
+    #[error("a remainder in a hitting game")]
+    Remainder,
+    /// The roll cannot be rolled.
+    #[error(transparent)]
+    Roll(crate::rules::PlayError),
+    /// The words are not the turn.
+    #[error(transparent)]
+    Words(notation::TurnWordsError),
+    /// Nothing to play after the roll.
+    #[error("no stage to play")]
+    NoStage,
+    /// The words make a play that is not one of the legal ends.
+    #[error("the play is not one of the legal ends")]
+    NotAnEnd,
+}
+
 /// One turn of a hitting game: who played, the roll, the position it was
 /// played from (the mover's view) and its steps.
 type PlayedTurn = (Side, (u8, u8), Position, Vec<Step>);
 
 /// The steps of each turn of a recorded game, replayed by the rules.
-fn replayed_steps(opts: &RuleOptions, g: &RecordedGame) -> Result<Vec<PlayedTurn>, String> {
+fn replayed_steps(opts: &RuleOptions, g: &RecordedGame) -> Result<Vec<PlayedTurn>, MatError> {
     let mut state = GameState::start_of(opts.variant, g.starter);
     let mut movegen = StageGen::new();
     let mut ends = Vec::new();
     let mut out = Vec::new();
     for (i, t) in g.turns.iter().enumerate() {
+        let fault = |fault: TurnFault| MatError::Turn { turn: i + 1, fault };
         let Some((a, b)) = t.roll else {
-            return Err(format!("turn {}: a remainder in a hitting game", i + 1));
+            return Err(fault(TurnFault::Remainder));
         };
         let start = state
             .roll(opts, a, b)
-            .map_err(|e| format!("turn {}: {e}", i + 1))?;
+            .map_err(|e| fault(TurnFault::Roll(e)))?;
         let words: Vec<&str> = t.moves.iter().map(String::as_str).collect();
         if words.is_empty() {
             state = skip_forced_empty(start, opts, &mut movegen, &mut ends);
             out.push((t.side, (a, b), start.pos, Vec::new()));
             continue;
         }
-        let after = notation::apply_turn(&start, opts, &words)
-            .map_err(|e| format!("turn {}: {e}", i + 1))?;
+        let after =
+            notation::apply_turn(&start, opts, &words).map_err(|e| fault(TurnFault::Words(e)))?;
         let dice = start
             .stage_dice()
-            .ok_or_else(|| format!("turn {}: no stage to play", i + 1))?;
+            .ok_or_else(|| fault(TurnFault::NoStage))?;
         movegen.generate(opts, &start, dice, &mut ends);
         let used = ends.first().map_or(0, |e| e.play.len() as u8);
         let end = ends
             .iter()
             .find(|e| start.after_stage(opts, e.pos, used) == after)
-            .ok_or_else(|| format!("turn {}: the play is not one of the legal ends", i + 1))?;
+            .ok_or_else(|| fault(TurnFault::NotAnEnd))?;
         out.push((t.side, (a, b), start.pos, end.play.steps().to_vec()));
         state = after;
     }
@@ -103,9 +153,9 @@ pub fn write(
     opts: &RuleOptions,
     tags: &[(String, String)],
     games: &[RecordedGame],
-) -> Result<String, String> {
+) -> Result<String, MatError> {
     if !opts.variant.spec().gnubg {
-        return Err(format!("{} games have no .mat form", opts.variant));
+        return Err(MatError::NoMatForm(opts.variant));
     }
     let clean = |s: &str| s.replace([':', '\n', '\r'], "-");
     let mut out = String::new();
@@ -121,7 +171,10 @@ pub fn write(
         let _ = writeln!(out, " Game {}", n + 1);
         let left = format!("{} : {}", clean(&g.players[0]), score[0]);
         let _ = writeln!(out, " {left:<31}{} : {}", clean(&g.players[1]), score[1]);
-        let turns = replayed_steps(opts, g).map_err(|e| format!("game {}: {e}", n + 1))?;
+        let turns = replayed_steps(opts, g).map_err(|e| MatError::Game {
+            game: n + 1,
+            source: Box::new(e),
+        })?;
         // Half-moves: even the left player's (White), odd the right's.
         let mut half = 0usize;
         for (side, (a, b), pos, steps) in &turns {
@@ -132,7 +185,7 @@ pub fn write(
                 } else {
                     // The other side played twice in a row: impossible in
                     // these games, but keep the columns honest.
-                    return Err(format!("game {}: a side moved twice", n + 1));
+                    return Err(MatError::MovedTwice(n + 1));
                 }
                 half += 1;
             }

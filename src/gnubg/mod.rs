@@ -29,7 +29,7 @@ pub enum BoardError {
     #[error("more than 15 checkers a side")]
     TooManyCheckers,
     /// The position breaks the variant's rules.
-    #[error("{0}")]
+    #[error(transparent)]
     Position(#[from] PositionError),
     /// Dice that are not two numbers 1 to 6.
     #[error("bad dice {0}{1}")]

@@ -63,7 +63,7 @@ pub enum XgidError {
         value: String,
     },
     /// A position gnubg would not take.
-    #[error("{0}")]
+    #[error(transparent)]
     Board(#[from] GnubgIdError),
 }
 

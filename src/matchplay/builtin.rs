@@ -20,7 +20,7 @@ use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
 use super::engine::EngineError;
-use crate::engine::{Engine, EngineConfig, EvalKind, Setting};
+use crate::engine::{Engine, EngineConfig, EvalKind, Setting, SetupError};
 use crate::eval::Evaluator;
 use crate::notation::state_text;
 use crate::protocol::Settings;
@@ -55,23 +55,20 @@ impl Builtin {
             // Its evaluator is never asked.
             "random" => (BuiltinKind::Random, EvalKind::Heuristic),
             other => {
-                return Err(EngineError::Start(format!(
-                    "unknown builtin player '{other}' (heuristic, net, random)"
-                )));
+                return Err(EngineError::UnknownBuiltin(other.to_string()));
             }
         };
         let mut settings = Settings::default();
         for (k, v) in options {
-            settings
-                .set(k, v)
-                .map_err(|e| EngineError::Protocol(e.to_string()))?;
+            settings.set(k, v).map_err(EngineError::Setting)?;
         }
         settings.apply(Setting::Eval(eval));
-        let engine = Engine::new(settings, EngineConfig::default())
-            .map_err(|e| EngineError::Start(format!("engine.weights: {e}")))?;
-        let eval = engine
-            .evaluator()
-            .map_err(|e| EngineError::Start(format!("engine.weights: {e}")))?;
+        let engine = Engine::new(settings, EngineConfig::default()).map_err(|e| match e {
+            SetupError::Weights(w) => EngineError::Weights(w),
+            // A new engine is at the start of its own game.
+            SetupError::OtherGame { .. } => EngineError::Setup(e),
+        })?;
+        let eval = engine.evaluator().map_err(EngineError::Weights)?;
         Ok(Builtin {
             kind: kind_of,
             engine,

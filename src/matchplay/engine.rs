@@ -31,14 +31,14 @@ pub struct EngineSpec {
 
 impl EngineSpec {
     /// Parses the cutechess-style `cmd=... name=... option.k=v` words.
-    pub fn parse(words: &[String]) -> Result<EngineSpec, String> {
+    pub fn parse(words: &[String]) -> Result<EngineSpec, SpecError> {
         let mut cmd = None;
         let mut name = None;
         let mut options = Vec::new();
         for w in words {
             let (k, v) = w
                 .split_once('=')
-                .ok_or_else(|| format!("engine argument '{w}' is not key=value"))?;
+                .ok_or_else(|| SpecError::NotKeyValue(w.clone()))?;
             match k {
                 "cmd" => cmd = Some(v.to_string()),
                 "name" => name = Some(v.to_string()),
@@ -47,27 +47,63 @@ impl EngineSpec {
                     // `--rule`), sent to every engine: an engine told others
                     // would play another game than the one judged.
                     Some(key) if key.starts_with("rules.") || key == "game.variant" => {
-                        return Err(format!(
-                            "engine option '{key}': the match sets the game and its rules (--variant, --rule)"
-                        ));
+                        return Err(SpecError::GameOption(key.to_string()));
                     }
                     Some(key) if !key.is_empty() => options.push((key.to_string(), v.to_string())),
-                    _ => return Err(format!("unknown engine argument '{k}'")),
+                    _ => return Err(SpecError::Unknown(k.to_string())),
                 },
             }
         }
-        let cmd = cmd.ok_or("an engine needs cmd=<command line>")?;
+        let cmd = cmd.ok_or(SpecError::NoCmd)?;
         let name = name.unwrap_or_else(|| cmd.clone());
         Ok(EngineSpec { cmd, name, options })
     }
 }
 
-/// Why talking to an engine failed.
+/// Why an engine's words on the command line were refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SpecError {
+    /// A word without `=`.
+    #[error("engine argument '{0}' is not key=value")]
+    NotKeyValue(String),
+    /// `option.game.variant` or `option.rules.*`.
+    #[error("engine option '{0}': the match sets the game and its rules (--variant, --rule)")]
+    GameOption(String),
+    /// A key other than `cmd`, `name` and `option.*`.
+    #[error("unknown engine argument '{0}'")]
+    Unknown(String),
+    /// No `cmd=`.
+    #[error("an engine needs cmd=<command line>")]
+    NoCmd,
+}
+
+/// Why talking to an engine failed.
+#[derive(Debug, thiserror::Error)]
 pub enum EngineError {
-    /// It could not be started or reached.
+    /// It could not be started or reached: the program, or the address.
+    #[error("cannot start engine: {what}: {source}")]
+    Start {
+        /// The command line or the address.
+        what: String,
+        /// What the system said.
+        #[source]
+        source: std::io::Error,
+    },
+    /// Its command line is empty.
+    #[error("cannot start engine: empty command")]
+    EmptyCommand,
+    /// No such in-process player.
+    #[error("cannot start engine: unknown builtin player '{0}' (heuristic, net, random)")]
+    UnknownBuiltin(String),
+    /// An in-process player's option is not a setting, or not a value of it.
     #[error("cannot start engine: {0}")]
-    Start(String),
+    Setting(#[source] crate::protocol::ProtocolError),
+    /// An in-process player's engine refused its setup.
+    #[error("cannot start engine: {0}")]
+    Setup(#[source] crate::engine::SetupError),
+    /// An in-process player's weights do not load.
+    #[error("cannot start engine: engine.weights: {0}")]
+    Weights(#[source] crate::engine::LoadNetError),
     /// It closed its output or the connection.
     #[error("engine closed the connection")]
     Closed,
@@ -80,6 +116,14 @@ pub enum EngineError {
     /// It wrote a line longer than the limit (its output is no longer read).
     #[error("engine wrote a line longer than {0} bytes")]
     LineTooLong(usize),
+}
+
+/// A child without the pipe asked for (cannot happen with `Stdio::piped`).
+fn no_pipe(cmd: &str, which: &str) -> EngineError {
+    EngineError::Start {
+        what: cmd.to_string(),
+        source: std::io::Error::other(format!("no {which} pipe")),
+    }
 }
 
 enum Link {
@@ -184,12 +228,15 @@ impl Engine {
         timeout: Duration,
     ) -> Result<Engine, EngineError> {
         let mut engine = if let Some(addr) = spec.cmd.strip_prefix("tcp://") {
-            let stream =
-                TcpStream::connect(addr).map_err(|e| EngineError::Start(format!("{addr}: {e}")))?;
+            let stream = TcpStream::connect(addr).map_err(|source| EngineError::Start {
+                what: addr.to_string(),
+                source,
+            })?;
             let _ = stream.set_nodelay(true);
-            let read = stream
-                .try_clone()
-                .map_err(|e| EngineError::Start(e.to_string()))?;
+            let read = stream.try_clone().map_err(|source| EngineError::Start {
+                what: addr.to_string(),
+                source,
+            })?;
             Engine {
                 link: Link::Tcp(stream),
                 lines: reader_thread(read),
@@ -197,24 +244,25 @@ impl Engine {
             }
         } else {
             let words = shell_words(&spec.cmd);
-            let (prog, args) = words
-                .split_first()
-                .ok_or_else(|| EngineError::Start("empty command".into()))?;
+            let (prog, args) = words.split_first().ok_or(EngineError::EmptyCommand)?;
             let mut child = Command::new(prog)
                 .args(args)
                 .stdin(Stdio::piped())
                 .stdout(Stdio::piped())
                 .stderr(Stdio::null())
                 .spawn()
-                .map_err(|e| EngineError::Start(format!("{}: {e}", spec.cmd)))?;
+                .map_err(|source| EngineError::Start {
+                    what: spec.cmd.clone(),
+                    source,
+                })?;
             let stdin = child
                 .stdin
                 .take()
-                .ok_or_else(|| EngineError::Start("no stdin".into()))?;
+                .ok_or_else(|| no_pipe(&spec.cmd, "stdin"))?;
             let stdout = child
                 .stdout
                 .take()
-                .ok_or_else(|| EngineError::Start("no stdout".into()))?;
+                .ok_or_else(|| no_pipe(&spec.cmd, "stdout"))?;
             Engine {
                 link: Link::Process(child, stdin),
                 lines: reader_thread(stdout),
@@ -389,10 +437,34 @@ mod tests {
         ] {
             let w: Vec<String> = ["cmd=x", bad].iter().map(|s| s.to_string()).collect();
             let e = EngineSpec::parse(&w).expect_err(bad);
-            assert!(e.contains("the match sets the game"), "{e}");
+            assert!(matches!(e, SpecError::GameOption(_)), "{e}");
+            assert!(e.to_string().contains("the match sets the game"), "{e}");
         }
-        assert!(EngineSpec::parse(&["name=x".to_string()]).is_err());
-        assert!(EngineSpec::parse(&["bogus".to_string()]).is_err());
+        assert_eq!(
+            EngineSpec::parse(&["name=x".to_string()]),
+            Err(SpecError::NoCmd)
+        );
+        assert_eq!(
+            EngineSpec::parse(&["bogus".to_string()]),
+            Err(SpecError::NotKeyValue("bogus".into()))
+        );
+    }
+
+    #[test]
+    fn a_missing_program_keeps_the_systems_error() {
+        let spec = EngineSpec {
+            cmd: "/nonexistent/gulbara-engine".into(),
+            name: "x".into(),
+            options: Vec::new(),
+        };
+        let Err(e) = Engine::start(&spec, &[], Duration::from_secs(5)) else {
+            panic!("a missing program started");
+        };
+        let source = std::error::Error::source(&e).expect("a source");
+        let io = source
+            .downcast_ref::<std::io::Error>()
+            .expect("an io::Error");
+        assert_eq!(io.kind(), std::io::ErrorKind::NotFound);
     }
 
     #[test]

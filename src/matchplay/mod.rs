@@ -324,9 +324,9 @@ pub fn referee_turn(
     start: &GameState,
     opts: &RuleOptions,
     words: &[String],
-) -> Result<GameState, String> {
+) -> Result<GameState, crate::notation::TurnWordsError> {
     let toks: Vec<&str> = words.iter().map(String::as_str).collect();
-    apply_turn(start, opts, &toks).map_err(|e| e.to_string())
+    apply_turn(start, opts, &toks)
 }
 
 /// Luck of rolling `roll` in `state` (side to move about to roll), for the
@@ -702,15 +702,26 @@ pub fn shard_of(cfg: &MatchConfig, report: &MatchReport) -> shard::MatchShard {
 
 /// For the CLI: turns a rule option list `k=v` of `variant`'s options into
 /// options (the variant's defaults for the rest).
-pub fn parse_rules(variant: Variant, args: &[String]) -> Result<RuleOptions, String> {
+pub fn parse_rules(variant: Variant, args: &[String]) -> Result<RuleOptions, RuleArgError> {
     let mut o = RuleOptions::for_variant(variant);
     for a in args {
         let (k, v) = a
             .split_once('=')
-            .ok_or_else(|| format!("--rule takes name=value, got '{a}'"))?;
-        o.set(k, v).map_err(|e| e.0)?;
+            .ok_or_else(|| RuleArgError::NotKeyValue(a.clone()))?;
+        o.set(k, v)?;
     }
     Ok(o)
+}
+
+/// Why a `--rule` was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RuleArgError {
+    /// Not `name=value`.
+    #[error("--rule takes name=value, got '{0}'")]
+    NotKeyValue(String),
+    /// Not an option of the game, or not a value of it.
+    #[error(transparent)]
+    Option(#[from] crate::rules::options::OptionError),
 }
 
 #[cfg(test)]

@@ -3,6 +3,26 @@
 
 pub use crate::stats::mean_se;
 
+/// Why an `--sprt` value was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SprtError {
+    /// A value is not a number.
+    #[error("bad number '{text}' in --sprt")]
+    Number {
+        /// The text.
+        text: String,
+        /// Why it is not one.
+        #[source]
+        source: std::num::ParseFloatError,
+    },
+    /// Not two or four values.
+    #[error("--sprt takes p0,p1 or p0,p1,alpha,beta")]
+    Arity,
+    /// The values are out of range.
+    #[error("--sprt needs p0 < p1 and 0 < alpha, beta < 0.5")]
+    Range,
+}
+
 /// Settings of an SPRT on points per game: H0 ppg = `p0` against H1 ppg = `p1`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Sprt {
@@ -29,19 +49,20 @@ pub enum SprtState {
 
 impl Sprt {
     /// Parses `p0,p1[,alpha,beta]`.
-    pub fn parse(s: &str) -> Result<Sprt, String> {
+    pub fn parse(s: &str) -> Result<Sprt, SprtError> {
         let v: Vec<f64> = s
             .split(',')
             .map(|t| {
-                t.trim()
-                    .parse::<f64>()
-                    .map_err(|_| format!("bad number '{t}' in --sprt"))
+                t.trim().parse::<f64>().map_err(|source| SprtError::Number {
+                    text: t.to_string(),
+                    source,
+                })
             })
             .collect::<Result<_, _>>()?;
         let (p0, p1, alpha, beta) = match v.as_slice() {
             [a, b] => (*a, *b, 0.05, 0.05),
             [a, b, c, d] => (*a, *b, *c, *d),
-            _ => return Err("--sprt takes p0,p1 or p0,p1,alpha,beta".into()),
+            _ => return Err(SprtError::Arity),
         };
         if p0 >= p1
             || !(0.0..0.5).contains(&alpha)
@@ -49,7 +70,7 @@ impl Sprt {
             || alpha == 0.0
             || beta == 0.0
         {
-            return Err("--sprt needs p0 < p1 and 0 < alpha, beta < 0.5".into());
+            return Err(SprtError::Range);
         }
         Ok(Sprt {
             p0,
