@@ -1,4 +1,8 @@
-//! gulbara: a Gul bara (rosespring backgammon, crazy narde) engine.
+//! gulbara: an engine for the tables games — Gul bara (rosespring
+//! backgammon), long nardy, short nardy and backgammon — with exact rules,
+//! stage-by-stage move generation, a trained network per game, 1- to
+//! 3-ply search (gnubg's 0- to 2-ply), rollouts, a match runner, gnubg
+//! interop and a line protocol over stdio, TCP and WebSocket.
 //!
 //! The rules core ([`rules`], [`notation`]) knows nothing about the protocol
 //! or the search; the evaluators and search build on it; the protocol and the

@@ -6,7 +6,7 @@
 //! same whatever the score; the session decides what its result is worth.
 
 pub mod janowski;
-mod kazaross_xg2;
+pub mod kazaross_xg2;
 pub mod met;
 pub mod state;
 

@@ -1,0 +1,264 @@
+//! The weights file: its header, reading and writing a network, and
+//! reading a file without blocking or reading more than it declares.
+
+use super::*;
+
+/// The (layout, inputs, outputs) of every network this build reads.
+pub(super) fn known_kind(layout: u32, inputs: usize, outputs: usize) -> bool {
+    let hit = (
+        HIT_LAYOUT,
+        crate::eval::hitnet::INPUTS,
+        crate::eval::hitnet::OUTPUTS,
+    );
+    let kind = (layout, inputs, outputs);
+    kind == (LAYOUT_VERSION, INPUTS, OUTPUTS)
+        || kind == (LONG_LAYOUT, LONG_INPUTS, OUTPUTS)
+        || kind == (BLOCK_LAYOUT, BLOCK_INPUTS, OUTPUTS)
+        || kind == (MOBILITY_LAYOUT, MOBILITY_INPUTS, OUTPUTS)
+        || kind == hit
+}
+
+/// A malformed weights file.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("bad weights file: {0}")]
+pub struct WeightsError(pub String);
+
+/// Length of the fixed header: magic and six u32s.
+pub(super) const HEADER_LEN: usize = 28;
+/// Longest description a weights file may carry.
+pub(super) const MAX_DESCRIPTION: usize = 1 << 16;
+/// The largest weights file ever read (far above any network this build
+/// accepts: 4,096 hidden units make about 3.3 MB).
+pub const MAX_WEIGHTS_FILE: u64 = 16 << 20;
+
+/// The checked fixed header of a weights file.
+pub(super) struct Header {
+    layout: u32,
+    inputs: usize,
+    hidden: usize,
+    outputs: usize,
+    desc_len: usize,
+}
+
+/// A file too short for the header, or without the magic.
+pub(super) fn not_weights() -> WeightsError {
+    WeightsError("not a gulbara weights file (magic GBNN missing)".into())
+}
+
+impl Header {
+    fn read(h: &[u8; HEADER_LEN]) -> Result<Header, WeightsError> {
+        if &h[..4] != MAGIC {
+            return Err(not_weights());
+        }
+        let u = |i: usize| u32::from_le_bytes([h[i], h[i + 1], h[i + 2], h[i + 3]]);
+        let (format, layout, inputs, hidden, outputs, desc_len) = (
+            u(4),
+            u(8),
+            u(12) as usize,
+            u(16) as usize,
+            u(20) as usize,
+            u(24) as usize,
+        );
+        if format != FORMAT_VERSION {
+            return Err(WeightsError(format!(
+                "format version {format}, expected {FORMAT_VERSION}"
+            )));
+        }
+        if !known_kind(layout, inputs, outputs) {
+            return Err(WeightsError(format!(
+                "input layout {layout} with {inputs} inputs and {outputs} outputs; this build reads layout {LAYOUT_VERSION} ({INPUTS} inputs, {OUTPUTS} outputs: Gul bara) and layout {HIT_LAYOUT} ({} inputs, {} outputs: backgammon and short nardy)",
+                crate::eval::hitnet::INPUTS,
+                crate::eval::hitnet::OUTPUTS
+            )));
+        }
+        if hidden == 0 || hidden > 4096 {
+            return Err(WeightsError(format!("{hidden} hidden units")));
+        }
+        if desc_len > MAX_DESCRIPTION {
+            return Err(WeightsError(format!(
+                "a description of {desc_len} bytes (at most {MAX_DESCRIPTION})"
+            )));
+        }
+        Ok(Header {
+            layout,
+            inputs,
+            hidden,
+            outputs,
+            desc_len,
+        })
+    }
+
+    /// The file length the header declares.
+    fn file_len(&self) -> u64 {
+        let floats =
+            self.inputs * self.hidden + self.hidden + self.outputs * self.hidden + self.outputs;
+        (HEADER_LEN + self.desc_len + 4 * floats) as u64
+    }
+}
+
+impl<const OUT: usize> NetOf<OUT> {
+    /// Serializes to the weights file format.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut b = Vec::new();
+        b.extend_from_slice(MAGIC);
+        for v in [
+            FORMAT_VERSION,
+            self.layout,
+            self.inputs as u32,
+            self.hidden as u32,
+            OUT as u32,
+            self.description.len() as u32,
+        ] {
+            b.extend_from_slice(&v.to_le_bytes());
+        }
+        b.extend_from_slice(self.description.as_bytes());
+        for v in self
+            .w1
+            .iter()
+            .chain(&self.b1)
+            .chain(&self.w2)
+            .chain(&self.b2)
+        {
+            b.extend_from_slice(&v.to_le_bytes());
+        }
+        b
+    }
+
+    /// Reads the weights file format.
+    pub fn from_bytes(data: &[u8]) -> Result<NetOf<OUT>, WeightsError> {
+        let header: &[u8; HEADER_LEN] = data
+            .get(..HEADER_LEN)
+            .and_then(|h| h.try_into().ok())
+            .ok_or_else(not_weights)?;
+        let layout = Header::read(header)?;
+        let start = HEADER_LEN + layout.desc_len;
+        if data.len() as u64 != layout.file_len() {
+            return Err(WeightsError(format!(
+                "{} bytes, expected {}",
+                data.len(),
+                layout.file_len()
+            )));
+        }
+        if layout.outputs != OUT {
+            return Err(WeightsError(format!(
+                "a network of {} outputs (input layout {}) where one of {OUT} is needed: weights of another game",
+                layout.outputs, layout.layout
+            )));
+        }
+        let (inputs, hidden, outputs) = (layout.inputs, layout.hidden, OUT);
+        let description = String::from_utf8_lossy(&data[28..start]).into_owned();
+        let mut vals = data[start..]
+            .chunks_exact(4)
+            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]));
+        let mut take = |n: usize| -> Vec<f32> { vals.by_ref().take(n).collect() };
+        let w1 = take(inputs * hidden);
+        let b1 = take(hidden);
+        let w2 = take(outputs * hidden);
+        let b2 = take(outputs);
+        if [&w1, &b1, &w2, &b2]
+            .iter()
+            .any(|v| v.iter().any(|x| !x.is_finite()))
+        {
+            return Err(WeightsError("non-finite weight".into()));
+        }
+        // Far above any trained weight (the shipped ones stay below 8), and
+        // small enough that no sum of a forward pass can overflow to infinity.
+        if [&w1, &b1, &w2, &b2]
+            .iter()
+            .any(|v| v.iter().any(|x| x.abs() > MAX_WEIGHT))
+        {
+            return Err(WeightsError(format!(
+                "a weight beyond ±{MAX_WEIGHT} (not a trained network)"
+            )));
+        }
+        Ok(NetOf {
+            layout: layout.layout,
+            inputs,
+            hidden,
+            w1,
+            b1,
+            w2,
+            b2,
+            description,
+            rows: RowTable::default(),
+        })
+    }
+}
+
+/// Why a weights file could not be loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    /// The file could not be opened or read, or is not a regular file of a
+    /// sane size. The text names file-system details: show it only to the
+    /// local user.
+    #[error("{path}: {source}")]
+    File {
+        /// The file as the user named it.
+        path: String,
+        /// What the system said, or what is wrong with the file.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The bytes are not a valid weights file.
+    #[error(transparent)]
+    Format(#[from] WeightsError),
+}
+
+/// Reads a weights file without ever blocking or reading more than the
+/// header declares: the file is opened non-blocking (a FIFO or a device
+/// neither stalls nor streams), it must be a regular file of at most
+/// [`MAX_WEIGHTS_FILE`] bytes, and exactly the declared length is read.
+/// With `no_follow`, a symbolic link as the last component is refused.
+pub fn read_weights_file(path: &std::path::Path, no_follow: bool) -> Result<Vec<u8>, LoadError> {
+    use std::io::Read;
+    let shown = path.display();
+    let io = |source: std::io::Error| LoadError::File {
+        path: shown.to_string(),
+        source,
+    };
+    let mut open = std::fs::OpenOptions::new();
+    open.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        let mut flags = libc::O_NONBLOCK | libc::O_NOCTTY;
+        if no_follow {
+            flags |= libc::O_NOFOLLOW;
+        }
+        open.custom_flags(flags);
+    }
+    #[cfg(not(unix))]
+    let _ = no_follow;
+    let file = open.open(path).map_err(io)?;
+    let meta = file.metadata().map_err(io)?;
+    if !meta.is_file() {
+        return Err(io(std::io::Error::other("not a regular file")));
+    }
+    if meta.len() > MAX_WEIGHTS_FILE {
+        return Err(io(std::io::Error::other(format!(
+            "{} bytes, more than the {MAX_WEIGHTS_FILE} a weights file may have",
+            meta.len()
+        ))));
+    }
+    let mut header = [0u8; HEADER_LEN];
+    let mut reader = file.take(MAX_WEIGHTS_FILE + 1);
+    reader
+        .read_exact(&mut header)
+        .map_err(|_| LoadError::Format(not_weights()))?;
+    let declared = Header::read(&header)?.file_len();
+    if declared != meta.len() {
+        return Err(LoadError::Format(WeightsError(format!(
+            "{} bytes, expected {declared}",
+            meta.len()
+        ))));
+    }
+    // `declared` is at most MAX_WEIGHTS_FILE here: `meta.len()` was checked.
+    let mut bytes = Vec::with_capacity(declared as usize);
+    bytes.extend_from_slice(&header);
+    reader.set_limit(declared - HEADER_LEN as u64 + 1);
+    reader.read_to_end(&mut bytes).map_err(io)?;
+    if bytes.len() as u64 != declared {
+        return Err(io(std::io::Error::other("changed while it was read")));
+    }
+    Ok(bytes)
+}

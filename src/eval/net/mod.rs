@@ -1,0 +1,117 @@
+//! The networks of the running games (Gul bara's and long nardy's): one
+//! hidden layer, three sigmoid outputs (win, win mars, lose mars) for the
+//! side to move before its roll. The hitting games' five-output network is
+//! [`super::hitnet`]; both share this module's file format and arithmetic.
+//!
+//! Split by job: [`inputs`] (each input layout's features), [`model`] (the
+//! network, its forward passes, training step and evaluators), [`format`]
+//! (the weights file) and [`cache`] (networks shared once loaded).
+//!
+//! Input layouts, all from the side to move's point of view:
+//! - 1 ([`LAYOUT_VERSION`], the first): for each side, in its own
+//!   numbering, four units per point (≥1, ≥2, ≥3 checkers, and (n−3)/2
+//!   beyond three), borne-off count / 15, pips / 200; then, for each side,
+//!   whether its next roll escalates; the pips of a pending remainder / 84;
+//!   and, per side, how many of its checkers stand behind 3+, 4+, 5+ and 6
+//!   closed points in a row within a die's reach;
+//! - 3 ([`LONG_LAYOUT`]): long nardy's, layout 1 and four inputs more;
+//! - 4 ([`BLOCK_LAYOUT`]): layout 1 and, per side, the dice it cannot play
+//!   at all and the share of rolls it cannot move with: the shipped Gul
+//!   bara network's;
+//! - 5 ([`MOBILITY_LAYOUT`]): layout 4 and, per side, how many checkers can
+//!   step each die, and whether the sides are past each other.
+//!
+//! The weights file: magic `GBNN`, then little-endian u32s: format version,
+//! input-layout version, inputs, hidden, outputs, description length; the
+//! UTF-8 description; then f32s: hidden weights input-major
+//! (`inputs × hidden`), hidden biases, output weights output-major
+//! (`outputs × hidden`), output biases.
+
+use super::{Evaluator, Probs};
+use crate::rules::position::{Checkers, compress_nibbles, longest_block_in_front};
+use crate::rules::{GameState, Pending, Position, RuleOptions};
+
+/// Inputs of layout version 1.
+pub const INPUTS: usize = 2 * (24 * 4 + 2) + 2 + 1 + 2 * 4;
+/// Outputs: win, win mars, lose mars.
+pub const OUTPUTS: usize = 3;
+/// The weights file's format version.
+pub const FORMAT_VERSION: u32 = 1;
+/// The first input layout (Gul bara's original inputs). The shipped Gul
+/// bara network uses [`BLOCK_LAYOUT`], long nardy's [`LONG_LAYOUT`].
+pub const LAYOUT_VERSION: u32 = 1;
+const MAGIC: &[u8; 4] = b"GBNN";
+/// The largest weight magnitude a weights file may hold.
+pub const MAX_WEIGHT: f32 = 1.0e4;
+/// Hidden layers up to this size are evaluated without allocating.
+pub const MAX_HIDDEN: usize = 512;
+
+/// The shipped weights.
+pub static SHIPPED: &[u8] = include_bytes!("../gulbara.gbnn");
+
+/// The shipped long-nardy weights (layout [`LONG_LAYOUT`]).
+pub static LONG_SHIPPED: &[u8] = include_bytes!("../long_nardy.gbnn");
+
+/// A one-hidden-layer network with `OUT` sigmoid outputs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NetOf<const OUT: usize> {
+    /// The input layout its weights were trained for (the file header's).
+    pub layout: u32,
+    /// Inputs.
+    pub inputs: usize,
+    /// Hidden units.
+    pub hidden: usize,
+    /// `inputs × hidden`, input-major.
+    pub w1: Vec<f32>,
+    /// Hidden biases.
+    pub b1: Vec<f32>,
+    /// `outputs × hidden`, output-major.
+    pub w2: Vec<f32>,
+    /// Output biases.
+    pub b2: Vec<f32>,
+    /// What the weights are.
+    pub description: String,
+    /// The fast evaluation's rows, built on first use from `w1` (forgotten
+    /// by [`NetOf::train`]; code that changes `w1` otherwise must not have
+    /// evaluated the network fast before).
+    pub rows: RowTable,
+}
+
+/// Gul bara's network: three outputs, input layout [`LAYOUT_VERSION`].
+pub type Net = NetOf<OUTPUTS>;
+
+/// The input layout of the hitting games' networks (`eval::hitnet`).
+pub const HIT_LAYOUT: u32 = 2;
+
+/// The input layout of long nardy's network: layout 1 and four inputs
+/// more (see [`long_features`]).
+pub const LONG_LAYOUT: u32 = 3;
+/// Inputs of layout [`LONG_LAYOUT`].
+pub const LONG_INPUTS: usize = INPUTS + 4;
+
+/// Gul bara's second input layout: layout 1 and, per side, the dice it
+/// cannot play at all and the share of rolls it cannot move with (see
+/// [`features_v4`]).
+pub const BLOCK_LAYOUT: u32 = 4;
+/// Inputs of layout [`BLOCK_LAYOUT`].
+pub const BLOCK_INPUTS: usize = INPUTS + 2 * 7;
+
+/// Gul bara's third input layout: layout 4 and, per side, how many of its
+/// checkers can step each die (at most four counted: a doublet stage's
+/// steps), and whether the two sides are past each other (see
+/// [`features_v5`]).
+pub const MOBILITY_LAYOUT: u32 = 5;
+/// Inputs of layout [`MOBILITY_LAYOUT`].
+pub const MOBILITY_INPUTS: usize = BLOCK_INPUTS + 2 * 6 + 1;
+
+pub mod cache;
+pub mod format;
+pub mod inputs;
+pub mod model;
+#[cfg(test)]
+mod tests;
+
+pub use cache::*;
+pub use format::*;
+pub use inputs::*;
+pub use model::*;

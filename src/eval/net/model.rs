@@ -1,0 +1,481 @@
+//! The network itself: one hidden layer, sigmoid outputs; its forward
+//! pass (plain, sparse and the fast table-driven one of play), its training
+//! step, and its evaluators.
+
+use super::*;
+
+/// The hidden-layer rows of the fast evaluation: for each side and each
+/// point, the sum of its units' rows for every count 1..=15 (in the units'
+/// order, `((≥1 + ≥2) + ≥3) + beyond · (n−3)/2`), then the network's own
+/// input rows; in `f32` and in fixed point ([`crate::eval::arith::FixedRows`]).
+/// Built once per network, on its first fast evaluation.
+#[derive(Clone, Default)]
+pub struct RowTable(std::sync::OnceLock<PlayRows>);
+
+/// [`RowTable`]'s rows, built.
+#[derive(Clone)]
+pub(crate) struct PlayRows {
+    /// The rows in `f32`.
+    pub(crate) floats: Vec<f32>,
+    /// The point rows (the first [`TABLE_ROWS`]) in steps of `units`.
+    pub(crate) ints: Vec<i16>,
+    /// The biases.
+    bias: Vec<f32>,
+    /// Each hidden unit's step, a power of two: the finest at which its
+    /// sum of point rows cannot leave the `i16` range ([`fixed_units`]).
+    pub(crate) units: Vec<f32>,
+}
+
+impl PlayRows {
+    /// The rows as the fixed-point hidden layer reads them.
+    pub(crate) fn fixed(&self) -> crate::eval::arith::FixedRows<'_> {
+        crate::eval::arith::FixedRows {
+            ints: &self.ints,
+            int_rows: TABLE_ROWS,
+            floats: &self.floats,
+            bias: &self.bias,
+            units: &self.units,
+        }
+    }
+}
+
+/// The steps of [`PlayRows::ints`], unit by unit, for `rows` (the f32
+/// table, `hidden` wide): for each hidden unit the smallest power of two
+/// (2⁻¹⁴ at the finest) at which the largest sum of point rows it can
+/// reach fits in an `i16`, rounding included: one count's row for each
+/// occupied point, with at most 15 checkers a side (the bound is a
+/// knapsack over the points). Trained networks get steps of 2⁻⁹ to 2⁻¹²;
+/// a file's weights may be as large as [`MAX_WEIGHT`], whose coarse steps
+/// still never wrap.
+pub(super) fn fixed_units(rows: &[f32], hidden: usize) -> Vec<f32> {
+    // Each of at most 30 rounded rows is off by at most half a step; one
+    // more step for the bound's own rounding.
+    let rounding = 0.5 * 30.0 + 1.0;
+    (0..hidden)
+        .map(|j| {
+            let bound = points_bound(|r| rows[r * hidden + j].abs());
+            let mut e = -14;
+            while e < 30 && bound * 1.001 / 2f32.powi(e) + rounding > f32::from(i16::MAX) {
+                e += 1;
+            }
+            2f32.powi(e)
+        })
+        .collect()
+}
+
+/// The largest sum of `size(row)` over one row per occupied point, both
+/// sides, with at most 15 checkers a side.
+pub(super) fn points_bound<T: Copy + Default + PartialOrd + std::ops::Add<Output = T>>(
+    size: impl Fn(usize) -> T,
+) -> T {
+    let mut total = T::default();
+    for side in 0..2 {
+        // best[c]: the largest sum over points holding c checkers in all.
+        let mut best = [T::default(); 16];
+        for p in 1..=24u8 {
+            let mut next = best;
+            for used in 0..15usize {
+                for n in 1..=(15 - used) {
+                    let v = best[used] + size(table_row(side, p, n as u8));
+                    if v > next[used + n] {
+                        next[used + n] = v;
+                    }
+                }
+            }
+            best = next;
+        }
+        let most = best
+            .into_iter()
+            .fold(T::default(), |a, b| if b > a { b } else { a });
+        total = total + most;
+    }
+    total
+}
+
+impl RowTable {
+    /// The rows of `w1` (`hidden` wide) with the table in front, the two
+    /// sides' point units starting at inputs `bases`, and the biases `b1`.
+    pub(crate) fn rows(
+        &self,
+        w1: &[f32],
+        b1: &[f32],
+        hidden: usize,
+        bases: [usize; 2],
+    ) -> &PlayRows {
+        self.0.get_or_init(|| {
+            let mut rows = vec![0f32; TABLE_ROWS * hidden + w1.len()];
+            for (side, base) in bases.into_iter().enumerate() {
+                for p in 1..=24u8 {
+                    let unit = |k: usize| {
+                        let i = base + (p as usize - 1) * 4 + k;
+                        &w1[i * hidden..(i + 1) * hidden]
+                    };
+                    for n in 1..=15u8 {
+                        let r = table_row(side, p, n);
+                        let row = &mut rows[r * hidden..(r + 1) * hidden];
+                        row.copy_from_slice(unit(0));
+                        if n >= 2 {
+                            row.iter_mut().zip(unit(1)).for_each(|(a, w)| *a += w);
+                        }
+                        if n >= 3 {
+                            row.iter_mut().zip(unit(2)).for_each(|(a, w)| *a += w);
+                        }
+                        if n > 3 {
+                            let v = f32::from(n - 3) / 2.0;
+                            row.iter_mut().zip(unit(3)).for_each(|(a, w)| *a += w * v);
+                        }
+                    }
+                }
+            }
+            rows[TABLE_ROWS * hidden..].copy_from_slice(w1);
+            let units = fixed_units(&rows, hidden);
+            let steps = |(j, x): (usize, &f32)| (x / units[j % hidden]).round() as i16;
+            PlayRows {
+                ints: rows[..TABLE_ROWS * hidden]
+                    .iter()
+                    .enumerate()
+                    .map(steps)
+                    .collect(),
+                bias: b1.to_vec(),
+                floats: rows,
+                units,
+            }
+        })
+    }
+
+    /// Forgets the table (the weights changed).
+    fn clear(&mut self) {
+        self.0 = std::sync::OnceLock::new();
+    }
+}
+
+// Two networks with the same weights are equal whether or not either has
+// built its table yet.
+impl PartialEq for RowTable {
+    fn eq(&self, _: &RowTable) -> bool {
+        true
+    }
+}
+
+impl std::fmt::Debug for RowTable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.0.get().is_some() {
+            "RowTable(built)"
+        } else {
+            "RowTable(not built)"
+        })
+    }
+}
+
+/// Hidden activations and outputs of one forward pass (kept for training).
+pub struct ForwardOf<const OUT: usize> {
+    /// Hidden activations.
+    pub hidden: Vec<f32>,
+    /// Output activations.
+    pub out: [f32; OUT],
+}
+
+/// A forward pass of Gul bara's network.
+pub type Forward = ForwardOf<OUTPUTS>;
+
+impl Net {
+    /// A network with small random weights from `seed`.
+    pub fn random(hidden: usize, seed: u64) -> Net {
+        Net::random_layout(LAYOUT_VERSION, INPUTS, hidden, seed)
+    }
+
+    /// Outputs as consistent probabilities.
+    pub fn probs(out: &[f32; OUTPUTS]) -> Probs {
+        // `from_bytes` bounds the weights so no sum overflows; a NaN (from
+        // weights built in memory) still gives valid chances, never a panic.
+        let or = |x: f32, default: f32| if x.is_nan() { default } else { x };
+        let win = or(out[0], 0.5).clamp(0.0, 1.0);
+        Probs {
+            win,
+            win_mars: or(out[1], 0.0).clamp(0.0, win),
+            lose_mars: or(out[2], 0.0).clamp(0.0, 1.0 - win),
+            ..Probs::default()
+        }
+    }
+
+    /// The network shipped inside the binary.
+    pub fn shipped() -> Result<Net, WeightsError> {
+        Net::from_bytes(SHIPPED)
+    }
+
+    /// The long-nardy network shipped inside the binary.
+    pub fn long_shipped() -> Result<Net, WeightsError> {
+        Net::for_game(
+            Net::from_bytes(LONG_SHIPPED)?,
+            crate::rules::Variant::LongNardy,
+        )
+    }
+
+    /// `net` if its input layout is one of `variant`'s (Gul bara's two or
+    /// long nardy's), else an error naming both.
+    pub fn for_game(net: Net, variant: crate::rules::Variant) -> Result<Net, WeightsError> {
+        net.check_game(variant).map(|()| net)
+    }
+
+    /// Whether the input layout is one of `variant`'s (Gul bara's two or
+    /// long nardy's); the error names both.
+    pub fn check_game(&self, variant: crate::rules::Variant) -> Result<(), WeightsError> {
+        let (want, also) = if variant == crate::rules::Variant::LongNardy {
+            (LONG_LAYOUT, LONG_LAYOUT)
+        } else {
+            (LAYOUT_VERSION, BLOCK_LAYOUT)
+        };
+        let gul_bara_too =
+            variant != crate::rules::Variant::LongNardy && self.layout == MOBILITY_LAYOUT;
+        if self.layout == want || self.layout == also || gul_bara_too {
+            Ok(())
+        } else {
+            Err(WeightsError(format!(
+                "a network of input layout {} where {variant} needs layout {want}: weights of another game",
+                self.layout
+            )))
+        }
+    }
+}
+
+impl<const OUT: usize> NetOf<OUT> {
+    /// A network of `inputs` inputs for input layout `layout`, with small
+    /// random weights from `seed`.
+    pub fn random_layout(layout: u32, inputs: usize, hidden: usize, seed: u64) -> NetOf<OUT> {
+        use rand::rngs::StdRng;
+        use rand::{RngExt, SeedableRng};
+        let mut rng = StdRng::seed_from_u64(seed);
+        let mut r = |scale: f32| (rng.random::<f32>() * 2.0 - 1.0) * scale;
+        NetOf {
+            layout,
+            inputs,
+            hidden,
+            w1: (0..inputs * hidden).map(|_| r(0.1)).collect(),
+            b1: (0..hidden).map(|_| r(0.1)).collect(),
+            w2: (0..OUT * hidden).map(|_| r(0.1)).collect(),
+            b2: vec![0.0; OUT],
+            description: String::new(),
+            rows: RowTable::default(),
+        }
+    }
+
+    /// Hidden activations of `x` into `acc` (`hidden` long).
+    #[inline]
+    fn hidden_into(&self, x: &Inputs, acc: &mut [f32]) {
+        crate::eval::arith::hidden_layer(&self.w1, &self.b1, &x.active, acc);
+    }
+
+    /// Outputs from hidden activations (see [`crate::eval::arith`]: the same bits
+    /// on every machine).
+    #[inline]
+    fn outputs_from(&self, hidden: &[f32]) -> [f32; OUT] {
+        crate::eval::arith::output_layer(&self.w2, &self.b2, hidden)
+    }
+
+    /// Forward pass, keeping the hidden activations for training.
+    pub fn forward(&self, x: &Inputs) -> ForwardOf<OUT> {
+        let mut acc = vec![0f32; self.hidden];
+        self.hidden_into(x, &mut acc);
+        let out = self.outputs_from(&acc);
+        ForwardOf { hidden: acc, out }
+    }
+
+    /// The outputs of `x` (the same bits as [`Net::forward`], without
+    /// allocating for networks of up to [`MAX_HIDDEN`] hidden units).
+    pub fn outputs(&self, x: &Inputs) -> [f32; OUT] {
+        self.outputs_of(&x.active)
+    }
+
+    /// [`NetOf::outputs`] of the active inputs `(index, value)`: training's
+    /// layers.
+    pub fn outputs_of(&self, active: &[(u16, f32)]) -> [f32; OUT] {
+        self.with_hidden_buffer(|acc| {
+            crate::eval::arith::hidden_layer(&self.w1, &self.b1, active, acc);
+            self.outputs_from(acc)
+        })
+    }
+
+    /// `layers` with a zeroed buffer of `hidden` floats (on the stack for
+    /// networks of up to [`MAX_HIDDEN`] hidden units).
+    #[inline(always)]
+    fn with_hidden_buffer(&self, layers: impl FnOnce(&mut [f32]) -> [f32; OUT]) -> [f32; OUT] {
+        if self.hidden > MAX_HIDDEN {
+            return layers(&mut vec![0f32; self.hidden]);
+        }
+        // The shipped networks' sizes first: zeroing a buffer of
+        // MAX_HIDDEN floats costs more than their output layer, and one of
+        // 128 (a call to memset) a tenth of a 64-hidden evaluation.
+        if self.hidden == 64 {
+            return layers(&mut [0f32; 64]);
+        }
+        if self.hidden <= 128 {
+            let mut buf = [0f32; 128];
+            return layers(&mut buf[..self.hidden]);
+        }
+        let mut buf = [0f32; MAX_HIDDEN];
+        layers(&mut buf[..self.hidden])
+    }
+
+    /// Play's rows of this network ([`RowTable`]), the point units of the
+    /// two sides starting at inputs `bases`.
+    pub(crate) fn play_rows(&self, bases: [usize; 2]) -> &PlayRows {
+        self.rows.rows(&self.w1, &self.b1, self.hidden, bases)
+    }
+
+    /// What play's fused evaluation reads of this network.
+    pub(super) fn play_layers(&self, bases: [usize; 2]) -> crate::eval::arith::PlayLayers<'_> {
+        crate::eval::arith::PlayLayers {
+            rows: self.play_rows(bases).fixed(),
+            w2: &self.w2,
+            b2: &self.b2,
+        }
+    }
+
+    /// The outputs of the table rows `(index, value)` ([`TableSink`]'s
+    /// list), the point units of the two sides starting at inputs `bases`.
+    pub(crate) fn outputs_of_rows(&self, bases: [usize; 2], active: &[(u16, f32)]) -> [f32; OUT] {
+        let play = self.play_rows(bases);
+        let rows = play.fixed();
+        self.with_hidden_buffer(|acc| {
+            crate::eval::arith::hidden_layer_fixed(rows, active, acc);
+            crate::eval::arith::output_layer_play(&self.w2, &self.b2, acc)
+        })
+    }
+
+    /// Play's outputs of the position `features` writes, the point units
+    /// of the two sides starting at inputs `bases`: the bits of
+    /// [`NetOf::outputs_of_rows`] on [`TableSink`]'s list of the same
+    /// inputs, summed as they come for the shipped networks' sizes (64 and
+    /// 128 hidden units), through the list for any other.
+    pub(crate) fn play_outputs(&self, bases: [usize; 2], features: impl Features) -> [f32; OUT] {
+        let layers = self.play_layers(bases);
+        match self.hidden {
+            64 => crate::eval::arith::fused_layers::<64, OUT>(layers, features),
+            128 => crate::eval::arith::fused_layers::<128, OUT>(layers, features),
+            _ => with_inputs_buffer(|active| {
+                features.write(&mut TableSink(active));
+                self.outputs_of_rows(bases, active)
+            }),
+        }
+    }
+
+    /// One gradient step of the squared error towards `target` at `x`.
+    pub fn train(&mut self, x: &Inputs, fwd: &ForwardOf<OUT>, target: &[f32; OUT], rate: f32) {
+        self.rows.clear();
+        let h = self.hidden;
+        let mut delta_out = [0f32; OUT];
+        for k in 0..OUT {
+            let o = fwd.out[k];
+            delta_out[k] = (target[k] - o) * o * (1.0 - o);
+        }
+        let mut delta_hidden = vec![0f32; h];
+        for (j, dh) in delta_hidden.iter_mut().enumerate() {
+            let mut s = 0.0;
+            for (k, d) in delta_out.iter().enumerate() {
+                s += self.w2[k * h + j] * d;
+            }
+            let a = fwd.hidden[j];
+            *dh = s * a * (1.0 - a);
+        }
+        for (k, d) in delta_out.iter().enumerate() {
+            let row = &mut self.w2[k * h..(k + 1) * h];
+            for (w, a) in row.iter_mut().zip(&fwd.hidden) {
+                *w += rate * d * a;
+            }
+            self.b2[k] += rate * d;
+        }
+        for &(i, v) in &x.active {
+            let row = &mut self.w1[i as usize * h..(i as usize + 1) * h];
+            for (w, d) in row.iter_mut().zip(&delta_hidden) {
+                *w += rate * d * v;
+            }
+        }
+        for (b, d) in self.b1.iter_mut().zip(&delta_hidden) {
+            *b += rate * d;
+        }
+    }
+}
+
+/// Where the two sides' point units start in a three-output layout.
+pub(super) const BASES: [usize; 2] = [0, 98];
+
+impl Net {
+    /// The fast evaluation's inputs of `state` into `active` (cleared
+    /// first): one table row per occupied point, then the other inputs,
+    /// for [`Net::outputs_of_table`]. (The bench times the two apart.)
+    pub fn table_inputs_into(
+        &self,
+        state: &GameState,
+        opts: &RuleOptions,
+        active: &mut Vec<(u16, f32)>,
+    ) {
+        features_by_layout(self.layout, state, opts, &mut TableSink(active));
+    }
+
+    /// Play's outputs of `state` (`NetOf::play_outputs`): what
+    /// [`Evaluator::eval`] computes.
+    pub fn play_outputs_of(&self, state: &GameState, opts: &RuleOptions) -> [f32; OUTPUTS] {
+        let features = LayoutFeatures {
+            layout: self.layout,
+            state,
+            opts,
+        };
+        self.play_outputs(BASES, features)
+    }
+
+    /// The outputs of [`Net::table_inputs_into`]'s rows: the bits of
+    /// [`Net::play_outputs_of`].
+    pub fn outputs_of_table(&self, active: &[(u16, f32)]) -> [f32; OUTPUTS] {
+        self.outputs_of_rows(BASES, active)
+    }
+}
+
+impl Evaluator for Net {
+    fn eval(&self, state: &GameState, opts: &RuleOptions) -> Probs {
+        Net::probs(&self.play_outputs_of(state, opts)).settled(state)
+    }
+
+    fn eval_batch(&self, states: &[GameState], opts: &RuleOptions, out: &mut Vec<Probs>) {
+        out.clear();
+        out.extend(
+            states
+                .iter()
+                .map(|s| Net::probs(&self.play_outputs_of(s, opts)).settled(s)),
+        );
+    }
+
+    fn name(&self) -> &'static str {
+        "net"
+    }
+}
+
+/// A network evaluated the way it is trained: the sparse inputs and one
+/// row per input ([`NetOf::outputs`]), as [`NetOf::forward`] computes, and
+/// its outputs as they are (no [`Probs::settled`]). Self-play in training
+/// uses it, so a run gives the same weights as the binaries from before the
+/// play evaluation ([`RowTable`], whose sums are grouped differently and
+/// can differ in the last bits, and the settled mars chances).
+pub struct Sparse<'a, const OUT: usize>(pub &'a NetOf<OUT>);
+
+impl Evaluator for Sparse<'_, OUTPUTS> {
+    fn eval(&self, state: &GameState, opts: &RuleOptions) -> Probs {
+        with_inputs_buffer(|active| {
+            features_for_into(self.0, state, opts, active);
+            Net::probs(&self.0.outputs_of(active))
+        })
+    }
+
+    fn eval_batch(&self, states: &[GameState], opts: &RuleOptions, out: &mut Vec<Probs>) {
+        out.clear();
+        with_inputs_buffer(|active| {
+            for s in states {
+                features_for_into(self.0, s, opts, active);
+                out.push(Net::probs(&self.0.outputs_of(active)));
+            }
+        });
+    }
+
+    fn name(&self) -> &'static str {
+        "net"
+    }
+}

@@ -1,0 +1,637 @@
+use super::*;
+use crate::notation::parse_state_text;
+
+/// The layout's block features, computed the plain way.
+fn trapped_naive(runner: Checkers, blocks: u32) -> [f32; 4] {
+    let mut out = [0f32; 4];
+    for p in 7..=24u8 {
+        let n = runner.at(p);
+        if n == 0 {
+            continue;
+        }
+        let (mut run, mut best) = (0, 0);
+        for d in 1..=6u8 {
+            if blocks & (1 << (p - d - 1)) != 0 {
+                run += 1;
+                best = best.max(run);
+            } else {
+                run = 0;
+            }
+        }
+        for (k, slot) in out.iter_mut().enumerate() {
+            if best >= 3 + k {
+                *slot += f32::from(n) / 15.0;
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn fast_features_and_outputs_match_the_plain_computation() {
+    use crate::rules::game::{DiceSource, SeededDice};
+    let opts = RuleOptions::default();
+    let net = Net::shipped().expect("shipped weights");
+    let mut dice = SeededDice::new(9);
+    let mut state = GameState::start(crate::rules::Side::White);
+    let mut checked = 0;
+    // Random play through several games, checking every position.
+    for _ in 0..600 {
+        if state.result().is_some() {
+            state = GameState::start(crate::rules::Side::Black);
+        }
+        let pos = state.pos;
+        for (runner, blocks) in [
+            (pos.own, pos.blocked()),
+            (pos.opp, pos.own.mask_in_other_numbering()),
+            (pos.own, 0xFF_FFFF),
+            (pos.opp, 0x0F0F0F),
+        ] {
+            assert_eq!(trapped(runner, blocks), trapped_naive(runner, blocks));
+        }
+        let x = features(&state, &opts);
+        for w in x.active.windows(2) {
+            assert!(w[0].0 < w[1].0, "inputs in layout order");
+        }
+        for p in 1..=24u8 {
+            let n = pos.own.at(p);
+            let first = (p as usize - 1) * 4;
+            let on = x.active.iter().any(|&(i, _)| i as usize == first);
+            assert_eq!(on, n > 0);
+        }
+        assert_eq!(net.outputs(&x), net.forward(&x).out);
+        checked += 1;
+        let rolled = match state.pending {
+            Pending::Roll => state.roll(&opts, dice.die(), dice.die()).expect("roll"),
+            _ => state,
+        };
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let search = crate::search::Search::new(&crate::eval::heuristic::Heuristic, opts, &stop);
+        let turns = search.turns(&rolled, 1);
+        let k = usize::from(dice.die()) % turns.len().max(1);
+        state = turns.get(k).map(|c| c.end).unwrap_or(rolled);
+    }
+    assert_eq!(checked, 600);
+}
+
+#[test]
+fn file_format_round_trips_and_rejects_garbage() {
+    let mut n = Net::random(8, 1);
+    n.description = "test".into();
+    let b = n.to_bytes();
+    assert_eq!(Net::from_bytes(&b).unwrap(), n);
+    assert!(Net::from_bytes(&b[..b.len() - 1]).is_err());
+    assert!(Net::from_bytes(b"nope").is_err());
+    let mut wrong = b.clone();
+    wrong[8] = 9;
+    assert!(Net::from_bytes(&wrong).is_err());
+}
+
+#[test]
+fn blocked_dice_agree_with_the_step_rules() {
+    use crate::rules::Step;
+    use crate::rules::movegen::step_is_legal;
+    let mut checked = 0;
+    for line in include_str!("../../../benches/corpus.txt").lines() {
+        let Ok(s) = parse_state_text(line) else {
+            continue;
+        };
+        for pos in [s.pos, s.pos.flipped()] {
+            let fast = blocked_dice(pos);
+            for d in 1..=6u8 {
+                let naive = !(1..=24).any(|p| step_is_legal(pos, Step::new(p, d)));
+                assert_eq!(fast[usize::from(d) - 1], naive, "{line} die {d}");
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 1000);
+    let x = features_v4(
+        &GameState::start(crate::rules::Side::White),
+        &RuleOptions::default(),
+    );
+    assert!(x.active.iter().all(|&(i, _)| usize::from(i) < BLOCK_INPUTS));
+}
+
+#[test]
+fn movers_agree_with_the_step_rules() {
+    // A naive count: every point, every die, the rules' own step test.
+    use crate::rules::Step;
+    use crate::rules::movegen::step_is_legal;
+    let mut checked = 0;
+    let mut seen = [0usize; 5];
+    for s in played_positions(crate::rules::Variant::GulBara, 3000, 11) {
+        for pos in [s.pos, s.pos.flipped()] {
+            let fast = movers_by_die(pos.own, pos.own.mask(), pos.blocked());
+            for d in 1..=6u8 {
+                let naive: u32 = (1..=24)
+                    .filter(|&p| step_is_legal(pos, Step::new(p, d)))
+                    .map(|p| u32::from(pos.own.at(p)))
+                    .sum();
+                let want = naive.min(4) as u8;
+                assert_eq!(fast[usize::from(d) - 1], want, "{pos:?} die {d}");
+                seen[usize::from(want)] += 1;
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 10_000);
+    // Every capped count occurs, bear-offs included (the played games
+    // run to their ends).
+    assert!(seen.iter().all(|&n| n > 50), "{seen:?}");
+}
+
+#[test]
+fn masks_at_least_agree_with_the_counts() {
+    for s in played_positions(crate::rules::Variant::GulBara, 500, 12) {
+        let c = s.pos.own;
+        let [two, three, four] = masks_at_least(c);
+        for p in 1..=24u8 {
+            let n = c.at(p);
+            let bit = |m: u32| m >> (p - 1) & 1 == 1;
+            assert_eq!(bit(two), n >= 2, "{c:?} point {p}");
+            assert_eq!(bit(three), n >= 3, "{c:?} point {p}");
+            assert_eq!(bit(four), n >= 4, "{c:?} point {p}");
+        }
+    }
+}
+
+#[test]
+fn layout_5_inputs_by_hand() {
+    let opts = RuleOptions::default();
+    let unit = |x: &Inputs, i: usize| {
+        x.active
+            .iter()
+            .find(|&&(j, _)| usize::from(j) == i)
+            .map(|&(_, v)| v)
+    };
+    // The start: all fifteen on point 24, nothing closed within a die.
+    let x = features_v5(&GameState::start(crate::rules::Side::White), &opts);
+    assert!(
+        x.active
+            .iter()
+            .all(|&(i, _)| usize::from(i) < MOBILITY_INPUTS)
+    );
+    for d in 0..12 {
+        assert_eq!(unit(&x, BLOCK_INPUTS + d), Some(1.0), "mover unit {d}");
+    }
+    assert_eq!(unit(&x, BLOCK_INPUTS + 12), None, "contact at the start");
+    // Past each other: the mover holds 6 (3 checkers) and 2 (12), the
+    // opponent 11 (15), each on its own points 1-12.
+    let mut own = [0u8; 24];
+    own[5] = 3;
+    own[1] = 12;
+    let mut opp = [0u8; 24];
+    opp[10] = 15;
+    let mut s = GameState::start(crate::rules::Side::White);
+    s.pos = Position {
+        own: Checkers::from_counts(&own).unwrap(),
+        opp: Checkers::from_counts(&opp).unwrap(),
+    };
+    let x = features_v5(&s, &opts);
+    assert_eq!(unit(&x, BLOCK_INPUTS + 12), Some(1.0), "no contact");
+    // The mover, all home: dice 1 and 2 from 6 and from 2 (15 checkers;
+    // a 2 bears off from 2), dice 3 and 4 only from 6 (three checkers),
+    // die 5 from 6, die 6 bears off from 6.
+    let mover: Vec<Option<f32>> = (0..6).map(|d| unit(&x, BLOCK_INPUTS + d)).collect();
+    let want = [1.0, 1.0, 0.75, 0.75, 0.75, 0.75].map(Some);
+    assert_eq!(mover, want);
+    // The opponent, not home (point 11): every die steps all 15.
+    for d in 6..12 {
+        assert_eq!(unit(&x, BLOCK_INPUTS + d), Some(1.0), "opponent unit {d}");
+    }
+}
+
+#[test]
+fn features_fit_the_layout() {
+    let s =
+        parse_state_text("2,1,2,2,0,1,-1,-2,-3,0,0,-5,3,0,0,-1,-3,4,0,0,0,0,0,0 w 10 10 rem=4x2")
+            .unwrap();
+    let x = features(&s, &RuleOptions::default());
+    assert!(x.active.iter().all(|&(i, _)| (i as usize) < INPUTS));
+    let mut idx: Vec<u16> = x.active.iter().map(|a| a.0).collect();
+    idx.sort();
+    idx.dedup();
+    assert_eq!(idx.len(), x.active.len());
+}
+
+#[test]
+fn training_moves_towards_the_target() {
+    let mut n = Net::random(16, 2);
+    let s = parse_state_text(crate::notation::START_TEXT).unwrap();
+    let x = features(&s, &RuleOptions::default());
+    let target = [0.9, 0.3, 0.05];
+    let err = |n: &Net| {
+        let o = n.forward(&x).out;
+        o.iter()
+            .zip(&target)
+            .map(|(a, b)| (a - b).powi(2))
+            .sum::<f32>()
+    };
+    let before = err(&n);
+    for _ in 0..50 {
+        let f = n.forward(&x);
+        n.train(&x, &f, &target, 0.5);
+    }
+    assert!(err(&n) < before * 0.5);
+}
+
+#[test]
+fn shipped_weights_load() {
+    let n = Net::shipped().unwrap();
+    let p = n.eval(
+        &parse_state_text(crate::notation::START_TEXT).unwrap(),
+        &RuleOptions::default(),
+    );
+    assert!((0.0..=1.0).contains(&p.win));
+}
+
+#[test]
+fn long_nardy_weights_load_and_stay_in_their_game() {
+    use crate::rules::Variant;
+    let n = Net::long_shipped().unwrap();
+    assert_eq!((n.layout, n.inputs), (LONG_LAYOUT, LONG_INPUTS));
+    assert!(
+        n.description.contains("game=long_nardy"),
+        "{}",
+        n.description
+    );
+    let opts = RuleOptions::for_variant(Variant::LongNardy);
+    let p = n.eval(
+        &GameState::start_of(Variant::LongNardy, crate::rules::Side::White),
+        &opts,
+    );
+    assert!((0.3..=0.7).contains(&p.win), "{p:?}");
+    // Each game's loader refuses the other's weights.
+    assert!(Net::for_game(Net::shipped().unwrap(), Variant::LongNardy).is_err());
+    assert!(Net::for_game(n, Variant::GulBara).is_err());
+}
+
+/// Positions of `variant` from seeded random play.
+fn played_positions(variant: crate::rules::Variant, count: usize, seed: u64) -> Vec<GameState> {
+    use crate::rules::game::{DiceSource, SeededDice};
+    let opts = RuleOptions::for_variant(variant);
+    let mut dice = SeededDice::new(seed);
+    let start = || GameState::start_of(variant, crate::rules::Side::White);
+    let mut state = start();
+    let mut out = Vec::new();
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let eval = crate::eval::heuristic::Heuristic;
+    while out.len() < count {
+        if state.result().is_some() {
+            state = start();
+        }
+        out.push(state);
+        let rolled = match state.pending {
+            Pending::Roll => state.roll(&opts, dice.die(), dice.die()).expect("roll"),
+            _ => state,
+        };
+        let search = crate::search::Search::new(&eval, opts, &stop);
+        let turns = search.turns(&rolled, 1);
+        let k = usize::from(dice.die()) % turns.len().max(1);
+        state = turns.get(k).map(|c| c.end).unwrap_or(rolled);
+    }
+    out
+}
+
+/// The largest difference between the fast and the sparse evaluation
+/// of `net` over `states`, output by output.
+fn worst_gap<const OUT: usize>(net: &NetOf<OUT>, states: &[GameState], opts: &RuleOptions) -> f32
+where
+    NetOf<OUT>: Evaluator,
+    for<'a> Sparse<'a, OUT>: Evaluator,
+{
+    let mut worst = 0f32;
+    let mut batch = Vec::new();
+    net.eval_batch(states, opts, &mut batch);
+    for (s, b) in states.iter().zip(&batch) {
+        let fast = net.eval(s, opts);
+        assert_eq!(fast, *b, "eval_batch is eval, state by state");
+        let slow = Sparse(net).eval(s, opts).settled(s);
+        for (f, w) in [
+            (fast.win, slow.win),
+            (fast.win_mars, slow.win_mars),
+            (fast.lose_mars, slow.lose_mars),
+            (fast.win_bg, slow.win_bg),
+            (fast.lose_bg, slow.lose_bg),
+        ] {
+            worst = worst.max((f - w).abs());
+        }
+    }
+    worst
+}
+
+/// How far play's evaluation may be from training's, chance by chance
+/// (see the next test).
+const PLAY_CLOSE: f32 = 1.5e-3;
+
+#[test]
+fn the_table_evaluation_is_the_sparse_one_regrouped() {
+    use crate::rules::Variant;
+    // Sums regrouped, the point rows in fixed point (steps of 2⁻⁹ to
+    // 2⁻¹² for these networks, so 30 rows' rounding moves a sum by
+    // about 10⁻³ at worst) and play's table sigmoid (within 1.5e-7 of
+    // the exact one): over these positions the worst chance moves by
+    // 2–6·10⁻⁴ (measured), under PLAY_CLOSE.
+    const CLOSE: f32 = PLAY_CLOSE;
+    let gul = played_positions(Variant::GulBara, 1500, 3);
+    let opts = RuleOptions::default();
+    let shipped = Net::shipped().expect("shipped");
+    assert!(worst_gap(&shipped, &gul, &opts) < CLOSE);
+    let v4 = Net::random_layout(BLOCK_LAYOUT, BLOCK_INPUTS, 128, 8);
+    assert!(worst_gap(&v4, &gul, &opts) < CLOSE);
+    let v5 = Net::random_layout(MOBILITY_LAYOUT, MOBILITY_INPUTS, 128, 9);
+    assert!(worst_gap(&v5, &gul, &opts) < CLOSE);
+    let small = Net::from_bytes(include_bytes!(
+        "../../../tests/fixtures/gulbara-64h-layout1.gbnn"
+    ))
+    .expect("64-hidden fixture");
+    assert!(worst_gap(&small, &gul, &opts) < CLOSE);
+    let long = played_positions(Variant::LongNardy, 800, 4);
+    let lopts = RuleOptions::for_variant(Variant::LongNardy);
+    assert!(worst_gap(&Net::long_shipped().expect("long"), &long, &lopts) < CLOSE);
+    for v in [Variant::Backgammon, Variant::ShortNardy] {
+        let hit = played_positions(v, 800, 5);
+        let hopts = RuleOptions::for_variant(v);
+        let net = crate::eval::hitnet::HitNet::shipped().expect("hitnet");
+        assert!(worst_gap(&net, &hit, &hopts) < CLOSE, "{v}");
+    }
+    // A point's table row is its units' rows: every count on every
+    // point of both sides, against the sparse units in f64.
+    let h = shipped.hidden;
+    let rows = &shipped.play_rows(BASES).floats;
+    for (side, base) in BASES.into_iter().enumerate() {
+        for p in 1..=24u8 {
+            for n in 1..=15u8 {
+                let mut units: Vec<(u16, f32)> = Vec::new();
+                units.point(side, base, p, n);
+                let r = table_row(side, p, n);
+                for j in 0..h {
+                    let want: f64 = units
+                        .iter()
+                        .map(|&(i, v)| f64::from(shipped.w1[i as usize * h + j]) * f64::from(v))
+                        .sum();
+                    assert!((f64::from(rows[r * h + j]) - want).abs() < 1e-5);
+                }
+            }
+        }
+    }
+}
+
+/// Play's outputs of the inputs `features` writes, every way play can
+/// compute them: through the list of rows, and summed as they come on
+/// the dispatched, portable and (where the CPU has it) AVX2 copies.
+fn play_copies<const OUT: usize>(
+    net: &NetOf<OUT>,
+    bases: [usize; 2],
+    features: impl Features,
+) -> Vec<[f32; OUT]> {
+    use super::super::arith::{fused_layers_avx2_only, fused_layers_portable};
+    let layers = net.play_layers(bases);
+    let mut list = Vec::new();
+    features.write(&mut TableSink(&mut list));
+    let mut all = vec![
+        net.outputs_of_rows(bases, &list),
+        net.play_outputs(bases, features),
+    ];
+    match net.hidden {
+        64 => {
+            all.push(fused_layers_portable::<64, OUT>(layers, features));
+            all.extend(fused_layers_avx2_only::<64, OUT>(layers, features));
+        }
+        128 => {
+            all.push(fused_layers_portable::<128, OUT>(layers, features));
+            all.extend(fused_layers_avx2_only::<128, OUT>(layers, features));
+        }
+        _ => {}
+    }
+    all
+}
+
+#[test]
+fn sums_made_as_the_inputs_come_have_the_lists_bits() {
+    use crate::eval::hitnet::{HitFeatures, HitNet};
+    use crate::rules::Variant;
+    let gul = played_positions(Variant::GulBara, 600, 11);
+    let opts = RuleOptions::default();
+    let small = Net::from_bytes(include_bytes!(
+        "../../../tests/fixtures/gulbara-64h-layout1.gbnn"
+    ))
+    .expect("64-hidden fixture");
+    let nets = [
+        Net::shipped().expect("shipped"),
+        small,
+        Net::random_layout(MOBILITY_LAYOUT, MOBILITY_INPUTS, 64, 12),
+        Net::random_layout(BLOCK_LAYOUT, BLOCK_INPUTS, 128, 13),
+        // Through the list: not a size summed as it comes.
+        Net::random(96, 14),
+    ];
+    let same = |all: &[[f32; 3]]| {
+        all.iter()
+            .all(|o| o.map(f32::to_bits) == all[0].map(f32::to_bits))
+    };
+    for net in &nets {
+        let copies = if net.hidden == 96 { 2 } else { 4 };
+        for state in &gul {
+            let features = LayoutFeatures {
+                layout: net.layout,
+                state,
+                opts: &opts,
+            };
+            let all = play_copies(net, BASES, features);
+            assert!(all.len() >= copies - 1, "{}", all.len());
+            assert!(same(&all), "{all:?}");
+            let eval = net.eval(state, &opts);
+            assert_eq!(eval, Net::probs(&all[0]).settled(state));
+        }
+    }
+    let lopts = RuleOptions::for_variant(Variant::LongNardy);
+    let long = Net::long_shipped().expect("long");
+    for state in &played_positions(Variant::LongNardy, 300, 15) {
+        let features = LayoutFeatures {
+            layout: long.layout,
+            state,
+            opts: &lopts,
+        };
+        let all = play_copies(&long, BASES, features);
+        assert!(same(&all), "{all:?}");
+    }
+    let hits = [HitNet::shipped().expect("hitnet"), HitNet::random(64, 16)];
+    for v in [Variant::Backgammon, Variant::ShortNardy] {
+        for state in &played_positions(v, 300, 17) {
+            for net in &hits {
+                let all = play_copies(net, crate::eval::hitnet::BASES, HitFeatures(state));
+                assert!(all.len() >= 3);
+                let bits = all[0].map(f32::to_bits);
+                assert!(all.iter().all(|o| o.map(f32::to_bits) == bits), "{all:?}");
+            }
+        }
+    }
+}
+
+/// The largest |sum| of fixed-point point rows unit `j` can reach, in
+/// whole steps, by the knapsack over exact integers.
+fn worst_steps(rows: &PlayRows, hidden: usize, j: usize) -> i64 {
+    points_bound(|r| i64::from(rows.ints[r * hidden + j]).abs())
+}
+
+#[test]
+fn fixed_point_sums_never_wrap() {
+    // Every shipped network, a random one, and one with weights near
+    // the largest a file may hold: for each unit, the biggest sum of
+    // its rounded point rows (one count per point, at most 15 checkers
+    // a side) stays inside i16, and the steps are fine ones wherever
+    // the weights allow.
+    let mut huge = Net::random_layout(BLOCK_LAYOUT, BLOCK_INPUTS, 64, 11);
+    huge.w1.iter_mut().for_each(|w| *w *= 9.0e4);
+    assert!(huge.w1.iter().all(|w| w.abs() <= MAX_WEIGHT));
+    let bg = crate::eval::hitnet::HitNet::shipped().expect("hitnet");
+    let bg_rows = bg.play_rows(crate::eval::hitnet::BASES);
+    let mut checked = vec![(bg_rows, bg.hidden)];
+    let nets = [
+        Net::shipped().expect("shipped"),
+        Net::long_shipped().expect("long"),
+        Net::random_layout(MOBILITY_LAYOUT, MOBILITY_INPUTS, 128, 9),
+        huge,
+    ];
+    for n in &nets {
+        checked.push((n.play_rows(BASES), n.hidden));
+    }
+    for (k, (rows, hidden)) in checked.into_iter().enumerate() {
+        for j in 0..hidden {
+            let worst = worst_steps(rows, hidden, j);
+            assert!(worst <= i64::from(i16::MAX), "net {k} unit {j}: {worst}");
+            if k < 4 {
+                assert!(rows.units[j] <= 1.0 / 256.0, "net {k} unit {j}");
+                // One step finer would not have fitted.
+                assert!(2 * worst > i64::from(i16::MAX) - 200 || rows.units[j] == 2f32.powi(-14));
+            }
+        }
+    }
+}
+
+#[test]
+fn impossible_multiple_wins_are_zero_in_play() {
+    use crate::rules::Variant;
+    for (v, net) in [
+        (Variant::GulBara, None),
+        (Variant::LongNardy, Some(Net::long_shipped().expect("long"))),
+    ] {
+        let net = net.unwrap_or_else(|| Net::shipped().expect("shipped"));
+        let opts = RuleOptions::for_variant(v);
+        let states = played_positions(v, 3000, 7);
+        let (mut own, mut opp) = (0, 0);
+        for s in &states {
+            let p = net.eval(s, &opts);
+            if s.pos.own.off() > 0 {
+                own += 1;
+                assert_eq!(p.lose_mars, 0.0, "{v}: {s:?}");
+            }
+            if s.pos.opp.off() > 0 {
+                opp += 1;
+                assert_eq!(p.win_mars, 0.0, "{v}: {s:?}");
+            }
+            if s.pos.own.off() == 0 && s.pos.opp.off() == 0 {
+                // Nothing is settled: the network's own chances.
+                let raw = Sparse(&net).eval(s, &opts);
+                assert!((p.win_mars - raw.win_mars).abs() < PLAY_CLOSE);
+                assert!((p.lose_mars - raw.lose_mars).abs() < PLAY_CLOSE);
+            }
+        }
+        assert!(own > 50 && opp > 50, "{v}: {own} {opp}");
+    }
+    let hit = crate::eval::hitnet::HitNet::shipped().expect("hitnet");
+    let opts = RuleOptions::for_variant(Variant::Backgammon);
+    for s in played_positions(Variant::Backgammon, 1500, 8) {
+        let p = hit.eval(&s, &opts);
+        if s.pos.own.off() > 0 {
+            assert_eq!((p.lose_mars, p.lose_bg), (0.0, 0.0));
+        }
+        if s.pos.opp.off() > 0 {
+            assert_eq!((p.win_mars, p.win_bg), (0.0, 0.0));
+        }
+    }
+}
+
+/// FNV-1a over the sparse inputs of `count` played positions of each
+/// game, by each of its layouts.
+fn features_hash(variant: crate::rules::Variant, count: usize) -> u64 {
+    let opts = RuleOptions::for_variant(variant);
+    let mut h = 0xcbf2_9ce4_8422_2325u64;
+    let mut add = |x: &Inputs| {
+        for &(i, v) in &x.active {
+            for b in u32::from(i)
+                .to_le_bytes()
+                .into_iter()
+                .chain(v.to_bits().to_le_bytes())
+            {
+                h = (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
+            }
+        }
+    };
+    for s in played_positions(variant, count, 77) {
+        match variant {
+            crate::rules::Variant::GulBara => {
+                add(&features(&s, &opts));
+                add(&features_v4(&s, &opts));
+                add(&features_v5(&s, &opts));
+            }
+            crate::rules::Variant::LongNardy => add(&long_features(&s, &opts)),
+            _ => add(&crate::eval::hitnet::features(&s)),
+        }
+    }
+    h
+}
+
+#[test]
+fn the_inputs_are_pinned() {
+    // The shipped networks were trained on these inputs: a change of
+    // any input of any layout on these positions fails here.
+    use crate::rules::Variant;
+    let got = [
+        features_hash(Variant::GulBara, 400),
+        features_hash(Variant::LongNardy, 400),
+        features_hash(Variant::Backgammon, 400),
+    ];
+    assert_eq!(got, PINNED_INPUTS);
+}
+const PINNED_INPUTS: [u64; 3] = [
+    4900226375481286926,
+    4688902547214817808,
+    12431922355932903589,
+];
+
+#[test]
+fn training_forgets_the_table() {
+    let opts = RuleOptions::default();
+    let states = played_positions(crate::rules::Variant::GulBara, 40, 6);
+    let mut net = Net::random(16, 9);
+    let before = net.eval(&states[10], &opts);
+    let x = features(&states[10], &opts);
+    for _ in 0..20 {
+        let fwd = net.forward(&x);
+        net.train(&x, &fwd, &[1.0, 1.0, 0.0], 0.5);
+    }
+    let after = net.eval(&states[10], &opts);
+    assert!(after.win > before.win + 0.01, "{before:?} → {after:?}");
+    assert!(worst_gap(&net, &states, &opts) < PLAY_CLOSE);
+}
+
+#[test]
+fn trapped_counts_match_the_plain_count_for_any_blocks() {
+    let mut x = 0x9E37_79B9_7F4A_7C15u64;
+    for _ in 0..20_000 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let mut counts = [0u8; 24];
+        let mut y = x;
+        for _ in 0..15 {
+            counts[(y % 24) as usize] += 1;
+            y = y.rotate_right(5) ^ (y >> 3);
+        }
+        let runner = Checkers::from_counts(&counts).expect("15 checkers");
+        let blocks = (x >> 20) as u32 & 0xFF_FFFF;
+        assert_eq!(trapped(runner, blocks), trapped_naive(runner, blocks));
+    }
+}
