@@ -8,7 +8,8 @@
 //! search, never start threads and never read a file their input names,
 //! and each caps how much of its input it reads, so one call stays cheap.
 //!
-//! - [`protocol_lines`]: protocol lines through a [`Session`], no searches.
+//! - [`protocol_lines`]: protocol lines through a [`Session`] over its
+//!   [`crate::engine::Engine`], no searches.
 //! - [`position_text`]: position text, parsed, written and parsed again.
 //! - [`move_list`]: a move list applied to the start or a given position.
 //! - [`record`]: a game record, replayed as `gulbara replay` does.
@@ -150,8 +151,8 @@ pub fn protocol_lines(data: &[u8]) {
         if left_out(line) {
             continue;
         }
-        let state = *session.state();
-        let settings = session.settings().clone();
+        let state = *session.engine().state();
+        let settings = session.engine().settings().clone();
         if let Ok(mut v) = said.lock() {
             v.clear();
         }
@@ -162,6 +163,7 @@ pub fn protocol_lines(data: &[u8]) {
             session.handle_bytes(line)
         };
         assert!(!session.is_searching(), "a search started");
+        let engine = session.engine();
         let lines = said.lock().map(|v| v.clone()).unwrap_or_default();
         for l in &lines {
             assert!(!l.is_empty(), "an empty response line");
@@ -173,14 +175,19 @@ pub fn protocol_lines(data: &[u8]) {
         if lines.iter().any(|l| l.starts_with("error")) {
             assert_eq!(lines.len(), 1, "an error among other lines: {lines:?}");
             assert!(lines[0].starts_with("error "), "{lines:?}");
-            assert_eq!(*session.state(), state, "an error changed the state");
+            assert_eq!(*engine.state(), state, "an error changed the state");
             assert_eq!(
-                *session.settings(),
+                *engine.settings(),
                 settings,
                 "an error changed the settings"
             );
         }
-        check_state(session.state());
+        check_state(engine.state());
+        assert_eq!(
+            engine.state().variant,
+            engine.settings().rules.variant,
+            "the state is of another game than the settings"
+        );
         if flow == Flow::Quit {
             break;
         }

@@ -16,6 +16,7 @@
 
 pub mod analysis;
 pub mod cli;
+pub mod engine;
 pub mod eval;
 /// Fuzz targets over every input format (driven by `fuzz/` and `tests/fuzz_smoke.rs`).
 pub mod fuzz_targets;

@@ -68,7 +68,7 @@ pub fn position_from_white_view(
     counts: &[i8; 24],
     to_move: Side,
 ) -> Result<Position, NotationError> {
-    position_from_white_view_in(Variant::GulBara, counts, [0, 0], to_move)
+    position_from_white_view_in(Variant::default(), counts, [0, 0], to_move)
 }
 
 /// Builds the mover-view position of `variant` from White-view counts and
@@ -79,7 +79,7 @@ pub fn position_from_white_view_in(
     bar: [u8; 2],
     to_move: Side,
 ) -> Result<Position, NotationError> {
-    if !variant.hits() && bar != [0, 0] {
+    if !variant.spec().landing.has_bar() && bar != [0, 0] {
         return err(format!("{variant} has no bar"));
     }
     let mut white = [0u8; 24];
@@ -171,7 +171,7 @@ fn parse_count(tok: &str, point: usize) -> Result<i8, NotationError> {
 /// Parses Gul bara position text from its tokens. Returns the state and how
 /// many tokens it used (the optional fields are taken while they match).
 pub fn parse_state(tokens: &[&str]) -> Result<(GameState, usize), NotationError> {
-    parse_state_in(Variant::GulBara, tokens)
+    parse_state_in(Variant::default(), tokens)
 }
 
 /// Parses position text of `variant` from its tokens, as [`parse_state`].
@@ -229,7 +229,7 @@ pub fn parse_state_in(
     let mut seen_pending = false;
     while let Some(t) = tokens.get(used) {
         if let Some(v) = t.strip_prefix("bar=") {
-            if !variant.hits() {
+            if !variant.spec().landing.has_bar() {
                 return err(format!(
                     "{variant} has no bar (bar= is for the hitting games)"
                 ));
@@ -303,7 +303,7 @@ pub fn parse_state_in(
 
 /// Parses a whole Gul bara position text string.
 pub fn parse_state_text(text: &str) -> Result<GameState, NotationError> {
-    parse_state_text_in(Variant::GulBara, text)
+    parse_state_text_in(Variant::default(), text)
 }
 
 /// Parses a whole position text string of `variant`.
@@ -324,7 +324,7 @@ pub fn step_text(s: Step) -> String {
 /// Steps played from `pos` in `variant` as text, a `*` after each step that
 /// hits (as gnubg writes it), `pass` for none.
 pub fn play_text_at(variant: Variant, pos: Position, steps: &[Step]) -> String {
-    if steps.is_empty() || !variant.hits() {
+    if steps.is_empty() || !variant.spec().landing.marks_hits() {
         return play_text(steps);
     }
     let mut out = Vec::with_capacity(steps.len());

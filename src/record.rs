@@ -117,7 +117,7 @@ pub struct Record {
 /// in documentation order, after `variant=<name>` for every game but Gul
 /// bara (whose tag is the same as before the other games existed).
 pub fn rules_tag(opts: &RuleOptions) -> String {
-    let head = (opts.variant != Variant::GulBara).then(|| format!("variant={}", opts.variant));
+    let head = (opts.variant != Variant::default()).then(|| format!("variant={}", opts.variant));
     head.into_iter()
         .chain(
             opts.variant
@@ -169,7 +169,7 @@ pub fn rules_from_tags(variant: Option<&str>, rules: Option<&str>) -> Result<Rul
             ));
         }
         (Some(v), _) | (None, Some(v)) => v,
-        (None, None) => Variant::GulBara,
+        (None, None) => Variant::default(),
     };
     let mut opts = RuleOptions::for_variant(variant);
     for (k, v) in pairs {

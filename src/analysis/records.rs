@@ -10,7 +10,7 @@ use crate::eval::{Evaluator, Probs, probs_for};
 use crate::notation::{apply_turn, play_text_at};
 use crate::record::{RecordError, ReplayedGame, replay};
 use crate::rules::skip_forced_empty;
-use crate::rules::{GameState, RuleOptions, Side, StageGen, Variant};
+use crate::rules::{EvalFamily, GameState, RuleOptions, Side, StageGen, Variant};
 use crate::search::{Limits, Search};
 
 /// One analysed decision.
@@ -86,7 +86,7 @@ impl Analysis {
     /// other than Gul bara).
     pub fn to_text(&self) -> String {
         let mut s = String::new();
-        if self.variant != Variant::GulBara {
+        if self.variant != Variant::default() {
             s.push_str(&format!("variant {}\n", self.variant));
         }
         for d in &self.decisions {
@@ -130,9 +130,10 @@ impl Analysis {
 }
 
 /// Analyses a record's text at `plies` (gnubg plies: 0, 1 or 2). The game
-/// is the record's; `eval` judges Gul bara records only, every other game
-/// is judged by its hand-written baseline (a Gul bara evaluator never
-/// judges another game).
+/// is the record's; `eval` (a Gul bara evaluator) judges the records of
+/// games of Gul bara's evaluator family only, every other game is judged by
+/// its hand-written baseline (a Gul bara evaluator never judges another
+/// game).
 pub fn analyse(text: &str, eval: &dyn Evaluator, plies: u8) -> Result<Analysis, RecordError> {
     analyse_with(text, eval, plies, None)
 }
@@ -147,9 +148,9 @@ pub fn analyse_with(
     rollout: Option<&RolloutParams>,
 ) -> Result<Analysis, RecordError> {
     let (opts, games) = replay(text)?;
-    let eval = match opts.variant {
-        Variant::GulBara => eval,
-        v => crate::eval::variants::baseline(v),
+    let eval = match opts.variant.spec().eval {
+        EvalFamily::GulBara => eval,
+        _ => crate::eval::variants::baseline(opts.variant),
     };
     Ok(analyse_replayed(&opts, &games, eval, plies, rollout))
 }
@@ -333,7 +334,11 @@ mod tests {
 
     #[test]
     fn every_variant_is_analysed_with_its_baseline() {
-        for v in [Variant::LongNardy, Variant::ShortNardy, Variant::Backgammon] {
+        // Gul bara's family is judged by the evaluator passed.
+        let by_baseline = Variant::ALL
+            .into_iter()
+            .filter(|v| v.spec().eval != EvalFamily::GulBara);
+        for v in by_baseline {
             let opts = RuleOptions::for_variant(v);
             let mut a = RandomChooser::new(7);
             let mut b = RandomChooser::new(8);

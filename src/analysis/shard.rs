@@ -3,18 +3,19 @@
 //! `gulbara merge`, which adds the shards' trials up in trial order: the
 //! unsharded rollout's figures, bit for bit.
 //!
-//! The position is set up with protocol lines (`--setup`), played through an
-//! in-process session, so a rollout here means what `rollout` means there.
+//! The position is set up with protocol lines (`--setup`: `set`,
+//! `newgame`, `position`, `dice`), applied to an engine as a session
+//! applies them, so a rollout here means what `rollout` means there.
 
 use std::sync::atomic::AtomicBool;
-use std::sync::{Arc, Mutex};
 
 use crate::analysis::rollout::{
     MAX_CANDIDATES, MAX_GAMES, MAX_TRUNCATE, Rollout, RolloutParams, Root, Stats, Trial,
     before_roll_root, candidate_roots, merge_trials, parse_plays, stats_fields,
 };
+use crate::engine::{Engine, EngineConfig};
 use crate::matchplay::shard::{Shard, ShardError, ShardTally};
-use crate::protocol::session::Session;
+use crate::protocol::{Command, parse_command, session::apply_setup};
 use crate::rules::Variant;
 
 /// The most trial results (trials × plays) one process keeps for its
@@ -194,7 +195,7 @@ impl RolloutShard {
 
     /// The `rolloutok` lines, as the protocol's `rollout` prints them.
     pub fn result_lines(&self) -> Vec<String> {
-        let bg = self.key.variant == Variant::Backgammon;
+        let bg = self.key.variant.spec().scores.triple.is_some();
         self.stats()
             .iter()
             .zip(&self.names)
@@ -266,7 +267,7 @@ pub struct RolloutJob {
     /// Truncation in plies.
     pub truncate: u32,
     /// Root-inclusive ply of the players, as `rollout ply` (1 or 2).
-    pub ply: u8,
+    pub ply: crate::engine::Ply,
     /// The dice seed.
     pub seed: u64,
     /// The luck correction.
@@ -277,8 +278,9 @@ pub struct RolloutJob {
     pub shard: Shard,
 }
 
-/// Runs a rollout job: the setup lines through a session (an `error`
-/// line fails the job), then this shard's trials.
+/// Runs a rollout job: the setup lines applied to an engine (a line the
+/// protocol would answer with an `error` fails the job), then this
+/// shard's trials.
 pub fn run(job: &RolloutJob) -> anyhow::Result<RolloutShard> {
     if job.games == 0 || job.games > MAX_GAMES {
         anyhow::bail!("--games must be 1..={MAX_GAMES}");
@@ -286,26 +288,21 @@ pub fn run(job: &RolloutJob) -> anyhow::Result<RolloutShard> {
     if job.truncate > MAX_TRUNCATE {
         anyhow::bail!("--truncate must be at most {MAX_TRUNCATE}");
     }
-    if !(1..=2).contains(&job.ply) {
+    if job.ply.get() > 2 {
         anyhow::bail!("--ply must be 1 or 2");
     }
-    let errors = Arc::new(Mutex::new(Vec::<String>::new()));
-    let sink = errors.clone();
-    let mut session = Session::new(Arc::new(move |line: &str| {
-        if line.starts_with("error")
-            && let Ok(mut e) = sink.lock()
-        {
-            e.push(line.to_string());
-        }
-    }));
+    let mut engine = Engine::with_config(EngineConfig::default());
     for line in &job.setup {
-        session.handle_line(line);
-        if let Some(e) = errors.lock().ok().and_then(|e| e.first().cloned()) {
+        let applied = parse_command(line).and_then(|cmd| match cmd {
+            Command::Empty => Ok(()),
+            cmd => apply_setup(&mut engine, cmd),
+        });
+        if let Err(e) = applied {
             anyhow::bail!("--setup {line:?}: {e}");
         }
     }
-    let state = *session.state();
-    let opts = session.settings().rules;
+    let state = *engine.state();
+    let opts = engine.settings().rules;
     if state.result().is_some() {
         anyhow::bail!("the game is over in the position set up");
     }
@@ -340,13 +337,13 @@ pub fn run(job: &RolloutJob) -> anyhow::Result<RolloutShard> {
     let params = RolloutParams {
         games: job.games,
         truncate: job.truncate,
-        plies: job.ply - 1,
+        plies: job.ply.gnubg(),
         seed: job.seed,
         luck: job.luck,
         threads: job.threads.clamp(1, 64),
         every: 0,
     };
-    let eval = session.evaluator();
+    let eval = engine.evaluator()?;
     let ro = Rollout::new(eval.as_ref(), opts, params);
     let stop = AtomicBool::new(false);
     let (_, trials) = ro.run_shard(&roots, job.shard, &stop, None, &|_| {}, true);

@@ -5,6 +5,8 @@ use std::path::PathBuf;
 use anyhow::Context;
 use clap::Args;
 
+use crate::engine::{FileAccess, Ply, Weights, load_net};
+
 /// Options of `analyse`.
 #[derive(Args, Debug)]
 pub struct AnalyseArgs {
@@ -55,23 +57,19 @@ pub fn run(a: AnalyseArgs) -> anyhow::Result<()> {
     let judge: std::sync::Arc<dyn crate::eval::Evaluator> = if a.eval == "baseline" {
         crate::eval::variants::baseline_shared(variant)
     } else {
-        let bytes = match &a.weights {
-            Some(path) => Some(
-                crate::eval::net::read_weights_file(path, false)
-                    .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?,
-            ),
-            None => None,
-        };
-        crate::eval::GameNet::load(variant, bytes.as_deref())
-            .map_err(|e| anyhow::anyhow!("{e}"))?
+        let weights = a.weights.clone().map_or(Weights::Shipped, Weights::File);
+        load_net(variant, &weights, &FileAccess::Local)
+            .with_context(|| format!("--weights {weights}"))?
             .evaluator()
     };
+    // Both depths are in range: clap checked them.
+    let ply = |n: u8| Ply::new(n).unwrap_or(Ply::MAX).gnubg();
     let rollout = a
         .rollout
         .map(|games| crate::analysis::rollout::RolloutParams {
             games,
             truncate: a.rollout_truncate,
-            plies: a.rollout_ply.saturating_sub(1).min(1),
+            plies: ply(a.rollout_ply),
             seed: a.seed,
             threads: usize::from(a.threads),
             ..crate::analysis::rollout::RolloutParams::default()
@@ -80,7 +78,7 @@ pub fn run(a: AnalyseArgs) -> anyhow::Result<()> {
         &opts,
         &games,
         judge.as_ref(),
-        a.ply.saturating_sub(1).min(2),
+        ply(a.ply),
         rollout.as_ref(),
     );
     print!("{}", an.to_text());

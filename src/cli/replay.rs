@@ -23,7 +23,7 @@ pub fn run(a: ReplayArgs) -> anyhow::Result<()> {
     let text = std::fs::read_to_string(&a.file)
         .with_context(|| format!("cannot read {}", a.file.display()))?;
     let (opts, games) = replay(&text).map_err(|e| anyhow::anyhow!("{}: {e}", a.file.display()))?;
-    if opts.variant != Variant::GulBara {
+    if opts.variant != Variant::default() {
         println!("variant {}", opts.variant);
     }
     for (i, g) in games.iter().enumerate() {

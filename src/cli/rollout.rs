@@ -45,7 +45,8 @@ pub fn run(a: RolloutCliArgs) -> anyhow::Result<()> {
         moves: a.moves,
         games: a.games,
         truncate: a.truncate,
-        ply: a.ply,
+        ply: crate::engine::Ply::new(a.ply)
+            .ok_or_else(|| anyhow::anyhow!("--ply must be 1 or 2"))?,
         seed: a.seed,
         luck: !a.no_luck,
         threads: a.threads,

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use crate::rules::Variant;
+use crate::rules::{EvalFamily, Variant};
 
 /// Options of `train`.
 #[derive(Args, Debug)]
@@ -81,16 +81,16 @@ pub fn run(a: TrainArgs) -> anyhow::Result<()> {
         variant: a.variant,
         layout: a.layout,
     };
-    match a.variant {
-        Variant::GulBara | Variant::LongNardy => {
+    match a.variant.spec().eval {
+        EvalFamily::GulBara | EvalFamily::LongNardy => {
             crate::training::td::train(&cfg, &mut |line| eprintln!("{line}"))?;
         }
-        v => {
+        EvalFamily::Hitting => {
             let cfg = crate::training::td::TrainConfig {
                 lambda: if cfg.lambda > 0.0 { cfg.lambda } else { 0.7 },
                 ..cfg
             };
-            crate::training::td_hitting::train(&cfg, v, &mut |line| eprintln!("{line}"))?;
+            crate::training::td_hitting::train(&cfg, a.variant, &mut |line| eprintln!("{line}"))?;
         }
     }
     Ok(())

@@ -103,9 +103,9 @@ fn features_to(state: &GameState, active: &mut impl InputSink) {
     }
 }
 
-/// Short nardy has no 3-point wins: a backgammon is a mars there.
+/// Games without 3-point wins (short nardy): a backgammon is a mars there.
 fn scored(state: &GameState, mut p: Probs) -> Probs {
-    if state.variant != crate::rules::Variant::Backgammon {
+    if state.variant.spec().scores.triple.is_none() {
         p.win_bg = 0.0;
         p.lose_bg = 0.0;
     }

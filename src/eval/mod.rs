@@ -16,7 +16,7 @@ pub mod variants;
 
 use std::sync::Arc;
 
-use crate::rules::{GameState, RuleOptions, Side, Variant};
+use crate::rules::{EvalFamily, GameState, RuleOptions, Side, Variant};
 
 /// A game's network, loaded and checked for that game.
 #[derive(Clone)]
@@ -33,16 +33,16 @@ impl GameNet {
     /// The network of `variant`: from the bytes of a weights file, which
     /// must hold that game's network, or the shipped one (`None`).
     pub fn load(variant: Variant, bytes: Option<&[u8]>) -> Result<GameNet, net::WeightsError> {
-        Ok(match variant {
-            Variant::ShortNardy | Variant::Backgammon => GameNet::Hitting(match bytes {
+        Ok(match variant.spec().eval {
+            EvalFamily::Hitting => GameNet::Hitting(match bytes {
                 None => hitnet::shipped_shared()?,
                 Some(b) => Arc::new(hitnet::HitNet::from_bytes(b)?),
             }),
-            Variant::LongNardy => GameNet::LongNardy(match bytes {
+            EvalFamily::LongNardy => GameNet::LongNardy(match bytes {
                 None => net::long_shipped_shared()?,
                 Some(b) => Arc::new(net::Net::for_game(net::Net::from_bytes(b)?, variant)?),
             }),
-            Variant::GulBara => {
+            EvalFamily::GulBara => {
                 let n = match bytes {
                     None => net::shipped_shared()?,
                     Some(b) => net::from_bytes_cached(b)?,
@@ -56,10 +56,10 @@ impl GameNet {
     /// Which of the three networks serves `variant` (the hitting games
     /// share one): an index 0..3.
     pub fn slot(variant: Variant) -> usize {
-        match variant {
-            Variant::GulBara => 0,
-            Variant::LongNardy => 1,
-            Variant::ShortNardy | Variant::Backgammon => 2,
+        match variant.spec().eval {
+            EvalFamily::GulBara => 0,
+            EvalFamily::LongNardy => 1,
+            EvalFamily::Hitting => 2,
         }
     }
 

@@ -15,7 +15,7 @@ use super::{Evaluator, Probs};
 use crate::rules::hitting::{closed_points, mirrored};
 use crate::rules::nardy::HEAD;
 use crate::rules::position::{BAR, Checkers};
-use crate::rules::{GameState, RuleOptions, Variant};
+use crate::rules::{EvalFamily, GameState, RuleOptions, Variant};
 
 fn sigmoid(x: f32) -> f32 {
     // The networks' own logistic: the same bits on every machine.
@@ -204,7 +204,7 @@ impl Evaluator for HittingBaseline {
             let my_first = pips_to_first_off(pos.own) / ROLL - 0.5;
             p.lose_mars = (1.0 - win) * sigmoid((my_first - opp_turns) / spread);
         }
-        if state.variant == Variant::Backgammon {
+        if state.variant.spec().scores.triple.is_some() {
             let opp_out = pips_out_of_danger(pos.opp);
             if opp_out > 0.0 {
                 p.win_bg = p.win_mars * sigmoid((opp_out / ROLL - my_turns) / spread);
@@ -230,10 +230,10 @@ pub fn baseline_shared(variant: Variant) -> std::sync::Arc<dyn Evaluator> {
 /// The hand-written baseline of `variant`, shared: behind the race tables
 /// when `tables`, else alone (judging races too, `engine.race eval`).
 pub fn baseline_shared_with(variant: Variant, tables: bool) -> std::sync::Arc<dyn Evaluator> {
-    let plain: std::sync::Arc<dyn Evaluator> = match variant {
-        Variant::GulBara => std::sync::Arc::new(super::heuristic::Heuristic),
-        Variant::LongNardy => std::sync::Arc::new(LongNardyBaseline),
-        Variant::ShortNardy | Variant::Backgammon => std::sync::Arc::new(HittingBaseline),
+    let plain: std::sync::Arc<dyn Evaluator> = match variant.spec().eval {
+        EvalFamily::GulBara => std::sync::Arc::new(super::heuristic::Heuristic),
+        EvalFamily::LongNardy => std::sync::Arc::new(LongNardyBaseline),
+        EvalFamily::Hitting => std::sync::Arc::new(HittingBaseline),
     };
     if tables {
         super::race::with_tables(plain)
@@ -249,19 +249,19 @@ pub fn baseline(variant: Variant) -> &'static dyn Evaluator {
         RaceTables::new(super::heuristic::Heuristic);
     static LONG_NARDY: RaceTables<LongNardyBaseline> = RaceTables::new(LongNardyBaseline);
     static HITTING: RaceTables<HittingBaseline> = RaceTables::new(HittingBaseline);
-    match variant {
-        Variant::GulBara => &GUL_BARA,
-        Variant::LongNardy => &LONG_NARDY,
-        Variant::ShortNardy | Variant::Backgammon => &HITTING,
+    match variant.spec().eval {
+        EvalFamily::GulBara => &GUL_BARA,
+        EvalFamily::LongNardy => &LONG_NARDY,
+        EvalFamily::Hitting => &HITTING,
     }
 }
 
 /// The hand-written baseline of `variant` alone (races judged by it too).
 pub fn plain_baseline(variant: Variant) -> &'static dyn Evaluator {
-    match variant {
-        Variant::GulBara => &super::heuristic::Heuristic,
-        Variant::LongNardy => &LongNardyBaseline,
-        Variant::ShortNardy | Variant::Backgammon => &HittingBaseline,
+    match variant.spec().eval {
+        EvalFamily::GulBara => &super::heuristic::Heuristic,
+        EvalFamily::LongNardy => &LongNardyBaseline,
+        EvalFamily::Hitting => &HittingBaseline,
     }
 }
 
@@ -277,7 +277,7 @@ mod tests {
 
     #[test]
     fn starts_are_near_even_with_the_roll_ahead() {
-        for v in [Variant::LongNardy, Variant::ShortNardy, Variant::Backgammon] {
+        for v in Variant::ALL {
             let s = GameState::start_of(v, crate::rules::Side::White);
             let p = baseline(v).eval(&s, &RuleOptions::for_variant(v));
             assert!((0.5..0.7).contains(&p.win), "{v}: {p:?}");

@@ -25,7 +25,8 @@ use std::time::Duration;
 
 use super::fibs::{self, BoardRequest, Decision};
 use super::movetext;
-use crate::protocol::{ProtocolError, Session, SessionConfig};
+use crate::engine::{Engine, EngineConfig, SearchError, Setting, SetupError};
+use crate::protocol::{ProtocolError, Settings};
 use crate::rules::{GameState, Position, Variant};
 
 /// Why a decision could not be answered.
@@ -37,18 +38,24 @@ pub enum BridgeError {
     /// The board is not a position of the variant.
     #[error("bad position: {0}")]
     Position(#[from] super::BoardError),
-    /// The engine refused (a setting or the state).
+    /// A setting is not one the engine knows, or not a value it takes.
     #[error("{0}")]
     Engine(#[from] ProtocolError),
+    /// The engine refused the settings (weights that do not load) or the state.
+    #[error(transparent)]
+    Setup(#[from] SetupError),
+    /// The engine could not search.
+    #[error(transparent)]
+    Search(#[from] SearchError),
     /// The searched play did not survive its own round trip through
     /// gnubg's notation (a bug: nothing is sent that gnubg could misread).
     #[error("internal: the play {0:?} does not read back as the play searched")]
     Notation(String),
 }
 
-/// Answers gnubg's decisions with the protocol session's search.
+/// Answers gnubg's decisions with an engine's search.
 pub struct Bridge {
-    session: Session,
+    engine: Engine,
     variant: Variant,
 }
 
@@ -57,24 +64,21 @@ impl Bridge {
     /// protocol settings given as `(key, value)` pairs applied in order,
     /// as `set` would apply them.
     pub fn new(variant: Variant, settings: &[(String, String)]) -> Result<Bridge, BridgeError> {
-        if !variant.hits() {
+        if !variant.spec().gnubg {
             return Err(BridgeError::Position(super::BoardError::Variant(variant)));
         }
-        // The answers are returned, not written: the session's own output
-        // (there is none for these calls) goes to the log.
-        let out: crate::protocol::Output =
-            std::sync::Arc::new(|line: &str| tracing::debug!(line, "session output"));
-        let mut session = Session::with_config(out, SessionConfig::default());
-        session.set_option("game.variant", &variant.to_string())?;
+        let mut typed = Settings::default();
+        typed.apply(Setting::Variant(variant));
         for (k, v) in settings {
             if k == "game.variant" {
                 return Err(BridgeError::Engine(ProtocolError::bad_value(
                     "game.variant is set with --variant",
                 )));
             }
-            session.set_option(k, v)?;
+            typed.set(k, v)?;
         }
-        Ok(Bridge { session, variant })
+        let engine = Engine::new(typed, EngineConfig::default())?;
+        Ok(Bridge { engine, variant })
     }
 
     /// The reply to one message from gnubg (without its line end): a play,
@@ -111,8 +115,8 @@ impl Bridge {
     fn take_or_drop(&mut self, req: &BoardRequest) -> Result<String, BridgeError> {
         // The doubler is on turn, before its roll.
         let state = super::state_of(self.variant, &req.board, None)?;
-        self.session.set_state(state)?;
-        let doubler = self.session.before_roll_now().equity();
+        self.engine.set_state(state)?;
+        let doubler = self.engine.before_roll_now()?.equity();
         let ours = -doubler;
         tracing::debug!(equity = ours, "take decision");
         Ok(if ours > -0.5 { "take" } else { "drop" }.into())
@@ -120,8 +124,8 @@ impl Bridge {
 
     fn play(&mut self, req: &BoardRequest, dice: (u8, u8)) -> Result<String, BridgeError> {
         let state: GameState = super::state_of(self.variant, &req.board, Some(dice))?;
-        self.session.set_state(state)?;
-        let ranked = self.session.best_turns_now()?;
+        self.engine.set_state(state)?;
+        let ranked = self.engine.best_turns_now()?;
         let steps = ranked.first().map(|c| c.steps.clone()).unwrap_or_default();
         let text = movetext::combined(state.pos, &steps);
         let searched = steps

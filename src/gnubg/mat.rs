@@ -104,7 +104,7 @@ pub fn write(
     tags: &[(String, String)],
     games: &[RecordedGame],
 ) -> Result<String, String> {
-    if !opts.variant.hits() {
+    if !opts.variant.spec().gnubg {
         return Err(format!("{} games have no .mat form", opts.variant));
     }
     let clean = |s: &str| s.replace([':', '\n', '\r'], "-");
@@ -257,7 +257,7 @@ fn line_actions(rest: &str, line: usize) -> Result<(Vec<Action>, bool), RecordEr
 /// file says, divided by the cube; a game that ends otherwise than after a
 /// play (a drop, a resignation) is left unfinished with a note.
 pub fn to_record(text: &str) -> Result<Record, RecordError> {
-    let mut variant = Variant::Backgammon;
+    let mut variant = Variant::GNUBG_NATIVE;
     let mut tags = Vec::new();
     let mut seen_header = false;
     struct Game {
@@ -278,7 +278,7 @@ pub fn to_record(text: &str) -> Result<Record, RecordError> {
                 variant = v
                     .parse::<Variant>()
                     .map_err(|_| syntax(ln, format!("unknown variant '{v}'")))?;
-                if !variant.hits() {
+                if !variant.spec().gnubg {
                     return Err(syntax(ln, format!("{variant} games have no .mat form")));
                 }
             } else if let Some(rest) = tag.strip_prefix('[')

@@ -71,7 +71,7 @@ pub fn state_of(
     board: &GnubgBoard,
     dice: Option<(u8, u8)>,
 ) -> Result<GameState, BoardError> {
-    if !variant.hits() {
+    if !variant.spec().gnubg {
         return Err(BoardError::Variant(variant));
     }
     let mut state = GameState::start_of(variant, Side::White);

@@ -18,7 +18,7 @@ use crate::record::{Record, RecordedGame, RecordedTurn, game_tags, write_record}
 use crate::rules::game::{
     self, Forfeit, ForfeitReason, GameObserver, Player, PlayerFault, SeededDice, Turn, TurnRequest,
 };
-use crate::rules::{GameState, RuleOptions, Side, Variant};
+use crate::rules::{EvalFamily, GameState, RuleOptions, Side, Variant};
 use crate::search::{ROLLS, Search};
 use builtin::Builtin;
 use engine::{Engine, EngineError, EngineSpec, TextPlayer};
@@ -40,7 +40,7 @@ pub enum LuckReference {
 impl LuckReference {
     /// The evaluator itself, for games of `variant`.
     pub fn evaluator(self, variant: Variant) -> std::sync::Arc<dyn Evaluator + Send + Sync> {
-        if variant != Variant::GulBara {
+        if variant.spec().eval != EvalFamily::GulBara {
             return crate::eval::variants::baseline_shared(variant);
         }
         // All-home races are judged from the bear-off tables, as in play.
@@ -257,7 +257,7 @@ impl MatchReport {
             "se": self.se,
             "ci95": [self.ppg - 1.96 * self.se, self.ppg + 1.96 * self.se],
         });
-        if self.variant == Variant::Backgammon {
+        if self.variant.spec().scores.triple.is_some() {
             v["backgammons"] = serde_json::json!(self.backgammons);
         }
         if let Some((p, s)) = self.luck_ppg {
@@ -290,11 +290,11 @@ impl MatchReport {
             self.ppg - 1.96 * self.se,
             self.ppg + 1.96 * self.se
         );
-        if self.variant != Variant::GulBara {
+        if self.variant != Variant::default() {
             let at = s.find('\n').map_or(s.len(), |i| i + 1);
             s.insert_str(at, &format!("variant {}\n", self.variant));
         }
-        if self.variant == Variant::Backgammon {
+        if self.variant.spec().scores.triple.is_some() {
             s.push_str(&format!(
                 "backgammons {} - {}\n",
                 self.backgammons[0], self.backgammons[1]
@@ -385,7 +385,7 @@ impl Seats<'_> {
 /// option of that variant. Setting the variant first matters: it puts the
 /// rules back to the variant's defaults.
 pub fn rule_settings(rules: &RuleOptions) -> Vec<(String, String)> {
-    let variant = (rules.variant != Variant::GulBara)
+    let variant = (rules.variant != Variant::default())
         .then(|| ("game.variant".to_string(), rules.variant.to_string()));
     variant
         .into_iter()
@@ -647,7 +647,7 @@ pub fn run_match(cfg: &MatchConfig) -> MatchReport {
                 };
                 let _ = std::fs::write(dir.join(format!("game-{n:06}.txt")), write_record(&rec));
                 // Backgammon and short nardy also as gnubg's .mat (`import mat`).
-                if cfg.rules.variant.hits() {
+                if cfg.rules.variant.spec().gnubg {
                     match crate::gnubg::mat::write(&cfg.rules, &rec.tags, &rec.games) {
                         Ok(mat) => {
                             let _ = std::fs::write(dir.join(format!("game-{n:06}.mat")), mat);
@@ -827,7 +827,11 @@ mod match_tests {
 
     #[test]
     fn every_variant_plays_with_luck_judged_by_its_baseline() {
-        for v in [Variant::LongNardy, Variant::ShortNardy, Variant::Backgammon] {
+        // Gul bara's family judges luck by its network (above).
+        let by_baseline = Variant::ALL
+            .into_iter()
+            .filter(|v| v.spec().eval != EvalFamily::GulBara);
+        for v in by_baseline {
             let cfg = MatchConfig {
                 engines: [
                     spec("builtin:net", "net", &[("engine.ply", "1")]),
@@ -850,7 +854,7 @@ mod match_tests {
             assert_eq!(a.games, 4);
             assert_eq!(a.forfeits, [0, 0], "{v}: {:?}", a.forfeit_log);
             assert_eq!(a.wins[0] + a.wins[1], 4, "{v}");
-            assert!(a.ppg.abs() <= f64::from(v.max_points()));
+            assert!(a.ppg.abs() <= f64::from(v.spec().scores.max()));
             assert!(a.luck_ppg.is_some());
             let json: serde_json::Value = serde_json::from_str(&a.to_json()).unwrap();
             assert_eq!(json["variant"], v.to_string());

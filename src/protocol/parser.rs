@@ -15,6 +15,9 @@ use nom::multi::many0;
 use nom::sequence::preceded;
 use nom::{IResult, Parser};
 
+pub use crate::engine::GoParams;
+
+use crate::engine::Ply;
 use crate::notation;
 use crate::rules::Side;
 
@@ -138,19 +141,6 @@ pub enum Base {
     Xgid(String),
 }
 
-/// The arguments of `go`.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct GoParams {
-    /// `movetime <ms>`.
-    pub movetime: Option<u64>,
-    /// `nodes <n>`.
-    pub nodes: Option<u64>,
-    /// `ply <n>` (root-inclusive, as `engine.ply`).
-    pub ply: Option<u8>,
-    /// `infinite`: no `bestmove` before `stop`.
-    pub infinite: bool,
-}
-
 /// One parsed protocol command.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Command {
@@ -220,7 +210,7 @@ pub struct RolloutArgs {
     /// `truncate P`: plies per trial, 0 (to the end)..=[`crate::analysis::rollout::MAX_TRUNCATE`].
     pub truncate: u32,
     /// `ply K`: the players' depth, root-inclusive as `engine.ply` (1 or 2).
-    pub ply: u8,
+    pub ply: Ply,
     /// `seed S`; `None`: `engine.seed`.
     pub seed: Option<u64>,
     /// `luck on|off`: the luck correction (on by default).
@@ -237,7 +227,7 @@ impl Default for RolloutArgs {
         RolloutArgs {
             games: DEFAULT_ROLLOUT_GAMES,
             truncate: 0,
-            ply: 1,
+            ply: ROLLOUT_PLY,
             seed: None,
             luck: true,
             every: 0,
@@ -245,6 +235,12 @@ impl Default for RolloutArgs {
         }
     }
 }
+
+/// The default depth of the rollout players: gnubg's 0-ply.
+const ROLLOUT_PLY: Ply = match Ply::new(1) {
+    Some(p) => p,
+    None => Ply::MAX,
+};
 
 /// The default number of rollout games.
 pub const DEFAULT_ROLLOUT_GAMES: u32 = 1296;
@@ -575,13 +571,15 @@ fn parse_rollout(args: &[&str], in_hint: bool) -> Result<RolloutArgs, ProtocolEr
                 }
             }
             "ply" => {
-                r.ply = number("rollout ply", value)?;
-                if !(1..=2).contains(&r.ply) {
-                    return Err(ProtocolError::bad_value(format!(
-                        "rollout ply must be 1..2 (1: gnubg's 0-ply, 2: its 1-ply), got {}",
-                        r.ply
-                    )));
-                }
+                let n: u8 = number("rollout ply", value)?;
+                r.ply = match Ply::new(n) {
+                    Some(p) if n <= 2 => p,
+                    _ => {
+                        return Err(ProtocolError::bad_value(format!(
+                            "rollout ply must be 1..2 (1: gnubg's 0-ply, 2: its 1-ply), got {n}"
+                        )));
+                    }
+                };
             }
             "seed" => r.seed = Some(number("rollout seed", value)?),
             "every" => {
@@ -644,12 +642,12 @@ fn parse_go(args: &[&str]) -> Result<Command, ProtocolError> {
             }
             "ply" => {
                 let n: u8 = number("go ply", args.get(i + 1))?;
-                if !(1..=3).contains(&n) {
+                let Some(ply) = Ply::new(n) else {
                     return Err(ProtocolError::bad_value(format!(
                         "go ply must be 1..3, got {n}"
                     )));
-                }
-                p.ply = Some(n);
+                };
+                p.ply = Some(ply);
                 i += 2;
             }
             "infinite" => {
@@ -756,7 +754,7 @@ mod tests {
             Command::Go(GoParams {
                 movetime: Some(100),
                 nodes: Some(5),
-                ply: Some(1),
+                ply: Ply::new(1),
                 infinite: true
             })
         );
@@ -800,7 +798,7 @@ mod tests {
             Command::Rollout(RolloutArgs {
                 games: 72,
                 truncate: 10,
-                ply: 2,
+                ply: Ply::new(2).unwrap(),
                 seed: Some(9),
                 luck: false,
                 every: 8,

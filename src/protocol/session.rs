@@ -4,24 +4,22 @@
 //! A session owns no transport: it writes whole lines through an
 //! [`Output`] and is fed whole lines by the transport.
 
-use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Condvar, Mutex};
-use std::thread::JoinHandle;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::analysis::rollout::{
     MAX_CANDIDATES, Rollout, RolloutParams, Root, Stats, parse_plays, stats_fields,
 };
-use crate::eval::net::LoadError;
-use crate::eval::{Evaluator, GameNet};
-use crate::notation::{self, play_text_at, side_text, state_text, white_view};
-use crate::protocol::parser::{
-    Base, Command, GoParams, ProtocolError, RolloutArgs, parse_command, quote,
+use crate::engine::{
+    Engine, EngineConfig, GoParams, Job, JobKind, LoadNetError, SearchError, SetupError,
 };
-use crate::protocol::settings::{EvalKind, Settings};
+use crate::notation::{self, play_text_at, side_text, state_text, white_view};
+use crate::protocol::parser::{Base, Command, ProtocolError, RolloutArgs, parse_command, quote};
+use crate::protocol::settings::Settings;
 use crate::rules::{GameState, Pending, Side, StageGen, Variant};
-use crate::search::{Limits, Progress, Search};
+use crate::search::{Limits, Progress};
+
+pub use crate::engine::FileAccess;
 
 /// Where a session writes its response lines (without line endings). It
 /// must write each line whole and flush it at once; it is called from the
@@ -37,85 +35,6 @@ pub enum Flow {
     Quit,
 }
 
-/// What the worker thread is doing.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum JobKind {
-    Go,
-    Eval,
-    Hint,
-    Rollout,
-}
-
-impl JobKind {
-    fn name(self) -> &'static str {
-        match self {
-            JobKind::Go => "go",
-            JobKind::Eval => "eval",
-            JobKind::Hint => "hint",
-            JobKind::Rollout => "rollout",
-        }
-    }
-}
-
-/// A search's stop request: a flag the search polls, and a condition
-/// variable for a finished `go infinite` that waits for it without polling.
-#[derive(Default)]
-struct StopSignal {
-    flag: AtomicBool,
-    lock: Mutex<()>,
-    raised: Condvar,
-}
-
-impl StopSignal {
-    fn raise(&self) {
-        self.flag.store(true, Ordering::Release);
-        // Taken so a waiter between its check and its wait cannot miss this.
-        let _guard = self.lock.lock();
-        self.raised.notify_all();
-    }
-
-    /// Waits until raised, or until `deadline` passes.
-    fn wait(&self, deadline: Option<Instant>) {
-        let Ok(mut guard) = self.lock.lock() else {
-            return;
-        };
-        while !self.flag.load(Ordering::Acquire) {
-            guard = match deadline {
-                None => match self.raised.wait(guard) {
-                    Ok(g) => g,
-                    Err(_) => return,
-                },
-                Some(d) => {
-                    let left = d.saturating_duration_since(Instant::now());
-                    if left.is_zero() {
-                        return;
-                    }
-                    match self.raised.wait_timeout(guard, left) {
-                        Ok((g, _)) => g,
-                        Err(_) => return,
-                    }
-                }
-            };
-        }
-    }
-}
-
-/// What a session may do with the machine's files.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub enum FileAccess {
-    /// The user runs the engine themselves (stdio): any path they name is
-    /// read (still bounded, never blocking), and errors say what failed.
-    #[default]
-    Local,
-    /// A remote client: no file is read unless the server names a weights
-    /// directory, and then only regular files inside it. Errors name no
-    /// file-system detail.
-    Remote {
-        /// The canonical weights directory, if the server has one.
-        weights_dir: Option<PathBuf>,
-    },
-}
-
 /// How a session is set up by its transport.
 #[derive(Clone, Debug, Default)]
 pub struct SessionConfig {
@@ -125,26 +44,10 @@ pub struct SessionConfig {
     pub max_search: Option<Duration>,
 }
 
-struct Worker {
-    kind: JobKind,
-    infinite: bool,
-    stop: Arc<StopSignal>,
-    /// Set just before the job's final lines are written: from then on the
-    /// session is idle again (a client may answer those lines at once).
-    done: Arc<AtomicBool>,
-    handle: JoinHandle<()>,
-}
-
-/// One protocol session: a position, dice, settings and at most one search.
+/// One protocol session: the lines of one client over an [`Engine`].
 pub struct Session {
     out: Output,
-    config: SessionConfig,
-    settings: Settings,
-    /// The networks `engine.weights` named, each while a game of its own
-    /// was set (by [`GameNet::slot`]); `None`: the shipped one.
-    nets: [Option<GameNet>; 3],
-    state: GameState,
-    worker: Option<Worker>,
+    engine: Engine,
 }
 
 /// The engine's name and version line.
@@ -152,63 +55,22 @@ pub fn id_name() -> String {
     format!("id name gulbara {}", env!("CARGO_PKG_VERSION"))
 }
 
-/// Loads the weights `value` names under the `files` policy, as the
-/// network of `variant` (each game has its own input layout).
-fn load_weights(
-    files: &FileAccess,
-    value: &str,
-    variant: Variant,
-) -> Result<GameNet, ProtocolError> {
-    let bytes = weights_bytes(files, value)?;
-    GameNet::load(variant, bytes.as_deref())
-        .map_err(|e| ProtocolError::bad_value(format!("engine.weights: {e}")))
+/// The protocol's error for a setting the engine refused.
+fn setup_error(e: SetupError) -> ProtocolError {
+    match e {
+        SetupError::Weights(LoadNetError::NoWeightsDir) => {
+            ProtocolError::unsupported(format!("engine.weights: {e}"))
+        }
+        SetupError::Weights(_) => ProtocolError::bad_value(format!("engine.weights: {e}")),
+        SetupError::OtherGame { .. } => ProtocolError::bad_value(e.to_string()),
+    }
 }
 
-/// The bytes of the weights file `value` names under the `files` policy;
-/// `None` for the shipped weights.
-fn weights_bytes(files: &FileAccess, value: &str) -> Result<Option<Vec<u8>>, ProtocolError> {
-    if value == "shipped" {
-        return Ok(None);
-    }
-    match files {
-        FileAccess::Local => {
-            crate::eval::net::read_weights_file(std::path::Path::new(value), false)
-                .map(Some)
-                .map_err(|e| ProtocolError::bad_value(format!("engine.weights: {e}")))
-        }
-        FileAccess::Remote { weights_dir: None } => Err(ProtocolError::unsupported(
-            "engine.weights: this server reads no weights files (it was started without --weights-dir); only shipped",
-        )),
-        FileAccess::Remote {
-            weights_dir: Some(dir),
-        } => {
-            // One answer for every file-system failure, so a client learns
-            // nothing about the server's files beyond the directory.
-            let refused = || {
-                ProtocolError::bad_value(
-                    "engine.weights: no readable weights file of that name in the weights directory",
-                )
-            };
-            let named = std::path::Path::new(value);
-            let path = if named.is_absolute() {
-                named.to_path_buf()
-            } else {
-                dir.join(named)
-            };
-            // Canonical: no `..` and no symbolic link leads out of the directory.
-            let real = path.canonicalize().map_err(|_| refused())?;
-            if !real.starts_with(dir) || real == *dir {
-                return Err(refused());
-            }
-            crate::eval::net::read_weights_file(&real, true)
-                .map(Some)
-                .map_err(|e| match e {
-                    LoadError::File(_) => refused(),
-                    LoadError::Format(f) => {
-                        ProtocolError::bad_value(format!("engine.weights: {f}"))
-                    }
-                })
-        }
+/// The protocol's error for a search the engine could not start.
+fn search_error(e: SearchError) -> ProtocolError {
+    match e {
+        SearchError::Evaluator(_) => ProtocolError::bad_state(format!("engine.weights: {e}")),
+        _ => ProtocolError::bad_state(e.to_string()),
     }
 }
 
@@ -226,100 +88,32 @@ impl Session {
     pub fn with_config(out: Output, config: SessionConfig) -> Session {
         Session {
             out,
-            config,
-            settings: Settings::default(),
-            nets: [None, None, None],
-            state: GameState::start(Side::White),
-            worker: None,
+            engine: Engine::with_config(EngineConfig {
+                files: config.files,
+                max_search: config.max_search,
+            }),
         }
     }
 
-    /// The evaluator the settings name for the current game (as `go` and
-    /// `rollout` judge with).
-    pub fn evaluator(&self) -> Arc<dyn Evaluator> {
-        // Each game judges with its own network (the one `engine.weights`
-        // named while that game was set, else the shipped one) or, with
-        // `engine.eval heuristic`, its hand-written baseline.
-        // All-home races are answered from the bear-off tables unless
-        // `engine.race eval`.
-        let variant = self.settings.rules.variant;
-        let tables = self.settings.race == crate::protocol::settings::RaceKind::Tables;
-        if self.settings.eval == EvalKind::Heuristic {
-            return crate::eval::variants::baseline_shared_with(variant, tables);
-        }
-        let loaded = self.nets[GameNet::slot(variant)].clone();
-        match loaded.map_or_else(|| GameNet::load(variant, None), Ok) {
-            Ok(net) => net.evaluator_with(tables),
-            // The shipped weights are checked by the tests; should they
-            // ever fail to load, the baseline plays.
-            Err(_) => crate::eval::variants::baseline_shared_with(variant, tables),
-        }
+    /// The engine the session drives.
+    pub fn engine(&self) -> &Engine {
+        &self.engine
     }
 
     /// The current state (for tests and tools).
     pub fn state(&self) -> &GameState {
-        &self.state
+        self.engine.state()
     }
 
     /// The current settings.
     pub fn settings(&self) -> &Settings {
-        &self.settings
+        self.engine.settings()
     }
 
-    /// Does what `set <key> <value>` does (the same checks and errors):
-    /// for tools that configure a session from their command line.
+    /// Does what `set <key> <value>` does (the same checks and errors).
     pub fn set_option(&mut self, key: &str, value: &str) -> Result<(), ProtocolError> {
-        if key == "engine.weights" {
-            // Settings check the value (one token) before a file is
-            // looked up; nothing changes unless both succeed.
-            let mut next = self.settings.clone();
-            next.set(key, value)?;
-            let net = load_weights(&self.config.files, value, self.settings.rules.variant)?;
-            self.settings = next;
-            self.nets[GameNet::slot(self.settings.rules.variant)] = Some(net);
-        } else {
-            self.settings.set(key, value)?;
-            if key == "game.variant" {
-                self.state = GameState::start_of(self.settings.rules.variant, Side::White);
-            }
-        }
-        Ok(())
-    }
-
-    /// Puts the session at `state` (as `position` does), stopping any
-    /// search. The state's variant must be the session's.
-    pub fn set_state(&mut self, state: GameState) -> Result<(), ProtocolError> {
-        if state.variant != self.settings.rules.variant {
-            return Err(ProtocolError::bad_value(format!(
-                "a {} position in a {} session",
-                state.variant, self.settings.rules.variant
-            )));
-        }
-        self.stop_search();
-        self.state = state;
-        Ok(())
-    }
-
-    /// The turns `go` (without arguments) would rank for the current
-    /// stage, best first, searched on this thread with the same settings,
-    /// limits and evaluator: for tools that answer decisions one at a time.
-    pub fn best_turns_now(&mut self) -> Result<Vec<crate::search::Candidate>, ProtocolError> {
-        self.need_stage("go")?;
-        let limits = self.go_limits(&GoParams::default(), Instant::now());
-        let eval = self.evaluator();
-        let flag = std::sync::atomic::AtomicBool::new(false);
-        let search = Search::new(eval.as_ref(), self.settings.rules, &flag);
-        Ok(search.best_turn(&self.state, &limits, &mut |_| {}))
-    }
-
-    /// The side to move's chances before its roll, as `eval` judges them
-    /// without dice, computed on this thread.
-    pub fn before_roll_now(&self) -> crate::eval::Probs {
-        let (plies, beam) = self.before_roll_depth();
-        let eval = self.evaluator();
-        let flag = std::sync::atomic::AtomicBool::new(false);
-        let search = Search::new(eval.as_ref(), self.settings.rules, &flag);
-        search.before_roll(&self.state, plies, beam)
+        let setting = self.engine.settings().parse(key, value)?;
+        self.engine.set(setting).map_err(setup_error)
     }
 
     fn say(&self, line: &str) {
@@ -364,43 +158,21 @@ impl Session {
         )));
     }
 
-    /// Whether a search (`go`, `eval` or `hint`) is running.
+    /// Whether a search (`go`, `eval`, `hint` or `rollout`) is running.
     pub fn is_searching(&mut self) -> bool {
-        self.reap();
-        self.worker.is_some()
-    }
-
-    /// Joins a worker that has finished.
-    fn reap(&mut self) {
-        if self
-            .worker
-            .as_ref()
-            .is_some_and(|w| w.done.load(Ordering::Acquire) || w.handle.is_finished())
-            && let Some(w) = self.worker.take()
-        {
-            let _ = w.handle.join();
-        }
+        self.engine.is_searching()
     }
 
     /// Stops a running search and waits for its last lines (a `go` prints
     /// its `bestmove`). Does nothing when idle.
     pub fn stop_search(&mut self) {
-        if let Some(w) = self.worker.take() {
-            w.stop.raise();
-            if w.handle.join().is_err() {
-                tracing::error!("search thread panicked");
-            }
-        }
+        self.engine.stop_search();
     }
 
     /// The input ended: lets a running search finish and print its result
     /// (a `go infinite` is stopped, as by `stop`), then returns.
     pub fn finish_at_eof(&mut self) {
-        if self.worker.as_ref().is_some_and(|w| w.infinite) {
-            self.stop_search();
-        } else if let Some(w) = self.worker.take() {
-            let _ = w.handle.join();
-        }
+        self.engine.finish_at_eof();
     }
 
     /// Writes a line through the session's output (for transport notices).
@@ -427,7 +199,6 @@ impl Session {
     }
 
     fn apply(&mut self, cmd: Command) -> Result<Flow, ProtocolError> {
-        self.reap();
         let read_only = matches!(
             cmd,
             Command::Empty
@@ -440,11 +211,10 @@ impl Session {
                 | Command::Show
                 | Command::Legal { .. }
         );
-        if !read_only && let Some(w) = &self.worker {
-            return Err(ProtocolError::bad_state(format!(
-                "a search ({}) is running; send stop first",
-                w.kind.name()
-            )));
+        if let Some(running) = self.engine.busy()
+            && !read_only
+        {
+            return Err(search_error(SearchError::Busy(running)));
         }
         match cmd {
             Command::Empty => {}
@@ -462,7 +232,7 @@ impl Session {
                 self.say("ubgiok");
             }
             Command::Keys => self.keys(),
-            Command::Get { key } => match self.settings.get(&key) {
+            Command::Get { key } => match self.settings().get(&key) {
                 Some(v) => self.say(&format!("value {key} {v}")),
                 None => {
                     return Err(ProtocolError::bad_value(format!(
@@ -471,34 +241,10 @@ impl Session {
                     )));
                 }
             },
-            Command::Set { key, value } => self.set_option(&key, &value)?,
-            Command::NewGame => {
-                self.state = GameState::start_of(self.settings.rules.variant, Side::White)
-            }
-            Command::Position { base, moves } => {
-                let variant = self.settings.rules.variant;
-                let start = match base {
-                    Base::Start(side) => GameState::start_of(variant, side),
-                    Base::Board(toks) => board_state(variant, &toks)?,
-                    Base::GnubgId(id) => gnubg_state(variant, &id)?,
-                    Base::Xgid(x) => xgid_state(variant, &x)?,
-                };
-                let toks: Vec<&str> = moves.iter().map(String::as_str).collect();
-                let next =
-                    notation::apply_moves(start, &self.settings.rules, &toks).map_err(|e| {
-                        let tok = if e.token.is_empty() {
-                            "(end of list)".to_string()
-                        } else {
-                            quote(&e.token)
-                        };
-                        ProtocolError::bad_value(format!(
-                            "moves token {} {tok}: {}",
-                            e.index, e.reason
-                        ))
-                    })?;
-                self.state = next;
-            }
-            Command::Dice(d1, d2) => self.dice(d1, d2)?,
+            cmd @ (Command::Set { .. }
+            | Command::NewGame
+            | Command::Position { .. }
+            | Command::Dice(..)) => apply_setup(&mut self.engine, cmd)?,
             Command::Show => self.show(),
             Command::Legal { limit } => self.legal(limit)?,
             Command::Go(p) => self.go(p)?,
@@ -510,59 +256,23 @@ impl Session {
     }
 
     fn keys(&self) {
-        for d in self.settings.current_defs() {
-            self.say(&self.settings.key_line(&d));
+        let settings = self.settings();
+        for d in settings.current_defs() {
+            self.say(&settings.key_line(&d));
         }
-    }
-
-    fn dice(&mut self, d1: u8, d2: u8) -> Result<(), ProtocolError> {
-        if self.state.result().is_some() {
-            return Err(ProtocolError::bad_state("the game is over"));
-        }
-        match self.state.pending {
-            Pending::Roll => {}
-            Pending::Remainder { .. } => {
-                return Err(ProtocolError::bad_state(
-                    "a remainder is pending: play it first (go plays it without dice)",
-                ));
-            }
-            _ => {
-                return Err(ProtocolError::bad_state(format!(
-                    "dice are already set ({}); send position to start over",
-                    self.state.pending_description()
-                )));
-            }
-        }
-        self.state = self
-            .state
-            .roll(&self.settings.rules, d1, d2)
-            .map_err(|e| ProtocolError::bad_state(e.to_string()))?;
-        Ok(())
-    }
-
-    /// The pending stage's dice, or why there is nothing to play.
-    fn need_stage(&self, what: &str) -> Result<(), ProtocolError> {
-        if self.state.result().is_some() {
-            return Err(ProtocolError::bad_state("the game is over"));
-        }
-        if self.state.stage_dice().is_none() {
-            return Err(ProtocolError::bad_state(format!(
-                "no dice: send dice <d1> <d2> before {what}"
-            )));
-        }
-        Ok(())
     }
 
     fn legal(&self, limit: usize) -> Result<(), ProtocolError> {
-        self.need_stage("legal")?;
-        let Some(dice) = self.state.stage_dice() else {
+        let state = self.state();
+        need_stage(state, "legal")?;
+        let Some(dice) = state.stage_dice() else {
             return Ok(());
         };
         let mut movegen = StageGen::new();
         let mut ends = Vec::new();
-        let playable = movegen.generate(&self.settings.rules, &self.state, dice, &mut ends);
+        let playable = movegen.generate(&self.settings().rules, state, dice, &mut ends);
         // Sorted by text, so the order does not depend on the generator's.
-        let (variant, pos) = (self.state.variant, self.state.pos);
+        let (variant, pos) = (state.variant, state.pos);
         let mut plays: Vec<String> = ends
             .iter()
             .map(|e| play_text_at(variant, pos, e.play.steps()))
@@ -579,85 +289,41 @@ impl Session {
         Ok(())
     }
 
-    /// The depth and chain beam `eval` judges a position before its roll with.
-    fn before_roll_depth(&self) -> (u8, usize) {
-        (
-            self.limits(self.settings.ply).plies,
-            Limits::default().inner_beam,
-        )
-    }
-
-    fn limits(&self, ply: u8) -> Limits {
-        Limits {
-            plies: ply.saturating_sub(1).min(2),
-            root_beam: self.settings.beam,
-            root_prefilter: self.settings.prefilter,
-            threads: self.settings.threads,
-            ..Limits::default()
-        }
-    }
-
+    /// Starts `job` on the engine's worker; its final lines are written
+    /// when it is done.
     fn spawn(
         &mut self,
         kind: JobKind,
-        job: impl FnOnce(&Search<'_>, &StopSignal, &Output) -> Vec<String> + Send + 'static,
+        infinite: bool,
+        job: impl FnOnce(&Job<'_>, &Output) -> Vec<String> + Send + 'static,
     ) -> Result<(), ProtocolError> {
-        let stop = Arc::new(StopSignal::default());
-        let done = Arc::new(AtomicBool::new(false));
-        let done_flag = done.clone();
         let out = self.out.clone();
-        let eval = self.evaluator();
-        let opts = self.settings.rules;
-        let signal = stop.clone();
-        let handle = std::thread::Builder::new()
-            .name(format!("gulbara-{}", kind.name()))
-            .spawn(move || {
-                let search = Search::new(eval.as_ref(), opts, &signal.flag);
-                let last = job(&search, &signal, &out);
-                done_flag.store(true, Ordering::Release);
-                for l in last {
-                    out(&l);
-                }
-            })
-            .map_err(|e| ProtocolError::bad_state(format!("cannot start a search thread: {e}")))?;
-        self.worker = Some(Worker {
-            kind,
-            infinite: false,
-            stop,
-            done,
-            handle,
-        });
-        Ok(())
-    }
-
-    /// The limits of a `go` begun at `start`: the depth, nodes and move
-    /// time asked for (or set), and the server's cap on every search.
-    fn go_limits(&self, p: &GoParams, start: Instant) -> Limits {
-        let ply = p.ply.unwrap_or(self.settings.ply);
-        let mut limits = self.limits(ply);
-        limits.nodes = p.nodes;
-        let movetime = p
-            .movetime
-            .or((self.settings.movetime > 0).then_some(self.settings.movetime));
-        let cap = self.config.max_search.map(|d| start + d);
-        if !p.infinite {
-            limits.deadline = movetime.map(|ms| start + Duration::from_millis(ms));
-        }
-        limits.deadline = earliest(limits.deadline, cap);
-        limits
+        let last = self.out.clone();
+        self.engine
+            .spawn(
+                kind,
+                infinite,
+                move |j| job(j, &out),
+                move |lines: Vec<String>| {
+                    for l in lines {
+                        last(&l);
+                    }
+                },
+            )
+            .map_err(search_error)
     }
 
     fn go(&mut self, p: GoParams) -> Result<(), ProtocolError> {
-        self.need_stage("go")?;
+        need_stage(self.state(), "go")?;
         let start = Instant::now();
-        let limits = self.go_limits(&p, start);
+        let limits = self.engine.go_limits(&p, start);
         // The server's cap holds for every search, `go infinite` included.
-        let cap = self.config.max_search.map(|d| start + d);
-        let state = self.state;
+        let cap = self.engine.deadline_from(start);
+        let state = *self.state();
         let text =
             move |steps: &[crate::rules::Step]| play_text_at(state.variant, state.pos, steps);
         let infinite = p.infinite;
-        self.spawn(JobKind::Go, move |search, stop, out| {
+        self.spawn(JobKind::Go, infinite, move |job, out| {
             let mut report = |pr: &Progress| {
                 let ms = pr.millis;
                 let nps = pr.nodes * 1000 / ms.max(1);
@@ -669,59 +335,51 @@ impl Session {
                     text(&pr.best.steps)
                 ));
             };
-            let ranked = search.best_turn(&state, &limits, &mut report);
+            let ranked = job.search.best_turn(&state, &limits, &mut report);
             if infinite {
-                stop.wait(cap);
+                job.stop.wait(cap);
             }
             let best = ranked
                 .first()
                 .map(|c| text(&c.steps))
                 .unwrap_or_else(|| "pass".into());
             vec![format!("bestmove {best}")]
-        })?;
-        if let Some(w) = self.worker.as_mut() {
-            w.infinite = infinite;
-        }
-        Ok(())
+        })
     }
 
     fn eval(&mut self) -> Result<(), ProtocolError> {
-        let dice_set = matches!(
-            self.state.pending,
-            Pending::Roll2 { .. } | Pending::Chain { .. }
-        );
-        if self.state.result().is_none() && dice_set {
+        let state = *self.state();
+        let dice_set = matches!(state.pending, Pending::Roll2 { .. } | Pending::Chain { .. });
+        if state.result().is_none() && dice_set {
             // Dice set: the chances after the best play.
-            let mut limits = self.limits(self.settings.ply);
-            limits.deadline = self.config.max_search.map(|d| Instant::now() + d);
-            let state = self.state;
-            return self.spawn(JobKind::Eval, move |search, _, _| {
-                let ranked = search.best_turn(&state, &limits, &mut |_| {});
+            let mut limits = self.engine.limits(None);
+            limits.deadline = self.engine.deadline_from(Instant::now());
+            return self.spawn(JobKind::Eval, false, move |job, _| {
+                let ranked = job.search.best_turn(&state, &limits, &mut |_| {});
                 let probs = ranked.first().map(|c| c.probs).unwrap_or_default();
                 vec![evaluation_line_for(state.variant, &probs)]
             });
         }
-        let (plies, beam) = self.before_roll_depth();
-        let state = self.state;
-        self.spawn(JobKind::Eval, move |search, _, _| {
+        let (plies, beam) = self.engine.before_roll_depth();
+        self.spawn(JobKind::Eval, false, move |job, _| {
             vec![evaluation_line_for(
                 state.variant,
-                &search.before_roll(&state, plies, beam),
+                &job.search.before_roll(&state, plies, beam),
             )]
         })
     }
 
     fn hint(&mut self, count: usize, rollout: Option<RolloutArgs>) -> Result<(), ProtocolError> {
-        self.need_stage("hint")?;
-        let mut limits = self.limits(self.settings.ply);
+        need_stage(self.state(), "hint")?;
+        let mut limits = self.engine.limits(None);
         limits.candidates = limits.candidates.max(count);
-        limits.deadline = self.config.max_search.map(|d| Instant::now() + d);
-        let state = self.state;
+        limits.deadline = self.engine.deadline_from(Instant::now());
+        let state = *self.state();
         if let Some(args) = rollout {
             return self.hint_rollout(count, &args, limits);
         }
-        self.spawn(JobKind::Hint, move |search, _, _| {
-            let ranked = search.best_turn(&state, &limits, &mut |_| {});
+        self.spawn(JobKind::Hint, false, move |job, _| {
+            let ranked = job.search.best_turn(&state, &limits, &mut |_| {});
             let mut lines: Vec<String> = ranked
                 .iter()
                 .take(count)
@@ -746,10 +404,10 @@ impl Session {
         RolloutParams {
             games: a.games,
             truncate: a.truncate,
-            plies: a.ply.saturating_sub(1).min(1),
-            seed: a.seed.unwrap_or(self.settings.seed),
+            plies: a.ply.gnubg(),
+            seed: a.seed.unwrap_or(self.settings().seed),
             luck: a.luck,
-            threads: self.settings.threads,
+            threads: self.settings().threads,
             every: a.every,
         }
     }
@@ -757,11 +415,11 @@ impl Session {
     /// `rollout ...`: the position before the roll, or the candidate plays
     /// `moves` names, rolled out on the worker thread.
     fn rollout(&mut self, a: RolloutArgs) -> Result<(), ProtocolError> {
-        if self.state.result().is_some() {
+        let state = *self.state();
+        if state.result().is_some() {
             return Err(ProtocolError::bad_state("the game is over"));
         }
-        let state = self.state;
-        let opts = self.settings.rules;
+        let opts = self.settings().rules;
         let (roots, names) = match &a.moves {
             None => {
                 if matches!(state.pending, Pending::Roll2 { .. } | Pending::Chain { .. }) {
@@ -776,7 +434,7 @@ impl Session {
                 )
             }
             Some(words) => {
-                self.need_stage("rollout moves")?;
+                need_stage(&state, "rollout moves")?;
                 let toks: Vec<&str> = words.iter().map(String::as_str).collect();
                 let plays = parse_plays(&state, &opts, &toks).map_err(|e| {
                     let at = match e.index {
@@ -795,10 +453,9 @@ impl Session {
             }
         };
         let params = self.rollout_params(&a);
-        let deadline = self.config.max_search.map(|d| Instant::now() + d);
-        let eval = self.evaluator();
-        self.spawn(JobKind::Rollout, move |_, stop, out| {
-            let bg = state.variant == Variant::Backgammon;
+        let deadline = self.engine.deadline_from(Instant::now());
+        self.spawn(JobKind::Rollout, false, move |job, out| {
+            let bg = state.variant.spec().scores.triple.is_some();
             let with_move = |s: &Stats, name: &Option<String>| {
                 let mut l = stats_fields(s, bg);
                 if let Some(n) = name {
@@ -812,8 +469,8 @@ impl Session {
                     out(&format!("info rollout {}", with_move(s, n)));
                 }
             };
-            let ro = Rollout::new(eval.as_ref(), opts, params);
-            let stats = ro.run(&roots, &stop.flag, deadline, &report);
+            let ro = Rollout::new(job.eval, job.rules, params);
+            let stats = ro.run(&roots, job.stop.flag(), deadline, &report);
             stats
                 .iter()
                 .zip(&names)
@@ -830,14 +487,11 @@ impl Session {
         a: &RolloutArgs,
         limits: Limits,
     ) -> Result<(), ProtocolError> {
-        let state = self.state;
-        let opts = self.settings.rules;
+        let state = *self.state();
         let params = self.rollout_params(a);
-        let cap = self.config.max_search;
-        let eval = self.evaluator();
-        self.spawn(JobKind::Hint, move |search, stop, out| {
-            let deadline = cap.map(|d| Instant::now() + d);
-            let ranked = search.best_turn(&state, &limits, &mut |_| {});
+        let deadline = self.engine.deadline_from(Instant::now());
+        self.spawn(JobKind::Hint, false, move |job, out| {
+            let ranked = job.search.best_turn(&state, &limits, &mut |_| {});
             let top: Vec<_> = ranked.into_iter().take(count).collect();
             let roots: Vec<Root> = top
                 .iter()
@@ -850,14 +504,14 @@ impl Session {
                 .iter()
                 .map(|c| play_text_at(state.variant, state.pos, &c.steps))
                 .collect();
-            let bg = state.variant == Variant::Backgammon;
+            let bg = state.variant.spec().scores.triple.is_some();
             let report = |stats: &[Stats]| {
                 for (s, n) in stats.iter().zip(&names) {
                     out(&format!("info rollout {} move {n}", stats_fields(s, bg)));
                 }
             };
-            let ro = Rollout::new(eval.as_ref(), opts, params);
-            let stats = ro.run(&roots, &stop.flag, deadline, &report);
+            let ro = Rollout::new(job.eval, job.rules, params);
+            let stats = ro.run(&roots, job.stop.flag(), deadline, &report);
             let mut order: Vec<usize> = (0..stats.len()).collect();
             // Stable: equal equities keep the search's order.
             order.sort_by(|&x, &y| stats[y].equity().total_cmp(&stats[x].equity()));
@@ -879,10 +533,10 @@ impl Session {
     }
 
     fn show(&self) {
-        for l in board_lines(&self.state) {
+        let s = self.state();
+        for l in board_lines(s) {
             self.say(&l);
         }
-        let s = &self.state;
         self.say(&format!("position {}", state_text(s)));
         let (w, b) = match s.to_move {
             Side::White => (s.pos.own, s.pos.opp),
@@ -893,8 +547,10 @@ impl Session {
         self.say(&format!("off white {} black {}", w.off(), b.off()));
         // Gul bara's lines stay as they always were; the other games add
         // their name (and the bar in the hitting games).
-        if s.variant.hits() {
+        if s.variant.spec().landing.has_bar() {
             self.say(&format!("bar white {} black {}", w.bar(), b.bar()));
+        }
+        if s.variant.spec().gnubg {
             // gnubg's and eXtreme Gammon's texts of the position, the side
             // to move on roll (with its dice when they are rolled).
             let board = crate::gnubg::board_of(s.pos);
@@ -916,7 +572,7 @@ impl Session {
                 crate::gnubg::xgid::encode(&board, dice)
             ));
         }
-        if s.variant != Variant::GulBara {
+        if s.variant != Variant::default() {
             self.say(&format!("variant {}", s.variant));
         }
         self.say(&format!("rolls white {} black {}", s.rolls[0], s.rolls[1]));
@@ -942,22 +598,82 @@ impl Session {
     }
 }
 
-impl Drop for Session {
-    fn drop(&mut self) {
-        if let Some(w) = self.worker.take() {
-            w.stop.raise();
-            let _ = w.handle.join();
+/// Applies a command that sets the game up (`set`, `newgame`,
+/// `position`, `dice`) to `engine`: what a session does with them, and
+/// what `gulbara rollout --setup` does with its lines. Any other command
+/// is refused (`bad_command`). On error nothing changes.
+pub fn apply_setup(engine: &mut Engine, cmd: Command) -> Result<(), ProtocolError> {
+    match cmd {
+        Command::Set { key, value } => {
+            let setting = engine.settings().parse(&key, &value)?;
+            engine.set(setting).map_err(setup_error)
         }
+        Command::NewGame => {
+            engine.new_game();
+            Ok(())
+        }
+        Command::Position { base, moves } => {
+            let variant = engine.settings().rules.variant;
+            let start = match base {
+                Base::Start(side) => GameState::start_of(variant, side),
+                Base::Board(toks) => board_state(variant, &toks)?,
+                Base::GnubgId(id) => gnubg_state(variant, &id)?,
+                Base::Xgid(x) => xgid_state(variant, &x)?,
+            };
+            let toks: Vec<&str> = moves.iter().map(String::as_str).collect();
+            let next =
+                notation::apply_moves(start, &engine.settings().rules, &toks).map_err(|e| {
+                    let tok = if e.token.is_empty() {
+                        "(end of list)".to_string()
+                    } else {
+                        quote(&e.token)
+                    };
+                    ProtocolError::bad_value(format!("moves token {} {tok}: {}", e.index, e.reason))
+                })?;
+            engine.set_state(next).map_err(setup_error)
+        }
+        Command::Dice(d1, d2) => {
+            let state = engine.state();
+            if state.result().is_some() {
+                return Err(ProtocolError::bad_state("the game is over"));
+            }
+            match state.pending {
+                Pending::Roll => {}
+                Pending::Remainder { .. } => {
+                    return Err(ProtocolError::bad_state(
+                        "a remainder is pending: play it first (go plays it without dice)",
+                    ));
+                }
+                _ => {
+                    return Err(ProtocolError::bad_state(format!(
+                        "dice are already set ({}); send position to start over",
+                        state.pending_description()
+                    )));
+                }
+            }
+            let next = state
+                .roll(&engine.settings().rules, d1, d2)
+                .map_err(|e| ProtocolError::bad_state(e.to_string()))?;
+            engine.set_state(next).map_err(setup_error)
+        }
+        _ => Err(ProtocolError::bad_command(
+            "only set, newgame, position and dice set a game up",
+        )),
     }
 }
 
-/// The earlier of two optional deadlines.
-fn earliest(a: Option<Instant>, b: Option<Instant>) -> Option<Instant> {
-    match (a, b) {
-        (Some(a), Some(b)) => Some(a.min(b)),
-        (a, None) => a,
-        (None, b) => b,
+/// Whether `state` has a stage to play, or why there is nothing to play
+/// (for the error of `what`).
+fn need_stage(state: &GameState, what: &str) -> Result<(), ProtocolError> {
+    if state.result().is_some() {
+        return Err(ProtocolError::bad_state("the game is over"));
     }
+    if state.stage_dice().is_none() {
+        return Err(ProtocolError::bad_state(format!(
+            "no dice: send dice <d1> <d2> before {what}"
+        )));
+    }
+    Ok(())
 }
 
 /// `evaluation win <p> winmars <p> losemars <p> equity <e>`.
@@ -974,7 +690,7 @@ pub fn evaluation_line(p: &crate::eval::Probs) -> String {
 /// `evaluation_line`, with `winbg <p> losebg <p>` before the equity in
 /// backgammon.
 pub fn evaluation_line_for(variant: Variant, p: &crate::eval::Probs) -> String {
-    if variant != Variant::Backgammon {
+    if variant.spec().scores.triple.is_none() {
         return evaluation_line(p);
     }
     format!(
@@ -1009,7 +725,7 @@ fn gnubg_state(variant: Variant, id: &str) -> Result<GameState, ProtocolError> {
     let bad = |what: &str, e: &dyn std::fmt::Display| {
         ProtocolError::bad_value(format!("bad gnubg {what} {}: {e}", quote(id)))
     };
-    if !variant.hits() {
+    if !variant.spec().gnubg {
         return Err(bad(
             "Position ID",
             &crate::gnubg::BoardError::Variant(variant),
@@ -1036,7 +752,7 @@ fn xgid_state(variant: Variant, text: &str) -> Result<GameState, ProtocolError> 
     let bad = |e: &dyn std::fmt::Display| {
         ProtocolError::bad_value(format!("bad XGID {}: {e}", quote(text)))
     };
-    if !variant.hits() {
+    if !variant.spec().gnubg {
         return Err(bad(&crate::gnubg::BoardError::Variant(variant)));
     }
     let x = crate::gnubg::xgid::decode(text).map_err(|e| bad(&e))?;

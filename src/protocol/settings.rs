@@ -1,28 +1,14 @@
-//! The session's settings: every key `ubgi`/`keys` lists, `set` and `get`.
+//! The settings as keys and values: every key `ubgi`/`keys` lists, and
+//! `set` and `get` of them. This is the one place where settings are parsed
+//! from text: [`Settings::parse`] turns a `(key, value)` pair into a typed
+//! [`Setting`] for an [`crate::engine::Engine`]. The match runner's
+//! in-process players and the gnubg bridge read their `key=value` options
+//! through it too.
 
+pub use crate::engine::settings::{EvalKind, RaceKind, Settings};
+
+use crate::engine::settings::{Ply, Setting, Weights};
 use crate::protocol::parser::ProtocolError;
-use crate::rules::RuleOptions;
-
-/// The evaluator behind `go`, `eval` and `hint`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum EvalKind {
-    /// The hand-written evaluator ([`crate::eval::heuristic::Heuristic`]).
-    Heuristic,
-    /// The trained network ([`crate::eval::net::Net`]), weights from `engine.weights`.
-    #[default]
-    Net,
-}
-
-/// How all-home races are judged (`engine.race`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum RaceKind {
-    /// From the exact bear-off tables ([`crate::eval::race`]).
-    #[default]
-    Tables,
-    /// By the evaluator `engine.eval` names, like every other position
-    /// (for measurements against the tables).
-    Eval,
-}
 
 /// The type of a setting, as announced in `key` lines.
 #[derive(Clone, Copy, Debug)]
@@ -61,49 +47,6 @@ pub fn max_threads() -> u64 {
             .unwrap_or(1)
             .max(1)
     })
-}
-
-/// All settings of a session.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Settings {
-    /// The rule options (`rules.*`).
-    pub rules: RuleOptions,
-    /// `engine.ply`: root-inclusive plies, 1..3 (gnubg 0-, 1- and 2-ply).
-    pub ply: u8,
-    /// `engine.threads`.
-    pub threads: usize,
-    /// `engine.seed`: kept for reproducibility; the search uses no randomness.
-    pub seed: u64,
-    /// `engine.movetime`: milliseconds per `go`, 0 = no limit.
-    pub movetime: u64,
-    /// `engine.eval`.
-    pub eval: EvalKind,
-    /// `engine.beam`: how many partial turns of an escalating chain go on at the root.
-    pub beam: usize,
-    /// `engine.prefilter`: ends of each doublet stage at the root judged by
-    /// the evaluator (the best by a cheap score), 0 = all.
-    pub prefilter: usize,
-    /// `engine.weights`: `shipped` or the path of a weights file for `engine.eval net`.
-    pub weights: String,
-    /// `engine.race`: whether all-home races are answered from the bear-off tables.
-    pub race: RaceKind,
-}
-
-impl Default for Settings {
-    fn default() -> Self {
-        Settings {
-            rules: RuleOptions::default(),
-            ply: 2,
-            threads: 1,
-            seed: 0,
-            movetime: 0,
-            eval: EvalKind::Net,
-            beam: crate::search::Limits::default().root_beam,
-            prefilter: crate::search::Limits::default().root_prefilter,
-            weights: "shipped".into(),
-            race: RaceKind::Tables,
-        }
-    }
 }
 
 const MAX_MOVETIME: u64 = 86_400_000;
@@ -277,7 +220,7 @@ impl Settings {
                 EvalKind::Heuristic => "heuristic".into(),
                 EvalKind::Net => "net".into(),
             },
-            "engine.weights" => self.weights.clone(),
+            "engine.weights" => self.weights.to_string(),
             "engine.beam" => self.beam.to_string(),
             "engine.prefilter" => self.prefilter.to_string(),
             "engine.race" => match self.race {
@@ -291,8 +234,10 @@ impl Settings {
         })
     }
 
-    /// Sets `name` to `value`; on error nothing changes.
-    pub fn set(&mut self, name: &str, value: &str) -> Result<(), ProtocolError> {
+    /// Parses `set <name> <value>` against these settings: the typed
+    /// change, or why it is refused. No file is read (the engine loads the
+    /// weights an `engine.weights` change names).
+    pub fn parse(&self, name: &str, value: &str) -> Result<Setting, ProtocolError> {
         let Some(def) = Self::def(name) else {
             return Err(ProtocolError::bad_value(format!(
                 "unknown key {} (send keys for the list)",
@@ -305,84 +250,77 @@ impl Settings {
                 self.rules.variant
             )));
         }
-        let int = |min: u64, max: u64| -> Result<u64, ProtocolError> {
-            match value.parse::<u64>() {
-                Ok(v) if (min..=max).contains(&v) => Ok(v),
-                _ => Err(ProtocolError::bad_value(format!(
-                    "{name} must be a whole number in {min}..{max}, got {}",
-                    super::parser::quote(value)
-                ))),
-            }
+        let rules = |rule: &str| -> Result<Setting, ProtocolError> {
+            let mut r = self.rules;
+            r.set(rule, value)
+                .map_err(|e| ProtocolError::bad_value(e.0))?;
+            Ok(Setting::Rules(r))
         };
-        let check_enum = |vals: &[&str]| -> Result<(), ProtocolError> {
-            if vals.contains(&value) {
-                Ok(())
-            } else {
-                Err(ProtocolError::bad_value(format!(
-                    "{name} must be one of {}, got {}",
-                    vals.join("|"),
-                    super::parser::quote(value)
-                )))
-            }
-        };
-        match (def.name, def.kind) {
-            (_, KeyKind::Int { min, max }) => {
-                let v = int(min, max)?;
-                match def.name {
-                    "engine.ply" => self.ply = v as u8,
-                    "engine.threads" => self.threads = v as usize,
-                    "engine.seed" => self.seed = v,
-                    "engine.movetime" => self.movetime = v,
-                    "engine.beam" => self.beam = v as usize,
-                    "engine.prefilter" => self.prefilter = v as usize,
-                    "rules.exempt_rolls" => {
-                        let mut r = self.rules;
-                        r.set("exempt_rolls", value)
-                            .map_err(|e| ProtocolError::bad_value(e.0))?;
-                        self.rules = r;
+        match def.kind {
+            KeyKind::Int { min, max } => {
+                let v = match value.parse::<u64>() {
+                    Ok(v) if (min..=max).contains(&v) => v,
+                    _ => {
+                        return Err(ProtocolError::bad_value(format!(
+                            "{name} must be a whole number in {min}..{max}, got {}",
+                            super::parser::quote(value)
+                        )));
                     }
-                    _ => {}
-                }
+                };
+                // In range: the key's bounds fit each field's type.
+                let size = |v: u64| usize::try_from(v).unwrap_or(usize::MAX);
+                Ok(match def.name {
+                    "engine.ply" => {
+                        Setting::Ply(u8::try_from(v).ok().and_then(Ply::new).unwrap_or(Ply::MAX))
+                    }
+                    "engine.threads" => Setting::Threads(size(v)),
+                    "engine.seed" => Setting::Seed(v),
+                    "engine.movetime" => Setting::Movetime(v),
+                    "engine.beam" => Setting::Beam(size(v)),
+                    "engine.prefilter" => Setting::Prefilter(size(v)),
+                    rule => rules(rule.trim_start_matches("rules."))?,
+                })
             }
-            (_, KeyKind::Enum(vals)) => {
-                check_enum(vals)?;
-                if def.name == "game.variant" {
-                    let variant =
-                        value
-                            .parse()
-                            .map_err(|e: crate::rules::options::OptionError| {
-                                ProtocolError::bad_value(e.0)
-                            })?;
-                    self.rules = RuleOptions::for_variant(variant);
+            KeyKind::Enum(vals) => {
+                if !vals.contains(&value) {
+                    return Err(ProtocolError::bad_value(format!(
+                        "{name} must be one of {}, got {}",
+                        vals.join("|"),
+                        super::parser::quote(value)
+                    )));
                 }
-                if let Some(rule) = def.name.strip_prefix("rules.") {
-                    let mut r = self.rules;
-                    r.set(rule, value)
-                        .map_err(|e| ProtocolError::bad_value(e.0))?;
-                    self.rules = r;
-                }
-                if def.name == "engine.eval" {
-                    self.eval = if value == "net" {
+                Ok(match def.name {
+                    "game.variant" => Setting::Variant(value.parse().map_err(
+                        |e: crate::rules::options::OptionError| ProtocolError::bad_value(e.0),
+                    )?),
+                    "engine.eval" => Setting::Eval(if value == "net" {
                         EvalKind::Net
                     } else {
                         EvalKind::Heuristic
-                    };
-                }
-                if def.name == "engine.race" {
-                    self.race = if value == "eval" {
+                    }),
+                    "engine.race" => Setting::Race(if value == "eval" {
                         RaceKind::Eval
                     } else {
                         RaceKind::Tables
-                    };
-                }
+                    }),
+                    rule => rules(rule.trim_start_matches("rules."))?,
+                })
             }
-            (_, KeyKind::Text) => {
-                // engine.weights: the session loads and checks the file
-                // (under its file-access policy) before it calls this.
+            KeyKind::Text => {
+                // engine.weights: one token here; the engine loads and
+                // checks the file (under its file-access policy).
                 check_token(name, value)?;
-                self.weights = value.to_string();
+                Ok(Setting::Weights(Weights::named(value)))
             }
         }
+    }
+
+    /// Sets `name` to `value` as a value ([`Settings::parse`], then
+    /// [`Settings::apply`]: weights are named, not loaded); on error
+    /// nothing changes. For options gathered before an engine is made.
+    pub fn set(&mut self, name: &str, value: &str) -> Result<(), ProtocolError> {
+        let setting = self.parse(name, value)?;
+        self.apply(setting);
         Ok(())
     }
 }

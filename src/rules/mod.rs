@@ -12,9 +12,10 @@ pub mod ruleset;
 pub mod state;
 pub mod step;
 pub mod turn;
+pub mod variant;
 
 pub use movegen::{MoveGen, StageEnd, stage_ends};
-pub use options::{RuleOptions, Variant};
+pub use options::RuleOptions;
 pub use position::{Checkers, Position};
 pub use ruleset::StageGen;
 pub use state::{GameResult, GameState, Pending, PlayError, Side};
@@ -23,3 +24,4 @@ pub use turn::{
     MoveError, MoveFailure, MoveSequence, MoveToken, TurnError, TurnSequence, apply_move_tokens,
     apply_turn_tokens, skip_forced_empty,
 };
+pub use variant::{Direction, EvalFamily, Landing, Scores, Variant, VariantSpec};

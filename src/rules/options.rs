@@ -8,56 +8,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-/// A game of the family (a rule set).
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
-pub enum Variant {
-    /// Gul bara: same-direction running, escalating doublets.
-    #[default]
-    GulBara,
-    /// Long nardy: same-direction running, head and six-block rules.
-    LongNardy,
-    /// Short nardy: backgammon's board and hitting, oin/mars scoring.
-    ShortNardy,
-    /// Standard backgammon, cubeless.
-    Backgammon,
-}
-
-impl Variant {
-    /// Every variant, in documentation order.
-    pub const ALL: [Variant; 4] = [
-        Variant::GulBara,
-        Variant::LongNardy,
-        Variant::ShortNardy,
-        Variant::Backgammon,
-    ];
-
-    /// Whether the sides run in opposite directions and hit blots.
-    pub const fn hits(self) -> bool {
-        matches!(self, Variant::ShortNardy | Variant::Backgammon)
-    }
-
-    /// Whether doublets escalate (Gul bara only).
-    pub const fn escalating(self) -> bool {
-        matches!(self, Variant::GulBara)
-    }
-
-    /// The rule option names of this variant, in documentation order.
-    pub const fn option_names(self) -> &'static [&'static str] {
-        match self {
-            Variant::GulBara => &["opening", "exempt_rolls", "exempt_scope", "remainder"],
-            Variant::LongNardy => &["opening", "head_first_turn", "six_block"],
-            Variant::ShortNardy | Variant::Backgammon => &["opening"],
-        }
-    }
-
-    /// The most points one game can be worth.
-    pub const fn max_points(self) -> u8 {
-        match self {
-            Variant::Backgammon => 3,
-            _ => 2,
-        }
-    }
-}
+pub use super::variant::Variant;
 
 /// Which doublets let a second checker leave the head on a side's first
 /// turn in long nardy.
@@ -144,10 +95,7 @@ impl RuleOptions {
     pub const fn for_variant(variant: Variant) -> RuleOptions {
         RuleOptions {
             variant,
-            opening: match variant {
-                Variant::GulBara | Variant::Backgammon => Opening::Single,
-                Variant::LongNardy | Variant::ShortNardy => Opening::Reroll,
-            },
+            opening: variant.spec().opening,
             exempt_rolls: 3,
             exempt_scope: ExemptScope::Player,
             remainder: RemainderRule::Opponent,
@@ -158,7 +106,7 @@ impl RuleOptions {
 
     /// Whether doublets escalate in this game.
     pub fn escalating(&self) -> bool {
-        self.variant == Variant::GulBara
+        self.variant.escalating()
     }
 }
 
@@ -246,9 +194,6 @@ macro_rules! text_enum {
     };
 }
 
-text_enum!(Variant, "game.variant",
-    Variant::GulBara => "gulbara", Variant::LongNardy => "long_nardy",
-    Variant::ShortNardy => "short_nardy", Variant::Backgammon => "backgammon");
 text_enum!(HeadFirstTurn, "head_first_turn",
     HeadFirstTurn::NeedsSecond => "needs_second", HeadFirstTurn::Fixed346 => "fixed_3_4_6",
     HeadFirstTurn::Fixed46 => "fixed_4_6", HeadFirstTurn::AnyDouble => "any_double");

@@ -14,29 +14,32 @@ use super::options::{RuleOptions, Variant};
 use super::position::{CHECKERS, Checkers, Position};
 use super::state::{GameState, step_illegal_reason};
 use super::step::{StageDice, Step};
+use super::variant::{Direction, Landing};
 
 impl Variant {
     /// The starting position (either side to move: every start is symmetric).
     pub const fn start(self) -> Position {
-        if self.hits() {
-            hitting::START
-        } else {
-            Position::START
-        }
+        self.spec().start
     }
 
     /// The mover's point `p` in the opponent's numbering.
     pub const fn opponent_point(self, p: u8) -> u8 {
-        if self.hits() {
-            25 - p
-        } else {
-            super::position::other_numbering(p)
+        match self.spec().direction {
+            Direction::Opposite => 25 - p,
+            Direction::Same => super::position::other_numbering(p),
         }
+    }
+
+    /// Whether the hitting games' steps (bar, hits, opposite directions)
+    /// are this game's. The table's build-time check keeps [`Landing::Pin`]
+    /// out until a rules module plays it.
+    const fn hitting_steps(self) -> bool {
+        matches!(self.spec().landing, Landing::Hit)
     }
 
     /// Why `step` breaks the common rules of the variant in `pos`, or `None`.
     pub fn step_problem(self, pos: Position, step: Step) -> Option<String> {
-        if self.hits() {
+        if self.hitting_steps() {
             hitting::step_problem(pos, step)
         } else if step_is_legal(pos, step) {
             None
@@ -47,7 +50,7 @@ impl Variant {
 
     /// Whether `step` is legal under the common rules of the variant.
     pub fn step_legal(self, pos: Position, step: Step) -> bool {
-        if self.hits() {
+        if self.hitting_steps() {
             hitting::step_problem(pos, step).is_none()
         } else {
             step_is_legal(pos, step)
@@ -56,7 +59,7 @@ impl Variant {
 
     /// Plays a legal step (a hit sends the blot to the bar).
     pub fn apply_step(self, pos: Position, step: Step) -> Position {
-        if self.hits() {
+        if self.hitting_steps() {
             hitting::apply_step(pos, step)
         } else {
             let mut next = pos;
@@ -66,21 +69,23 @@ impl Variant {
     }
 
     /// Points the winner scores against `loser` (the loser's checkers, in
-    /// its own numbering): 1, or 2 when it bore off none (mars, gammon), or
-    /// in backgammon 3 when it also still has a checker on the bar or in the
-    /// winner's home.
+    /// its own numbering), as the variant's [`Scores`](super::variant::Scores) say: single when it
+    /// has borne off, double (mars, gammon) when it has not, triple (a
+    /// backgammon) where the game scores it when it also still has a
+    /// checker on the bar or in the winner's home.
     pub fn points_won(self, loser: Checkers) -> u8 {
+        let scores = self.spec().scores;
         if loser.off() > 0 {
-            return 1;
+            return scores.single;
         }
-        if self == Variant::Backgammon {
+        if let Some(triple) = scores.triple {
             // The winner's home (its 1–6) is the loser's 19–24.
             let in_winners_home = (19..=24).any(|p| loser.at(p) > 0);
             if loser.bar() > 0 || in_winners_home {
-                return 3;
+                return triple;
             }
         }
-        2
+        scores.double
     }
 }
 
@@ -158,7 +163,7 @@ pub enum PositionError {
 /// points, bar and off, as [`Checkers`] guarantees; no point shared by both
 /// colours; no bar outside the hitting games; not both sides finished).
 pub fn check_position(variant: Variant, pos: Position) -> Result<(), PositionError> {
-    if !variant.hits() && (pos.own.bar() > 0 || pos.opp.bar() > 0) {
+    if !variant.spec().landing.has_bar() && (pos.own.bar() > 0 || pos.opp.bar() > 0) {
         return Err(PositionError::NoBar(variant));
     }
     for p in 1..=24u8 {
@@ -195,13 +200,16 @@ mod tests {
             assert_eq!(v.points_won(some_off), 1, "{v}");
             assert_eq!(v.points_won(none_off_home), 2, "{v}");
         }
-        // Backgammon: a checker in the winner's home or on the bar.
-        assert_eq!(Variant::Backgammon.points_won(none_off_back), 3);
-        assert_eq!(Variant::Backgammon.points_won(none_off_bar), 3);
-        // Short nardy has no 3-point win: a mars.
-        assert_eq!(Variant::ShortNardy.points_won(none_off_back), 2);
-        assert_eq!(Variant::ShortNardy.points_won(none_off_bar), 2);
-        assert_eq!(Variant::LongNardy.points_won(none_off_back), 2);
+        for v in Variant::ALL {
+            // Backgammon: a checker in the winner's home or on the bar. The
+            // other games have no 3-point win: a mars.
+            let behind = match v {
+                Variant::Backgammon => 3,
+                Variant::GulBara | Variant::LongNardy | Variant::ShortNardy => 2,
+            };
+            assert_eq!(v.points_won(none_off_back), behind, "{v}");
+            assert_eq!(v.points_won(none_off_bar), behind, "{v}");
+        }
     }
 
     #[test]
@@ -219,7 +227,7 @@ mod tests {
 
     #[test]
     fn no_escalation_outside_gul_bara() {
-        for v in [Variant::LongNardy, Variant::ShortNardy, Variant::Backgammon] {
+        for v in Variant::ALL.into_iter().filter(|v| !v.escalating()) {
             let opts = RuleOptions::for_variant(v);
             let mut s = GameState::start_of(v, Side::White);
             s.rolls = [50, 50];

@@ -9,6 +9,7 @@ use super::position::{CHECKERS, Position};
 use super::ruleset::StageGen;
 use super::state::{GameState, Pending, PlayError, Side, dice_text};
 use super::step::{StageDice, Step};
+use super::variant::Landing;
 
 /// One element of a move list.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -197,7 +198,11 @@ pub fn expand_move(
             if !variant.step_legal(pos, s) {
                 continue;
             }
-            if quiet && !last && variant.hits() && super::hitting::step_hits(pos, s) {
+            if quiet
+                && !last
+                && variant.spec().landing == Landing::Hit
+                && super::hitting::step_hits(pos, s)
+            {
                 continue;
             }
             let mut rest = left.to_vec();
@@ -220,7 +225,7 @@ pub fn expand_move(
             return Some(vec![Step::new(from, from)]);
         }
         for quiet in [true, false] {
-            if !quiet && !variant.hits() {
+            if !quiet && variant.spec().landing != Landing::Hit {
                 break;
             }
             let mut path = Vec::new();

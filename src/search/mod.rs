@@ -14,7 +14,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::Instant;
 
 use crate::eval::{Evaluator, Probs, probs_for, probs_for_batch};
-use crate::rules::{GameState, RuleOptions, Side, StageDice, StageEnd, StageGen, Step, Variant};
+use crate::rules::{EvalFamily, GameState, RuleOptions, Side, StageDice, StageEnd, StageGen, Step};
 
 mod hashing;
 mod prefilter;
@@ -200,7 +200,7 @@ impl<'a> Search<'a> {
         let mut ends: Vec<StageEnd> = Vec::new();
         // The cheap score knows Gul bara's board only; the other games have
         // no stage with more ends than the evaluator can judge.
-        let prefilter = if self.opts.variant == Variant::GulBara {
+        let prefilter = if self.opts.variant.spec().eval == EvalFamily::GulBara {
             prefilter
         } else {
             0
@@ -505,6 +505,7 @@ mod tests {
     use super::*;
     use crate::eval::heuristic::Heuristic;
     use crate::notation::parse_state_text;
+    use crate::rules::Variant;
 
     #[test]
     fn rolls_weigh_36() {

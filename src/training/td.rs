@@ -20,7 +20,7 @@ use crate::eval::net::{
 use crate::matchplay::engine::EngineSpec;
 use crate::matchplay::{MatchConfig, pair_seed, run_match};
 use crate::rules::game::{DiceSource, SeededDice, open_game};
-use crate::rules::{GameState, Pending, RuleOptions, Side, Variant};
+use crate::rules::{EvalFamily, GameState, Pending, RuleOptions, Side, Variant};
 use crate::search::Search;
 
 /// Settings of a training run.
@@ -382,7 +382,7 @@ impl RunFolder {
 
 /// Gates `weights` against the baseline at 0-ply (Gul bara).
 pub fn gate(weights: &Path, games: usize, seed: u64, jobs: usize) -> (f64, f64) {
-    gate_in(Variant::GulBara, weights, games, seed, jobs)
+    gate_in(Variant::default(), weights, games, seed, jobs)
 }
 
 /// Gates `weights` against `variant`'s baseline, both at 0-ply, over
@@ -395,7 +395,7 @@ pub fn gate_in(
     jobs: usize,
 ) -> (f64, f64) {
     // Gul bara's engines take no game.variant, as before the other games.
-    let game: Vec<(String, String)> = if variant == Variant::GulBara {
+    let game: Vec<(String, String)> = if variant == Variant::default() {
         Vec::new()
     } else {
         vec![("game.variant".into(), variant.to_string())]
@@ -440,15 +440,15 @@ pub fn gate_in(
 /// Runs (or resumes) a training run. `log` receives one line per checkpoint.
 pub fn train(cfg: &TrainConfig, log: &mut dyn FnMut(&str)) -> anyhow::Result<Vec<Gate>> {
     anyhow::ensure!(
-        matches!(cfg.variant, Variant::GulBara | Variant::LongNardy),
+        cfg.variant.spec().eval != EvalFamily::Hitting,
         "{} trains in train_hitting",
         cfg.variant
     );
     use crate::eval::net::{
         BLOCK_INPUTS, BLOCK_LAYOUT, LAYOUT_VERSION, MOBILITY_INPUTS, MOBILITY_LAYOUT,
     };
-    let want_layout = match (cfg.variant, cfg.layout) {
-        (Variant::LongNardy, _) => LONG_LAYOUT,
+    let want_layout = match (cfg.variant.spec().eval, cfg.layout) {
+        (EvalFamily::LongNardy, _) => LONG_LAYOUT,
         (_, BLOCK_LAYOUT) => BLOCK_LAYOUT,
         (_, MOBILITY_LAYOUT) => MOBILITY_LAYOUT,
         (_, 0 | 1) => LAYOUT_VERSION,
@@ -487,7 +487,7 @@ pub fn train(cfg: &TrainConfig, log: &mut dyn FnMut(&str)) -> anyhow::Result<Vec
         "TD(0)".to_string()
     };
     let describe = |net: &Net, done: u64| {
-        let game = if cfg.variant == Variant::GulBara && net.layout == LAYOUT_VERSION {
+        let game = if cfg.variant == Variant::default() && net.layout == LAYOUT_VERSION {
             String::new()
         } else {
             format!(" game={} layout={}", cfg.variant, net.layout)

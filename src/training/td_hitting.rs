@@ -12,7 +12,7 @@
 
 use crate::eval::hitnet::{HitNet, OUTPUTS, exact_outputs, features, flip};
 use crate::eval::net::Inputs;
-use crate::rules::{GameState, RuleOptions, Side, Variant};
+use crate::rules::{EvalFamily, GameState, RuleOptions, Side, Variant};
 use crate::training::td::{Gate, RunFolder, TrainConfig, lambda_returns_with, run_sittings};
 
 /// Plays one self-play game of a hitting game with `net` (fixed during
@@ -75,7 +75,10 @@ pub fn train(
     variant: Variant,
     log: &mut dyn FnMut(&str),
 ) -> anyhow::Result<Vec<Gate>> {
-    anyhow::ensure!(variant.hits(), "{variant} has no hitting-game network");
+    anyhow::ensure!(
+        variant.spec().eval == EvalFamily::Hitting,
+        "{variant} has no hitting-game network"
+    );
     let (folder, net) = RunFolder::open(
         &cfg.dir,
         "games",

@@ -1,0 +1,392 @@
+//! The games of the family and what each one is: one [`VariantSpec`] per
+//! variant, a `const`, read through [`Variant::spec`].
+//!
+//! Code outside a game's own rules module asks this table (does the game
+//! have a bar, can gnubg describe it, what does a backgammon score) and never
+//! names a variant, so a new game is one more row here, its rules module,
+//! its evaluator inputs and, if it needs them, its notation marks.
+
+use std::fmt;
+use std::str::FromStr;
+
+use super::hitting;
+use super::options::{Opening, OptionError};
+use super::position::Position;
+
+/// A game of the family (a rule set).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub enum Variant {
+    /// Gul bara: same-direction running, escalating doublets.
+    #[default]
+    GulBara,
+    /// Long nardy: same-direction running, head and six-block rules.
+    LongNardy,
+    /// Short nardy: backgammon's board and hitting, oin/mars scoring.
+    ShortNardy,
+    /// Standard backgammon (played cubeless so far).
+    Backgammon,
+}
+
+/// Which way the two sides travel round the board.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Direction {
+    /// Both sides the same way round, each from its own head (Gul bara, the
+    /// nardy board of long nardy): a side's point `p` is the other's `p ± 12`.
+    Same,
+    /// Towards each other (backgammon): a side's point `p` is the other's
+    /// `25 - p`.
+    Opposite,
+}
+
+/// What landing on a lone opposing checker does.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Landing {
+    /// Nothing may land there: one checker holds a point (Gul bara, nardy).
+    Blocked,
+    /// The checker is hit and goes to the bar, from which it must enter
+    /// first; plays that hit are written with a `*` (backgammon).
+    Hit,
+    /// The checker is pinned under the one that landed and cannot move until
+    /// it leaves (the pinning games, not played yet: no variant may claim it
+    /// before the rules modules play it, which a check below enforces).
+    Pin,
+}
+
+impl Landing {
+    /// Whether checkers can be on the bar.
+    pub const fn has_bar(self) -> bool {
+        matches!(self, Landing::Hit)
+    }
+
+    /// Whether a step that lands on a lone checker is written with a `*`
+    /// (as gnubg writes hits).
+    pub const fn marks_hits(self) -> bool {
+        matches!(self, Landing::Hit)
+    }
+}
+
+/// The points each kind of win scores.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Scores {
+    /// A win after the loser has borne off.
+    pub single: u8,
+    /// A win before the loser has borne off any checker (mars, gammon).
+    pub double: u8,
+    /// A gammon while the loser still has a checker on the bar or in the
+    /// winner's home (a backgammon), where the game scores it.
+    pub triple: Option<u8>,
+}
+
+impl Scores {
+    /// The most points one game can be worth.
+    pub const fn max(self) -> u8 {
+        match self.triple {
+            Some(t) => t,
+            None => self.double,
+        }
+    }
+}
+
+/// How many checkers may leave the head (the start point) in a turn.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum HeadRule {
+    /// Any number.
+    Free,
+    /// One a turn, except a side's first-turn doublets as the
+    /// `head_first_turn` option says (long nardy).
+    OnePerTurn,
+}
+
+/// Which rows of held points a side may build.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum BlockRule {
+    /// Any.
+    Free,
+    /// No six points in a row with no opposing checker ahead of them, judged
+    /// when the `six_block` option says (long nardy).
+    NoSixBlock,
+}
+
+/// The evaluators a game uses: its network's input layouts, its hand-written
+/// baseline and the self-play trainer that makes its network. Games of one
+/// family share a network file.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum EvalFamily {
+    /// Gul bara's (network input layouts 1, 4 and 5, the heuristic
+    /// baseline, TD self-play with escalating chains).
+    GulBara,
+    /// Long nardy's (network input layout 3).
+    LongNardy,
+    /// The hitting games' (network input layout 2, trained by TD(λ)).
+    Hitting,
+}
+
+/// What the rest of the code needs to know about one game.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct VariantSpec {
+    /// The protocol's name (`game.variant`, records' `Variant` tag).
+    pub name: &'static str,
+    /// The name for people.
+    pub display_name: &'static str,
+    /// Which way the sides travel.
+    pub direction: Direction,
+    /// What landing on a lone opposing checker does (and so whether a bar
+    /// exists and hits are marked).
+    pub landing: Landing,
+    /// Whether gnubg's board, Position ID, XGID and `.mat` files can
+    /// describe the game (15 checkers a side, opposite directions, a bar).
+    pub gnubg: bool,
+    /// The points each kind of win scores.
+    pub scores: Scores,
+    /// Whether doublets escalate.
+    pub escalating: bool,
+    /// The head (mother) rule.
+    pub head: HeadRule,
+    /// The block rule.
+    pub block: BlockRule,
+    /// How the first turn is played unless the `opening` option says
+    /// otherwise.
+    pub opening: Opening,
+    /// The rule option names, in documentation order.
+    pub options: &'static [&'static str],
+    /// Whether the doubling cube is in play unless a session says otherwise.
+    pub cube: bool,
+    /// The default session: a match to this many points, 0 for money play.
+    pub match_length: u32,
+    /// The evaluators and network the game uses.
+    pub eval: EvalFamily,
+    /// The starting position (either side to move: every start is
+    /// symmetric).
+    pub start: Position,
+}
+
+/// Gul bara: same-direction running, escalating doublets.
+pub const GUL_BARA: VariantSpec = VariantSpec {
+    name: "gulbara",
+    display_name: "Gul bara",
+    direction: Direction::Same,
+    landing: Landing::Blocked,
+    gnubg: false,
+    scores: Scores {
+        single: 1,
+        double: 2,
+        triple: None,
+    },
+    escalating: true,
+    head: HeadRule::Free,
+    block: BlockRule::Free,
+    opening: Opening::Single,
+    options: &["opening", "exempt_rolls", "exempt_scope", "remainder"],
+    cube: false,
+    match_length: 0,
+    eval: EvalFamily::GulBara,
+    start: Position::START,
+};
+
+/// Long nardy: the running game with the head and six-block rules.
+pub const LONG_NARDY: VariantSpec = VariantSpec {
+    name: "long_nardy",
+    display_name: "Long nardy",
+    direction: Direction::Same,
+    landing: Landing::Blocked,
+    gnubg: false,
+    scores: Scores {
+        single: 1,
+        double: 2,
+        triple: None,
+    },
+    escalating: false,
+    head: HeadRule::OnePerTurn,
+    block: BlockRule::NoSixBlock,
+    opening: Opening::Reroll,
+    options: &["opening", "head_first_turn", "six_block"],
+    cube: false,
+    match_length: 0,
+    eval: EvalFamily::LongNardy,
+    start: Position::START,
+};
+
+/// Short nardy: backgammon's board and hitting, oin/mars scoring.
+pub const SHORT_NARDY: VariantSpec = VariantSpec {
+    name: "short_nardy",
+    display_name: "Short nardy",
+    direction: Direction::Opposite,
+    landing: Landing::Hit,
+    gnubg: true,
+    scores: Scores {
+        single: 1,
+        double: 2,
+        triple: None,
+    },
+    escalating: false,
+    head: HeadRule::Free,
+    block: BlockRule::Free,
+    opening: Opening::Reroll,
+    options: &["opening"],
+    cube: false,
+    match_length: 0,
+    eval: EvalFamily::Hitting,
+    start: hitting::START,
+};
+
+/// Standard backgammon.
+pub const BACKGAMMON: VariantSpec = VariantSpec {
+    name: "backgammon",
+    display_name: "Backgammon",
+    direction: Direction::Opposite,
+    landing: Landing::Hit,
+    gnubg: true,
+    scores: Scores {
+        single: 1,
+        double: 2,
+        triple: Some(3),
+    },
+    escalating: false,
+    head: HeadRule::Free,
+    block: BlockRule::Free,
+    opening: Opening::Single,
+    options: &["opening"],
+    cube: true,
+    match_length: 0,
+    eval: EvalFamily::Hitting,
+    start: hitting::START,
+};
+
+impl Variant {
+    /// Every variant, in documentation order.
+    pub const ALL: [Variant; 4] = [
+        Variant::GulBara,
+        Variant::LongNardy,
+        Variant::ShortNardy,
+        Variant::Backgammon,
+    ];
+
+    /// The game gnubg itself plays: what a `.mat` file without a `Variant`
+    /// tag holds.
+    pub const GNUBG_NATIVE: Variant = Variant::Backgammon;
+
+    /// What the game is.
+    pub const fn spec(self) -> &'static VariantSpec {
+        match self {
+            Variant::GulBara => &GUL_BARA,
+            Variant::LongNardy => &LONG_NARDY,
+            Variant::ShortNardy => &SHORT_NARDY,
+            Variant::Backgammon => &BACKGAMMON,
+        }
+    }
+
+    /// Whether doublets escalate.
+    pub const fn escalating(self) -> bool {
+        self.spec().escalating
+    }
+
+    /// The rule option names of this variant, in documentation order.
+    pub const fn option_names(self) -> &'static [&'static str] {
+        self.spec().options
+    }
+}
+
+// The table's promises, checked when the crate builds: no game claims
+// pinning before the rules modules play it, and gnubg's own game is one
+// gnubg can describe.
+const _: () = {
+    let mut i = 0;
+    while i < Variant::ALL.len() {
+        let spec = Variant::ALL[i].spec();
+        assert!(
+            !matches!(spec.landing, Landing::Pin),
+            "no rules module plays pinning yet"
+        );
+        // gnubg's formats know a bar and opposite directions only.
+        assert!(
+            !spec.gnubg
+                || (matches!(spec.landing, Landing::Hit)
+                    && matches!(spec.direction, Direction::Opposite))
+        );
+        i += 1;
+    }
+    assert!(Variant::GNUBG_NATIVE.spec().gnubg);
+};
+
+impl fmt::Display for Variant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.spec().name)
+    }
+}
+
+impl FromStr for Variant {
+    type Err = OptionError;
+    fn from_str(s: &str) -> Result<Self, OptionError> {
+        Variant::ALL
+            .into_iter()
+            .find(|v| v.spec().name == s)
+            .ok_or_else(|| {
+                let names: Vec<&str> = Variant::ALL.iter().map(|v| v.spec().name).collect();
+                OptionError(format!(
+                    "game.variant must be one of {}, got '{s}'",
+                    names.join("|")
+                ))
+            })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip_and_are_distinct() {
+        for v in Variant::ALL {
+            assert_eq!(v.to_string().parse::<Variant>(), Ok(v));
+            assert_eq!(
+                Variant::ALL
+                    .iter()
+                    .filter(|w| w.spec().name == v.spec().name)
+                    .count(),
+                1
+            );
+        }
+        assert_eq!(
+            "chess".parse::<Variant>().unwrap_err().0,
+            "game.variant must be one of gulbara|long_nardy|short_nardy|backgammon, got 'chess'"
+        );
+    }
+
+    #[test]
+    fn options_follow_the_rules() {
+        for v in Variant::ALL {
+            let s = v.spec();
+            let has = |n: &str| s.options.contains(&n);
+            assert!(has("opening"), "{v}");
+            assert_eq!(
+                has("head_first_turn"),
+                s.head == HeadRule::OnePerTurn,
+                "{v}"
+            );
+            assert_eq!(has("six_block"), s.block == BlockRule::NoSixBlock, "{v}");
+            for n in ["exempt_rolls", "exempt_scope", "remainder"] {
+                assert_eq!(has(n), s.escalating, "{v} {n}");
+            }
+            assert!(s.scores.single < s.scores.double, "{v}");
+            assert!(s.scores.max() >= s.scores.double, "{v}");
+        }
+    }
+
+    #[test]
+    fn the_start_holds_fifteen_a_side_on_the_right_board() {
+        for v in Variant::ALL {
+            let s = v.spec();
+            assert_eq!(s.start.own.off(), 0, "{v}");
+            assert_eq!(s.start.own, s.start.opp, "{v}: a symmetric start");
+            assert_eq!(
+                crate::rules::ruleset::check_position(v, s.start),
+                Ok(()),
+                "{v}"
+            );
+            // Opposite directions start spread (backgammon's 2-5-3-5), the
+            // same direction all on the head.
+            let on_head = s.start.own.at(24) == 15;
+            assert_eq!(on_head, s.direction == Direction::Same, "{v}");
+        }
+    }
+}
