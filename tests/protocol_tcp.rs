@@ -87,7 +87,7 @@ fn a_client_vanishing_during_go_does_not_disturb_others() {
     // its session stopped the search and joined its thread. A search
     // left running (`go infinite` waits for a stop that never comes)
     // would hold its handler, and this would never be logged.
-    log.wait_all_closed(&vanished);
+    log.wait_all("connection closed", &vanished);
     // And their threads are gone: nothing searches for a client that left.
     #[cfg(target_os = "linux")]
     common::wait_until("the vanished clients' searches end", || {

@@ -401,16 +401,17 @@ impl ServerLog {
         self.wait_for("connection closed", Some(peer))
     }
 
-    /// [`ServerLog::wait_closed`] for several connections, closed in any order.
-    pub fn wait_all_closed(&self, peers: &[std::net::SocketAddr]) {
-        let mut open: Vec<String> = peers.iter().map(|p| format!("peer={p}")).collect();
-        while !open.is_empty() {
+    /// Waits until the server has logged `what` for every one of `peers`,
+    /// in any order (e.g. "connection opened", "connection closed").
+    pub fn wait_all(&self, what: &str, peers: &[std::net::SocketAddr]) {
+        let mut left: Vec<String> = peers.iter().map(|p| format!("peer={p}")).collect();
+        while !left.is_empty() {
             let line = self
                 .0
                 .recv_timeout(LINE_TIMEOUT)
-                .unwrap_or_else(|_| panic!("never logged as closed: {open:?}"));
-            if line.contains("connection closed") {
-                open.retain(|f| !line.split_whitespace().any(|w| w == f));
+                .unwrap_or_else(|_| panic!("never logged {what:?}: {left:?}"));
+            if line.contains(what) {
+                left.retain(|f| !line.split_whitespace().any(|w| w == f));
             }
         }
     }
