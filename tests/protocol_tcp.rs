@@ -60,19 +60,39 @@ fn concurrent_sessions_do_not_interfere() {
 
 #[test]
 fn a_client_vanishing_during_go_does_not_disturb_others() {
-    let server = Server::start(&[]);
+    let (server, log) = Server::start_logged(&[]);
     let mut other = server.connect();
     other.send("dice 6 5");
     other.sync();
-    for _ in 0..3 {
-        let mut c = server.connect();
+    let mut clients: Vec<TcpClient> = (0..3).map(|_| server.connect()).collect();
+    for c in &mut clients {
         c.send("position board 0,0,0,0,0,0,0,0,0,0,0,-15,0,0,0,0,0,0,0,0,0,0,0,15 w 3 3");
         c.send("dice 1 1");
         c.send("go infinite");
         c.sync();
-        drop(c);
     }
-    std::thread::sleep(Duration::from_millis(200));
+    // Three searches wait for a stop (a thread names itself as it starts).
+    #[cfg(target_os = "linux")]
+    common::wait_until("three searches run", || {
+        common::threads_named(server.pid(), "gulbara-go") == 3
+    });
+    let mut vanished = Vec::new();
+    for c in clients {
+        vanished.push(c.stream.local_addr().unwrap());
+        // Gone without a word: the socket is closed under the session (the
+        // reader thread's clone of it goes too).
+        c.stream.shutdown(std::net::Shutdown::Both).unwrap();
+    }
+    // Each search ends: the server logs a connection closed only after
+    // its session stopped the search and joined its thread. A search
+    // left running (`go infinite` waits for a stop that never comes)
+    // would hold its handler, and this would never be logged.
+    log.wait_all("connection closed", &vanished);
+    // And their threads are gone: nothing searches for a client that left.
+    #[cfg(target_os = "linux")]
+    common::wait_until("the vanished clients' searches end", || {
+        common::threads_named(server.pid(), "gulbara-go") == 0
+    });
     other.send("go ply 1");
     let got = other.recv_until("bestmove");
     assert!(got.last().unwrap().starts_with("bestmove 24/"));

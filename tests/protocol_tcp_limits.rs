@@ -9,12 +9,12 @@
 
 mod common;
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::net::TcpStream;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{LineIo, Server, TcpClient, bin, rss_kib, scratch_dir};
+use common::{LineIo, Server, TcpClient, bin, peak_rss_kib, rss_kib, scratch_dir};
 
 const SHIPPED: &[u8] = include_bytes!("../src/eval/gulbara.gbnn");
 
@@ -239,40 +239,28 @@ fn flood_without_reading(
 
 #[test]
 fn a_client_that_never_reads_is_bounded_then_closed() {
-    let server = Server::start(&["--write-timeout", "2", "--max-connections", "1"]);
+    let (server, log) = Server::start_logged(&["--write-timeout", "2", "--max-connections", "1"]);
     {
         let mut warm = server.connect();
         warm.sync();
         warm.send("quit");
         assert!(read_to_close(&mut warm).is_empty());
     }
-    let before = rss_kib(server.pid()).unwrap_or(0);
+    let before = peak_rss_kib(server.pid()).unwrap_or(0);
     // 100,000 `show`s (about 9 MB of answers), never read.
     let (stream, flood) = flood_without_reading(&server.addr, 100, Duration::from_secs(5));
-    let mut peak = before;
-    let deadline = Instant::now() + GUARD;
-    // The server must give the slot back once it has closed the flooder.
-    let mut served = false;
-    while Instant::now() < deadline {
-        peak = peak.max(rss_kib(server.pid()).unwrap_or(0));
-        if let Ok(mut probe) = TcpStream::connect(&server.addr) {
-            let _ = probe.set_read_timeout(Some(Duration::from_millis(500)));
-            let _ = probe.write_all(b"isready\n");
-            let mut buf = [0u8; 64];
-            if let Ok(n) = probe.read(&mut buf)
-                && buf[..n].starts_with(b"readyok")
-            {
-                served = true;
-                break;
-            }
-        }
-        std::thread::sleep(Duration::from_millis(200));
-    }
-    assert!(served, "the flooding client was never closed");
+    // The server closes the flooder once its output has gone unread for
+    // --write-timeout (it logs that, then that the connection closed)...
+    let peer = stream.local_addr().unwrap();
+    log.wait_for("client does not read its output; closing", None);
+    log.wait_closed(peer);
+    // ... and has given its only slot back: the next client is served.
+    server.connect().sync();
     let sent = flood.join().unwrap();
     assert!(sent > 0);
     // A megabyte of queue plus buffers, not the ~9 MB of answers.
-    assert!(peak < before + 32 * 1024, "{before} -> peak {peak} KiB");
+    let peak = peak_rss_kib(server.pid()).unwrap_or(0);
+    assert!(peak < before + 32 * 1024, "peak {before} -> {peak} KiB");
     drop(stream);
 }
 
@@ -307,7 +295,7 @@ fn pipelined_output_is_delivered_whole() {
 #[cfg(target_os = "linux")]
 #[test]
 fn out_of_descriptors_the_server_waits_and_keeps_serving() {
-    let server = Server::start(&["--max-connections", "8"]);
+    let (server, log) = Server::start_logged(&["--max-connections", "8"]);
     let pid = server.pid() as libc::pid_t;
     let mut a = server.connect();
     a.sync();
@@ -339,7 +327,7 @@ fn out_of_descriptors_the_server_waits_and_keeps_serving() {
     // The kernel completes the handshake; accept() fails with EMFILE.
     let mut b = server.connect();
     b.send("isready");
-    std::thread::sleep(Duration::from_millis(1500));
+    log.wait_for("accept failed; retrying with a back-off", None);
     // The existing client is still served, and the server is still there.
     a.sync();
     a.send("dice 6 5");
@@ -426,14 +414,19 @@ fn a_non_loopback_listener_is_warned_about() {
 }
 
 /// A client that sends `byte` every 200 ms and never ends a line, on a
-/// server with `args`: returns what the server said before it closed.
+/// server with `args`, until the server closes the connection: returns
+/// what the server said before it closed. (The 200 ms is the pace of the
+/// client being imitated, not a wait: the server's deadlines of a second
+/// or more must close it whatever the pace.)
 fn trickle_until_closed(args: &[&str], byte: u8) -> Vec<String> {
     let server = Server::start(args);
     let mut c = server.connect();
     c.sync();
     let mut writer = c.stream.try_clone().unwrap();
+    let closed = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let seen = closed.clone();
     let trickle = std::thread::spawn(move || {
-        for _ in 0..100 {
+        while !seen.load(std::sync::atomic::Ordering::Relaxed) {
             if writer.write_all(&[byte]).is_err() {
                 return;
             }
@@ -441,6 +434,7 @@ fn trickle_until_closed(args: &[&str], byte: u8) -> Vec<String> {
         }
     });
     let lines = read_to_close(&mut c);
+    closed.store(true, std::sync::atomic::Ordering::Relaxed);
     trickle.join().unwrap();
     lines
 }
@@ -565,7 +559,7 @@ fn the_last_unterminated_line_obeys_max_line() {
 fn sigterm_ends_serve_while_handlers_are_busy() {
     let dir = scratch_dir("sigterm-busy");
     std::fs::write(dir.join("net.gbnn"), SHIPPED).unwrap();
-    let mut server = Server::start(&["--weights-dir", dir.to_str().unwrap()]);
+    let (mut server, log) = Server::start_logged(&["--weights-dir", dir.to_str().unwrap()]);
     // One client searching forever, one half-way through a line, one that never reads.
     let mut searching = server.connect();
     searching.send("position board 0,0,0,0,0,0,0,0,0,0,0,-15,0,0,0,0,0,0,0,0,0,0,0,15 w 3 3");
@@ -574,8 +568,10 @@ fn sigterm_ends_serve_while_handlers_are_busy() {
     searching.sync();
     let mut partial = server.connect();
     partial.send_bytes(b"set engine.we");
-    let (_flooder, flood) = flood_without_reading(&server.addr, 50, Duration::from_secs(2));
-    std::thread::sleep(Duration::from_millis(500));
+    let (flooder, flood) = flood_without_reading(&server.addr, 50, Duration::from_secs(2));
+    // All three are being served when the signal comes.
+    let peers = [&searching.stream, &partial.stream, &flooder].map(|s| s.local_addr().unwrap());
+    log.wait_all("connection opened", &peers);
     server.proc.terminate();
     let status = server.proc.wait_timeout(GUARD);
     assert!(status.is_some_and(|s| s.success()), "{status:?}");

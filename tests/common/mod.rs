@@ -350,12 +350,70 @@ impl Server {
         }
     }
 
+    /// Starts the server with its log at level `info`, read line by line:
+    /// the log tells when a connection has been served to its end.
+    pub fn start_logged(extra: &[&str]) -> (Server, ServerLog) {
+        let mut cmd = Command::new(bin());
+        cmd.args(["--log-level", "info", "serve", "--listen", "127.0.0.1:0"])
+            .args(extra);
+        let mut server = Server::spawn(cmd, Stdio::piped());
+        let log = line_channel(server.proc.0.stderr.take().expect("stderr piped"));
+        (server, ServerLog(log))
+    }
+
     pub fn connect(&self) -> TcpClient {
         TcpClient::connect(&self.addr)
     }
 
     pub fn pid(&self) -> u32 {
         self.proc.0.id()
+    }
+}
+
+/// The log lines (stderr) of a server started by [`Server::start_logged`].
+pub struct ServerLog(pub mpsc::Receiver<String>);
+
+impl ServerLog {
+    /// Waits for the next log line with `what` in it and, when `peer` is
+    /// given, that peer's address as its `peer=` field; the lines before it
+    /// are passed over. Panics if none comes within [`LINE_TIMEOUT`] (a
+    /// hang guard) or the server exits first.
+    pub fn wait_for(&self, what: &str, peer: Option<std::net::SocketAddr>) -> String {
+        let field = peer.map(|p| format!("peer={p}"));
+        loop {
+            let line = self
+                .0
+                .recv_timeout(LINE_TIMEOUT)
+                .unwrap_or_else(|_| panic!("no server log line {what:?} ({field:?})"));
+            let from_peer = field
+                .as_deref()
+                .is_none_or(|f| line.split_whitespace().any(|w| w == f));
+            if line.contains(what) && from_peer {
+                return line;
+            }
+        }
+    }
+
+    /// Waits until the server logs that the connection from `peer` (the
+    /// client's local address) is closed: its handler has ended, its
+    /// search stopped and joined, and its slot given back.
+    pub fn wait_closed(&self, peer: std::net::SocketAddr) -> String {
+        self.wait_for("connection closed", Some(peer))
+    }
+
+    /// Waits until the server has logged `what` for every one of `peers`,
+    /// in any order (e.g. "connection opened", "connection closed").
+    pub fn wait_all(&self, what: &str, peers: &[std::net::SocketAddr]) {
+        let mut left: Vec<String> = peers.iter().map(|p| format!("peer={p}")).collect();
+        while !left.is_empty() {
+            let line = self
+                .0
+                .recv_timeout(LINE_TIMEOUT)
+                .unwrap_or_else(|_| panic!("never logged {what:?}: {left:?}"));
+            if line.contains(what) {
+                left.retain(|f| !line.split_whitespace().any(|w| w == f));
+            }
+        }
     }
 }
 
@@ -411,6 +469,50 @@ pub fn rss_kib(pid: u32) -> Option<u64> {
     status
         .lines()
         .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+}
+
+/// How many live threads of process `pid` are named `name` (Linux, from
+/// /proc; a thread that has exited but not yet been released counts as
+/// gone).
+#[cfg(target_os = "linux")]
+pub fn threads_named(pid: u32, name: &str) -> usize {
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+        return 0;
+    };
+    tasks
+        .flatten()
+        .filter(|t| {
+            let path = t.path();
+            let comm = std::fs::read_to_string(path.join("comm")).unwrap_or_default();
+            let status = std::fs::read_to_string(path.join("status")).unwrap_or_default();
+            let dead = status
+                .lines()
+                .find_map(|l| l.strip_prefix("State:"))
+                .is_some_and(|s| s.trim_start().starts_with(['X', 'Z']));
+            comm.trim() == name && !status.is_empty() && !dead
+        })
+        .count()
+}
+
+/// Waits until `done()` holds, checking it again and again; panics after
+/// [`LINE_TIMEOUT`] (a hang guard: the test waits for the state, never for
+/// a time).
+pub fn wait_until(what: &str, mut done: impl FnMut() -> bool) {
+    let start = std::time::Instant::now();
+    while !done() {
+        assert!(start.elapsed() < LINE_TIMEOUT, "never happened: {what}");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// The peak resident set size of a process in KiB (Linux), from /proc:
+/// the most it ever held, however briefly.
+pub fn peak_rss_kib(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
         .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
 }
 
