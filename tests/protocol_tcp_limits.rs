@@ -12,7 +12,7 @@ mod common;
 use std::io::Write;
 use std::net::TcpStream;
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use common::{LineIo, Server, TcpClient, bin, peak_rss_kib, rss_kib, scratch_dir};
 

@@ -37,6 +37,28 @@ impl Engine {
         std::mem::take(&mut *self.lines.lock().unwrap())
     }
 
+    /// Waits until the running search has printed a line starting with
+    /// `prefix` (its progress), and returns the lines so far.
+    fn wait_for(&mut self, prefix: &str) -> Vec<String> {
+        let start = std::time::Instant::now();
+        loop {
+            if self
+                .lines
+                .lock()
+                .unwrap()
+                .iter()
+                .any(|l| l.starts_with(prefix))
+            {
+                return std::mem::take(&mut *self.lines.lock().unwrap());
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(120),
+                "never printed {prefix:?}"
+            );
+            std::thread::sleep(Duration::from_millis(2));
+        }
+    }
+
     /// Sends a line and returns the lines printed so far (no waiting).
     fn send(&mut self, cmd: &str) -> Vec<String> {
         self.session.handle_line(cmd);
@@ -215,9 +237,10 @@ fn the_luck_correction_shrinks_the_error_on_the_same_trials() {
 fn stop_ends_a_long_rollout_with_the_games_so_far() {
     let mut e = Engine::new();
     e.run("set engine.threads 2");
-    let started = e.send("rollout games 1000000 truncate 2 seed 8");
+    let started = e.send("rollout games 1000000 truncate 2 seed 8 every 16");
     assert!(started.is_empty(), "{started:?}");
-    std::thread::sleep(Duration::from_millis(300));
+    // Stopped once it has played some games (its first report).
+    e.wait_for("info rollout");
     // The session answers while the rollout runs, and refuses changes.
     assert_eq!(e.send("isready"), ["readyok"]);
     let busy = e.send("position startpos");
@@ -243,8 +266,11 @@ fn stop_ends_a_long_rollout_with_the_games_so_far() {
     }
     // hint ... rollout stops the same way: its ranking of the games so far.
     e.run("dice 6 5");
-    assert!(e.send("hint 2 rollout 1000000 truncate 1").is_empty());
-    std::thread::sleep(Duration::from_millis(100));
+    assert!(
+        e.send("hint 2 rollout 1000000 truncate 1 every 16")
+            .is_empty()
+    );
+    e.wait_for("info rollout");
     let stopped = e.send("stop");
     assert_eq!(
         stopped.last().map(String::as_str),
