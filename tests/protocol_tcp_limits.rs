@@ -479,8 +479,38 @@ fn go_infinite_is_capped_by_the_server() {
 }
 
 #[test]
+fn loopback_scripts_share_only_the_global_limit() {
+    // A local script opens 32 sessions at once: every one is served, though
+    // --max-per-ip defaults to a quarter of the 64 slots.
+    let server = Server::start(&[]);
+    let mut clients: Vec<_> = (0..32).map(|_| server.connect()).collect();
+    for c in &mut clients {
+        c.sync();
+    }
+    // The global limit still holds for loopback.
+    let small = Server::start(&["--max-connections", "2", "--max-per-ip", "1"]);
+    let mut a = small.connect();
+    let mut b = small.connect();
+    a.sync();
+    b.sync();
+    let mut c = small.connect();
+    assert_eq!(
+        read_to_close(&mut c),
+        vec!["error bad_state too many connections; try again later"]
+    );
+}
+
+#[test]
 fn one_address_cannot_take_every_slot() {
-    let server = Server::start(&["--max-connections", "8", "--max-per-ip", "2"]);
+    // Loopback is held to the per-address limit with --limit-loopback, as
+    // every other address is.
+    let server = Server::start(&[
+        "--max-connections",
+        "8",
+        "--max-per-ip",
+        "2",
+        "--limit-loopback",
+    ]);
     let mut a = server.connect();
     let mut b = server.connect();
     a.sync();

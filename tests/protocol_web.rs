@@ -223,7 +223,16 @@ fn tcp_and_websocket_sessions_share_the_connection_limit() {
 
 #[test]
 fn one_address_cannot_take_every_websocket_slot() {
-    let web = Web::start(false, &["--max-connections", "8", "--max-per-ip", "1"]);
+    let web = Web::start(
+        false,
+        &[
+            "--max-connections",
+            "8",
+            "--max-per-ip",
+            "1",
+            "--limit-loopback",
+        ],
+    );
     let mut first = web.ws();
     first.sync();
     assert_eq!(

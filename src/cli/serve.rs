@@ -41,9 +41,13 @@ pub struct ServeArgs {
     #[arg(long, default_value_t = 64)]
     pub max_connections: usize,
     /// Most connections from one IP address at once (default: a quarter of
-    /// --max-connections).
+    /// --max-connections). Loopback clients share only --max-connections,
+    /// unless --limit-loopback.
     #[arg(long)]
     pub max_per_ip: Option<usize>,
+    /// Hold loopback clients (127.0.0.0/8, ::1) to --max-per-ip too.
+    #[arg(long)]
+    pub limit_loopback: bool,
     /// Longest a search may run in milliseconds, `go infinite` included
     /// (0 = no cap).
     #[arg(long, default_value_t = tcp::DEFAULT_MAX_SEARCH_MS)]
@@ -75,6 +79,7 @@ impl ServeArgs {
                 .max_per_ip
                 .unwrap_or_else(|| tcp::default_max_per_ip(self.max_connections))
                 .max(1),
+            limit_loopback: self.limit_loopback,
             max_search: (self.max_search_ms > 0).then(|| Duration::from_millis(self.max_search_ms)),
             weights_dir: self.weights_dir.clone(),
         }

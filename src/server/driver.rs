@@ -32,6 +32,7 @@ pub struct Slots {
     limit: Arc<Semaphore>,
     per_ip: PerIp,
     max_per_ip: usize,
+    limit_loopback: bool,
 }
 
 /// A connection's hold on the server's limits, given back when dropped.
@@ -61,17 +62,20 @@ impl Slots {
             limit: Arc::new(Semaphore::new(config.max_connections.max(1))),
             per_ip: Arc::default(),
             max_per_ip: config.max_per_ip.max(1),
+            limit_loopback: config.limit_loopback,
         }
     }
 
     /// A slot for a connection from `ip`, or the reason (a protocol error
-    /// line's detail) there is none.
+    /// line's detail) there is none. Loopback addresses are held to the
+    /// per-address limit only with `limit_loopback`.
     pub fn take(&self, ip: IpAddr) -> Result<Slot, &'static str> {
         let Ok(mut per_ip) = self.per_ip.lock() else {
             return Err("too many connections; try again later");
         };
         let n = per_ip.get(&ip).copied().unwrap_or(0);
-        if n >= self.max_per_ip {
+        let limited = self.limit_loopback || !ip.is_loopback();
+        if limited && n >= self.max_per_ip {
             return Err("too many connections from your address; try again later");
         }
         let Ok(permit) = self.limit.clone().try_acquire_owned() else {

@@ -46,8 +46,13 @@ pub struct ServeConfig {
     pub write_timeout: Duration,
     /// Most connections served at once; more are told so and closed.
     pub max_connections: usize,
-    /// Most connections from one IP address at once.
+    /// Most connections from one IP address at once (loopback addresses
+    /// only with `limit_loopback`).
     pub max_per_ip: usize,
+    /// Whether loopback clients (127.0.0.0/8, ::1) count against
+    /// `max_per_ip` too. Off by default: the server is meant for scripts and
+    /// GUIs on the same machine, which share only `max_connections`.
+    pub limit_loopback: bool,
     /// Cap on a search's length (`go infinite` stops and answers).
     pub max_search: Option<Duration>,
     /// The canonical directory `set engine.weights` may read from, if any.
