@@ -14,8 +14,9 @@
 //! `gulbara replay`, and that nothing reached the console as an error.
 //! Screenshots go to docs/screenshots/.
 //!
-//! Without chromium or chromedriver the tests print a note and pass,
-//! except under `CI=true`, where they fail.
+//! They need chromium and chromedriver, so a plain `cargo test` lists them
+//! as ignored with that reason; `cargo test -- --include-ignored` (what
+//! `.ci/run` runs, after installing them) runs them, and fails without them.
 //!
 //! No test asserts how fast something happens: every wait is for a
 //! condition, with a long bound that only guards against a hang.
@@ -41,23 +42,17 @@ const GUARD: Duration = Duration::from_secs(90);
 const CHROMIUM: &[&str] = &["/usr/bin/chromium", "/usr/bin/chromium-browser"];
 const CHROMEDRIVER: &[&str] = &["/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver"];
 
-/// The browser and its driver, or `None` (with a note) when they are not
-/// installed; under `CI=true` their absence fails the test.
-fn tools() -> Option<(PathBuf, PathBuf)> {
+/// Why the browser tests are ignored by a plain `cargo test`: they need
+/// tools that `.ci/run` installs, and run with `--include-ignored`.
+const NEEDS: &str = "needs chromium and chromium-driver (apt-get install -y chromium chromium-driver); run with --include-ignored";
+
+/// The browser and its driver. The tests that use them are `#[ignore]`d
+/// unless asked for, and once asked for, their absence fails the test.
+fn tools() -> (PathBuf, PathBuf) {
     let find = |c: &[&str]| c.iter().map(PathBuf::from).find(|p| p.exists());
     match (find(CHROMIUM), find(CHROMEDRIVER)) {
-        (Some(b), Some(d)) => Some((b, d)),
-        _ => {
-            if std::env::var("CI").as_deref() == Ok("true") {
-                panic!(
-                    "chromium or chromedriver is not installed (CI=true): install them with `apt-get install -y chromium chromium-driver`"
-                );
-            }
-            eprintln!(
-                "note: skipping the browser test: chromium and chromedriver are not installed (apt-get install -y chromium chromium-driver)"
-            );
-            None
-        }
+        (Some(b), Some(d)) => (b, d),
+        _ => panic!("{NEEDS}"),
     }
 }
 
@@ -580,10 +575,9 @@ const ROLLS_MADE: &str = "S.moves.filter((t) => /^[1-6][1-6]$/.test(t)).length";
 const GULBARA_DICE: &str = "52 45 64 65 36 46 11 23 62 36 12 13 24 22 22 35 63 56 41 33 21 65 44 42 62 14 64 23 52 21 16 11 44 53";
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs chromium and chromium-driver (apt-get install -y chromium chromium-driver); run with --include-ignored"]
 async fn a_whole_gul_bara_game_with_a_chain_and_a_remainder() {
-    let Some((browser, driver)) = tools() else {
-        return;
-    };
+    let (browser, driver) = tools();
     // The engine plays a fixed network (the one shipped until the 128-hidden
     // one replaced it), so the game these dice make does not change when
     // the shipped network is retrained.
@@ -700,10 +694,9 @@ async fn a_whole_gul_bara_game_with_a_chain_and_a_remainder() {
 const LONG_NARDY_DICE: &str = "33 66 26 26 22 66 22 15 26 31 42 65 13 21 34 64 23 32 45 54 63 46 36 13 56 36 45 56 24 66 45 23 22 53 33 43 53 42 54 52 52 26 32 14 66 44 16 41 22 46 46 32 64 63 32 66 35 66 26 52 64 25 15 65 13 56 53 23 22 65 12 21 46 55 56 14 36 15 12 31 43 35 56 14";
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs chromium and chromium-driver (apt-get install -y chromium chromium-driver); run with --include-ignored"]
 async fn a_whole_long_nardy_game_with_the_keyboard_too() {
-    let Some((browser, driver)) = tools() else {
-        return;
-    };
+    let (browser, driver) = tools();
     let page = Page::open("long_nardy", &browser, &driver).await;
     page.baseline_game("long_nardy").await;
     assert_eq!(page.text("f-variant").await, "Long nardy");
@@ -784,10 +777,9 @@ async fn a_whole_long_nardy_game_with_the_keyboard_too() {
 const BACKGAMMON_DICE: &str = "33 66 26 26 22 66 22 15 26 31 42 65 13 21 34 64 23 32 45 54 63 46 36 13 56 36 45 56 24 66 45 23 22 53 33 43 53 42 54 52 52 26 32 14";
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs chromium and chromium-driver (apt-get install -y chromium chromium-driver); run with --include-ignored"]
 async fn a_whole_backgammon_game_with_a_hit_and_an_entry_from_the_bar() {
-    let Some((browser, driver)) = tools() else {
-        return;
-    };
+    let (browser, driver) = tools();
     let page = Page::open("backgammon", &browser, &driver).await;
     page.baseline_game("backgammon").await;
     // The start position: 2 on 24, 5 on 13, 3 on 8, 5 on 6 for each side.
@@ -852,10 +844,9 @@ async fn a_whole_backgammon_game_with_a_hit_and_an_entry_from_the_bar() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs chromium and chromium-driver (apt-get install -y chromium chromium-driver); run with --include-ignored"]
 async fn a_closed_connection_is_told_and_taken_up_again() {
-    let Some((browser, driver)) = tools() else {
-        return;
-    };
+    let (browser, driver) = tools();
     // The server closes an idle session; the page says so and offers to reconnect.
     let page = Page::open_with("reconnect", &browser, &driver, &["--idle-timeout", "4"]).await;
     page.wait(
@@ -889,10 +880,9 @@ async fn a_closed_connection_is_told_and_taken_up_again() {
 const SHORT_NARDY_DICE: &str = "25 13 14 44 64 21 41 44 51 64 36 25 13 11 16 51 46 24 61 52 44 52 32 62 43 14 56 12 66 31 63 66 54 56 23 35 45 45 14 26 44 62 35 66 63 14 65 12";
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs chromium and chromium-driver (apt-get install -y chromium chromium-driver); run with --include-ignored"]
 async fn a_whole_short_nardy_game() {
-    let Some((browser, driver)) = tools() else {
-        return;
-    };
+    let (browser, driver) = tools();
     let page = Page::open("short_nardy", &browser, &driver).await;
     page.baseline_game("short_nardy").await;
     assert_eq!(page.text("f-variant").await, "Short nardy");

@@ -12,8 +12,9 @@
 //! - A `.mat` file written by `gulbara selfplay` imports into gnubg, and
 //!   gnubg's export of it replays to the same games.
 //!
-//! Needs gnubg (`apt-get install gnubg`); without it the tests fail when
-//! `CI=true` and otherwise print a note and pass.
+//! The tests that run gnubg (`apt-get install gnubg`) are ignored by a plain
+//! `cargo test`, with that reason; `--include-ignored` (what `.ci/run`
+//! runs) runs them, and fails without gnubg.
 
 mod gnubg_common;
 mod variants_common;
@@ -23,7 +24,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use gnubg_common::{gnubg_command, gnubg_or_skip};
+use gnubg_common::{gnubg_command, gnubg_path};
 use gulbara::gnubg::position_id;
 use gulbara::gnubg::{board_of, matchid, position_of, xgid};
 use gulbara::rules::hitting::{HitGen, START};
@@ -98,10 +99,9 @@ fn start_bridge(args: &[&str]) -> (Child, String) {
 }
 
 #[test]
+#[ignore = "needs gnubg (apt-get install -y gnubg); run with --include-ignored"]
 fn gnubg_plays_ten_games_against_the_bridge() {
-    let Some(gnubg) = gnubg_or_skip("gnubg_external") else {
-        return;
-    };
+    let gnubg = gnubg_path();
     let (mut bridge, addr) = start_bridge(&["--listen", "127.0.0.1:0"]);
     let mat = temp("session.mat");
     let mut cmds = String::new();
@@ -184,10 +184,9 @@ fn gnubg_plays_ten_games_against_the_bridge() {
 }
 
 #[test]
+#[ignore = "needs gnubg (apt-get install -y gnubg); run with --include-ignored"]
 fn gnubg_plays_short_nardy_over_a_unix_socket() {
-    let Some(gnubg) = gnubg_or_skip("gnubg_external") else {
-        return;
-    };
+    let gnubg = gnubg_path();
     let sock = temp("bridge.sock");
     let path = sock.display().to_string();
     let (mut bridge, addr) = start_bridge(&[
@@ -269,10 +268,9 @@ fn wildbg_ids() -> Vec<String> {
 }
 
 #[test]
+#[ignore = "needs gnubg (apt-get install -y gnubg); run with --include-ignored"]
 fn ids_and_xgids_agree_with_gnubg() {
-    let Some(gnubg) = gnubg_or_skip("gnubg_external") else {
-        return;
-    };
+    let gnubg = gnubg_path();
     let mut rng = Rng::new(0x7867_6964);
     let mut cases: Vec<(Position, Option<(u8, u8)>)> = Vec::new();
     for id in wildbg_ids() {
@@ -356,10 +354,9 @@ fn ids_and_xgids_agree_with_gnubg() {
 }
 
 #[test]
+#[ignore = "needs gnubg (apt-get install -y gnubg); run with --include-ignored"]
 fn our_mat_files_import_into_gnubg() {
-    let Some(gnubg) = gnubg_or_skip("gnubg_external") else {
-        return;
-    };
+    let gnubg = gnubg_path();
     let dir = temp("selfplay");
     let status = Command::new(env!("CARGO_BIN_EXE_gulbara"))
         .args([

@@ -19,17 +19,13 @@ pub fn find_gnubg() -> Option<PathBuf> {
         .find(|p| p.is_file())
 }
 
-/// gnubg, or `None` with a note when it is missing outside CI; under
-/// `CI=true` a missing gnubg fails the test.
-pub fn gnubg_or_skip(test: &str) -> Option<PathBuf> {
-    let found = find_gnubg();
-    if found.is_none() {
-        if std::env::var("CI").as_deref() == Ok("true") {
-            panic!("gnubg is not installed (CI=true): install it with `apt-get install -y gnubg`");
-        }
-        eprintln!("note: gnubg not found (/usr/games/gnubg or PATH): {test} skipped");
-    }
-    found
+/// Why the gnubg tests are ignored by a plain `cargo test`.
+pub const NEEDS_GNUBG: &str = "needs gnubg (apt-get install -y gnubg); run with --include-ignored";
+
+/// gnubg. The tests that run it are `#[ignore]`d unless asked for, and once
+/// asked for, a missing gnubg fails the test.
+pub fn gnubg_path() -> PathBuf {
+    find_gnubg().unwrap_or_else(|| panic!("{NEEDS_GNUBG}: not at /usr/games/gnubg nor on PATH"))
 }
 
 /// An empty directory that one gnubg process uses as its HOME, removed
