@@ -2,6 +2,7 @@
 
 use std::path::PathBuf;
 
+use anyhow::Context;
 use clap::Args;
 
 /// Options of `refine`.
@@ -59,13 +60,11 @@ pub fn run(a: RefineArgs) -> anyhow::Result<()> {
     } else {
         crate::eval::net::Net::from_bytes(&std::fs::read(&a.from)?)?
     };
-    // Refinement reads layout 1's inputs: Gul bara's first network only.
-    anyhow::ensure!(
-        start.layout == crate::eval::net::LAYOUT_VERSION,
-        "refine works on Gul bara networks of input layout 1; {} has layout {}",
-        a.from,
-        start.layout
-    );
+    // Refinement plays Gul bara: any of its networks (its inputs are read
+    // by the network's own layout), never another game's.
+    start
+        .check_game(crate::rules::Variant::GulBara)
+        .with_context(|| format!("refine plays Gul bara; --from {}", a.from))?;
     let cfg = crate::training::refine::RefineConfig {
         games: a.games,
         seed: a.seed,
