@@ -1,0 +1,310 @@
+//! The commands shown in README.md and docs/ run as written, in short
+//! versions: the same subcommands and flags with fewer games, each in a
+//! folder of its own. README's stdio transcript is replayed and its answers
+//! compared line by line. Commands that take minutes or hours are marked so
+//! where the docs show them (training, benchmarks); they run here with a
+//! few games.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+const BIN: &str = env!("CARGO_BIN_EXE_gulbara");
+
+/// A fresh folder for one test, under the system's temporary directory.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("gulbara-doc-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Runs `gulbara args...` in `dir`; its standard output, which must end
+/// with success.
+fn gulbara(dir: &Path, args: &[&str]) -> String {
+    let out = Command::new(BIN)
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .output()
+        .expect("start gulbara");
+    assert!(
+        out.status.success(),
+        "gulbara {}: {}\n{}",
+        args.join(" "),
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn doc(name: &str) -> String {
+    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(name)).unwrap()
+}
+
+#[test]
+fn the_readme_transcript_is_what_the_engine_says() {
+    use std::io::{BufRead, BufReader, Write};
+    let readme = doc("README.md");
+    let start = readme
+        .find("$ target/release/gulbara\n")
+        .expect("README's transcript");
+    let block = &readme[start..];
+    let block = &block[..block.find("```").unwrap()];
+    let lines: Vec<&str> = block.lines().skip(1).collect();
+    // The engine's answers; every other line is typed.
+    let answer = |l: &str| {
+        [
+            "play ",
+            "legal count ",
+            "info ",
+            "bestmove ",
+            "hintok",
+            "evaluation ",
+        ]
+        .iter()
+        .any(|p| l.starts_with(p))
+            || (l.starts_with("hint ") && l.contains(" play "))
+    };
+    // The line that ends each command's answer, if it has one.
+    let last_of = |cmd: &str| match cmd.split_whitespace().next() {
+        Some("legal") => Some("legal count "),
+        Some("go") => Some("bestmove "),
+        Some("hint") => Some("hintok"),
+        Some("eval") => Some("evaluation "),
+        _ => None,
+    };
+    let mut child = Command::new(BIN)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap()).lines();
+    // Search reports carry times and speeds: compared without them.
+    let mut want = Vec::new();
+    let mut got = Vec::new();
+    for l in &lines {
+        if answer(l) {
+            if !l.starts_with("info ") {
+                want.push(l.to_string());
+            }
+            continue;
+        }
+        writeln!(stdin, "{l}").unwrap();
+        stdin.flush().unwrap();
+        if let Some(end) = last_of(l) {
+            loop {
+                let line = stdout.next().expect("an answer").unwrap();
+                let done = line.starts_with(end);
+                if !line.starts_with("info ") {
+                    got.push(line);
+                }
+                if done {
+                    break;
+                }
+            }
+        }
+    }
+    drop(stdin);
+    assert!(child.wait().unwrap().success());
+    assert!(want.len() >= 6, "{want:?}");
+    assert_eq!(got, want, "README's transcript differs from the engine");
+}
+
+#[test]
+fn readme_and_matches_commands_run() {
+    let dir = scratch("matches");
+    // README, "Subcommands": the taste (20 games there).
+    let report = gulbara(
+        &dir,
+        &[
+            "match",
+            "--engine",
+            &format!("cmd={BIN}"),
+            "name=zero",
+            "option.engine.ply=1",
+            "--engine",
+            &format!("cmd={BIN}"),
+            "name=one",
+            "--games",
+            "2",
+            "--seed",
+            "1",
+            "-j",
+            "2",
+            "--records",
+            "games/",
+            "--no-progress",
+        ],
+    );
+    assert!(report.contains("games 2"), "{report}");
+    let analysis = gulbara(&dir, &["analyse", "games/game-000001.txt", "--ply", "2"]);
+    assert!(!analysis.is_empty());
+    let bg = gulbara(
+        &dir,
+        &[
+            "match",
+            "--variant",
+            "backgammon",
+            "--engine",
+            &format!("cmd={BIN}"),
+            "name=net",
+            "--engine",
+            "cmd=builtin:random",
+            "--games",
+            "2",
+            "--no-progress",
+        ],
+    );
+    assert!(bg.contains("variant backgammon"), "{bg}");
+    // docs/MATCHES.md: the match with luck adjustment, replay, analyse at
+    // every depth and with rollouts, self-play in two games.
+    let luck = gulbara(
+        &dir,
+        &[
+            "match",
+            "--engine",
+            &format!("cmd={BIN}"),
+            "name=zero",
+            "option.engine.ply=1",
+            "--engine",
+            &format!("cmd={BIN}"),
+            "name=one",
+            "option.engine.ply=2",
+            "--games",
+            "2",
+            "--seed",
+            "1",
+            "-j",
+            "2",
+            "--luck-adjust",
+            "--records",
+            "games2/",
+            "--no-progress",
+        ],
+    );
+    assert!(luck.contains("luck-adjusted ppg"), "{luck}");
+    gulbara(&dir, &["replay", "games2/game-000001.txt"]);
+    gulbara(&dir, &["analyse", "games2/game-000001.txt", "--ply", "3"]);
+    gulbara(
+        &dir,
+        &[
+            "analyse",
+            "games2/game-000001.txt",
+            "--ply",
+            "2",
+            "--rollout",
+            "8",
+            "--rollout-truncate",
+            "2",
+            "--threads",
+            "2",
+        ],
+    );
+    gulbara(
+        &dir,
+        &["selfplay", "--games", "2", "--records", "selfplay/"],
+    );
+    assert!(dir.join("selfplay/game-000001.txt").is_file());
+    gulbara(
+        &dir,
+        &[
+            "selfplay",
+            "--variant",
+            "long_nardy",
+            "--games",
+            "2",
+            "--records",
+            "ln/",
+        ],
+    );
+    // A rollout in shards, merged.
+    for i in 0..2 {
+        gulbara(
+            &dir,
+            &[
+                "rollout",
+                "--setup",
+                "set game.variant backgammon",
+                "--setup",
+                "position startpos",
+                "--games",
+                "36",
+                "--truncate",
+                "2",
+                "--shard",
+                &format!("{i}/2"),
+                "--out",
+                &format!("ro-{i}.json"),
+            ],
+        );
+    }
+    let merged = gulbara(&dir, &["merge", "ro-0.json", "ro-1.json"]);
+    assert!(merged.starts_with("rolloutok equity"), "{merged}");
+    assert!(merged.contains("games 36"), "{merged}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn training_commands_run_with_their_defaults() {
+    let dir = scratch("training");
+    // docs/TRAINING.md, "Commands" (hours there): a few games here.
+    let out = gulbara(
+        &dir,
+        &[
+            "train",
+            "--dir",
+            "gb4",
+            "--games",
+            "40",
+            "--hidden",
+            "16",
+            "--layout",
+            "4",
+            "--seed",
+            "31",
+            "--lambda",
+            "0.7",
+            "--checkpoint-every",
+            "20",
+            "--gate-games",
+            "4",
+            "--no-progress",
+        ],
+    );
+    let _ = out;
+    assert!(dir.join("gb4/checkpoint.gbnn").is_file());
+    // refine's defaults start from the shipped network.
+    gulbara(
+        &dir,
+        &[
+            "refine",
+            "--from",
+            "shipped",
+            "--dir",
+            "refining",
+            "--games",
+            "4",
+            "--mix",
+            "0.5",
+            "--checkpoint-every",
+            "2",
+            "--no-progress",
+        ],
+    );
+    assert!(dir.join("refining/checkpoint.gbnn").is_file());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bearoff_runs() {
+    // README's subcommand table: bearoff, on one game and a few samples.
+    let dir = scratch("bearoff");
+    let out = gulbara(
+        &dir,
+        &["bearoff", "--variant", "backgammon", "--samples", "200"],
+    );
+    assert!(!out.is_empty());
+    let _ = std::fs::remove_dir_all(&dir);
+}
