@@ -55,16 +55,19 @@ pub struct RefineArgs {
 
 /// Runs `refine`.
 pub fn run(a: RefineArgs) -> anyhow::Result<()> {
-    let start = if a.from == "shipped" {
-        crate::eval::net::Net::shipped()?
-    } else {
-        crate::eval::net::Net::from_bytes(&std::fs::read(&a.from)?)?
-    };
     // Refinement plays Gul bara: any of its networks (its inputs are read
     // by the network's own layout), never another game's.
-    start
-        .check_game(crate::rules::Variant::GulBara)
-        .with_context(|| format!("refine plays Gul bara; --from {}", a.from))?;
+    let weights = crate::engine::Weights::named(&a.from);
+    let loaded = crate::engine::load_net(
+        crate::rules::Variant::GulBara,
+        &weights,
+        &crate::engine::FileAccess::Local,
+    )
+    .with_context(|| format!("refine plays Gul bara; --from {}", a.from))?;
+    let crate::eval::GameNet::GulBara(net) = loaded else {
+        anyhow::bail!("refine plays Gul bara; --from {} is another game's", a.from);
+    };
+    let start = (*net).clone();
     let cfg = crate::training::refine::RefineConfig {
         games: a.games,
         seed: a.seed,

@@ -46,12 +46,19 @@ impl LuckReference {
         // All-home races are judged from the bear-off tables, as in play.
         match self {
             LuckReference::Baseline => crate::eval::variants::baseline_shared(variant),
-            LuckReference::Net => match crate::eval::net::load_cached("shipped") {
-                Ok(net) => crate::eval::race::with_tables(net),
-                // The shipped weights are checked by the tests; should they
-                // ever fail to load, luck is judged by the baseline.
-                Err(_) => crate::eval::variants::baseline_shared(variant),
-            },
+            LuckReference::Net => {
+                let shipped = crate::engine::Weights::Shipped;
+                match crate::engine::load_net(variant, &shipped, &Default::default()) {
+                    Ok(net) => net.evaluator(),
+                    // The shipped weights are checked by the tests; should
+                    // they ever fail to load, luck is judged by the baseline,
+                    // and the log says so.
+                    Err(e) => {
+                        tracing::error!(error = %e, "the shipped network does not load; luck judged by the baseline");
+                        crate::eval::variants::baseline_shared(variant)
+                    }
+                }
+            }
         }
     }
 }

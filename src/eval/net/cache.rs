@@ -52,14 +52,3 @@ pub fn from_bytes_cached(bytes: &[u8]) -> Result<std::sync::Arc<Net>, WeightsErr
     }
     Ok(net)
 }
-
-/// Networks loaded by name: `shipped` (the weights inside the binary) or a
-/// file path, read with [`read_weights_file`] and shared through
-/// [`from_bytes_cached`].
-pub fn load_cached(name: &str) -> Result<std::sync::Arc<Net>, LoadError> {
-    if name == "shipped" {
-        return Ok(shipped_shared()?);
-    }
-    let bytes = read_weights_file(std::path::Path::new(name), false)?;
-    Ok(from_bytes_cached(&bytes)?)
-}
