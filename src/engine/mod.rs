@@ -18,6 +18,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use crate::cube::{MatchState, SessionRules};
 use crate::eval::{Evaluator, GameNet, Probs};
 use crate::rules::{GameState, Side, Variant};
 use crate::search::{Candidate, Limits, Search};
@@ -80,6 +81,8 @@ pub struct GoParams {
     pub ply: Option<Ply>,
     /// `infinite`: no result before a stop.
     pub infinite: bool,
+    /// `cube`: the cube decision that is due, not a play.
+    pub cube: bool,
 }
 
 /// One engine: a game, its settings, its networks and at most one search.
@@ -90,6 +93,8 @@ pub struct Engine {
     /// was set (by [`GameNet::slot`]); `None`: the shipped one.
     nets: [Option<GameNet>; 3],
     state: GameState,
+    /// Money play or a match, the score and the cube.
+    session: MatchState,
     worker: Option<Worker>,
 }
 
@@ -102,6 +107,7 @@ impl Engine {
             settings: Settings::default(),
             nets: [None, None, None],
             state: GameState::start(Side::White),
+            session: default_session(Variant::default()),
             worker: None,
         }
     }
@@ -113,6 +119,7 @@ impl Engine {
         let weights = settings.weights.clone();
         engine.settings = settings;
         engine.state = GameState::start_of(engine.settings.rules.variant, Side::White);
+        engine.session = default_session(engine.settings.rules.variant);
         if weights != Weights::Shipped {
             engine.set(Setting::Weights(weights))?;
         }
@@ -148,11 +155,22 @@ impl Engine {
             }
             Setting::Variant(v) => {
                 self.settings.apply(Setting::Variant(v));
+                self.session = default_session(v);
                 self.new_game();
             }
             other => self.settings.apply(other),
         }
         Ok(())
+    }
+
+    /// The session: money play or a match, the score, the cube.
+    pub fn session(&self) -> &MatchState {
+        &self.session
+    }
+
+    /// Sets the session (a new one, or a changed score or cube).
+    pub fn set_session(&mut self, session: MatchState) {
+        self.session = session;
     }
 
     /// A new game at the start (White to roll).
@@ -336,6 +354,15 @@ impl Drop for Engine {
     fn drop(&mut self) {
         self.stop_search();
     }
+}
+
+/// The session a game starts in: money play, its cube as the variant's
+/// table says.
+pub fn default_session(variant: Variant) -> MatchState {
+    MatchState::money(SessionRules {
+        cube: variant.spec().cube,
+        ..SessionRules::default()
+    })
 }
 
 /// The earlier of two optional deadlines.

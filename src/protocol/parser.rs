@@ -109,6 +109,13 @@ pub fn parse_command(line: &str) -> Result<Command, ProtocolError> {
         "legal" => cmd::legal::parse(args),
         "hint" => cmd::hint::parse(args),
         "rollout" => cmd::rollout::parse(args),
+        "newsession" => cmd::newsession::parse(args),
+        "setscore" => cmd::setscore::parse(args),
+        "setcube" => cmd::setcube::parse(args),
+        "double" => simple(Command::Double),
+        "take" => simple(Command::Answer(cmd::CubeAnswer::Take)),
+        "drop" | "pass" => simple(Command::Answer(cmd::CubeAnswer::Drop)),
+        "beaver" => simple(Command::Answer(cmd::CubeAnswer::Beaver)),
         "uci" | "ucinewgame" | "ponderhit" | "register" | "debug" | "d" => {
             Err(ProtocolError::unsupported(format!(
                 "{} is not part of this protocol (see protocol/SPEC.md)",
@@ -219,9 +226,14 @@ mod tests {
                 movetime: Some(100),
                 nodes: Some(5),
                 ply: Ply::new(1),
-                infinite: true
+                infinite: true,
+                cube: false,
             })
         );
+        assert!(matches!(
+            parse_command("go cube").unwrap(),
+            Command::Go(GoParams { cube: true, .. })
+        ));
         assert_eq!(code("go movetime"), ErrorCode::BadCommand);
         assert_eq!(code("go movetime -1"), ErrorCode::BadValue);
         assert_eq!(code("go ply 9"), ErrorCode::BadValue);
@@ -308,6 +320,40 @@ mod tests {
                 rollout: Some(_)
             }
         ));
+    }
+
+    #[test]
+    fn session_commands() {
+        assert_eq!(
+            parse_command("setscore 3 2 postcrawford").unwrap(),
+            Command::SetScore {
+                white: 3,
+                black: 2,
+                crawford: Some(false)
+            }
+        );
+        assert_eq!(parse_command("double").unwrap(), Command::Double);
+        assert_eq!(
+            parse_command("pass").unwrap(),
+            Command::Answer(cmd::CubeAnswer::Drop)
+        );
+        assert!(matches!(
+            parse_command("newsession type match length 5 crawford off").unwrap(),
+            Command::NewSession(cmd::SessionSpec {
+                length: Some(5),
+                crawford: Some(false),
+                ..
+            })
+        ));
+        assert_eq!(
+            code("newsession type money length 5"),
+            ErrorCode::BadCommand
+        );
+        assert_eq!(code("newsession type chess"), ErrorCode::BadValue);
+        assert_eq!(code("setscore 1"), ErrorCode::BadCommand);
+        assert_eq!(code("setscore 1 2 3"), ErrorCode::BadCommand);
+        assert_eq!(code("setcube value 2 owner nobody"), ErrorCode::BadValue);
+        assert_eq!(code("double now"), ErrorCode::BadCommand);
     }
 
     #[test]

@@ -217,7 +217,12 @@ impl Session {
             cmd @ (Command::Set { .. }
             | Command::NewGame
             | Command::Position { .. }
-            | Command::Dice(..)) => apply_setup(&mut self.engine, cmd)?,
+            | Command::Dice(..)
+            | Command::NewSession(..)
+            | Command::SetScore { .. }
+            | Command::SetCube { .. }
+            | Command::Double
+            | Command::Answer(..)) => apply_setup(&mut self.engine, cmd)?,
             Command::Show => self.show(),
             Command::Legal { limit } => self.legal(limit)?,
             Command::Go(p) => self.go(p)?,

@@ -41,6 +41,10 @@ pub(crate) fn parse(args: &[&str]) -> Result<Command, ProtocolError> {
                 p.infinite = true;
                 i += 1;
             }
+            "cube" => {
+                p.cube = true;
+                i += 1;
+            }
             "ponder" | "wtime" | "btime" | "winc" | "binc" | "movestogo" | "depth" | "mate"
             | "searchmoves" => {
                 return Err(ProtocolError::unsupported(format!(
@@ -61,6 +65,9 @@ pub(crate) fn parse(args: &[&str]) -> Result<Command, ProtocolError> {
 impl Session {
     /// Starts `go`.
     pub(in crate::protocol) fn go(&mut self, p: GoParams) -> Result<(), ProtocolError> {
+        if p.cube {
+            return self.go_cube();
+        }
         need_stage(self.state(), "go")?;
         let start = Instant::now();
         let limits = self.engine().go_limits(&p, start);

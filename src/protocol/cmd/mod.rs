@@ -8,8 +8,11 @@
 //! apply to an [`Engine`] alone, so `gulbara rollout --setup` uses them
 //! without a session ([`apply_setup`]).
 
+pub mod answer;
 pub mod control;
+pub mod cube;
 pub mod dice;
+pub mod double;
 pub mod eval;
 pub mod get;
 pub mod go;
@@ -17,13 +20,18 @@ pub mod hint;
 pub mod keys;
 pub mod legal;
 pub mod newgame;
+pub mod newsession;
 pub mod position;
 pub mod rollout;
 pub mod set;
+pub mod setcube;
+pub mod setscore;
 pub mod show;
 pub mod ubgi;
 
 pub use crate::engine::GoParams;
+pub use answer::CubeAnswer;
+pub use newsession::SessionSpec;
 pub use position::Base;
 pub use rollout::RolloutArgs;
 
@@ -90,6 +98,28 @@ pub enum Command {
     /// `rollout [games N] [truncate P] [ply K] [seed S] [luck on|off]
     /// [every K] [moves <play> ...]`.
     Rollout(RolloutArgs),
+    /// `newsession type money|match ...`.
+    NewSession(SessionSpec),
+    /// `setscore <white> <black> [crawford|postcrawford]`.
+    SetScore {
+        /// White's points.
+        white: u32,
+        /// Black's points.
+        black: u32,
+        /// Whether this is the Crawford game; `None`: the usual reading.
+        crawford: Option<bool>,
+    },
+    /// `setcube value <N> owner <center|white|black>`.
+    SetCube {
+        /// The cube's value.
+        value: u32,
+        /// Its owner.
+        owner: crate::cube::CubeOwner,
+    },
+    /// `double`.
+    Double,
+    /// `take`, `drop` or `beaver`.
+    Answer(CubeAnswer),
 }
 
 /// Applies a command that sets the game up (`set`, `newgame`,
@@ -105,8 +135,17 @@ pub fn apply_setup(engine: &mut Engine, cmd: Command) -> Result<(), ProtocolErro
         }
         Command::Position { base, moves } => position::apply(engine, base, &moves),
         Command::Dice(d1, d2) => dice::apply(engine, d1, d2),
+        Command::NewSession(spec) => newsession::apply(engine, &spec),
+        Command::SetScore {
+            white,
+            black,
+            crawford,
+        } => setscore::apply(engine, white, black, crawford),
+        Command::SetCube { value, owner } => setcube::apply(engine, value, owner),
+        Command::Double => double::apply(engine),
+        Command::Answer(a) => answer::apply(engine, a),
         _ => Err(ProtocolError::bad_command(
-            "only set, newgame, position and dice set a game up",
+            "only set, newgame, position, dice and the session commands set a game up",
         )),
     }
 }

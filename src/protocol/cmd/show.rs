@@ -70,8 +70,51 @@ impl Session {
                 None => self.say("result stuck points 0"),
             }
         }
+        let session = self.engine().session();
+        if *session != crate::engine::default_session(s.variant) {
+            self.say(&session_line(session));
+        }
         self.say("showok");
     }
+}
+
+/// `show`'s line of a session other than the game's default (money play,
+/// 0-0, the cube in the middle): `session money|match [length <n>] score
+/// white <a> black <b> cube <value> owner <center|white|black>
+/// [crawford|postcrawford] [doubled <white|black>] [jacoby] [beavers]
+/// [nocube]`.
+pub fn session_line(m: &crate::cube::MatchState) -> String {
+    use crate::cube::{SessionKind, state::side_name};
+    let mut l = match m.kind() {
+        SessionKind::Money => "session money".to_string(),
+        SessionKind::Match { length } => format!("session match length {length}"),
+    };
+    l.push_str(&format!(
+        " score white {} black {} cube {} owner {}",
+        m.score(Side::White),
+        m.score(Side::Black),
+        m.cube(),
+        m.owner()
+    ));
+    if m.is_crawford() {
+        l.push_str(" crawford");
+    } else if m.is_post_crawford() {
+        l.push_str(" postcrawford");
+    }
+    if let Some(d) = m.doubled_by() {
+        l.push_str(&format!(" doubled {}", side_name(d)));
+    }
+    let r = m.rules();
+    if r.jacoby {
+        l.push_str(" jacoby");
+    }
+    if r.beavers {
+        l.push_str(" beavers");
+    }
+    if !r.cube {
+        l.push_str(" nocube");
+    }
+    l
 }
 
 /// The ASCII board of `show`: four lines starting with `board`, points

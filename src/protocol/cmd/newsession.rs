@@ -1,0 +1,109 @@
+//! `newsession type money|match [length N] [jacoby on|off] [crawford on|off]
+//! [beavers on|off] [cube on|off]`: a new session (money play or a match to
+//! N points) at 0-0, the cube at 1 in the middle, and a new game.
+
+use crate::cube::{MatchState, SessionRules};
+use crate::engine::Engine;
+use crate::protocol::error::{ProtocolError, quote};
+use crate::protocol::parser::number;
+
+use super::Command;
+
+/// What `newsession` asks for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SessionSpec {
+    /// The match length; `None` for money play.
+    pub length: Option<u32>,
+    /// `jacoby on|off` (money play).
+    pub jacoby: Option<bool>,
+    /// `crawford on|off` (matches).
+    pub crawford: Option<bool>,
+    /// `beavers on|off` (money play).
+    pub beavers: Option<bool>,
+    /// `cube on|off`; `None`: the game's default.
+    pub cube: Option<bool>,
+}
+
+const USAGE: &str = "usage: newsession type money|match [length <n>] [jacoby on|off] [crawford on|off] [beavers on|off] [cube on|off]";
+
+fn on_off(what: &str, v: Option<&&str>) -> Result<bool, ProtocolError> {
+    match v.copied() {
+        Some("on") => Ok(true),
+        Some("off") => Ok(false),
+        Some(t) => Err(ProtocolError::bad_value(format!(
+            "newsession {what} must be on or off, got {}",
+            quote(t)
+        ))),
+        None => Err(ProtocolError::bad_command(USAGE)),
+    }
+}
+
+/// Parses the words after `newsession`.
+pub(crate) fn parse(args: &[&str]) -> Result<Command, ProtocolError> {
+    let (kind, rest) = match args {
+        ["type", kind, rest @ ..] => (*kind, rest),
+        _ => return Err(ProtocolError::bad_command(USAGE)),
+    };
+    let mut spec = SessionSpec {
+        length: None,
+        jacoby: None,
+        crawford: None,
+        beavers: None,
+        cube: None,
+    };
+    let is_match = match kind {
+        "money" => false,
+        "match" => true,
+        t => {
+            return Err(ProtocolError::bad_value(format!(
+                "newsession type must be money or match, got {}",
+                quote(t)
+            )));
+        }
+    };
+    let mut i = 0;
+    while let Some(&t) = rest.get(i) {
+        let v = rest.get(i + 1);
+        match t {
+            "length" if is_match => spec.length = Some(number("newsession length", v)?),
+            "jacoby" if !is_match => spec.jacoby = Some(on_off(t, v)?),
+            "beavers" if !is_match => spec.beavers = Some(on_off(t, v)?),
+            "crawford" if is_match => spec.crawford = Some(on_off(t, v)?),
+            "cube" => spec.cube = Some(on_off(t, v)?),
+            _ => {
+                return Err(ProtocolError::bad_command(format!(
+                    "{USAGE}; got {} (length and crawford are for matches, jacoby and beavers for money)",
+                    quote(t)
+                )));
+            }
+        }
+        i += 2;
+    }
+    if is_match && spec.length.is_none() {
+        return Err(ProtocolError::bad_command(
+            "newsession type match needs length <n>",
+        ));
+    }
+    Ok(Command::NewSession(spec))
+}
+
+/// Applies `newsession` to `engine`: the session, then a new game. On
+/// error nothing changes.
+pub fn apply(engine: &mut Engine, spec: &SessionSpec) -> Result<(), ProtocolError> {
+    let variant = engine.settings().rules.variant;
+    let rules = SessionRules {
+        cube: spec.cube.unwrap_or(variant.spec().cube),
+        jacoby: spec.jacoby.unwrap_or(false),
+        beavers: spec.beavers.unwrap_or(false),
+        crawford: spec.crawford.unwrap_or(true),
+    };
+    let session = match spec.length {
+        None => MatchState::money(rules),
+        Some(n) => {
+            MatchState::match_to(n, rules).map_err(|e| ProtocolError::bad_value(e.to_string()))?
+        }
+    };
+    engine.set_session(session);
+    engine.new_game();
+    Ok(())
+}
