@@ -7,9 +7,11 @@
 
 pub mod janowski;
 pub mod kazaross_xg2;
+pub mod match_play;
 pub mod met;
 pub mod state;
 
 pub use janowski::{CubeAction, CubeDecision, CubeView, efficiency, money_decision, money_equity};
+pub use match_play::{MatchScore, match_decision, match_mwc};
 pub use met::{KAZAROSS_XG2, Met};
 pub use state::{CubeOwner, CubeStateError, MatchState, SessionKind, SessionRules};

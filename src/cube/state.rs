@@ -160,20 +160,6 @@ pub fn side_name(side: Side) -> &'static str {
     }
 }
 
-fn idx(side: Side) -> usize {
-    match side {
-        Side::White => 0,
-        Side::Black => 1,
-    }
-}
-
-fn other(side: Side) -> Side {
-    match side {
-        Side::White => Side::Black,
-        Side::Black => Side::White,
-    }
-}
-
 impl MatchState {
     /// A money session at 0-0, the cube at 1 in the middle.
     pub fn money(rules: SessionRules) -> MatchState {
@@ -221,7 +207,7 @@ impl MatchState {
 
     /// `side`'s points.
     pub fn score(&self, side: Side) -> u32 {
-        self.score[idx(side)]
+        self.score[side.index()]
     }
 
     /// Points `side` still needs to win the match (`None` in money play).
@@ -376,7 +362,7 @@ impl MatchState {
     pub fn take(&mut self) -> Result<(), CubeStateError> {
         let doubler = self.doubled_by.ok_or(CubeStateError::NoDouble)?;
         self.cube *= 2;
-        self.owner = CubeOwner::Side(other(doubler));
+        self.owner = CubeOwner::Side(doubler.opponent());
         self.doubled_by = None;
         self.beavered = false;
         Ok(())
@@ -393,7 +379,7 @@ impl MatchState {
             return Err(CubeStateError::CubeValue(self.cube.saturating_mul(4)));
         }
         self.cube *= 4;
-        self.owner = CubeOwner::Side(other(doubler));
+        self.owner = CubeOwner::Side(doubler.opponent());
         self.doubled_by = None;
         self.beavered = true;
         Ok(())
@@ -431,8 +417,8 @@ impl MatchState {
     /// back at 1 in the middle, and the Crawford game when the winner has
     /// just come to one point from victory.
     pub fn score_game(&mut self, winner: Side, points: u32) {
-        let was_one_away = self.away(winner) == Some(1) || self.away(other(winner)) == Some(1);
-        let i = idx(winner);
+        let was_one_away = self.away(winner) == Some(1) || self.away(winner.opponent()) == Some(1);
+        let i = winner.index();
         self.score[i] = self.score[i].saturating_add(points);
         if let SessionKind::Match { length } = self.kind {
             self.score[i] = self.score[i].min(length);
@@ -440,7 +426,7 @@ impl MatchState {
         self.crawford_game = self.rules.crawford
             && !was_one_away
             && self.away(winner) == Some(1)
-            && self.away(other(winner)).is_some_and(|a| a > 1);
+            && self.away(winner.opponent()).is_some_and(|a| a > 1);
         self.cube = 1;
         self.owner = CubeOwner::Centre;
         self.doubled_by = None;

@@ -6,9 +6,15 @@
 //! `bestcube drop` or `bestcube beaver`.
 //!
 //! Money play: Janowski's cubeful equities ([`crate::cube::janowski`]),
-//! per unit of the cube, with the cube's efficiency of the position.
+//! per unit of the cube, with the cube's efficiency of the position. At a
+//! match score: match-winning chances ([`crate::cube::match_play`], `info
+//! cube mwc ...`) through the Kazaross-XG2 table, which every game uses
+//! until it has a table of its own.
 
-use crate::cube::{CubeOwner, CubeView, SessionKind, efficiency, money_decision};
+use crate::cube::{
+    CubeOwner, CubeView, KAZAROSS_XG2, MatchScore, SessionKind, efficiency, match_decision,
+    money_decision,
+};
 use crate::engine::JobKind;
 use crate::protocol::error::ProtocolError;
 use crate::protocol::session::Session;
@@ -35,12 +41,15 @@ impl Session {
                 state.pending_description()
             )));
         }
-        if let SessionKind::Match { .. } = session.kind() {
-            return Err(ProtocolError::unsupported(
-                "cube decisions at a match score are not played yet; money sessions are",
-            ));
-        }
         let doubler = state.to_move;
+        let score = match session.kind() {
+            SessionKind::Money => None,
+            SessionKind::Match { .. } => Some(MatchScore {
+                me: session.away(doubler).unwrap_or(1),
+                opp: session.away(doubler.opponent()).unwrap_or(1),
+                post_crawford: session.is_post_crawford(),
+            }),
+        };
         let answering = session.doubled_by() == Some(doubler);
         let view = match session.owner() {
             CubeOwner::Centre => CubeView::Centre,
@@ -54,6 +63,7 @@ impl Session {
             });
         }
         let rules = session.rules();
+        let cube = session.cube();
         let redouble = view == CubeView::Mine;
         let x = efficiency(&state);
         let (plies, beam) = self.engine().before_roll_depth();
@@ -66,9 +76,18 @@ impl Session {
             } else {
                 view
             };
-            let d = money_decision(&probs, from, x, rules.jacoby, rules.beavers);
+            let (d, unit) = match &score {
+                None => (
+                    money_decision(&probs, from, x, rules.jacoby, rules.beavers),
+                    "",
+                ),
+                Some(s) => (
+                    match_decision(&probs, &KAZAROSS_XG2, s, cube, from, x),
+                    " mwc",
+                ),
+            };
             let info = format!(
-                "info cube nodouble {} doubletake {} doublepass {} action {}",
+                "info cube{unit} nodouble {} doubletake {} doublepass {} action {}",
                 fmt_p(d.no_double as f32),
                 fmt_p(d.double_take as f32),
                 fmt_p(d.double_pass as f32),

@@ -1,0 +1,251 @@
+//! Cube decisions at a match score: match-winning chances (MWC) instead of
+//! money equity. The same cube-life interpolation as in money play
+//! ([`super::janowski`]), in MWC: the dead cube's MWC is the chances of
+//! each result times the match equity after it; the live cube's is
+//! piecewise linear in the chance of winning, through the take point (where
+//! the opponent doubles us out: we lose the cube's value), the cash point
+//! (we double them out: we win it) and the ends (we win or lose the game with
+//! its gammon share). The take and cash points are money play's live-cube
+//! points once the score's MWC is put in money's units (losing the cube's
+//! value −1, winning it +1), so what a win and a loss after a double are
+//! worth at this score sets them: a long match plays like money, and near
+//! its end the table's gammon and recube values take over.
+
+use super::janowski::{CubeAction, CubeDecision, CubeView};
+use super::met::Met;
+use crate::eval::Probs;
+
+/// The score seen from the side whose chances are judged.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MatchScore {
+    /// Points this side still needs.
+    pub me: u32,
+    /// Points the opponent still needs.
+    pub opp: u32,
+    /// The Crawford game has been played.
+    pub post_crawford: bool,
+}
+
+impl MatchScore {
+    /// This side's MWC after it wins `points` (`points` < 0: loses them).
+    fn after(&self, met: &Met, points: i64) -> f64 {
+        let (mut me, mut opp) = (i64::from(self.me), i64::from(self.opp));
+        if points >= 0 {
+            me -= points;
+        } else {
+            opp += points;
+        }
+        if me <= 0 {
+            return 1.0;
+        }
+        if opp <= 0 {
+            return 0.0;
+        }
+        // Whoever comes to 1 away now, with the other more, plays the
+        // Crawford game next; a side already 1 away keeps the reading.
+        let post = self.post_crawford && (me == 1 || opp == 1);
+        met.mwc(me as u32, opp as u32, post)
+    }
+}
+
+/// The chances of each result, from the judged side's view: wins and
+/// losses of 1, 2 and 3 points (singles, gammons or mars, backgammons).
+fn results(p: &Probs) -> [(i64, f64); 6] {
+    let win = f64::from(p.win);
+    let wg = f64::from(p.win_mars);
+    let wbg = f64::from(p.win_bg);
+    let lg = f64::from(p.lose_mars);
+    let lbg = f64::from(p.lose_bg);
+    [
+        (1, (win - wg).max(0.0)),
+        (2, (wg - wbg).max(0.0)),
+        (3, wbg),
+        (-1, (1.0 - win - lg).max(0.0)),
+        (-2, (lg - lbg).max(0.0)),
+        (-3, lbg),
+    ]
+}
+
+/// The MWC of a game played to its end at cube `cube` (the cube dead).
+fn dead(p: &Probs, met: &Met, score: &MatchScore, cube: i64) -> f64 {
+    results(p)
+        .iter()
+        .map(|&(k, q)| q * score.after(met, k * cube))
+        .sum()
+}
+
+/// The MWC of winning, and of losing, the game at cube `cube`, averaged
+/// over its gammon share.
+fn ends(p: &Probs, met: &Met, score: &MatchScore, cube: i64) -> (f64, f64) {
+    let r = results(p);
+    let avg = |sign: i64| {
+        let (mut q_sum, mut m_sum) = (0.0, 0.0);
+        for &(k, q) in r.iter().filter(|(k, _)| k.signum() == sign) {
+            q_sum += q;
+            m_sum += q * score.after(met, k * cube);
+        }
+        if q_sum > 1e-9 {
+            m_sum / q_sum
+        } else {
+            score.after(met, sign * cube)
+        }
+    };
+    (avg(1), avg(-1))
+}
+
+/// The cubeful MWC of the chances `p` at `score` with the cube at `cube`
+/// where `view` says, at efficiency `x`.
+pub fn match_mwc(
+    p: &Probs,
+    met: &Met,
+    score: &MatchScore,
+    cube: u32,
+    view: CubeView,
+    x: f64,
+) -> f64 {
+    let c = i64::from(cube);
+    let win = f64::from(p.win);
+    let dead_mwc = dead(p, met, score, c);
+    let (w_end, l_end) = ends(p, met, score, c);
+    let (w2, l2) = ends(p, met, score, 2 * c);
+    let cash = score.after(met, c);
+    let dropped = score.after(met, -c);
+    // The take and cash points of a live cube, as in money play once the
+    // score's MWC is measured in money's units: losing the cube's value is
+    // −1, winning it +1; W and L are then the average win and loss after a
+    // double (per unit of the doubled cube), as the score makes them worth.
+    let mid = (cash + dropped) / 2.0;
+    let unit = ((cash - dropped) / 2.0).max(1e-9);
+    let w = ((w2 - mid) / unit / 2.0).max(0.5);
+    let l = ((mid - l2) / unit / 2.0).max(0.5);
+    let tp = ((l - 0.5) / (w + l + 0.5)).clamp(0.0, 1.0);
+    let cp = ((l + 1.0) / (w + l + 0.5)).clamp(0.0, 1.0);
+    let line = |x0: f64, y0: f64, x1: f64, y1: f64| {
+        if x1 - x0 < 1e-9 {
+            y1
+        } else {
+            y0 + (y1 - y0) * (win - x0) / (x1 - x0)
+        }
+    };
+    let live = match view {
+        CubeView::Centre => {
+            if win <= tp {
+                line(0.0, l_end, tp, dropped)
+            } else if win < cp {
+                line(tp, dropped, cp, cash)
+            } else {
+                line(cp, cash, 1.0, w_end)
+            }
+        }
+        CubeView::Mine => {
+            if win < cp {
+                line(0.0, l_end, cp, cash)
+            } else {
+                line(cp, cash, 1.0, w_end)
+            }
+        }
+        CubeView::Theirs => {
+            if win < tp {
+                line(0.0, l_end, tp, dropped)
+            } else {
+                line(tp, dropped, 1.0, w_end)
+            }
+        }
+    };
+    dead_mwc * (1.0 - x) + live * x
+}
+
+/// The cube decision at a match score of the side to roll with chances
+/// `p`, the cube at `cube` where `view` says (centred or its own), in MWC.
+pub fn match_decision(
+    p: &Probs,
+    met: &Met,
+    score: &MatchScore,
+    cube: u32,
+    view: CubeView,
+    x: f64,
+) -> CubeDecision {
+    let no_double = match_mwc(p, met, score, cube, view, x);
+    let double_take = match_mwc(p, met, score, cube * 2, CubeView::Theirs, x);
+    let double_pass = score.after(met, i64::from(cube));
+    let action = if double_take >= double_pass {
+        if no_double >= double_pass {
+            CubeAction::TooGoodPass
+        } else {
+            CubeAction::DoublePass
+        }
+    } else if no_double >= double_pass {
+        CubeAction::TooGoodTake
+    } else if double_take > no_double {
+        CubeAction::DoubleTake
+    } else {
+        CubeAction::NoDoubleTake
+    };
+    CubeDecision {
+        no_double,
+        double_take,
+        double_pass,
+        action,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cube::KAZAROSS_XG2;
+
+    fn probs(win: f32, wg: f32, lg: f32) -> Probs {
+        Probs {
+            win,
+            win_mars: wg,
+            lose_mars: lg,
+            win_bg: 0.0,
+            lose_bg: 0.0,
+        }
+    }
+
+    fn score(me: u32, opp: u32, post_crawford: bool) -> MatchScore {
+        MatchScore {
+            me,
+            opp,
+            post_crawford,
+        }
+    }
+
+    #[test]
+    fn a_dead_cube_is_the_mwc_of_the_results() {
+        let met = &KAZAROSS_XG2;
+        let s = score(7, 7, false);
+        let p = probs(0.6, 0.2, 0.1);
+        let want = 0.4 * met.mwc(6, 7, false)
+            + 0.2 * met.mwc(5, 7, false)
+            + 0.3 * met.mwc(7, 6, false)
+            + 0.1 * met.mwc(7, 5, false);
+        let got = match_mwc(&p, met, &s, 1, CubeView::Centre, 0.0);
+        assert!((got - want).abs() < 1e-6, "{got} {want}");
+    }
+
+    #[test]
+    fn decisions_at_match_scores() {
+        let met = &KAZAROSS_XG2;
+        let d = |w: f32, s: MatchScore| {
+            match_decision(&probs(w, 0.0, 0.0), met, &s, 1, CubeView::Centre, 0.68).action
+        };
+        // Early in a long match the cube works much as for money.
+        assert_eq!(d(0.55, score(7, 7, false)), CubeAction::NoDoubleTake);
+        assert_eq!(d(0.72, score(7, 7, false)), CubeAction::DoubleTake);
+        assert_eq!(d(0.92, score(7, 7, false)), CubeAction::DoublePass);
+        // Both one away: any win wins the match, the cube is worth nothing.
+        assert!(!d(0.7, score(1, 1, false)).doubles());
+        // The trailer after the Crawford game doubles at once: the leader
+        // has nothing to lose by taking.
+        assert_eq!(d(0.5, score(4, 1, true)), CubeAction::DoubleTake);
+        // Holding the cube is worth MWC, and facing it costs.
+        let p = probs(0.6, 0.1, 0.05);
+        let s = score(5, 5, false);
+        let mine = match_mwc(&p, met, &s, 2, CubeView::Mine, 0.68);
+        let centre = match_mwc(&p, met, &s, 1, CubeView::Centre, 0.68);
+        let theirs = match_mwc(&p, met, &s, 2, CubeView::Theirs, 0.68);
+        assert!(mine > theirs && centre > theirs, "{mine} {centre} {theirs}");
+    }
+}
