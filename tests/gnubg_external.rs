@@ -183,6 +183,96 @@ fn gnubg_plays_ten_games_against_the_bridge() {
     eprintln!("gnubg_external: {score_line} ({our_turns} turns by gulbara)");
 }
 
+/// The bridge's log lines, kept while it runs.
+fn start_bridge_logged(args: &[&str]) -> (Child, String, std::sync::mpsc::Receiver<String>) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gulbara"))
+        .arg("gnubg-external")
+        .args(args)
+        .args(["--log-level", "gulbara=debug"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start gulbara gnubg-external");
+    let stderr = child.stderr.take().unwrap();
+    let mut lines = BufReader::new(stderr).lines();
+    let addr = loop {
+        let line = lines
+            .next()
+            .expect("the bridge exited before it listened")
+            .unwrap();
+        if let Some(a) = line.strip_prefix("gnubg-external listening on ") {
+            break a.trim().to_string();
+        }
+    };
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for l in lines.map_while(Result::ok) {
+            let _ = tx.send(l);
+        }
+    });
+    (child, addr, rx)
+}
+
+#[test]
+#[ignore = "needs gnubg (apt-get install -y gnubg); run with --include-ignored"]
+fn gnubg_plays_a_match_with_the_cube_against_the_bridge() {
+    let gnubg = gnubg_path();
+    let (mut bridge, addr, log) = start_bridge_logged(&["--listen", "127.0.0.1:0"]);
+    let mat = temp("cube.mat");
+    let mut cmds = String::new();
+    for c in [
+        "set player 0 name gnubg",
+        "set player 0 gnubg",
+        "set player 0 chequerplay evaluation plies 0",
+        "set player 0 cubedecision evaluation plies 0",
+        "set cube use on",
+        "set jacoby off",
+        "set beavers 0",
+        "set automatic game off",
+        "set seed 11",
+    ] {
+        cmds.push_str(c);
+        cmds.push('\n');
+    }
+    cmds.push_str(&format!("set player 1 external {addr}\n"));
+    cmds.push_str("new match 5\n");
+    cmds.push_str(&"new game\n".repeat(12));
+    cmds.push_str(&format!("export match mat {}\n", mat.display()));
+    let out = run_gnubg(&gnubg, &cmds, "cube");
+    let _ = bridge.kill();
+    let _ = bridge.wait();
+    assert!(
+        !out.contains("badly formed") && !out.contains("Error ("),
+        "gnubg complained:\n{out}"
+    );
+    assert!(
+        out.contains("has won the match"),
+        "the match did not end:\n{out}"
+    );
+    // gnubg asked the bridge for cube decisions, and played its answers:
+    // the external player doubled, or took or dropped gnubg's double.
+    let decisions = log
+        .try_iter()
+        .filter(|l| l.contains("cube decision"))
+        .count();
+    assert!(decisions > 0, "gnubg never asked for a cube decision");
+    let ours = ["root doubles", "root accepts", "root refuses"];
+    assert!(
+        ours.iter().any(|w| out.contains(w)),
+        "no cube action by the bridge:\n{}",
+        out.lines()
+            .filter(|l| l.contains("doubles") || l.contains("cube"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+    // gnubg's export, cube actions and all, replays under gulbara's rules.
+    let text = std::fs::read_to_string(&mat).expect("gnubg exported the match");
+    let _ = std::fs::remove_file(&mat);
+    assert!(text.contains(" 5 point match"), "{text}");
+    assert!(text.contains("Doubles =>"), "{text}");
+    gulbara::record::replay(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+}
+
 #[test]
 #[ignore = "needs gnubg (apt-get install -y gnubg); run with --include-ignored"]
 fn gnubg_plays_short_nardy_over_a_unix_socket() {

@@ -25,9 +25,10 @@ use std::time::Duration;
 
 use super::fibs::{self, BoardRequest, Decision};
 use super::movetext;
+use crate::cube::{CubeDecision, CubeOwner, CubeStateError, MatchState, SessionRules};
 use crate::engine::{Engine, EngineConfig, SearchError, Setting, SetupError};
 use crate::protocol::{ProtocolError, Settings};
-use crate::rules::{GameState, Position, Variant};
+use crate::rules::{GameState, Position, Side, Variant};
 
 /// Why a decision could not be answered.
 #[derive(Debug, thiserror::Error)]
@@ -47,6 +48,9 @@ pub enum BridgeError {
     /// The engine could not search.
     #[error(transparent)]
     Search(#[from] SearchError),
+    /// The board's score or cube cannot be.
+    #[error(transparent)]
+    Session(CubeStateError),
     /// The searched play did not survive its own round trip through
     /// gnubg's notation (a bug: nothing is sent that gnubg could misread).
     #[error("internal: the play {0:?} does not read back as the play searched")]
@@ -103,23 +107,99 @@ impl Bridge {
 
     /// The answer to one board string.
     pub fn decide(&mut self, message: &str) -> Result<String, BridgeError> {
+        tracing::trace!(
+            board = message.trim_end_matches(['\0', '\n', '\r']),
+            "from gnubg"
+        );
         let req = fibs::parse(message)?;
         tracing::debug!(?req.decision, player = req.player, "decision");
         match req.decision {
-            Decision::Cube => Ok("roll".into()),
+            Decision::Cube => self.double_or_roll(&req),
             Decision::Take => self.take_or_drop(&req),
             Decision::Move { dice } => self.play(&req, dice),
         }
     }
 
-    fn take_or_drop(&mut self, req: &BoardRequest) -> Result<String, BridgeError> {
-        // The doubler is on turn, before its roll.
+    /// The session gnubg's board describes, the player on turn as White
+    /// (as [`super::state_of`] reads the board).
+    fn session_of(req: &BoardRequest, doubled: bool) -> Result<MatchState, BridgeError> {
+        let rules = SessionRules {
+            cube: true,
+            ..SessionRules::default()
+        };
+        let bad = |e: CubeStateError| BridgeError::Session(e);
+        let mut s = if req.match_length == 0 {
+            MatchState::money(rules)
+        } else {
+            let mut m = MatchState::match_to(req.match_length, rules).map_err(bad)?;
+            let crawford = if req.crawford {
+                Some(true)
+            } else if req.post_crawford {
+                Some(false)
+            } else {
+                None
+            };
+            m.set_score(
+                req.scores[0],
+                req.scores[1],
+                crawford.filter(|_| {
+                    let away = |s: u32| req.match_length.saturating_sub(s);
+                    (away(req.scores[0]) == 1) != (away(req.scores[1]) == 1)
+                }),
+            )
+            .map_err(bad)?;
+            m
+        };
+        let on_turn = usize::from(req.on_turn);
+        let owner = match (req.may_double[on_turn], req.may_double[1 - on_turn]) {
+            (true, false) if req.cube > 1 => CubeOwner::Side(Side::White),
+            (false, true) if req.cube > 1 => CubeOwner::Side(Side::Black),
+            _ => CubeOwner::Centre,
+        };
+        if !s.is_crawford() {
+            s.set_cube(req.cube, owner).map_err(bad)?;
+        }
+        if doubled {
+            s.double(Side::White).map_err(bad)?;
+        }
+        Ok(s)
+    }
+
+    /// The cube decision of the player on turn: its network's chances
+    /// before the roll made cubeful at the board's score and cube.
+    fn cube_decision(
+        &mut self,
+        req: &BoardRequest,
+        doubled: bool,
+    ) -> Result<Option<CubeDecision>, BridgeError> {
         let state = super::state_of(self.variant, &req.board, None)?;
         self.engine.set_state(state)?;
-        let doubler = self.engine.before_roll_now()?.equity();
-        let ours = -doubler;
-        tracing::debug!(equity = ours, "take decision");
-        Ok(if ours > -0.5 { "take" } else { "drop" }.into())
+        let session = Self::session_of(req, doubled)?;
+        self.engine.set_session(session);
+        let probs = self.engine.before_roll_now()?;
+        let d = crate::cube::decide(&probs, &state, &session, Side::White);
+        tracing::debug!(decision = ?d, "cube decision");
+        Ok(d)
+    }
+
+    fn double_or_roll(&mut self, req: &BoardRequest) -> Result<String, BridgeError> {
+        let d = self.cube_decision(req, false)?;
+        Ok(match d {
+            Some(d) if d.action.doubles() => "double",
+            _ => "roll",
+        }
+        .into())
+    }
+
+    fn take_or_drop(&mut self, req: &BoardRequest) -> Result<String, BridgeError> {
+        // The doubler is on turn, before its roll; gnubg's beavers are not
+        // offered (its board does not say whether they are allowed).
+        let d = self.cube_decision(req, true)?;
+        Ok(match d.map(|d| d.action.answer()) {
+            Some("drop") => "drop",
+            _ => "take",
+        }
+        .into())
     }
 
     fn play(&mut self, req: &BoardRequest, dice: (u8, u8)) -> Result<String, BridgeError> {

@@ -4,9 +4,9 @@
 //! | fields | meaning |
 //! | --- | --- |
 //! | 0 | `board` |
-//! | 1, 2 | two names (the deciding player's first for moves and cube decisions, the doubler's for take decisions) |
+//! | 1, 2 | two names: the player not on turn first, then the one on turn (the doubler, in a take decision) |
 //! | 3 | match length (0: money) |
-//! | 4, 5 | two scores |
+//! | 4, 5 | their scores, in the names' order |
 //! | 6–31 | the board: `board[0]` … `board[25]` |
 //! | 32 | turn: 1 player 1 on turn, -1 player 0 |
 //! | 33, 34 | the dice (0 0: a cube or take decision) |
@@ -63,6 +63,14 @@ pub struct BoardRequest {
     pub match_length: u32,
     /// The cube's value.
     pub cube: u32,
+    /// The scores of the player on turn and of the other.
+    pub scores: [u32; 2],
+    /// Whether each player (by gnubg's number) may double.
+    pub may_double: [bool; 2],
+    /// This game is a match's Crawford game.
+    pub crawford: bool,
+    /// The match's Crawford game has been played.
+    pub post_crawford: bool,
 }
 
 /// Why a line is not a board string the bridge can answer.
@@ -137,8 +145,8 @@ pub fn parse(line: &str) -> Result<BoardRequest, FibsError> {
     }
     let match_length = field(&fields, 3, "match length", 0, 64)? as u32;
     // A money session's scores add up without limit.
-    field(&fields, 4, "score", 0, i64::from(i32::MAX))?;
-    field(&fields, 5, "score", 0, i64::from(i32::MAX))?;
+    let not_on_turn_score = field(&fields, 4, "score", 0, i64::from(i32::MAX))? as u32;
+    let on_turn_score = field(&fields, 5, "score", 0, i64::from(i32::MAX))? as u32;
     let mut player1: SideCounts = [0; 25];
     let mut player0: SideCounts = [0; 25];
     for p in 0..=25usize {
@@ -184,6 +192,9 @@ pub fn parse(line: &str) -> Result<BoardRequest, FibsError> {
     for i in 47..FIELDS {
         field(&fields, i, "flag", -1, 64)?;
     }
+    let may_double = [fields[39] == "1", fields[38] == "1"];
+    let post_crawford = match_length > 0 && fields[51] == "1";
+    let crawford = match_length > 0 && fields[52] == "0";
     let decision = match (d1, d2) {
         (0, 0) if doubled => Decision::Take,
         (0, 0) => Decision::Cube,
@@ -221,6 +232,10 @@ pub fn parse(line: &str) -> Result<BoardRequest, FibsError> {
         names: [fields[1].to_string(), fields[2].to_string()],
         match_length,
         cube,
+        scores: [on_turn_score, not_on_turn_score],
+        may_double,
+        crawford,
+        post_crawford,
     })
 }
 
@@ -245,6 +260,25 @@ mod tests {
         assert_eq!(r.board.on_roll, start_side());
         assert_eq!(r.board.opponent, start_side());
         assert_eq!(r.names, ["You".to_string(), "someplayer".to_string()]);
+    }
+
+    /// Take decisions gnubg sent in a 5-point match with the cube on: the
+    /// score, the cube and who may double are read from the board.
+    #[test]
+    fn cube_fields_of_take_decisions() {
+        // gnubg (player 0, on turn) redoubles to 4 at 0-0; it owns the cube.
+        let r = parse("board:root:gnubg:5:0:0:0:3:0:-1:2:3:2:2:2:0:0:0:0:0:-1:0:0:0:0:-2:-3:-2:-2:-2:-2:1:-1:0:0:0:0:2:0:1:1:1:-1:0:25:0:0:0:0:0:0:0:1").unwrap();
+        assert_eq!(r.decision, Decision::Take);
+        assert_eq!((r.player, r.on_turn, r.match_length, r.cube), (1, 0, 5, 2));
+        assert_eq!(r.may_double, [true, false]);
+        assert_eq!(r.scores, [0, 0]);
+        assert!(!r.crawford && !r.post_crawford);
+        // gnubg doubles from the centre, ahead 2-0 (the scores: the player
+        // on turn's first).
+        let r = parse("board:root:gnubg:5:0:2:0:-2:0:2:0:0:5:2:3:1:0:0:-2:0:0:-1:0:-2:-1:-3:-2:-2:0:1:0:1:-1:0:0:0:0:1:1:1:1:1:-1:0:25:0:0:0:0:0:0:0:1").unwrap();
+        assert_eq!((r.decision, r.cube), (Decision::Take, 1));
+        assert_eq!(r.may_double, [true, true]);
+        assert_eq!(r.scores, [2, 0]);
     }
 
     /// Lines gnubg 1.07 sent (with the LF and NUL it sends after them).

@@ -11,10 +11,7 @@
 //! cube mwc ...`) through the Kazaross-XG2 table, which every game uses
 //! until it has a table of its own.
 
-use crate::cube::{
-    CubeOwner, CubeView, KAZAROSS_XG2, MatchScore, SessionKind, efficiency, match_decision,
-    money_decision,
-};
+use crate::cube::{CubeOwner, SessionKind, decide};
 use crate::engine::JobKind;
 use crate::protocol::error::ProtocolError;
 use crate::protocol::session::Session;
@@ -42,50 +39,18 @@ impl Session {
             )));
         }
         let doubler = state.to_move;
-        let score = match session.kind() {
-            SessionKind::Money => None,
-            SessionKind::Match { .. } => Some(MatchScore {
-                me: session.away(doubler).unwrap_or(1),
-                opp: session.away(doubler.opponent()).unwrap_or(1),
-                post_crawford: session.is_post_crawford(),
-            }),
-        };
         let answering = session.doubled_by() == Some(doubler);
-        let view = match session.owner() {
-            CubeOwner::Centre => CubeView::Centre,
-            CubeOwner::Side(s) if s == doubler => CubeView::Mine,
-            CubeOwner::Side(_) => CubeView::Theirs,
-        };
-        if !answering && session.may_double(doubler).is_err() {
-            // Not this side's cube to turn (or the Crawford game): nothing to weigh.
-            return self.spawn(JobKind::Go, false, |_, _| {
-                vec!["bestcube nodouble".to_string()]
-            });
-        }
-        let rules = session.rules();
-        let cube = session.cube();
-        let redouble = view == CubeView::Mine;
-        let x = efficiency(&state);
+        let redouble = session.owner() != CubeOwner::Centre;
+        let in_match = matches!(session.kind(), SessionKind::Match { .. });
         let (plies, beam) = self.engine().before_roll_depth();
         self.spawn(JobKind::Go, false, move |job, _| {
             let probs = job.search.before_roll(&state, plies, beam);
-            // The doubler's view; a waiting double was offered from the
-            // centre or by the owner.
-            let from = if answering && view == CubeView::Theirs {
-                CubeView::Centre
-            } else {
-                view
+            // Not this side's cube to turn (the opponent owns it, or the
+            // Crawford game): nothing to weigh.
+            let Some(d) = decide(&probs, &state, &session, doubler) else {
+                return vec!["bestcube nodouble".to_string()];
             };
-            let (d, unit) = match &score {
-                None => (
-                    money_decision(&probs, from, x, rules.jacoby, rules.beavers),
-                    "",
-                ),
-                Some(s) => (
-                    match_decision(&probs, &KAZAROSS_XG2, s, cube, from, x),
-                    " mwc",
-                ),
-            };
+            let unit = if in_match { " mwc" } else { "" };
             let info = format!(
                 "info cube{unit} nodouble {} doubletake {} doublepass {} action {}",
                 fmt_p(d.no_double as f32),
