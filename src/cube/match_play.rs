@@ -28,7 +28,7 @@ pub struct MatchScore {
 
 impl MatchScore {
     /// This side's MWC after it wins `points` (`points` < 0: loses them).
-    fn after(&self, met: &Met, points: i64) -> f64 {
+    pub(crate) fn after(&self, met: &Met, points: i64) -> f64 {
         let (mut me, mut opp) = (i64::from(self.me), i64::from(self.opp));
         if points >= 0 {
             me -= points;

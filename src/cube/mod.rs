@@ -53,3 +53,95 @@ pub fn decide(
         }
     })
 }
+
+/// What each result is worth to each side in `session`, in units of a
+/// single win at the current cube: at a match score, from the match equity
+/// table (so a gammon is worth what the score makes it worth); `None` in
+/// money play, where the cubeless points rank plays.
+pub fn valuation(session: &MatchState) -> Option<[crate::search::Valuation; 2]> {
+    let SessionKind::Match { .. } = session.kind() else {
+        return None;
+    };
+    let of = |side: Side| {
+        let score = MatchScore {
+            me: session.away(side).unwrap_or(1),
+            opp: session.away(side.opponent()).unwrap_or(1),
+            post_crawford: session.is_post_crawford(),
+        };
+        let c = i64::from(session.cube());
+        let m = |points: i64| score.after(&KAZAROSS_XG2, points);
+        let (w1, l1) = (m(c), m(-c));
+        let mid = (w1 + l1) / 2.0;
+        let unit = ((w1 - l1) / 2.0).max(1e-9);
+        let v = |k: i64| ((m(k * c) - mid) / unit) as f32;
+        crate::search::Valuation {
+            win: [v(1), v(2), v(3)],
+            lose: [v(-1), v(-2), v(-3)],
+        }
+    };
+    Some([of(Side::White), of(Side::Black)])
+}
+
+/// The cubeful worth of `roller`'s chances `probs` before its roll in
+/// `session`: money equity per unit of the cube, or match-winning chances
+/// (`true`) in a match. `None` when the session has no cube and is money
+/// play (the cubeless equity is the answer).
+pub fn cubeful(
+    probs: &Probs,
+    state: &GameState,
+    session: &MatchState,
+    roller: Side,
+) -> Option<(f64, bool)> {
+    let view = match session.owner() {
+        CubeOwner::Centre => CubeView::Centre,
+        CubeOwner::Side(s) if s == roller => CubeView::Mine,
+        CubeOwner::Side(_) => CubeView::Theirs,
+    };
+    let rules = session.rules();
+    // No cube to turn: the game is played out at this cube.
+    let x = if rules.cube && !session.is_crawford() {
+        efficiency(state)
+    } else {
+        0.0
+    };
+    match session.kind() {
+        SessionKind::Money if rules.cube => {
+            Some((money_equity(probs, view, x, rules.jacoby), false))
+        }
+        SessionKind::Money => None,
+        SessionKind::Match { .. } => {
+            let score = MatchScore {
+                me: session.away(roller).unwrap_or(1),
+                opp: session.away(roller.opponent()).unwrap_or(1),
+                post_crawford: session.is_post_crawford(),
+            };
+            Some((
+                match_mwc(probs, &KAZAROSS_XG2, &score, session.cube(), view, x),
+                true,
+            ))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gammons_are_worth_what_the_score_makes_them() {
+        let rules = SessionRules::default();
+        // Double match point: a gammon wins the match as a single does.
+        let mut m = MatchState::match_to(5, rules).unwrap();
+        m.set_score(4, 4, Some(false)).unwrap();
+        let [w, b] = valuation(&m).unwrap();
+        assert_eq!(w.win[1], w.win[0]);
+        assert_eq!(b.lose[1], b.lose[0]);
+        // Early in a long match a gammon is worth about two singles.
+        let m = MatchState::match_to(25, rules).unwrap();
+        let [w, _] = valuation(&m).unwrap();
+        assert!((w.win[1] - 2.0).abs() < 0.2, "{w:?}");
+        assert!((w.lose[1] + 2.0).abs() < 0.2, "{w:?}");
+        // Money play ranks by the cubeless points.
+        assert!(valuation(&MatchState::money(rules)).is_none());
+    }
+}

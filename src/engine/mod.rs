@@ -252,7 +252,8 @@ impl Engine {
         let limits = self.go_limits(&GoParams::default(), Instant::now());
         let eval = self.evaluator()?;
         let flag = AtomicBool::new(false);
-        let search = Search::new(eval.as_ref(), self.settings.rules, &flag);
+        let search = Search::new(eval.as_ref(), self.settings.rules, &flag)
+            .with_valuation(crate::cube::valuation(&self.session));
         Ok(search.best_turn(&self.state, &limits, &mut |_| {}))
     }
 
@@ -262,7 +263,8 @@ impl Engine {
         let (plies, beam) = self.before_roll_depth();
         let eval = self.evaluator()?;
         let flag = AtomicBool::new(false);
-        let search = Search::new(eval.as_ref(), self.settings.rules, &flag);
+        let search = Search::new(eval.as_ref(), self.settings.rules, &flag)
+            .with_valuation(crate::cube::valuation(&self.session));
         Ok(search.before_roll(&self.state, plies, beam))
     }
 
@@ -283,6 +285,7 @@ impl Engine {
         }
         let eval = self.evaluator()?;
         let rules = self.settings.rules;
+        let valuation = crate::cube::valuation(&self.session);
         let stop = Arc::new(StopSignal::default());
         let done = Arc::new(AtomicBool::new(false));
         let (signal, done_flag) = (stop.clone(), done.clone());
@@ -290,7 +293,8 @@ impl Engine {
             .name(format!("gulbara-{}", kind.name()))
             .spawn(move || {
                 let job_ctx = Job {
-                    search: Search::new(eval.as_ref(), rules, signal.flag()),
+                    search: Search::new(eval.as_ref(), rules, signal.flag())
+                        .with_valuation(valuation),
                     eval: eval.as_ref(),
                     rules,
                     stop: &signal,

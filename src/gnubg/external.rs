@@ -205,6 +205,9 @@ impl Bridge {
     fn play(&mut self, req: &BoardRequest, dice: (u8, u8)) -> Result<String, BridgeError> {
         let state: GameState = super::state_of(self.variant, &req.board, Some(dice))?;
         self.engine.set_state(state)?;
+        // At a match score the plays are ranked by what the score makes
+        // each result worth.
+        self.engine.set_session(Self::session_of(req, false)?);
         let ranked = self.engine.best_turns_now()?;
         let steps = ranked.first().map(|c| c.steps.clone()).unwrap_or_default();
         let text = movetext::combined(state.pos, &steps);

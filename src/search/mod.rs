@@ -138,6 +138,36 @@ pub struct Search<'a> {
     nodes: AtomicU64,
     start: Instant,
     prefilter: usize,
+    /// What each result is worth to each side (by [`Side::index`]); `None`:
+    /// the cubeless points ([`Probs::equity`]).
+    valuation: Option<[Valuation; 2]>,
+}
+
+/// What each result of a game is worth to one side, in units of a single
+/// win: at a match score a gammon is worth what the score makes it worth.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Valuation {
+    /// Winning a single game, a gammon (mars), a backgammon.
+    pub win: [f32; 3],
+    /// Losing them (negative).
+    pub lose: [f32; 3],
+}
+
+impl Valuation {
+    /// The worth of the chances `p` to their side.
+    pub fn of(&self, p: &Probs) -> f32 {
+        let single_win = (p.win - p.win_mars).max(0.0);
+        let gammon_win = (p.win_mars - p.win_bg).max(0.0);
+        let lose = 1.0 - p.win;
+        let single_loss = (lose - p.lose_mars).max(0.0);
+        let gammon_loss = (p.lose_mars - p.lose_bg).max(0.0);
+        single_win * self.win[0]
+            + gammon_win * self.win[1]
+            + p.win_bg * self.win[2]
+            + single_loss * self.lose[0]
+            + gammon_loss * self.lose[1]
+            + p.lose_bg * self.lose[2]
+    }
 }
 
 impl<'a> Search<'a> {
@@ -150,6 +180,22 @@ impl<'a> Search<'a> {
             nodes: AtomicU64::new(0),
             start: Instant::now(),
             prefilter: INNER_PREFILTER,
+            valuation: None,
+        }
+    }
+
+    /// Ranks plays by what their results are worth to each side (at a
+    /// match score) instead of cubeless points.
+    pub fn with_valuation(mut self, valuation: Option<[Valuation; 2]>) -> Self {
+        self.valuation = valuation;
+        self
+    }
+
+    /// What the chances `p` of `side` are worth to it.
+    fn worth(&self, p: &Probs, side: Side) -> f32 {
+        match &self.valuation {
+            None => p.equity(),
+            Some(v) => v[side.index()].of(p),
         }
     }
 
@@ -255,7 +301,10 @@ impl<'a> Search<'a> {
                     });
                 }
             }
-            next.sort_by(|a, b| b.probs.equity().total_cmp(&a.probs.equity()));
+            next.sort_by(|a, b| {
+                self.worth(&b.probs, mover)
+                    .total_cmp(&self.worth(&a.probs, mover))
+            });
             let mut carry = Vec::new();
             for c in next {
                 let turn_goes_on = c.end.result().is_none()
@@ -271,7 +320,10 @@ impl<'a> Search<'a> {
             }
             frontier = carry;
         }
-        finals.sort_by(|a, b| b.probs.equity().total_cmp(&a.probs.equity()));
+        finals.sort_by(|a, b| {
+            self.worth(&b.probs, mover)
+                .total_cmp(&self.worth(&a.probs, mover))
+        });
         finals
     }
 
@@ -337,15 +389,15 @@ impl<'a> Search<'a> {
         if limits.plies == 0 || ranked.len() == 1 || self.out_of_time(limits) {
             return ranked;
         }
-        let cutoff = ranked[0].probs.equity() - limits.filter;
+        let mover = state.to_move;
+        let cutoff = self.worth(&ranked[0].probs, mover) - limits.filter;
         let k = ranked
             .iter()
             .take(limits.candidates.max(1))
-            .take_while(|c| c.probs.equity() >= cutoff)
+            .take_while(|c| self.worth(&c.probs, mover) >= cutoff)
             .count()
             .max(1);
-        let mover = state.to_move;
-        let ranked = self.rejudge(ranked, k, 1, limits, &|c: &Candidate| {
+        let ranked = self.rejudge(ranked, k, 1, mover, limits, &|c: &Candidate| {
             Some(self.one_ply(&c.end, mover, limits.inner_beam))
         });
         if let Some(best) = ranked.first() {
@@ -360,16 +412,16 @@ impl<'a> Search<'a> {
             return ranked;
         }
         // The 2-ply filter, over the turns the 1-ply pass judged.
-        let cutoff = ranked[0].probs.equity() - limits.filter2;
+        let cutoff = self.worth(&ranked[0].probs, mover) - limits.filter2;
         let k = ranked
             .iter()
             .take(limits.candidates2.max(1))
-            .take_while(|c| c.plies == 1 && c.probs.equity() >= cutoff)
+            .take_while(|c| c.plies == 1 && self.worth(&c.probs, mover) >= cutoff)
             .count();
         if k == 0 {
             return ranked;
         }
-        let ranked = self.rejudge(ranked, k, 2, limits, &|c: &Candidate| {
+        let ranked = self.rejudge(ranked, k, 2, mover, limits, &|c: &Candidate| {
             self.plied(&c.end, mover, limits.inner_beam, 2, Some(limits))
         });
         if let Some(best) = ranked.first().filter(|c| c.plies == 2) {
@@ -393,6 +445,7 @@ impl<'a> Search<'a> {
         mut ranked: Vec<Candidate>,
         k: usize,
         plies: u8,
+        side: Side,
         limits: &Limits,
         judge: &(dyn Fn(&Candidate) -> Option<Probs> + Sync),
     ) -> Vec<Candidate> {
@@ -430,7 +483,10 @@ impl<'a> Search<'a> {
                 None => unreached.push(c),
             }
         }
-        out.sort_by(|a, b| b.probs.equity().total_cmp(&a.probs.equity()));
+        out.sort_by(|a, b| {
+            self.worth(&b.probs, side)
+                .total_cmp(&self.worth(&a.probs, side))
+        });
         out.extend(unreached);
         out.extend(rest);
         out

@@ -3,6 +3,7 @@
 
 use std::time::Instant;
 
+use crate::cube::cubeful;
 use crate::engine::JobKind;
 use crate::protocol::error::ProtocolError;
 use crate::protocol::session::Session;
@@ -14,6 +15,7 @@ impl Session {
     /// Starts `eval`.
     pub(in crate::protocol) fn eval(&mut self) -> Result<(), ProtocolError> {
         let state = *self.state();
+        let session = *self.engine().session();
         let dice_set = matches!(state.pending, Pending::Roll2 { .. } | Pending::Chain { .. });
         if state.result().is_none() && dice_set {
             // Dice set: the chances after the best play.
@@ -21,17 +23,44 @@ impl Session {
             limits.deadline = self.engine().deadline_from(Instant::now());
             return self.spawn(JobKind::Eval, false, move |job, _| {
                 let ranked = job.search.best_turn(&state, &limits, &mut |_| {});
-                let probs = ranked.first().map(|c| c.probs).unwrap_or_default();
-                vec![evaluation_line_for(state.variant, &probs)]
+                let best = ranked.first();
+                let probs = best.map(|c| c.probs).unwrap_or_default();
+                let mut line = evaluation_line_for(state.variant, &probs);
+                // After the best play the opponent is to roll, with its
+                // access to the cube: the mover's worth is the other side of
+                // the opponent's.
+                if let Some(c) = best {
+                    let next = state.to_move.opponent();
+                    let worth = cubeful(&probs.flipped(), &c.end, &session, next);
+                    line.push_str(&worth_fields(
+                        worth.map(|(v, mwc)| (if mwc { 1.0 - v } else { -v }, mwc)),
+                    ));
+                }
+                vec![line]
             });
         }
         let (plies, beam) = self.engine().before_roll_depth();
         self.spawn(JobKind::Eval, false, move |job, _| {
-            vec![evaluation_line_for(
-                state.variant,
-                &job.search.before_roll(&state, plies, beam),
-            )]
+            let probs = job.search.before_roll(&state, plies, beam);
+            let mut line = evaluation_line_for(state.variant, &probs);
+            line.push_str(&worth_fields(cubeful(
+                &probs,
+                &state,
+                &session,
+                state.to_move,
+            )));
+            vec![line]
         })
+    }
+}
+
+/// The fields `eval` adds for a session with a cube or a match score:
+/// ` cubeful <e>` (money, per unit of the cube) or ` mwc <m>`.
+fn worth_fields(worth: Option<(f64, bool)>) -> String {
+    match worth {
+        None => String::new(),
+        Some((v, true)) => format!(" mwc {}", fmt_p(v as f32)),
+        Some((v, false)) => format!(" cubeful {}", fmt_p(v as f32)),
     }
 }
 
