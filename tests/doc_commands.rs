@@ -298,6 +298,28 @@ fn training_commands_run_with_their_defaults() {
 }
 
 #[test]
+fn met_runs() {
+    // docs/MATCHES.md, "Match equity tables" (10,000 games there).
+    let dir = scratch("met");
+    let out = gulbara(
+        &dir,
+        &[
+            "met",
+            "--variant",
+            "long_nardy",
+            "--length",
+            "3",
+            "--games",
+            "20",
+        ],
+    );
+    let rows: Vec<&str> = out.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(rows.len(), 3, "{out}");
+    assert!(rows[0].starts_with("0.500000 "), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn bearoff_runs() {
     // README's subcommand table: bearoff, on one game and a few samples.
     let dir = scratch("bearoff");

@@ -7,6 +7,7 @@ pub mod bearoff;
 pub mod gnubg_external;
 pub mod match_cmd;
 pub mod merge;
+pub mod met;
 pub mod refine;
 pub mod replay;
 pub mod rollout;
@@ -68,6 +69,8 @@ pub enum Commands {
     /// Generate the race (bear-off) tables, time them, and measure each
     /// game's network and baseline against them (docs/STRENGTH.md).
     Bearoff(bearoff::BearoffArgs),
+    /// A match equity table for a game without a published one, from its own gammon rates (docs/MATCHES.md)
+    Met(met::MetArgs),
 }
 
 fn init_logging(level: Option<&str>, default: &str) {
@@ -121,6 +124,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Some(Commands::Refine(a)) => refine::run(a),
         Some(Commands::GnubgExternal(a)) => gnubg_external::run(a),
         Some(Commands::Bearoff(a)) => bearoff::run(a),
+        Some(Commands::Met(a)) => met::run(a),
     }
 }
 

@@ -192,7 +192,7 @@ pub fn match_decision(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cube::KAZAROSS_XG2;
+    use crate::cube::kazaross_xg2;
 
     fn probs(win: f32, wg: f32, lg: f32) -> Probs {
         Probs {
@@ -214,7 +214,7 @@ mod tests {
 
     #[test]
     fn a_dead_cube_is_the_mwc_of_the_results() {
-        let met = &KAZAROSS_XG2;
+        let met = kazaross_xg2();
         let s = score(7, 7, false);
         let p = probs(0.6, 0.2, 0.1);
         let want = 0.4 * met.mwc(6, 7, false)
@@ -227,7 +227,7 @@ mod tests {
 
     #[test]
     fn decisions_at_match_scores() {
-        let met = &KAZAROSS_XG2;
+        let met = kazaross_xg2();
         let d = |w: f32, s: MatchScore| {
             match_decision(&probs(w, 0.0, 0.0), met, &s, 1, CubeView::Centre, 0.68).action
         };

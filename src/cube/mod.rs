@@ -5,6 +5,7 @@
 //! The rules of checker play know nothing of this: a game is played the
 //! same whatever the score; the session decides what its result is worth.
 
+pub mod generate;
 pub mod janowski;
 pub mod kazaross_xg2;
 pub mod match_play;
@@ -13,7 +14,7 @@ pub mod state;
 
 pub use janowski::{CubeAction, CubeDecision, CubeView, efficiency, money_decision, money_equity};
 pub use match_play::{MatchScore, match_decision, match_mwc};
-pub use met::{KAZAROSS_XG2, Met};
+pub use met::{Met, kazaross_xg2, met_for};
 pub use state::{CubeOwner, CubeStateError, MatchState, SessionKind, SessionRules};
 
 use crate::eval::Probs;
@@ -49,7 +50,14 @@ pub fn decide(
                 opp: session.away(doubler.opponent()).unwrap_or(1),
                 post_crawford: session.is_post_crawford(),
             };
-            match_decision(probs, &KAZAROSS_XG2, &score, session.cube(), view, x)
+            match_decision(
+                probs,
+                met_for(state.variant, rules.cube),
+                &score,
+                session.cube(),
+                view,
+                x,
+            )
         }
     })
 }
@@ -58,7 +66,10 @@ pub fn decide(
 /// single win at the current cube: at a match score, from the match equity
 /// table (so a gammon is worth what the score makes it worth); `None` in
 /// money play, where the cubeless points rank plays.
-pub fn valuation(session: &MatchState) -> Option<[crate::search::Valuation; 2]> {
+pub fn valuation(
+    variant: crate::rules::Variant,
+    session: &MatchState,
+) -> Option<[crate::search::Valuation; 2]> {
     let SessionKind::Match { .. } = session.kind() else {
         return None;
     };
@@ -69,7 +80,8 @@ pub fn valuation(session: &MatchState) -> Option<[crate::search::Valuation; 2]> 
             post_crawford: session.is_post_crawford(),
         };
         let c = i64::from(session.cube());
-        let m = |points: i64| score.after(&KAZAROSS_XG2, points);
+        let met = met_for(variant, session.rules().cube);
+        let m = |points: i64| score.after(met, points);
         let (w1, l1) = (m(c), m(-c));
         let mid = (w1 + l1) / 2.0;
         let unit = ((w1 - l1) / 2.0).max(1e-9);
@@ -116,7 +128,14 @@ pub fn cubeful(
                 post_crawford: session.is_post_crawford(),
             };
             Some((
-                match_mwc(probs, &KAZAROSS_XG2, &score, session.cube(), view, x),
+                match_mwc(
+                    probs,
+                    met_for(state.variant, rules.cube),
+                    &score,
+                    session.cube(),
+                    view,
+                    x,
+                ),
                 true,
             ))
         }
@@ -126,6 +145,7 @@ pub fn cubeful(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::Variant;
 
     #[test]
     fn gammons_are_worth_what_the_score_makes_them() {
@@ -133,15 +153,15 @@ mod tests {
         // Double match point: a gammon wins the match as a single does.
         let mut m = MatchState::match_to(5, rules).unwrap();
         m.set_score(4, 4, Some(false)).unwrap();
-        let [w, b] = valuation(&m).unwrap();
+        let [w, b] = valuation(Variant::Backgammon, &m).unwrap();
         assert_eq!(w.win[1], w.win[0]);
         assert_eq!(b.lose[1], b.lose[0]);
         // Early in a long match a gammon is worth about two singles.
         let m = MatchState::match_to(25, rules).unwrap();
-        let [w, _] = valuation(&m).unwrap();
+        let [w, _] = valuation(Variant::Backgammon, &m).unwrap();
         assert!((w.win[1] - 2.0).abs() < 0.2, "{w:?}");
         assert!((w.lose[1] + 2.0).abs() < 0.2, "{w:?}");
         // Money play ranks by the cubeless points.
-        assert!(valuation(&MatchState::money(rules)).is_none());
+        assert!(valuation(Variant::Backgammon, &MatchState::money(rules)).is_none());
     }
 }

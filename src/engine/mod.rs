@@ -252,8 +252,9 @@ impl Engine {
         let limits = self.go_limits(&GoParams::default(), Instant::now());
         let eval = self.evaluator()?;
         let flag = AtomicBool::new(false);
-        let search = Search::new(eval.as_ref(), self.settings.rules, &flag)
-            .with_valuation(crate::cube::valuation(&self.session));
+        let search = Search::new(eval.as_ref(), self.settings.rules, &flag).with_valuation(
+            crate::cube::valuation(self.settings.rules.variant, &self.session),
+        );
         Ok(search.best_turn(&self.state, &limits, &mut |_| {}))
     }
 
@@ -263,8 +264,9 @@ impl Engine {
         let (plies, beam) = self.before_roll_depth();
         let eval = self.evaluator()?;
         let flag = AtomicBool::new(false);
-        let search = Search::new(eval.as_ref(), self.settings.rules, &flag)
-            .with_valuation(crate::cube::valuation(&self.session));
+        let search = Search::new(eval.as_ref(), self.settings.rules, &flag).with_valuation(
+            crate::cube::valuation(self.settings.rules.variant, &self.session),
+        );
         Ok(search.before_roll(&self.state, plies, beam))
     }
 
@@ -285,7 +287,7 @@ impl Engine {
         }
         let eval = self.evaluator()?;
         let rules = self.settings.rules;
-        let valuation = crate::cube::valuation(&self.session);
+        let valuation = crate::cube::valuation(self.settings.rules.variant, &self.session);
         let stop = Arc::new(StopSignal::default());
         let done = Arc::new(AtomicBool::new(false));
         let (signal, done_flag) = (stop.clone(), done.clone());

@@ -151,6 +151,10 @@ pub struct VariantSpec {
     pub options: &'static [&'static str],
     /// Whether the doubling cube is in play unless a session says otherwise.
     pub cube: bool,
+    /// The game's match equity table for matches without the cube, as
+    /// `gulbara met` writes it (from the game's own gammon rates); `None`:
+    /// a published table (Kazaross-XG2) serves.
+    pub met: Option<&'static str>,
     /// The default session: a match to this many points, 0 for money play.
     pub match_length: u32,
     /// The evaluators and network the game uses.
@@ -178,6 +182,7 @@ pub const GUL_BARA: VariantSpec = VariantSpec {
     opening: Opening::Single,
     options: &["opening", "exempt_rolls", "exempt_scope", "remainder"],
     cube: false,
+    met: Some(include_str!("met/gulbara.met")),
     match_length: 0,
     eval: EvalFamily::GulBara,
     start: Position::START,
@@ -201,6 +206,7 @@ pub const LONG_NARDY: VariantSpec = VariantSpec {
     opening: Opening::Reroll,
     options: &["opening", "head_first_turn", "six_block"],
     cube: false,
+    met: Some(include_str!("met/long_nardy.met")),
     match_length: 0,
     eval: EvalFamily::LongNardy,
     start: Position::START,
@@ -224,6 +230,7 @@ pub const SHORT_NARDY: VariantSpec = VariantSpec {
     opening: Opening::Reroll,
     options: &["opening"],
     cube: false,
+    met: Some(include_str!("met/short_nardy.met")),
     match_length: 0,
     eval: EvalFamily::Hitting,
     start: hitting::START,
@@ -247,6 +254,7 @@ pub const BACKGAMMON: VariantSpec = VariantSpec {
     opening: Opening::Single,
     options: &["opening"],
     cube: true,
+    met: None,
     match_length: 0,
     eval: EvalFamily::Hitting,
     start: hitting::START,
