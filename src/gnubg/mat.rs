@@ -146,6 +146,32 @@ fn replayed_steps(opts: &RuleOptions, g: &RecordedGame) -> Result<Vec<PlayedTurn
     Ok(out)
 }
 
+/// Whether the game's turns, replayed by the rules, end it (`false` too
+/// when they do not replay).
+fn played_out(opts: &RuleOptions, g: &RecordedGame) -> bool {
+    let mut state = GameState::start_of(opts.variant, g.starter);
+    let mut movegen = StageGen::new();
+    let mut ends = Vec::new();
+    for t in &g.turns {
+        let Some((a, b)) = t.roll else {
+            return false;
+        };
+        let Ok(start) = state.roll(opts, a, b) else {
+            return false;
+        };
+        let words: Vec<&str> = t.moves.iter().map(String::as_str).collect();
+        state = if words.is_empty() {
+            skip_forced_empty(start, opts, &mut movegen, &mut ends)
+        } else {
+            match notation::apply_turn(&start, opts, &words) {
+                Ok(s) => s,
+                Err(_) => return false,
+            }
+        };
+    }
+    state.result().is_some()
+}
+
 /// Writes games of backgammon or short nardy as a gnubg `.mat` file (a
 /// money session: `0 point match`, running scores). `tags` become `; [..]`
 /// lines after the `Variant` tag. Fails on a game the rules reject.
@@ -453,14 +479,27 @@ pub fn to_record(text: &str) -> Result<Record, RecordError> {
             .first()
             .and_then(|t: &RecordedTurn| t.roll)
             .unwrap_or((0, 0));
-        out.push(RecordedGame {
+        let mut game = RecordedGame {
             players: g.names,
             opening,
             starter,
             turns,
             result,
             note,
-        });
+        };
+        // gnubg writes a resignation as `Wins N points` after the last
+        // roll, like a game played out: only the rules can tell them apart.
+        if let Some(r) = game.result
+            && !played_out(&opts, &game)
+        {
+            let n = u32::from(r.points) * cube;
+            game.note = Some(format!(
+                "ended by a resignation: Wins {n} point{}",
+                if n == 1 { "" } else { "s" }
+            ));
+            game.result = None;
+        }
+        out.push(game);
     }
     Ok(Record {
         tags: rec_tags,
@@ -498,6 +537,30 @@ mod tests {
         assert_eq!(g.turns[1].moves, ["13/8", "13/11"]);
         assert!(g.turns[3].moves.is_empty());
         assert_eq!(g.result, None);
+    }
+
+    /// gnubg writes a resignation as `Wins N points` after the last roll,
+    /// as it writes a game played out: the rules tell them apart.
+    #[test]
+    fn a_resignation_is_not_a_played_out_result() {
+        let text = " 0 point match
+
+ Game 1
+ gnubg : 0                      root : 0
+  1) 31: 8/5 6/5                 42: 8/4 6/4
+  2) 61: 13/7 8/7
+                                  Wins 1 point
+";
+        let rec = to_record(text).unwrap();
+        let g = &rec.games[0];
+        assert_eq!(g.turns.len(), 3);
+        assert_eq!(g.result, None);
+        assert_eq!(
+            g.note.as_deref(),
+            Some("ended by a resignation: Wins 1 point")
+        );
+        let (_, games) = crate::record::replay(text).unwrap();
+        assert!(games[0].final_state.result().is_none());
     }
 
     #[test]
