@@ -196,22 +196,17 @@ fn main() {
     }
     let dir = std::env::temp_dir().join(format!("gulbara-cube-agreement-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a scratch folder");
+    // gnubg reads its commands from a file: written through a pipe while its
+    // answers fill the other one, both programs would wait on each other.
+    let cmd_file = dir.join("commands.txt");
+    std::fs::write(&cmd_file, &commands).expect("write gnubg's commands");
     let out = Command::new(gnubg)
         .args(["-t", "-q"])
         .env("HOME", &dir)
-        .stdin(Stdio::piped())
+        .stdin(std::fs::File::open(&cmd_file).expect("gnubg's commands"))
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
-        .spawn()
-        .and_then(|mut child| {
-            use std::io::Write;
-            child
-                .stdin
-                .take()
-                .expect("gnubg's stdin")
-                .write_all(commands.as_bytes())?;
-            child.wait_with_output()
-        })
+        .output()
         .expect("run gnubg");
     let _ = std::fs::remove_dir_all(&dir);
     let verdicts = parse_verdicts(&String::from_utf8_lossy(&out.stdout));
