@@ -155,3 +155,46 @@ fn ply_3_is_a_real_2_ply_and_answers_movetime_and_stop() {
     assert_eq!(got.iter().filter(|l| l.starts_with("bestmove")).count(), 1);
     e.sync();
 }
+
+#[test]
+fn the_variant_flag_starts_the_engine_in_that_game() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(common::bin())
+        .arg("--variant")
+        .arg("backgammon")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // gnubg's Position ID is a backgammon position: refused in Gul bara.
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"get game.variant\nposition gnubgid 4HPwATDgc/ABMA\nget game.variant\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines,
+        [
+            "value game.variant backgammon",
+            "value game.variant backgammon"
+        ]
+    );
+    // An unknown game is refused at once, with the names it knows.
+    let bad = Command::new(common::bin())
+        .args(["--variant", "chess"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(!bad.status.success());
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(
+        err.contains("gulbara|long_nardy|short_nardy|backgammon"),
+        "{err}"
+    );
+}

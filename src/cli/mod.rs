@@ -28,13 +28,18 @@ use crate::server::{self, connection::DEFAULT_MAX_LINE};
 #[command(
     name = "gulbara",
     version,
-    about = "Gul bara engine (UBGI-style protocol on stdio or TCP)"
+    about = "An engine for the tables games: Gul bara, long nardy, short nardy, backgammon (UBGI-style protocol on stdio, TCP or WebSocket)"
 )]
 pub struct Cli {
     /// Log filter for stderr (e.g. `info`, `gulbara=debug`); default from
     /// `RUST_LOG`, else `warn` (stdio) or `info` (serve).
     #[arg(long, global = true, value_name = "LEVEL")]
     pub log_level: Option<String>,
+    /// The game the protocol on stdin/stdout starts in (as `set
+    /// game.variant NAME`), for GUIs and runners that expect it; default
+    /// gulbara.
+    #[arg(long, value_name = "NAME")]
+    pub variant: Option<crate::rules::Variant>,
     /// What to run; none = the protocol on stdin/stdout.
     #[command(subcommand)]
     pub command: Option<Commands>,
@@ -108,9 +113,13 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         "warn"
     };
     init_logging(cli.log_level.as_deref(), default_level);
+    anyhow::ensure!(
+        cli.variant.is_none() || cli.command.is_none(),
+        "--variant before a subcommand is the stdio engine's; give the subcommand its own --variant after its name"
+    );
     match cli.command {
         None => {
-            server::stdio::run(DEFAULT_MAX_LINE)?;
+            server::stdio::run(DEFAULT_MAX_LINE, cli.variant)?;
             Ok(())
         }
         Some(Commands::Serve(a)) => serve::run(a),

@@ -7,10 +7,11 @@ use std::sync::{Arc, Mutex};
 use super::connection::{Frame, LineFramer};
 use crate::protocol::{Flow, Output, Session};
 
-/// Runs one session on stdin/stdout until `quit` or the end of input. At the
-/// end of input a running search finishes and prints its result first (a
-/// `go infinite` is stopped).
-pub fn run(max_line: usize) -> std::io::Result<()> {
+/// Runs one session on stdin/stdout until `quit` or the end of input, in
+/// `variant` when given (as `set game.variant` would). At the end of input
+/// a running search finishes and prints its result first (a `go infinite`
+/// is stopped).
+pub fn run(max_line: usize, variant: Option<crate::rules::Variant>) -> std::io::Result<()> {
     let stdout = Arc::new(Mutex::new(std::io::stdout()));
     let out: Output = Arc::new(move |line: &str| {
         if let Ok(mut o) = stdout.lock() {
@@ -19,6 +20,12 @@ pub fn run(max_line: usize) -> std::io::Result<()> {
         }
     });
     let mut session = Session::new(out);
+    if let Some(v) = variant
+        && let Err(e) = session.set_option("game.variant", &v.to_string())
+    {
+        // Every variant's name is a value of game.variant.
+        tracing::error!(error = %e, "cannot start in {v}");
+    }
     let mut framer = LineFramer::new(max_line);
     let mut stdin = std::io::stdin().lock();
     let mut chunk = vec![0u8; 8192];
