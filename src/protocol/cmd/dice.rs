@@ -39,6 +39,12 @@ pub fn apply(engine: &mut Engine, d1: u8, d2: u8) -> Result<(), ProtocolError> {
     if state.result().is_some() {
         return Err(ProtocolError::bad_state("the game is over"));
     }
+    if let Some(doubler) = engine.session().doubled_by() {
+        return Err(ProtocolError::bad_state(format!(
+            "{} has doubled: the answer (take, drop or beaver) comes before the roll",
+            crate::cube::state::side_name(doubler)
+        )));
+    }
     match state.pending {
         Pending::Roll => {}
         Pending::Remainder { .. } => {
