@@ -116,7 +116,7 @@ pub enum CubeStateError {
     #[error("no doubling in the Crawford game: the cube stays at 1 in the middle")]
     CrawfordCube,
     /// The cube is not used in this session.
-    #[error("the cube is off in this session (newsession ... or the rules' cube option)")]
+    #[error("the cube is off in this session (newsession ... cube on)")]
     CubeOff,
     /// A side may not double now.
     #[error("{} may not double: {reason}", side_name(*.side))]
