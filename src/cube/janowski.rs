@@ -159,6 +159,36 @@ impl CubeAction {
     }
 }
 
+/// The right action from the equities (money or MWC, the doubler's view)
+/// of no double, double/take and double/pass; `beaver`: the equity of a
+/// beaver when the taker should beaver.
+pub(crate) fn action_of(
+    no_double: f64,
+    take: f64,
+    double_pass: f64,
+    beaver: Option<f64>,
+) -> CubeAction {
+    if take >= double_pass {
+        if no_double >= double_pass {
+            CubeAction::TooGoodPass
+        } else {
+            CubeAction::DoublePass
+        }
+    } else if no_double >= double_pass {
+        CubeAction::TooGoodTake
+    } else if let Some(b) = beaver {
+        if b > no_double {
+            CubeAction::DoubleBeaver
+        } else {
+            CubeAction::NoDoubleBeaver
+        }
+    } else if take > no_double {
+        CubeAction::DoubleTake
+    } else {
+        CubeAction::NoDoubleTake
+    }
+}
+
 /// A cube decision: the equities of its three outcomes, per unit of the
 /// cube before the double, from the doubler's view, and the right action.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -190,25 +220,7 @@ pub fn money_decision(
     // The taker beavers when taking leaves it ahead.
     let beaver = beavers && take < 0.0;
     let double_take = if beaver { 2.0 * take } else { take };
-    let action = if take >= double_pass {
-        if no_double >= double_pass {
-            CubeAction::TooGoodPass
-        } else {
-            CubeAction::DoublePass
-        }
-    } else if no_double >= double_pass {
-        CubeAction::TooGoodTake
-    } else if beaver {
-        if double_take > no_double {
-            CubeAction::DoubleBeaver
-        } else {
-            CubeAction::NoDoubleBeaver
-        }
-    } else if take > no_double {
-        CubeAction::DoubleTake
-    } else {
-        CubeAction::NoDoubleTake
-    };
+    let action = action_of(no_double, take, double_pass, beaver.then_some(double_take));
     CubeDecision {
         no_double,
         double_take,

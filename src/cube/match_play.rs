@@ -11,7 +11,7 @@
 //! worth at this score sets them: a long match plays like money, and near
 //! its end the table's gammon and recube values take over.
 
-use super::janowski::{CubeAction, CubeDecision, CubeView};
+use super::janowski::{CubeDecision, CubeView, action_of};
 use super::met::Met;
 use crate::eval::Probs;
 
@@ -168,19 +168,7 @@ pub fn match_decision(
     let no_double = match_mwc(p, met, score, cube, view, x);
     let double_take = match_mwc(p, met, score, cube * 2, CubeView::Theirs, x);
     let double_pass = score.after(met, i64::from(cube));
-    let action = if double_take >= double_pass {
-        if no_double >= double_pass {
-            CubeAction::TooGoodPass
-        } else {
-            CubeAction::DoublePass
-        }
-    } else if no_double >= double_pass {
-        CubeAction::TooGoodTake
-    } else if double_take > no_double {
-        CubeAction::DoubleTake
-    } else {
-        CubeAction::NoDoubleTake
-    };
+    let action = action_of(no_double, double_take, double_pass, None);
     CubeDecision {
         no_double,
         double_take,
@@ -192,6 +180,7 @@ pub fn match_decision(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cube::janowski::CubeAction;
     use crate::cube::kazaross_xg2;
 
     fn probs(win: f32, wg: f32, lg: f32) -> Probs {
