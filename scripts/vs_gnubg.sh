@@ -4,7 +4,8 @@
 # error (from gnubg's own result lines).
 #
 #   scripts/vs_gnubg.sh [-n GAMES] [-p GNUBG_PLY] [-j PROCESSES] [-s SEED]
-#                       [-v backgammon|short_nardy] [-o DIR] [-- --set KEY=VALUE ...]
+#                       [-v backgammon|short_nardy] [-o DIR] [-c] [-m LENGTH]
+#                       [-- --set KEY=VALUE ...]
 #
 # e.g. scripts/vs_gnubg.sh -n 1000 -p 0 -j 4 -- --set engine.ply=2
 #
@@ -17,6 +18,11 @@
 # over PROCESSES gnubg processes, process i with seed SEED+i, each with
 # its own gulbara on its own loopback port.
 #
+# -c plays with the cube (`set cube use on`): money games, gnubg's checker
+# play and cube decisions both cubeful at the given ply. -m LENGTH (which
+# implies -c) plays GAMES matches to LENGTH points instead of money games
+# (Crawford on), and prints gulbara's match-winning % ± standard error.
+#
 # -o DIR keeps gnubg's exported matches there (match-I.mat), e.g. for
 # gnubg's own analysis: gnubg -t < cmds with `import mat DIR/match-0.mat`,
 # `analyse match`, `show statistics match`.
@@ -26,8 +32,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-games=100 ply=0 jobs=2 seed=1 variant=backgammon keep=""
-while getopts "n:p:j:s:v:o:" opt; do
+games=100 ply=0 jobs=2 seed=1 variant=backgammon keep="" cube=off length=0
+while getopts "n:p:j:s:v:o:cm:" opt; do
     case $opt in
         n) games=$OPTARG ;;
         p) ply=$OPTARG ;;
@@ -35,6 +41,8 @@ while getopts "n:p:j:s:v:o:" opt; do
         s) seed=$OPTARG ;;
         v) variant=$OPTARG ;;
         o) keep=$OPTARG ;;
+        c) cube=on ;;
+        m) length=$OPTARG cube=on ;;
         *) sed -n 2,20p "$0"; exit 2 ;;
     esac
 done
@@ -76,17 +84,35 @@ for ((i = 0; i < jobs; i++)); do
         echo "set player 1 name gulbara"
         echo "set player 0 gnubg"
         echo "set player 0 chequerplay evaluation plies $ply"
-        echo "set player 0 chequerplay evaluation cubeful off"
+        if [ "$cube" = on ]; then
+            echo "set player 0 chequerplay evaluation cubeful on"
+            echo "set player 0 cubedecision evaluation plies $ply"
+            echo "set player 0 cubedecision evaluation cubeful on"
+            echo "set player 0 cubedecision evaluation prune off"
+            echo "set player 0 cubedecision evaluation noise 0"
+        else
+            echo "set player 0 chequerplay evaluation cubeful off"
+        fi
         echo "set player 0 chequerplay evaluation prune off"
         echo "set player 0 chequerplay evaluation noise 0"
-        echo "set cube use off"
+        echo "set cube use $cube"
         echo "set jacoby off"
         echo "set beavers 0"
-        echo "set automatic game off"
+        if (( length > 0 )); then echo "set automatic game on"; else echo "set automatic game off"; fi
         echo "set seed $((seed + i))"
         echo "set player 1 external $addr"
-        for ((g = 0; g < n; g++)); do echo "new game"; done
-        echo "export match mat $work/match-$i.mat"
+        # After `external`, which renames the player.
+        echo "set player 1 name gulbara"
+        if (( length > 0 )); then
+            echo "set matchlength $length"
+            for ((g = 0; g < n; g++)); do
+                echo "new match $length"
+                echo "export match mat $work/match-$i-$g.mat"
+            done
+        else
+            for ((g = 0; g < n; g++)); do echo "new game"; done
+            echo "export match mat $work/match-$i.mat"
+        fi
     } > "$work/cmds-$i.txt"
     # Each gnubg gets a home of its own: started together where gnubg never
     # ran, they would race to create ~/.gnubg and the losers exit.
@@ -96,6 +122,17 @@ for ((i = 0; i < jobs; i++)); do
 done
 for p in "${gnubg_pids[@]}"; do wait "$p"; done
 
+# "gulbara has won the match." / "gnubg has won the match."
+if (( length > 0 )); then
+    cat "$work"/out-*.txt | tr '\r' '\n' | grep -ao '[A-Za-z0-9_]* has won the match' | awk -v L="$length" '
+        # gnubg names player 1 after the login in a match, whatever it was set to.
+        { n++; if ($1 != "gnubg") w++ }
+        END {
+            if (n == 0) { print "vs_gnubg: no finished matches"; exit 1 }
+            p = w / n
+            printf "matches %d (to %d) gulbara wins %d = %.1f%% se %.1f%%\n", n, L, w, 100 * p, 100 * sqrt(p * (1 - p) / n)
+        }'
+else
 # "gulbara wins a gammon and 2 points." / "gnubg wins a single game and 1 point."
 cat "$work"/out-*.txt | awk '
     /^(gnubg|gulbara) wins .* and [0-9]+ points?\.$/ {
@@ -111,9 +148,9 @@ cat "$work"/out-*.txt | awk '
         var = (n > 1) ? (ss - n * m * m) / (n - 1) : 0
         printf "games %d gulbara wins %d ppg %+.3f se %.3f%s\n", n, w, m, sqrt(var / n), (bad ? "  (gnubg complained " bad " times)" : "")
     }'
-for ((i = 0; i < ${#gnubg_pids[@]}; i++)); do
-    if [ -f "$work/match-$i.mat" ]; then
-        "$bin" replay "$work/match-$i.mat" > /dev/null || echo "vs_gnubg: match $i: gulbara's referee rejects the record" >&2
-        if [ -n "$keep" ]; then mkdir -p "$keep" && cp "$work/match-$i.mat" "$keep/"; fi
-    fi
+fi
+for mat in "$work"/match-*.mat; do
+    [ -f "$mat" ] || continue
+    "$bin" replay "$mat" > /dev/null || echo "vs_gnubg: $(basename "$mat"): gulbara's referee rejects the record" >&2
+    if [ -n "$keep" ]; then mkdir -p "$keep" && cp "$mat" "$keep/"; fi
 done
