@@ -5,13 +5,21 @@
 # are summed per player: average equity lost per checker-play decision, in millipoints
 # (gnubg's "Error rate mEMG" over its unforced moves).
 #
-#   scripts/gnubg_analyse.sh [-p PLY] FILE.mat ...
+#   scripts/gnubg_analyse.sh [-p PLY] [-c] FILE.mat ...
+#
+# -c analyses the cube decisions instead (games played with the cube): gnubg's
+# cubeful analysis at the given ply, checker play not analysed; per player the
+# cube decisions gnubg counts as close or actual, the errors by kind, and the
+# error rate in mEMG per such decision (money: EMG; matches: gnubg's EMG
+# normalisation of MWC).
 set -euo pipefail
 ply=2
-while getopts "p:" opt; do
+cube=0
+while getopts "p:c" opt; do
     case $opt in
         p) ply=$OPTARG ;;
-        *) sed -n 2,9p "$0"; exit 2 ;;
+        c) cube=1 ;;
+        *) sed -n 2,16p "$0"; exit 2 ;;
     esac
 done
 shift $((OPTIND - 1))
@@ -21,6 +29,51 @@ gnubg=${GNUBG:-/usr/games/gnubg}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir "$work/home"
+if [ "$cube" = 1 ]; then
+for f in "$@"; do
+    {
+        echo "set threads 1"
+        echo "set analysis moves off"
+        echo "set analysis cube on"
+        echo "set analysis cubedecision evaluation plies $ply"
+        echo "set analysis cubedecision evaluation cubeful on"
+        echo "set analysis cubedecision evaluation prune off"
+        echo "set analysis luck off"
+        echo "import mat $f"
+        echo "analyse match"
+        echo "show statistics match"
+    } > "$work/cmds.txt"
+    HOME="$work/home" "$gnubg" -t -q < "$work/cmds.txt" 2>&1
+done | awk '
+    # Columns: the label, then per player a count, or a count and "(EMG (points))".
+    function count(line, player,    rest) {
+        rest = substr(line, 42)
+        if (player == 0) return substr(rest, 1, 24) + 0
+        return substr(rest, 25) + 0
+    }
+    function emg(line, player,    rest, m) {
+        rest = (player == 0) ? substr(line, 42, 24) : substr(line, 66)
+        if (match(rest, /\(-?[0-9.]+/)) return substr(rest, RSTART + 1, RLENGTH - 1) + 0
+        return 0
+    }
+    /^Player / { p[0] = $2; p[1] = $3 }
+    /^Close or actual cube decisions/ { for (i = 0; i < 2; i++) ncl[i] += count($0, i); seen = 1 }
+    /^Doubles / { for (i = 0; i < 2; i++) dbl[i] += count($0, i) }
+    /^Takes / { for (i = 0; i < 2; i++) tk[i] += count($0, i) }
+    /^Passes / { for (i = 0; i < 2; i++) ps[i] += count($0, i) }
+    /^Missed doubles/ { for (i = 0; i < 2; i++) { missed[i] += count($0, i); missedE[i] += emg($0, i) } }
+    /^Wrong doubles/ { for (i = 0; i < 2; i++) { wdbl[i] += count($0, i); wdblE[i] += emg($0, i) } }
+    /^Wrong takes/ { for (i = 0; i < 2; i++) { wtk[i] += count($0, i); wtkE[i] += emg($0, i) } }
+    /^Wrong passes/ { for (i = 0; i < 2; i++) { wps[i] += count($0, i); wpsE[i] += emg($0, i) } }
+    /^Cube statistics/ { incube = 1 }
+    incube && /^Error total EMG/ { for (i = 0; i < 2; i++) { split(substr($0, 42 + 24 * i, 24), f, " "); tot[i] += f[1] } incube = 0 }
+    END {
+        if (!seen) { print "gnubg_analyse: no statistics"; exit 1 }
+        for (i = 0; i < 2; i++)
+            printf "%s: %d close or actual cube decisions (doubles %d, takes %d, passes %d), errors: missed doubles %d (%.3f), wrong doubles %d (%.3f), wrong takes %d (%.3f), wrong passes %d (%.3f); error rate %.1f mEMG per decision\n", p[i], ncl[i], dbl[i], tk[i], ps[i], missed[i], missedE[i], wdbl[i], wdblE[i], wtk[i], wtkE[i], wps[i], wpsE[i], (ncl[i] ? -1000 * tot[i] / ncl[i] : 0)
+    }'
+exit 0
+fi
 for f in "$@"; do
     {
         echo "set threads 1"

@@ -40,8 +40,9 @@
 
 use std::fmt::Write as _;
 
+use crate::cube::{MatchState, SessionKind};
 use crate::notation::{self, MovesError};
-use crate::rules::game::TurnRecord;
+use crate::rules::game::{CubeAnswer, TurnRecord};
 use crate::rules::options::OptionError;
 use crate::rules::{GameResult, GameState, RuleOptions, Side, Variant};
 
@@ -60,6 +61,59 @@ pub struct RecordedGame {
     pub result: Option<GameResult>,
     /// A note such as the reason for a forfeit.
     pub note: Option<String>,
+    /// The score it was played at, a dropped double, and the points the
+    /// cube made of its result.
+    pub cube: GameCube,
+}
+
+/// What the session and the cube add to a game's record.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GameCube {
+    /// In a match: the score when the game started.
+    pub score: Option<GameScore>,
+    /// The side whose double was dropped, which ended the game.
+    pub dropped_by: Option<Side>,
+    /// The points the game scored in its session where the cube (or the
+    /// Jacoby rule) made them differ from the result's.
+    pub scored: Option<u32>,
+}
+
+/// The score of a match when a game starts: ` Score 3-1 to 7 Crawford`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameScore {
+    /// White's points.
+    pub white: u32,
+    /// Black's points.
+    pub black: u32,
+    /// The match length.
+    pub length: u32,
+    /// This game is the Crawford game.
+    pub crawford: bool,
+}
+
+impl GameScore {
+    /// The score of `session` at a game's start; `None` in money play.
+    pub fn of(session: &MatchState) -> Option<GameScore> {
+        match session.kind() {
+            SessionKind::Money => None,
+            SessionKind::Match { length } => Some(GameScore {
+                white: session.score(Side::White),
+                black: session.score(Side::Black),
+                length,
+                crawford: session.is_crawford(),
+            }),
+        }
+    }
+}
+
+/// The `Session` tag of a record played in `session`; none for cubeless
+/// money play (records written before sessions read as that).
+pub fn session_tags(session: &MatchState) -> Vec<(String, String)> {
+    let spec = crate::cube::SessionSpec(*session);
+    if spec == crate::cube::SessionSpec::cubeless() {
+        return Vec::new();
+    }
+    vec![("Session".into(), spec.to_string())]
 }
 
 /// One roll's turn or one remainder.
@@ -73,6 +127,9 @@ pub struct RecordedTurn {
     pub remainder: Option<(u8, u8)>,
     /// Every step in play order, as notation tokens (`24/18`, `6/off`).
     pub moves: Vec<String>,
+    /// The side doubled before the roll and the other side kept the game
+    /// going: took or beavered.
+    pub double: Option<CubeAnswer>,
 }
 
 impl RecordedTurn {
@@ -87,10 +144,25 @@ impl RecordedTurn {
                 .iter()
                 .map(|&m| notation::move_token_text(m))
                 .collect(),
+            double: t.double,
         }
     }
 
-    fn text(&self) -> String {
+    /// The turn's text; `cube` is the cube before it, which a double
+    /// turns (the token names the cube offered: `double=2:take`).
+    fn text(&self, cube: &mut u32) -> String {
+        let double = match self.double {
+            Some(answer) => {
+                let offered = cube.saturating_mul(2);
+                *cube = if answer == CubeAnswer::Beaver {
+                    offered.saturating_mul(2)
+                } else {
+                    offered
+                };
+                format!("double={offered}:{} ", answer.word())
+            }
+            None => String::new(),
+        };
         let head = match (self.roll, self.remainder) {
             (Some((a, b)), _) => format!("{a}{b}:"),
             (None, Some((d, n))) => format!("r{d}x{n}:"),
@@ -101,7 +173,7 @@ impl RecordedTurn {
         } else {
             self.moves.join(" ")
         };
-        format!("{head} {moves}")
+        format!("{double}{head} {moves}")
     }
 }
 
@@ -215,6 +287,16 @@ pub fn write_game(out: &mut String, number: usize, g: &RecordedGame) {
         " White : {:<32} Black : {}",
         g.players[0], g.players[1]
     );
+    if let Some(sc) = g.cube.score {
+        let _ = writeln!(
+            out,
+            " Score {}-{} to {}{}",
+            sc.white,
+            sc.black,
+            sc.length,
+            if sc.crawford { " Crawford" } else { "" }
+        );
+    }
     let _ = writeln!(
         out,
         " Opening {}-{} starter {}",
@@ -227,8 +309,17 @@ pub fn write_game(out: &mut String, number: usize, g: &RecordedGame) {
     let mut slots: Vec<[Vec<String>; 2]> = Vec::new();
     let mut current: [Vec<String>; 2] = [Vec::new(), Vec::new()];
     let has_roll = |v: &Vec<String>| v.iter().any(|s| !s.starts_with('r'));
-    for t in &g.turns {
-        let i = t.side.index();
+    let mut cube = 1u32;
+    let mut items: Vec<(Side, String)> = g
+        .turns
+        .iter()
+        .map(|t| (t.side, t.text(&mut cube)))
+        .collect();
+    if let Some(doubler) = g.cube.dropped_by {
+        items.push((doubler, format!("double={}:drop", cube.saturating_mul(2))));
+    }
+    for (side, text) in items {
+        let i = side.index();
         let new_line = if i == 0 {
             !current[1].is_empty() || has_roll(&current[0])
         } else {
@@ -237,7 +328,7 @@ pub fn write_game(out: &mut String, number: usize, g: &RecordedGame) {
         if new_line {
             slots.push(std::mem::take(&mut current));
         }
-        current[i].push(t.text());
+        current[i].push(text);
     }
     if !current[0].is_empty() || !current[1].is_empty() {
         slots.push(current);
@@ -258,15 +349,29 @@ pub fn write_game(out: &mut String, number: usize, g: &RecordedGame) {
     if let Some(note) = &g.note {
         let _ = writeln!(out, " ; {note}");
     }
+    let plural = |n: u32| if n == 1 { "" } else { "s" };
     match g.result {
+        _ if g.cube.dropped_by.is_some() => {
+            let w = g.cube.dropped_by.unwrap_or(Side::White);
+            let _ = writeln!(
+                out,
+                " Wins {cube} point{} ({}) on a drop",
+                plural(cube),
+                side_name(w)
+            );
+        }
         Some(GameResult {
             winner: Some(w),
             points,
         }) => {
+            let scored = match g.cube.scored {
+                Some(n) if n != u32::from(points) => format!(", scoring {n}"),
+                _ => String::new(),
+            };
             let _ = writeln!(
                 out,
-                " Wins {points} point{} ({})",
-                if points == 1 { "" } else { "s" },
+                " Wins {points} point{} ({}){scored}",
+                plural(u32::from(points)),
                 side_name(w)
             );
         }
@@ -332,7 +437,24 @@ pub enum RecordError {
 }
 
 /// A roll (or `None` for a remainder) and the move tokens after it.
-type Segment = (Option<(u8, u8)>, Vec<String>);
+type Segment = (Option<(u8, u8)>, Vec<String>, Option<(u32, CubeAnswer)>);
+
+/// A cube action token: `double=N:take`, `double=N:beaver` or
+/// `double=N:drop`, N the cube offered.
+fn parse_double(t: &str) -> Option<(u32, CubeAnswer)> {
+    let (n, answer) = t.strip_prefix("double=")?.split_once(':')?;
+    let n: u32 = n
+        .parse()
+        .ok()
+        .filter(|n: &u32| n.is_power_of_two() && *n >= 2)?;
+    let answer = match answer {
+        "take" => CubeAnswer::Take,
+        "beaver" => CubeAnswer::Beaver,
+        "drop" => CubeAnswer::Drop,
+        _ => return None,
+    };
+    Some((n, answer))
+}
 
 /// One turn of a replayed game.
 #[derive(Clone, Debug)]
@@ -344,6 +466,8 @@ pub struct ReplayedTurn {
     pub roll: Option<(u8, u8)>,
     /// The move tokens of the turn.
     pub moves: Vec<String>,
+    /// The side doubled before the roll, and the other side's answer.
+    pub double: Option<CubeAnswer>,
 }
 
 /// One replayed game.
@@ -361,6 +485,8 @@ pub struct ReplayedGame {
     pub tokens: Vec<String>,
     /// The recorded result line, if any.
     pub result_line: Option<String>,
+    /// The side whose double was dropped, which ended the game.
+    pub dropped_by: Option<Side>,
 }
 
 /// Parses the `Rules` tag (if any) and every game's move tokens, replays each
@@ -430,6 +556,10 @@ pub fn replay(text: &str) -> Result<(RuleOptions, Vec<ReplayedGame>), RecordErro
             };
             continue;
         }
+        if line.starts_with("Score ") {
+            // The match score at the game's start: for people and gnubg.
+            continue;
+        }
         if line.starts_with("Wins ") || line.starts_with("Stuck") || line.starts_with("Unfinished")
         {
             game.2 = Some(line.to_string());
@@ -442,6 +572,15 @@ pub fn replay(text: &str) -> Result<(RuleOptions, Vec<ReplayedGame>), RecordErro
         }
         for t in toks {
             if t == "--" || t == "pass" {
+                continue;
+            }
+            if t.starts_with("double=") {
+                if parse_double(t).is_none() {
+                    return Err(syntax(format!(
+                        "bad cube action '{t}' (double=N:take, double=N:beaver or double=N:drop)"
+                    )));
+                }
+                game.1.push(t.to_string());
                 continue;
             }
             if t.starts_with('r') && t.ends_with(':') {
@@ -472,11 +611,36 @@ pub fn replay(text: &str) -> Result<(RuleOptions, Vec<ReplayedGame>), RecordErro
     })?;
     let mut out = Vec::new();
     for (i, (starter, marked, result_line)) in games.into_iter().enumerate() {
-        // Split into turns at the `65:` and `rDxN:` markers.
+        // Split into turns at the `65:` and `rDxN:` markers; a cube action
+        // belongs to the roll after it (a drop ends the game).
         let mut segments: Vec<Segment> = Vec::new();
+        let mut double: Option<(u32, CubeAnswer)> = None;
+        let mut dropped: Option<u32> = None;
+        let game_error = |msg: String| RecordError::Syntax {
+            line: 0,
+            msg: format!("game {}: {msg}", i + 1),
+        };
         for t in marked {
-            if let Some(head) = t.strip_suffix(':') {
-                segments.push((notation::parse_roll(head), Vec::new()));
+            if dropped.is_some() {
+                return Err(game_error(format!("'{t}' after a dropped double")));
+            }
+            if let Some((offered, answer)) = parse_double(&t) {
+                if double.is_some() {
+                    return Err(game_error(format!(
+                        "two cube actions before a roll ('{t}')"
+                    )));
+                }
+                if answer == CubeAnswer::Drop {
+                    dropped = Some(offered);
+                } else {
+                    double = Some((offered, answer));
+                }
+            } else if let Some(head) = t.strip_suffix(':') {
+                let roll = notation::parse_roll(head);
+                if double.is_some() && roll.is_none() {
+                    return Err(game_error("a cube action before a remainder".into()));
+                }
+                segments.push((roll, Vec::new(), double.take()));
             } else if let Some(seg) = segments.last_mut() {
                 seg.1.push(t);
             } else {
@@ -491,8 +655,39 @@ pub fn replay(text: &str) -> Result<(RuleOptions, Vec<ReplayedGame>), RecordErro
         let mut ends = Vec::new();
         let mut turns = Vec::new();
         let mut tokens = Vec::new();
-        for (roll, moves) in segments {
+        let mut cube = 1u32;
+        let mut owner: Option<Side> = None;
+        // A double by the side to roll in `state`: the cube it offers must
+        // be twice the cube, and the cube its own or in the middle.
+        let check_double = |state: &GameState, cube: u32, owner: Option<Side>, offered: u32| {
+            let doubler = state.to_move;
+            if state.pending != crate::rules::Pending::Roll || state.result().is_some() {
+                Err(format!(
+                    "a double by {} where no roll is due",
+                    side_name(doubler)
+                ))
+            } else if offered != cube.saturating_mul(2) {
+                Err(format!("a double to {offered} with the cube at {cube}"))
+            } else if owner.is_some_and(|o| o != doubler) {
+                Err(format!(
+                    "{} doubles a cube it does not own",
+                    side_name(doubler)
+                ))
+            } else {
+                Ok(doubler)
+            }
+        };
+        for (roll, moves, double) in segments {
             let before = state;
+            if let Some((offered, answer)) = double {
+                let doubler = check_double(&state, cube, owner, offered).map_err(&game_error)?;
+                owner = Some(doubler.opponent());
+                cube = if answer == CubeAnswer::Beaver {
+                    offered.saturating_mul(2)
+                } else {
+                    offered
+                };
+            }
             let illegal = |reason: String, tok: &str| RecordError::Illegal {
                 game: i + 1,
                 err: MovesError {
@@ -533,19 +728,37 @@ pub fn replay(text: &str) -> Result<(RuleOptions, Vec<ReplayedGame>), RecordErro
                 before,
                 roll,
                 moves,
+                double: double.map(|d| d.1),
             });
         }
+        let dropped_by = match dropped {
+            Some(offered) => Some(check_double(&state, cube, owner, offered).map_err(&game_error)?),
+            None => None,
+        };
         if let Some(line) = &result_line {
-            let want = state.result().map(|r| match r.winner {
-                Some(w) => format!(
-                    "Wins {} point{} ({})",
-                    r.points,
-                    if r.points == 1 { "" } else { "s" },
+            let plural = |n: u32| if n == 1 { "" } else { "s" };
+            let want = match dropped_by {
+                Some(w) => Some(format!(
+                    "Wins {cube} point{} ({}) on a drop",
+                    plural(cube),
                     side_name(w)
-                ),
-                None => "Stuck: no points".into(),
-            });
-            if line != "Unfinished" && want.as_deref() != Some(line.as_str()) {
+                )),
+                None => state.result().map(|r| match r.winner {
+                    Some(w) => format!(
+                        "Wins {} point{} ({})",
+                        r.points,
+                        plural(u32::from(r.points)),
+                        side_name(w)
+                    ),
+                    None => "Stuck: no points".into(),
+                }),
+            };
+            // What the cube made of the result is the writer's word.
+            let line = match line.split_once(", scoring ") {
+                Some((head, n)) if n.parse::<u32>().is_ok() => head,
+                _ => line.as_str(),
+            };
+            if line != "Unfinished" && want.as_deref() != Some(line) {
                 return Err(RecordError::Result {
                     game: i + 1,
                     msg: format!("recorded '{line}', replay gives {want:?}"),
@@ -559,6 +772,7 @@ pub fn replay(text: &str) -> Result<(RuleOptions, Vec<ReplayedGame>), RecordErro
             starter,
             tokens,
             result_line,
+            dropped_by,
         });
     }
     Ok((opts, out))
@@ -586,6 +800,7 @@ mod tests {
             turns: g.turns.iter().map(RecordedTurn::from_driver).collect(),
             result: Some(g.result),
             note: None,
+            cube: Default::default(),
         };
         (
             Record {

@@ -355,6 +355,7 @@ fn record_text(seed: u64, opts: &RuleOptions) -> String {
         turns: g.turns.iter().map(RecordedTurn::from_driver).collect(),
         result: Some(g.result),
         note: None,
+        cube: Default::default(),
     };
     write_record(&Record {
         tags: vec![("Rules".into(), rules_tag(opts))],

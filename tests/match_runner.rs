@@ -304,3 +304,81 @@ fn a_flood_of_short_lines_times_out_with_memory_bounded() {
     assert!(text.contains("forfeits 2 - 0"), "{text}");
     assert!(text.contains("did not answer within 1500 ms"), "{text}");
 }
+
+#[test]
+fn spawned_engines_play_matches_with_the_cube() {
+    // The spawned engine is told the session (newsession, setscore,
+    // setcube) and answers `go cube`; the referee keeps the score.
+    let engine = format!("cmd={BIN}");
+    let v = run_match(&[
+        "--engine",
+        &engine,
+        "name=spawned",
+        "option.engine.ply=1",
+        "--engine",
+        "cmd=builtin:heuristic",
+        "name=base",
+        "option.engine.ply=1",
+        "--variant",
+        "backgammon",
+        "--match-to",
+        "3",
+        "--cube",
+        "on",
+        "--games",
+        "4",
+        "--seed",
+        "9",
+    ]);
+    assert_eq!(v["session"], "match 3 cube on crawford on");
+    assert_eq!(v["forfeits"], serde_json::json!([0, 0]), "{v}");
+    let m = &v["matches"];
+    assert_eq!(m["played"], 4);
+    assert_eq!(
+        m["wins"][0].as_u64().unwrap() + m["wins"][1].as_u64().unwrap(),
+        4
+    );
+    let doubles = n(&v["cube"], "doubles", 0);
+    let answered = ["takes", "drops", "beavers"]
+        .iter()
+        .map(|k| n(&v["cube"], k, 1))
+        .sum::<u64>();
+    assert!(doubles > 0, "the spawned engine never doubled: {v}");
+    assert_eq!(doubles, answered);
+    let mine = ["takes", "drops", "beavers"]
+        .iter()
+        .map(|k| n(&v["cube"], k, 0))
+        .sum::<u64>();
+    assert_eq!(n(&v["cube"], "doubles", 1), mine, "{v}");
+}
+
+#[test]
+fn bad_session_flags_are_refused() {
+    for args in [
+        &["--match-to", "0"][..],
+        &["--match-to", "100"],
+        &["--match-to", "5", "--jacoby"],
+        &["--jacoby"],
+        &["--cube", "maybe"],
+        &["--match-to", "5", "--sprt", "0,0.1"],
+    ] {
+        let out = Command::new(BIN)
+            .args([
+                "match",
+                "--engine",
+                "cmd=builtin:random",
+                "--engine",
+                "cmd=builtin:random",
+                "--games",
+                "2",
+                "--no-progress",
+            ])
+            .args(args)
+            .output()
+            .expect("match runs");
+        assert!(!out.status.success(), "{args:?} was accepted");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert!(!err.trim().is_empty(), "{args:?}: no message");
+    }
+}

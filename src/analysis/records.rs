@@ -296,6 +296,7 @@ mod tests {
                 turns: g.turns.iter().map(RecordedTurn::from_driver).collect(),
                 result: Some(g.result),
                 note: None,
+                cube: Default::default(),
             }],
         };
         let text = write_record(&rec);
@@ -352,6 +353,7 @@ mod tests {
                     turns: g.turns.iter().map(RecordedTurn::from_driver).collect(),
                     result: Some(g.result),
                     note: None,
+                    cube: Default::default(),
                 }],
             });
             // Whatever evaluator is passed, the variant's baseline judges:

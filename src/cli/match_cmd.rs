@@ -4,9 +4,10 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::bail;
-use clap::{ArgAction, Args};
+use clap::{ArgAction, Args, ValueEnum};
 
 use super::{LuckEvalArg, SplitArgs, print_report, write_json};
+use crate::cube::{MatchState, SessionRules, SessionSpec};
 use crate::matchplay::engine::EngineSpec;
 use crate::matchplay::stats::Sprt;
 use crate::matchplay::{MatchConfig, parse_rules, run_match};
@@ -18,9 +19,30 @@ pub struct MatchArgs {
     /// An engine, cutechess style: `cmd=<command line>|tcp://host:port|builtin:heuristic|builtin:random [name=<label>] [option.<key>=<value> ...]`. Give it twice.
     #[arg(long = "engine", num_args = 1.., action = ArgAction::Append, required = true)]
     pub engine: Vec<String>,
-    /// Games to play, in mirrored pairs (an odd number is rounded up).
+    /// Games to play, in mirrored pairs (an odd number is rounded up);
+    /// with --match-to, matches to play.
     #[arg(long, default_value_t = 100)]
     pub games: usize,
+    /// Play matches to this many points (1-99): each pair is two matches,
+    /// seats swapped, whose k-th games are played on the same dice. The
+    /// report gives the matches won ± standard error.
+    #[arg(long, value_name = "N")]
+    pub match_to: Option<u32>,
+    /// The doubling cube. Off by default in money play (so that ppg stays
+    /// comparable with cubeless runs); in matches, the game's own default
+    /// (on in backgammon, off in Gul bara and the nardy games).
+    #[arg(long, value_enum)]
+    pub cube: Option<OnOff>,
+    /// Money play with the cube: the Jacoby rule (gammons count single
+    /// until the cube is turned).
+    #[arg(long)]
+    pub jacoby: bool,
+    /// Money play with the cube: beavers allowed.
+    #[arg(long)]
+    pub beavers: bool,
+    /// Matches: the Crawford rule (on by default).
+    #[arg(long, value_enum, default_value = "on")]
+    pub crawford: OnOff,
     /// Seed of the whole match (dice of every pair).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -61,11 +83,45 @@ pub struct MatchArgs {
     pub split: SplitArgs,
 }
 
+/// On or off.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum OnOff {
+    /// On.
+    On,
+    /// Off.
+    Off,
+}
+
+/// The session of the match's pairs from the command line.
+fn session_of(a: &MatchArgs, variant: Variant) -> anyhow::Result<SessionSpec> {
+    let in_match = a.match_to.is_some();
+    if in_match && (a.jacoby || a.beavers) {
+        bail!("--jacoby and --beavers are rules of money play, not of matches (--match-to)");
+    }
+    let cube = match a.cube {
+        Some(c) => c == OnOff::On,
+        None => in_match && variant.spec().cube,
+    };
+    if !cube && (a.jacoby || a.beavers) {
+        bail!("--jacoby and --beavers need the cube (--cube on)");
+    }
+    let rules = SessionRules {
+        cube,
+        jacoby: a.jacoby,
+        beavers: a.beavers,
+        crawford: a.crawford == OnOff::On,
+    };
+    Ok(SessionSpec(match a.match_to {
+        None => MatchState::money(rules),
+        Some(n) => MatchState::match_to(n, rules)?,
+    }))
+}
+
 /// Runs `match`.
-pub fn run(a: MatchArgs) -> anyhow::Result<()> {
+pub fn run(mut a: MatchArgs) -> anyhow::Result<()> {
     // Every `cmd=` word starts the next engine's words.
     let mut groups: Vec<Vec<String>> = Vec::new();
-    for w in a.engine {
+    for w in std::mem::take(&mut a.engine) {
         if w.starts_with("cmd=") || groups.is_empty() {
             groups.push(Vec::new());
         }
@@ -93,7 +149,12 @@ pub fn run(a: MatchArgs) -> anyhow::Result<()> {
     if sprt.is_some() && shard.count > 1 {
         bail!("--sprt needs the whole match: it cannot stop a sharded one");
     }
+    let session = session_of(&a, rules.variant)?;
+    if sprt.is_some() && session.match_length().is_some() {
+        bail!("--sprt tests points per game: it does not stop matches (--match-to)");
+    }
     let cfg = MatchConfig {
+        session,
         engines: [e0, e1],
         games: a.games,
         seed: a.seed,

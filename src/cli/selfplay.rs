@@ -61,6 +61,7 @@ pub fn run(a: SelfplayArgs) -> anyhow::Result<()> {
         records: Some(a.records.clone()),
         progress: true,
         shard: a.shard.unwrap_or(crate::matchplay::shard::Shard::WHOLE),
+        session: crate::cube::SessionSpec::cubeless(),
     };
     let report = run_match(&cfg);
     print!("{}", report.to_text());

@@ -49,6 +49,7 @@ pub fn measure(variant: Variant, games: usize, seed: u64, jobs: usize) -> Rates 
         records: None,
         progress: false,
         shard: crate::matchplay::shard::Shard::WHOLE,
+        session: crate::cube::SessionSpec::cubeless(),
     };
     let r = run_match(&cfg);
     let n = r.games.max(1) as f64;

@@ -10,6 +10,7 @@
 
 use crate::eval::Probs;
 use crate::rules::GameState;
+use crate::rules::game::CubeAnswer;
 
 /// Who owns the cube, seen from the side whose chances are judged.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -151,10 +152,15 @@ impl CubeAction {
 
     /// The opponent's right answer to a double: `take`, `drop` or `beaver`.
     pub fn answer(self) -> &'static str {
+        self.reply().word()
+    }
+
+    /// The doubled side's right reply.
+    pub fn reply(self) -> CubeAnswer {
         match self {
-            CubeAction::DoublePass | CubeAction::TooGoodPass => "drop",
-            CubeAction::DoubleBeaver | CubeAction::NoDoubleBeaver => "beaver",
-            _ => "take",
+            CubeAction::DoublePass | CubeAction::TooGoodPass => CubeAnswer::Drop,
+            CubeAction::DoubleBeaver | CubeAction::NoDoubleBeaver => CubeAnswer::Beaver,
+            _ => CubeAnswer::Take,
         }
     }
 }

@@ -10,11 +10,13 @@ pub mod janowski;
 pub mod kazaross_xg2;
 pub mod match_play;
 pub mod met;
+pub mod spec;
 pub mod state;
 
 pub use janowski::{CubeAction, CubeDecision, CubeView, efficiency, money_decision, money_equity};
 pub use match_play::{MatchScore, match_decision, match_mwc};
 pub use met::{Met, kazaross_xg2, met_for};
+pub use spec::{SessionSpec, SessionSpecError};
 pub use state::{CubeOwner, CubeStateError, MatchState, SessionKind, SessionRules};
 
 use crate::eval::Probs;

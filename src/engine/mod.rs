@@ -270,6 +270,21 @@ impl Engine {
         Ok(search.before_roll(&self.state, plies, beam))
     }
 
+    /// The cube decision of the side to move in the engine's state (before
+    /// its roll) in the engine's session, computed on this thread: with a
+    /// double of its waiting, the decision it was, whose
+    /// [`CubeAction::answer`](crate::cube::CubeAction::answer) is the
+    /// other side's reply. `None` when it has no cube to turn.
+    pub fn cube_decision_now(&self) -> Result<Option<crate::cube::CubeDecision>, SearchError> {
+        let probs = self.before_roll_now()?;
+        Ok(crate::cube::decide(
+            &probs,
+            &self.state,
+            &self.session,
+            self.state.to_move,
+        ))
+    }
+
     /// Starts `job` on the worker thread, judged by the evaluator the
     /// settings name, with the current rules. When it is done, the engine
     /// is idle again and then `finish` gets its result (on the worker

@@ -176,8 +176,7 @@ impl Bridge {
         self.engine.set_state(state)?;
         let session = Self::session_of(req, doubled)?;
         self.engine.set_session(session);
-        let probs = self.engine.before_roll_now()?;
-        let d = crate::cube::decide(&probs, &state, &session, Side::White);
+        let d = self.engine.cube_decision_now()?;
         tracing::debug!(decision = ?d, "cube decision");
         Ok(d)
     }

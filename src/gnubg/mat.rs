@@ -32,6 +32,7 @@ use std::fmt::Write as _;
 use super::movetext;
 use crate::notation;
 use crate::record::{Record, RecordError, RecordedGame, RecordedTurn};
+use crate::rules::game::CubeAnswer;
 use crate::rules::{
     GameResult, GameState, Position, RuleOptions, Side, StageGen, Step, Variant, skip_forced_empty,
 };
@@ -191,9 +192,16 @@ pub fn write(
             let _ = writeln!(out, "; [{} \"{}\"]", clean(k), clean(v).replace('"', "'"));
         }
     }
-    let _ = writeln!(out, "\n 0 point match\n");
+    let length = games
+        .iter()
+        .find_map(|g| g.cube.score)
+        .map_or(0, |s| s.length);
+    let _ = writeln!(out, "\n {length} point match\n");
     let mut score = [0u32; 2];
     for (n, g) in games.iter().enumerate() {
+        if let Some(sc) = g.cube.score {
+            score = [sc.white, sc.black];
+        }
         let _ = writeln!(out, " Game {}", n + 1);
         let left = format!("{} : {}", clean(&g.players[0]), score[0]);
         let _ = writeln!(out, " {left:<31}{} : {}", clean(&g.players[1]), score[1]);
@@ -201,9 +209,34 @@ pub fn write(
             game: n + 1,
             source: Box::new(e),
         })?;
+        // Half-moves in order: rolls and their plays, and cube actions
+        // (a double in the doubler's column, the answer in the other's).
+        let mut cube = 1u32;
+        let mut entries: Vec<(Side, String)> = Vec::new();
+        let double = |entries: &mut Vec<(Side, String)>, doubler: Side, cube: u32, answer: &str| {
+            entries.push((doubler, format!(" Doubles => {}", cube * 2)));
+            entries.push((doubler.opponent(), format!(" {answer}")));
+        };
+        for (t, (side, (a, b), pos, steps)) in g.turns.iter().zip(&turns) {
+            match t.double {
+                Some(CubeAnswer::Beaver) => {
+                    double(&mut entries, *side, cube, "Beavers");
+                    cube = cube.saturating_mul(4);
+                }
+                Some(_) => {
+                    double(&mut entries, *side, cube, "Takes");
+                    cube = cube.saturating_mul(2);
+                }
+                None => {}
+            }
+            entries.push((*side, format!("{a}{b}: {}", movetext::plain(*pos, steps))));
+        }
+        if let Some(doubler) = g.cube.dropped_by {
+            double(&mut entries, doubler, cube, "Drops");
+        }
         // Half-moves: even the left player's (White), odd the right's.
         let mut half = 0usize;
-        for (side, (a, b), pos, steps) in &turns {
+        for (side, text) in &entries {
             let want = side.index();
             if half % 2 != want {
                 if half == 0 {
@@ -215,7 +248,6 @@ pub fn write(
                 }
                 half += 1;
             }
-            let text = format!("{a}{b}: {}", movetext::plain(*pos, steps));
             if half.is_multiple_of(2) {
                 let _ = write!(out, "{:>3}) {text:<27} ", half / 2 + 1);
             } else {
@@ -223,13 +255,19 @@ pub fn write(
             }
             half += 1;
         }
-        if let Some(GameResult {
-            winner: Some(w),
-            points,
-        }) = g.result
-        {
-            let points = u32::from(points);
-            score[w.index()] += points;
+        let won = match (g.cube.dropped_by, g.result) {
+            (Some(doubler), _) => Some((doubler, cube)),
+            (
+                None,
+                Some(GameResult {
+                    winner: Some(w),
+                    points,
+                }),
+            ) => Some((w, g.cube.scored.unwrap_or(u32::from(points)))),
+            _ => None,
+        };
+        if let Some((w, points)) = won {
+            score[w.index()] = score[w.index()].saturating_add(points);
             let lead = if half % 2 == 1 {
                 "\n      "
             } else {
@@ -439,6 +477,9 @@ pub fn to_record(text: &str) -> Result<Record, RecordError> {
         let mut result = None;
         let mut note = None;
         let mut last_was_roll = false;
+        let mut taken = None;
+        let mut dropped_by = None;
+        let mut scored = None;
         for a in g.actions {
             match a {
                 Action::Roll(roll, moves) => {
@@ -447,16 +488,31 @@ pub fn to_record(text: &str) -> Result<Record, RecordError> {
                         roll: Some(roll),
                         remainder: None,
                         moves,
+                        double: taken.take(),
                     });
                     mover = mover.opponent();
                     last_was_roll = true;
                     continue;
                 }
+                // The side to roll doubles; the other side answers, and a
+                // take leaves the doubler to roll.
                 Action::Double => cube = cube.saturating_mul(2),
-                Action::Take => {}
-                Action::Drop => note = Some("a double was dropped".to_string()),
+                Action::Take => taken = Some(crate::rules::game::CubeAnswer::Take),
+                Action::Drop => {
+                    cube /= 2;
+                    dropped_by = Some(mover);
+                }
+                Action::Wins(n) if dropped_by.is_some() => {
+                    if n != cube {
+                        return Err(RecordError::Result {
+                            game: gi + 1,
+                            msg: format!("'Wins {n}' on a drop of the cube at {cube}"),
+                        });
+                    }
+                }
                 Action::Wins(n) => {
                     if last_was_roll && note.is_none() {
+                        scored = Some(n);
                         let winner = mover.opponent();
                         if n % cube != 0 || n / cube == 0 || n / cube > 3 {
                             return Err(RecordError::Result {
@@ -486,6 +542,11 @@ pub fn to_record(text: &str) -> Result<Record, RecordError> {
             turns,
             result,
             note,
+            cube: crate::record::GameCube {
+                score: None,
+                dropped_by,
+                scored,
+            },
         };
         // gnubg writes a resignation as `Wins N points` after the last
         // roll, like a game played out: only the rules can tell them apart.

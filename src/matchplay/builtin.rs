@@ -24,7 +24,7 @@ use crate::engine::{Engine, EngineConfig, EvalKind, Setting, SetupError};
 use crate::eval::Evaluator;
 use crate::notation::state_text;
 use crate::protocol::Settings;
-use crate::rules::game::{Player, PlayerFault, Turn, TurnRequest};
+use crate::rules::game::{CubeAnswer, CubeRequest, Player, PlayerFault, Turn, TurnRequest};
 use crate::rules::{StageGen, Variant};
 
 /// How a builtin player chooses.
@@ -86,6 +86,21 @@ impl Builtin {
     pub fn evaluator(&self) -> &dyn Evaluator {
         self.eval.as_ref()
     }
+
+    /// The engine's cube decision in `ask`'s state and session (`None`:
+    /// no cube to turn).
+    fn cube_decision(
+        &mut self,
+        ask: &CubeRequest<'_>,
+    ) -> Result<Option<crate::cube::CubeDecision>, PlayerFault> {
+        self.engine
+            .set_state(*ask.state)
+            .map_err(|e| PlayerFault::Failed(Box::new(e)))?;
+        self.engine.set_session(*ask.session);
+        self.engine
+            .cube_decision_now()
+            .map_err(|e| PlayerFault::Failed(Box::new(e)))
+    }
 }
 
 impl Player for Builtin {
@@ -102,6 +117,9 @@ impl Player for Builtin {
                 self.engine
                     .set_state(state)
                     .map_err(|e| PlayerFault::Failed(Box::new(e)))?;
+                // At a match score, plays are ranked by what it makes
+                // each result worth.
+                self.engine.set_session(*ask.session);
                 self.engine
                     .best_turns_now()
                     .map_err(|e| PlayerFault::Failed(Box::new(e)))?
@@ -133,6 +151,25 @@ impl Player for Builtin {
             }
         };
         Ok(Turn::from_steps(&steps))
+    }
+
+    /// The engine's cube decision; the random player never doubles.
+    fn offer_double(&mut self, ask: &CubeRequest<'_>) -> Result<bool, PlayerFault> {
+        if self.kind == BuiltinKind::Random {
+            return Ok(false);
+        }
+        Ok(self.cube_decision(ask)?.is_some_and(|d| d.action.doubles()))
+    }
+
+    /// The engine's answer; the random player always takes.
+    fn answer_double(&mut self, ask: &CubeRequest<'_>) -> Result<CubeAnswer, PlayerFault> {
+        if self.kind == BuiltinKind::Random {
+            return Ok(CubeAnswer::Take);
+        }
+        // With no cube to weigh (cannot happen with a double waiting), take.
+        Ok(self
+            .cube_decision(ask)?
+            .map_or(CubeAnswer::Take, |d| d.action.reply()))
     }
 }
 
@@ -255,6 +292,7 @@ mod tests {
                 roll: Some((a, b)),
                 start: &start,
                 opts: &rules,
+                session: &crate::rules::game::cubeless(),
             };
             let played = n.play_turn(&ask).unwrap();
             let best = search.best_turn(&start, &limits, &mut |_| {});

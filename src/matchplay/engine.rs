@@ -7,8 +7,10 @@ use std::process::{Child, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, sync_channel};
 use std::time::{Duration, Instant};
 
+use crate::cube::{MatchState, SessionKind, SessionRules};
 use crate::notation;
-use crate::rules::game::{Player, PlayerFault, Turn, TurnRequest};
+use crate::rules::Side;
+use crate::rules::game::{CubeAnswer, CubeRequest, Player, PlayerFault, Turn, TurnRequest};
 
 /// The longest line (without its line ending) an engine may write; a longer
 /// one is a protocol fault and ends the reading of that engine.
@@ -354,6 +356,29 @@ impl Engine {
             .collect())
     }
 
+    /// Asks for the cube decision in `position` (before its side to move's
+    /// roll): with `answering`, after `double`, the answer to that side's
+    /// double. Returns the word after `bestcube`.
+    pub fn best_cube(
+        &mut self,
+        position: &str,
+        answering: bool,
+        timeout: Duration,
+    ) -> Result<String, EngineError> {
+        self.chatter.clear();
+        self.send(&format!("position board {position}"))?;
+        if answering {
+            self.send("double")?;
+        }
+        self.send("go cube")?;
+        let line = self.expect(|l| l.starts_with("bestcube"), timeout)?;
+        Ok(line
+            .split_whitespace()
+            .nth(1)
+            .unwrap_or_default()
+            .to_string())
+    }
+
     /// Says goodbye and reaps the process.
     pub fn quit(mut self) {
         let _ = self.send("quit");
@@ -547,6 +572,8 @@ mod tests {
 pub struct TextPlayer {
     engine: Option<Engine>,
     move_timeout: Duration,
+    /// The session last announced with `newsession` (its kind and rules).
+    announced: Option<(SessionKind, SessionRules)>,
 }
 
 impl TextPlayer {
@@ -555,8 +582,95 @@ impl TextPlayer {
         TextPlayer {
             engine: Some(engine),
             move_timeout,
+            announced: None,
         }
     }
+
+    /// The engine, once `session` has been told it: `newsession` when its
+    /// kind or rules changed, then the score and the cube. A money session
+    /// without the cube is told nothing, so that engines which know no
+    /// session commands play cubeless money games as before.
+    fn engine_in(&mut self, session: &MatchState) -> Result<&mut Engine, PlayerFault> {
+        let engine = self
+            .engine
+            .as_mut()
+            .ok_or(PlayerFault::Failed(Box::new(EngineError::Closed)))?;
+        let plain = session.kind() == SessionKind::Money && !session.rules().cube;
+        if plain && self.announced.is_none() {
+            return Ok(engine);
+        }
+        let failed = |e: EngineError| PlayerFault::Failed(Box::new(e));
+        let key = (session.kind(), session.rules());
+        if self.announced != Some(key) {
+            engine.send(&newsession_line(session)).map_err(failed)?;
+            self.announced = Some(key);
+        }
+        if let SessionKind::Match { .. } = session.kind() {
+            let crawford = if session.is_crawford() {
+                "crawford"
+            } else {
+                "postcrawford"
+            };
+            engine
+                .send(&format!(
+                    "setscore {} {} {crawford}",
+                    session.score(Side::White),
+                    session.score(Side::Black)
+                ))
+                .map_err(failed)?;
+        }
+        if session.rules().cube {
+            engine
+                .send(&format!(
+                    "setcube value {} owner {}",
+                    session.cube(),
+                    session.owner()
+                ))
+                .map_err(failed)?;
+        }
+        Ok(engine)
+    }
+
+    /// The engine's `bestcube` word in `ask`'s state and session.
+    fn best_cube(&mut self, ask: &CubeRequest<'_>) -> Result<String, PlayerFault> {
+        let answering = ask.session.doubled_by().is_some();
+        let position = notation::state_text(ask.state);
+        let timeout = self.move_timeout;
+        self.engine_in(ask.session)?
+            .best_cube(&position, answering, timeout)
+            .map_err(|e| PlayerFault::Failed(Box::new(e)))
+    }
+}
+
+/// The `newsession` line of `session`'s kind and rules.
+pub fn newsession_line(session: &MatchState) -> String {
+    let on = |b: bool| if b { "on" } else { "off" };
+    let r = session.rules();
+    match session.kind() {
+        SessionKind::Money => format!(
+            "newsession type money jacoby {} beavers {} cube {}",
+            on(r.jacoby),
+            on(r.beavers),
+            on(r.cube)
+        ),
+        SessionKind::Match { length } => format!(
+            "newsession type match length {length} crawford {} cube {}",
+            on(r.crawford),
+            on(r.cube)
+        ),
+    }
+}
+
+/// An engine's `bestcube` word that does not answer what it was asked.
+#[derive(Debug, thiserror::Error)]
+#[error("'bestcube {word}' does not answer {asked} in {position}")]
+pub struct IllegalCubeAnswer {
+    /// The word after `bestcube`.
+    pub word: String,
+    /// What it was asked.
+    pub asked: &'static str,
+    /// The position text.
+    pub position: String,
 }
 
 /// An engine's answer that is not exactly the turn it was asked for.
@@ -579,13 +693,11 @@ pub struct IllegalAnswer {
 
 impl Player for TextPlayer {
     fn play_turn(&mut self, ask: &TurnRequest<'_>) -> Result<Turn, PlayerFault> {
-        let engine = self
-            .engine
-            .as_mut()
-            .ok_or(PlayerFault::Failed(Box::new(EngineError::Closed)))?;
+        let timeout = self.move_timeout;
+        let engine = self.engine_in(ask.session)?;
         let position = notation::state_text(ask.before);
         let words = engine
-            .best_move(&position, ask.roll, self.move_timeout)
+            .best_move(&position, ask.roll, timeout)
             .map_err(|e| PlayerFault::Failed(Box::new(e)))?;
         let toks: Vec<&str> = words.iter().map(String::as_str).collect();
         if let Err(error) = notation::apply_turn(ask.start, ask.opts, &toks) {
@@ -602,6 +714,31 @@ impl Player for TextPlayer {
             .filter_map(|t| notation::parse_move_token(t).ok())
             .collect();
         Ok(Turn { moves })
+    }
+
+    fn offer_double(&mut self, ask: &CubeRequest<'_>) -> Result<bool, PlayerFault> {
+        match self.best_cube(ask)?.as_str() {
+            "double" => Ok(true),
+            "nodouble" => Ok(false),
+            word => Err(PlayerFault::Illegal(Box::new(IllegalCubeAnswer {
+                word: word.to_string(),
+                asked: "double or nodouble",
+                position: notation::state_text(ask.state),
+            }))),
+        }
+    }
+
+    fn answer_double(&mut self, ask: &CubeRequest<'_>) -> Result<CubeAnswer, PlayerFault> {
+        match self.best_cube(ask)?.as_str() {
+            "take" => Ok(CubeAnswer::Take),
+            "drop" | "pass" => Ok(CubeAnswer::Drop),
+            "beaver" => Ok(CubeAnswer::Beaver),
+            word => Err(PlayerFault::Illegal(Box::new(IllegalCubeAnswer {
+                word: word.to_string(),
+                asked: "take, drop or beaver",
+                position: notation::state_text(ask.state),
+            }))),
+        }
     }
 
     fn quit(&mut self) {

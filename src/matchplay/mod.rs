@@ -4,6 +4,7 @@
 
 pub mod builtin;
 pub mod engine;
+pub mod sessions;
 pub mod shard;
 pub mod stats;
 
@@ -16,12 +17,14 @@ use crate::eval::Evaluator;
 use crate::notation::{apply_turn, move_token_text, state_text};
 use crate::record::{Record, RecordedGame, RecordedTurn, game_tags, write_record};
 use crate::rules::game::{
-    self, Forfeit, ForfeitReason, GameObserver, Player, PlayerFault, SeededDice, Turn, TurnRequest,
+    self, CubeAnswer, CubeRequest, Forfeit, ForfeitReason, GameObserver, Player, PlayerFault,
+    SeededDice, Turn, TurnRequest,
 };
 use crate::rules::{EvalFamily, GameState, RuleOptions, Side, Variant};
 use crate::search::Search;
 use builtin::Builtin;
 use engine::{Engine, EngineError, EngineSpec, TextPlayer};
+use sessions::{CubeCounts, MatchResult, MatchTally, SessionSpec};
 use stats::{Sprt, SprtState, mean_se};
 
 /// The evaluator that judges luck (at 0-ply, chains planned with a beam of 4).
@@ -91,6 +94,9 @@ pub struct MatchConfig {
     pub progress: bool,
     /// The pairs this process plays (all of them unless sharded).
     pub shard: shard::Shard,
+    /// What a pair is: two money games, or two matches (seats swapped,
+    /// game k of both on the same dice); with or without the cube.
+    pub session: SessionSpec,
 }
 
 /// How one game went.
@@ -109,6 +115,11 @@ pub struct GameOutcome {
     pub forfeit: Option<(usize, String)>,
     /// Sum of each engine's luck (equity) over its rolls.
     pub luck: [f64; 2],
+    /// Each engine's cube actions.
+    pub cube: [CubeCounts; 2],
+    /// The game's result before the cube: 1 single, 2 gammon or mars, 3
+    /// backgammon; 0 with no winner, or a dropped double or forfeit.
+    pub result_points: u8,
     /// The record of the game.
     pub record: RecordedGame,
     /// The dice seed of the pair.
@@ -128,17 +139,25 @@ pub struct GameResult {
     pub forfeit: Option<(usize, String)>,
     /// Sum of each engine's luck (equity) over its rolls.
     pub luck: [f64; 2],
+    /// Each engine's cube actions.
+    pub cube: [CubeCounts; 2],
+    /// The game's result before the cube (see [`GameOutcome::result_points`]).
+    pub result_points: u8,
 }
 
-/// A mirrored pair's two games.
+/// A mirrored pair's two games, or its two matches' games.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PairOutcome {
     /// Pair number (from 0).
     pub pair: usize,
     /// The dice seed of the pair.
     pub dice_seed: u64,
-    /// Its games, engine 0 playing White first.
+    /// Its games, engine 0 playing White first (in matches: the first
+    /// match's games, then the second's).
     pub games: Vec<GameResult>,
+    /// Its two matches, engine 0 playing White in the first; empty in
+    /// money play.
+    pub matches: Vec<MatchResult>,
 }
 
 impl GameOutcome {
@@ -150,12 +169,14 @@ impl GameOutcome {
             winner: self.winner,
             forfeit: self.forfeit.clone(),
             luck: self.luck,
+            cube: self.cube,
+            result_points: self.result_points,
         }
     }
 }
 
 /// The final report.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct MatchReport {
     /// Engine names.
     pub names: [String; 2],
@@ -174,7 +195,13 @@ pub struct MatchReport {
     pub stuck: u32,
     /// Forfeits per engine (crash, timeout, illegal move).
     pub forfeits: [u32; 2],
-    /// Engine 0's points per game.
+    /// The session the pairs were played in.
+    pub session: SessionSpec,
+    /// The matches, when pairs were matches.
+    pub matches: Option<MatchTally>,
+    /// Each engine's cube actions.
+    pub cube: [CubeCounts; 2],
+    /// Engine 0's points per game (with the cube: the points it scored).
     pub ppg: f64,
     /// Its standard error over mirrored pairs.
     pub se: f64,
@@ -195,15 +222,33 @@ impl MatchReport {
     pub fn tally(
         names: [String; 2],
         variant: Variant,
+        session: SessionSpec,
         pairs: &[PairOutcome],
         luck_adjust: bool,
     ) -> MatchReport {
         let mut report = MatchReport {
             names,
             variant,
+            session,
+            matches: None,
+            cube: Default::default(),
+            games: 0,
+            wins: [0; 2],
+            mars: [0; 2],
+            backgammons: [0; 2],
+            stuck: 0,
+            forfeits: [0; 2],
+            ppg: 0.0,
+            se: 0.0,
+            luck_ppg: None,
+            sprt: None,
+            forfeit_log: Vec::new(),
             pairs: pairs.to_vec(),
-            ..MatchReport::default()
         };
+        if let Some(length) = session.match_length() {
+            let matches: Vec<&[MatchResult]> = pairs.iter().map(|p| p.matches.as_slice()).collect();
+            report.matches = Some(MatchTally::of(length, &matches));
+        }
         let mut pair_points = Vec::with_capacity(pairs.len());
         let mut pair_adjusted = Vec::with_capacity(pairs.len());
         let mut total = 0i64;
@@ -211,12 +256,15 @@ impl MatchReport {
             for g in &p.games {
                 report.games += 1;
                 total += i64::from(g.points);
+                for e in 0..2 {
+                    report.cube[e].add(&g.cube[e]);
+                }
                 if let Some((w, mars)) = g.winner {
                     report.wins[w] += 1;
                     if mars {
                         report.mars[w] += 1;
                     }
-                    if g.points.abs() == 3 {
+                    if g.result_points == 3 {
                         report.backgammons[w] += 1;
                     }
                 } else if g.forfeit.is_none() {
@@ -229,13 +277,15 @@ impl MatchReport {
                     }
                 }
             }
-            pair_points.push(p.games.iter().map(|g| f64::from(g.points)).sum::<f64>() / 2.0);
+            // Per game of the pair (a pair of matches has more than two).
+            let n = p.games.len().max(1) as f64;
+            pair_points.push(p.games.iter().map(|g| f64::from(g.points)).sum::<f64>() / n);
             pair_adjusted.push(
                 p.games
                     .iter()
                     .map(|g| f64::from(g.points) - (g.luck[0] - g.luck[1]))
                     .sum::<f64>()
-                    / 2.0,
+                    / n,
             );
         }
         report.ppg = if report.games > 0 {
@@ -274,6 +324,26 @@ impl MatchReport {
         if let Some(s) = self.sprt {
             v["sprt"] = serde_json::json!(format!("{s:?}"));
         }
+        v["session"] = serde_json::json!(self.session.to_string());
+        if let Some(m) = &self.matches {
+            v["matches"] = serde_json::json!({
+                "length": m.length,
+                "played": m.played,
+                "wins": m.wins,
+                "unfinished": m.unfinished,
+                "share": m.share,
+                "se": m.se,
+            });
+        }
+        if self.session.0.rules().cube {
+            let c = |f: fn(&CubeCounts) -> u32| [f(&self.cube[0]), f(&self.cube[1])];
+            v["cube"] = serde_json::json!({
+                "doubles": c(|x| x.doubles),
+                "takes": c(|x| x.takes),
+                "drops": c(|x| x.drops),
+                "beavers": c(|x| x.beavers),
+            });
+        }
         v.to_string()
     }
 
@@ -297,6 +367,10 @@ impl MatchReport {
             self.ppg - 1.96 * self.se,
             self.ppg + 1.96 * self.se
         );
+        if self.session != SessionSpec::cubeless() {
+            let at = s.find('\n').map_or(s.len(), |i| i + 1);
+            s.insert_str(at, &format!("session {}\n", self.session));
+        }
         if self.variant != Variant::default() {
             let at = s.find('\n').map_or(s.len(), |i| i + 1);
             s.insert_str(at, &format!("variant {}\n", self.variant));
@@ -312,6 +386,33 @@ impl MatchReport {
         }
         if let Some(st) = self.sprt {
             s.push_str(&format!("sprt {st:?}\n"));
+        }
+        if let Some(m) = &self.matches {
+            s.push_str(&format!(
+                "matches {} to {}  {} {} - {} {}{}\nmatch wins {:.1}% ± {:.1}% (95% {:.1}% .. {:.1}%)\n",
+                m.played,
+                m.length,
+                self.names[0],
+                m.wins[0],
+                m.wins[1],
+                self.names[1],
+                if m.unfinished > 0 {
+                    format!("  unfinished {}", m.unfinished)
+                } else {
+                    String::new()
+                },
+                100.0 * m.share,
+                100.0 * m.se,
+                100.0 * (m.share - 1.96 * m.se),
+                100.0 * (m.share + 1.96 * m.se),
+            ));
+        }
+        if self.session.0.rules().cube {
+            let [a, b] = self.cube;
+            s.push_str(&format!(
+                "cube  doubles {} - {}  takes {} - {}  drops {} - {}  beavers {} - {}\n",
+                a.doubles, b.doubles, a.takes, b.takes, a.drops, b.drops, a.beavers, b.beavers
+            ));
         }
         for f in &self.forfeit_log {
             s.push_str(&format!("forfeit: {f}\n"));
@@ -414,8 +515,13 @@ struct Seat<'a> {
     slot: &'a mut Option<Box<dyn Player>>,
 }
 
-impl Player for Seat<'_> {
-    fn play_turn(&mut self, ask: &TurnRequest<'_>) -> Result<Turn, PlayerFault> {
+impl Seat<'_> {
+    /// Asks the seated player, starting it first if need be; a player that
+    /// fails is dropped (the next game starts it anew).
+    fn ask<T>(
+        &mut self,
+        f: impl FnOnce(&mut dyn Player) -> Result<T, PlayerFault>,
+    ) -> Result<T, PlayerFault> {
         if self.slot.is_none() {
             let started =
                 start_player(self.cfg, self.index).map_err(|e| PlayerFault::Failed(Box::new(e)))?;
@@ -424,13 +530,27 @@ impl Player for Seat<'_> {
         let Some(player) = self.slot.as_mut() else {
             return Err(PlayerFault::Failed(Box::new(EngineError::Closed)));
         };
-        let answer = player.play_turn(ask);
+        let answer = f(player.as_mut());
         if matches!(answer, Err(PlayerFault::Failed(_)))
             && let Some(mut p) = self.slot.take()
         {
             p.quit();
         }
         answer
+    }
+}
+
+impl Player for Seat<'_> {
+    fn play_turn(&mut self, ask: &TurnRequest<'_>) -> Result<Turn, PlayerFault> {
+        self.ask(|p| p.play_turn(ask))
+    }
+
+    fn offer_double(&mut self, ask: &CubeRequest<'_>) -> Result<bool, PlayerFault> {
+        self.ask(|p| p.offer_double(ask))
+    }
+
+    fn answer_double(&mut self, ask: &CubeRequest<'_>) -> Result<CubeAnswer, PlayerFault> {
+        self.ask(|p| p.answer_double(ask))
     }
 }
 
@@ -460,6 +580,7 @@ fn forfeit_text(cfg: &MatchConfig, who: usize, f: &Forfeit) -> String {
     let name = &cfg.engines[who].name;
     match &f.reason {
         ForfeitReason::Player(fault) => format!("{name}: {fault}"),
+        ForfeitReason::IllegalAnswer { .. } => format!("{name}: {}", f.reason),
         ForfeitReason::IllegalTurn { turn, error } => {
             let words: Vec<String> = turn.moves.iter().map(|&m| move_token_text(m)).collect();
             format!(
@@ -474,8 +595,15 @@ fn forfeit_text(cfg: &MatchConfig, who: usize, f: &Forfeit) -> String {
     }
 }
 
-/// Plays one game with dice from `dice_seed`, `white_engine` playing White.
-fn play_game(seats: &mut Seats, pair: usize, white_engine: usize, dice_seed: u64) -> GameOutcome {
+/// Plays one game with dice from `dice_seed`, `white_engine` playing White,
+/// in `session` (its score and cube at the start).
+fn play_game(
+    seats: &mut Seats,
+    pair: usize,
+    white_engine: usize,
+    dice_seed: u64,
+    session: &crate::cube::MatchState,
+) -> GameOutcome {
     let cfg = seats.cfg;
     let opts = cfg.rules;
     let engine_of = |s: Side| {
@@ -509,7 +637,13 @@ fn play_game(seats: &mut Seats, pair: usize, white_engine: usize, dice_seed: u64
     } else {
         [&mut seat1, &mut seat0]
     };
-    let g = game::play_game(&opts, &mut SeededDice::new(dice_seed), players, &mut watch);
+    let g = game::play_session_game(
+        &opts,
+        session,
+        &mut SeededDice::new(dice_seed),
+        players,
+        &mut watch,
+    );
     let forfeit = g.forfeit.as_ref().map(|f| {
         let who = engine_of(f.side);
         (who, forfeit_text(cfg, who, f))
@@ -518,25 +652,33 @@ fn play_game(seats: &mut Seats, pair: usize, white_engine: usize, dice_seed: u64
         cfg.engines[white_engine].name.clone(),
         cfg.engines[1 - white_engine].name.clone(),
     ];
-    let (result, points, winner) = match (&forfeit, g.final_state.result()) {
+    let signed = |w: usize, p: u32| {
+        let p = i32::try_from(p).unwrap_or(i32::MAX);
+        if w == 0 { p } else { -p }
+    };
+    let (result, points, winner, result_points) = match (&forfeit, g.scored()) {
+        // A forfeit loses the game at the cube's value.
         (Some((f, _)), _) => {
             let w = 1 - *f;
-            (None, if w == 0 { 1 } else { -1 }, Some((w, false)))
+            (None, signed(w, g.session.cube()), Some((w, false)), 0)
         }
-        (None, Some(r)) => match r.winner {
-            Some(side) => {
-                let w = engine_of(side);
-                let p = i32::from(r.points);
-                (
-                    Some(r),
-                    if w == 0 { p } else { -p },
-                    Some((w, r.points >= 2)),
-                )
-            }
-            None => (Some(r), 0, None),
-        },
-        (None, None) => (None, 0, None),
+        (None, Some((side, scored))) => {
+            let w = engine_of(side);
+            let r = g.result;
+            let result_points = if g.dropped { 0 } else { r.points };
+            (
+                (!g.dropped).then_some(r),
+                signed(w, scored),
+                Some((w, result_points >= 2)),
+                result_points,
+            )
+        }
+        (None, None) => (g.final_state.result(), 0, None, 0),
     };
+    let by_side = CubeCounts::of_game(&g);
+    let mut cube = [CubeCounts::default(); 2];
+    cube[white_engine] = by_side[0];
+    cube[1 - white_engine] = by_side[1];
     GameOutcome {
         pair,
         white_engine,
@@ -544,6 +686,8 @@ fn play_game(seats: &mut Seats, pair: usize, white_engine: usize, dice_seed: u64
         winner,
         forfeit: forfeit.clone(),
         luck: watch.luck,
+        cube,
+        result_points,
         record: RecordedGame {
             players: names,
             opening: *g.openings.last().unwrap_or(&(2, 1)),
@@ -551,8 +695,150 @@ fn play_game(seats: &mut Seats, pair: usize, white_engine: usize, dice_seed: u64
             turns: g.turns.iter().map(RecordedTurn::from_driver).collect(),
             result,
             note: forfeit.map(|(_, why)| format!("forfeit: {why}")),
+            cube: crate::record::GameCube {
+                score: crate::record::GameScore::of(session),
+                dropped_by: g.dropped.then_some(g.final_state.to_move),
+                scored: g.scored().map(|(_, p)| p),
+            },
         },
         dice_seed,
+    }
+}
+
+/// The most games a match may take before it is cut off unfinished (a
+/// run of stuck games could otherwise go on without end).
+const MAX_GAMES_PER_POINT: u32 = 64;
+
+/// Plays one match of a pair, `white_engine` playing White in every game:
+/// game k on dice seeded from `dice_seed` and k, so that both matches of a
+/// pair play their k-th games on the same dice. A forfeit loses the match.
+fn play_match(
+    seats: &mut Seats,
+    pair: usize,
+    white_engine: usize,
+    dice_seed: u64,
+) -> (Vec<GameOutcome>, MatchResult) {
+    let mut session = seats.cfg.session.0;
+    let length = session.length();
+    let mut games = Vec::new();
+    let by_engine = |s: &crate::cube::MatchState| {
+        let w = s.score(Side::White);
+        let b = s.score(Side::Black);
+        if white_engine == 0 { [w, b] } else { [b, w] }
+    };
+    for k in 0..length.saturating_mul(MAX_GAMES_PER_POINT) {
+        let g = play_game(
+            seats,
+            pair,
+            white_engine,
+            crate::splitmix::nth(dice_seed, u64::from(k)),
+            &session,
+        );
+        let forfeit = g.forfeit.as_ref().map(|(who, _)| *who);
+        if let Some((w, _)) = g.winner.filter(|_| forfeit.is_none()) {
+            let side = if w == white_engine {
+                Side::White
+            } else {
+                Side::Black
+            };
+            session.score_game(side, g.points.unsigned_abs());
+        }
+        games.push(g);
+        if let Some(f) = forfeit {
+            let result = MatchResult {
+                white_engine,
+                winner: Some(1 - f),
+                score: by_engine(&session),
+            };
+            return (games, result);
+        }
+        if let Some(side) = session.winner() {
+            let w = if side == Side::White {
+                white_engine
+            } else {
+                1 - white_engine
+            };
+            let result = MatchResult {
+                white_engine,
+                winner: Some(w),
+                score: by_engine(&session),
+            };
+            return (games, result);
+        }
+    }
+    let result = MatchResult {
+        white_engine,
+        winner: None,
+        score: by_engine(&session),
+    };
+    (games, result)
+}
+
+/// One seating of a pair: a money game, or a whole match.
+struct Seating {
+    pair: usize,
+    white_engine: usize,
+    dice_seed: u64,
+    games: Vec<GameOutcome>,
+    result: Option<MatchResult>,
+}
+
+/// Plays one seating of pair `pair`.
+fn play_seating(seats: &mut Seats, pair: usize, white_engine: usize, dice_seed: u64) -> Seating {
+    if seats.cfg.session.match_length().is_some() {
+        let (games, result) = play_match(seats, pair, white_engine, dice_seed);
+        Seating {
+            pair,
+            white_engine,
+            dice_seed,
+            games,
+            result: Some(result),
+        }
+    } else {
+        let session = seats.cfg.session.0;
+        let g = play_game(seats, pair, white_engine, dice_seed, &session);
+        Seating {
+            pair,
+            white_engine,
+            dice_seed,
+            games: vec![g],
+            result: None,
+        }
+    }
+}
+
+/// Writes `seating`'s record (one file per money game, one per match)
+/// into `dir`, and a gnubg `.mat` beside it where gnubg has the game.
+fn write_records(cfg: &MatchConfig, dir: &std::path::Path, seating: &Seating) {
+    let n = seating.pair * 2 + seating.white_engine + 1;
+    let mut tags = vec![("Event".to_string(), "gulbara match".to_string())];
+    tags.extend(game_tags(&cfg.rules));
+    tags.extend(crate::record::session_tags(&cfg.session.0));
+    tags.extend([
+        ("Seed".into(), seating.dice_seed.to_string()),
+        ("MatchSeed".into(), cfg.seed.to_string()),
+        ("Round".into(), n.to_string()),
+        ("Player 1".into(), cfg.engines[0].name.clone()),
+        ("Player 2".into(), cfg.engines[1].name.clone()),
+    ]);
+    let rec = Record {
+        tags,
+        games: seating.games.iter().map(|g| g.record.clone()).collect(),
+    };
+    let stem = if cfg.session.match_length().is_some() {
+        format!("match-{n:06}")
+    } else {
+        format!("game-{n:06}")
+    };
+    let _ = std::fs::write(dir.join(format!("{stem}.txt")), write_record(&rec));
+    // Backgammon and short nardy also as gnubg's .mat (`import mat`).
+    if cfg.rules.variant.spec().gnubg {
+        match crate::gnubg::mat::write(&cfg.rules, &rec.tags, &rec.games) {
+            Ok(mat) => {
+                let _ = std::fs::write(dir.join(format!("{stem}.mat")), mat);
+            }
+            Err(e) => tracing::warn!(error = %e, "no .mat record"),
+        }
     }
 }
 
@@ -562,13 +848,18 @@ pub fn run_match(cfg: &MatchConfig) -> MatchReport {
     let owned: Vec<usize> = cfg.shard.units(pairs).collect();
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
-    let (tx, rx) = channel::<GameOutcome>();
+    let (tx, rx) = channel::<Seating>();
+    let unit = if cfg.session.match_length().is_some() {
+        "matches"
+    } else {
+        "games"
+    };
     let bar = if cfg.progress {
         let b = indicatif::ProgressBar::new((owned.len() * 2) as u64);
         b.set_style(
-            indicatif::ProgressStyle::with_template(
-                "{bar:40} {pos}/{len} games  {msg}  [{elapsed_precise}<{eta_precise}]",
-            )
+            indicatif::ProgressStyle::with_template(&format!(
+                "{{bar:40}} {{pos}}/{{len}} {unit}  {{msg}}  [{{elapsed_precise}}<{{eta_precise}}]"
+            ))
             .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
         );
         b
@@ -576,7 +867,8 @@ pub fn run_match(cfg: &MatchConfig) -> MatchReport {
         indicatif::ProgressBar::hidden()
     };
     let names = [cfg.engines[0].name.clone(), cfg.engines[1].name.clone()];
-    let mut report = MatchReport::default();
+    let mut sprt_state = None;
+    let mut done: Vec<PairOutcome> = Vec::new();
     if let Some(dir) = &cfg.records {
         let _ = std::fs::create_dir_all(dir);
     }
@@ -601,8 +893,8 @@ pub fn run_match(cfg: &MatchConfig) -> MatchReport {
                     }
                     let seed = pair_seed(cfg.seed, i);
                     for white in [0, 1] {
-                        let g = play_game(&mut seats, i, white, seed);
-                        if tx.send(g).is_err() {
+                        let seating = play_seating(&mut seats, i, white, seed);
+                        if tx.send(seating).is_err() {
                             return;
                         }
                     }
@@ -613,58 +905,44 @@ pub fn run_match(cfg: &MatchConfig) -> MatchReport {
             });
         }
         drop(tx);
-        let mut by_pair: std::collections::BTreeMap<usize, Vec<GameOutcome>> = Default::default();
-        let mut done: Vec<PairOutcome> = Vec::new();
+        let mut by_pair: std::collections::BTreeMap<usize, Vec<Seating>> = Default::default();
         // Running figures for the progress bar and the SPRT (in the order
         // the pairs finish); the report itself is tallied at the end.
         let mut pair_points = Vec::new();
         let mut wins = [0u32; 2];
-        for g in rx {
-            if let Some((w, _)) = g.winner {
+        for seating in rx {
+            let won = match seating.result {
+                Some(m) => m.winner,
+                None => seating.games.iter().find_map(|g| g.winner.map(|(w, _)| w)),
+            };
+            if let Some(w) = won {
                 wins[w] += 1;
             }
             if let Some(dir) = &cfg.records {
-                let n = g.pair * 2 + g.white_engine + 1;
-                let mut tags = vec![("Event".to_string(), "gulbara match".to_string())];
-                tags.extend(game_tags(&cfg.rules));
-                tags.extend([
-                    ("Seed".into(), g.dice_seed.to_string()),
-                    ("MatchSeed".into(), cfg.seed.to_string()),
-                    ("Round".into(), n.to_string()),
-                    ("Player 1".into(), cfg.engines[0].name.clone()),
-                    ("Player 2".into(), cfg.engines[1].name.clone()),
-                ]);
-                let rec = Record {
-                    tags,
-                    games: vec![g.record.clone()],
-                };
-                let _ = std::fs::write(dir.join(format!("game-{n:06}.txt")), write_record(&rec));
-                // Backgammon and short nardy also as gnubg's .mat (`import mat`).
-                if cfg.rules.variant.spec().gnubg {
-                    match crate::gnubg::mat::write(&cfg.rules, &rec.tags, &rec.games) {
-                        Ok(mat) => {
-                            let _ = std::fs::write(dir.join(format!("game-{n:06}.mat")), mat);
-                        }
-                        Err(e) => tracing::warn!(error = %e, "no .mat record"),
-                    }
-                }
+                write_records(cfg, dir, &seating);
             }
-            let pair = g.pair;
+            let pair = seating.pair;
             let entry = by_pair.entry(pair).or_default();
-            entry.push(g);
+            entry.push(seating);
             if entry.len() == 2 {
-                entry.sort_by_key(|g| g.white_engine);
-                pair_points.push(entry.iter().map(|g| f64::from(g.points)).sum::<f64>() / 2.0);
+                entry.sort_by_key(|s| s.white_engine);
+                let games: Vec<GameResult> = entry
+                    .iter()
+                    .flat_map(|s| s.games.iter().map(GameOutcome::result))
+                    .collect();
+                let n = games.len().max(1) as f64;
+                pair_points.push(games.iter().map(|g| f64::from(g.points)).sum::<f64>() / n);
                 done.push(PairOutcome {
                     pair,
                     dice_seed: entry[0].dice_seed,
-                    games: entry.iter().map(GameOutcome::result).collect(),
+                    games,
+                    matches: entry.iter().filter_map(|s| s.result).collect(),
                 });
                 by_pair.remove(&pair);
                 if let Some(s) = &cfg.sprt {
                     let st = s.state(&pair_points);
                     if st != SprtState::Continue {
-                        report.sprt = Some(st);
+                        sprt_state = Some(st);
                         stop.store(true, Ordering::SeqCst);
                     }
                 }
@@ -677,14 +955,19 @@ pub fn run_match(cfg: &MatchConfig) -> MatchReport {
             bar.inc(1);
         }
         bar.finish_and_clear();
-        done.sort_by_key(|p| p.pair);
-        let sprt = report.sprt;
-        report = MatchReport::tally(names, cfg.rules.variant, &done, cfg.luck_adjust);
-        report.sprt = sprt;
-        if cfg.sprt.is_some() && report.sprt.is_none() {
-            report.sprt = Some(SprtState::Continue);
-        }
     });
+    done.sort_by_key(|p| p.pair);
+    let mut report = MatchReport::tally(
+        names,
+        cfg.rules.variant,
+        cfg.session,
+        &done,
+        cfg.luck_adjust,
+    );
+    report.sprt = sprt_state;
+    if cfg.sprt.is_some() && report.sprt.is_none() {
+        report.sprt = Some(SprtState::Continue);
+    }
     report
 }
 
@@ -701,6 +984,7 @@ pub fn shard_of(cfg: &MatchConfig, report: &MatchReport) -> shard::MatchShard {
             seed: cfg.seed,
             games: cfg.games,
             luck_adjust: cfg.luck_adjust,
+            session: cfg.session,
         },
         shard: cfg.shard,
         pairs: report.pairs.clone(),
@@ -815,6 +1099,7 @@ mod match_tests {
             records: None,
             progress: false,
             shard: shard::Shard::WHOLE,
+            session: SessionSpec::cubeless(),
         };
         let a = run_match(&cfg);
         assert_eq!(a.games, 8);
@@ -853,6 +1138,7 @@ mod match_tests {
                 records: None,
                 progress: false,
                 shard: shard::Shard::WHOLE,
+                session: SessionSpec::cubeless(),
             };
             let a = run_match(&cfg);
             assert_eq!(a.variant, v);
@@ -883,6 +1169,80 @@ mod match_tests {
             (6, 5),
         );
         assert_eq!(by_net, by_baseline);
+    }
+
+    #[test]
+    fn matches_with_the_cube_reach_the_length_and_their_records_replay() {
+        let dir = std::env::temp_dir().join(format!("gulbara-cube-matches-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let cfg = MatchConfig {
+            engines: [
+                spec("builtin:net", "net", &[("engine.ply", "1")]),
+                spec("builtin:heuristic", "base", &[("engine.ply", "1")]),
+            ],
+            games: 6,
+            seed: 3,
+            jobs: 2,
+            move_timeout: Duration::from_secs(10),
+            rules: RuleOptions::for_variant(Variant::Backgammon),
+            luck_adjust: false,
+            luck_reference: LuckReference::Net,
+            sprt: None,
+            records: Some(dir.clone()),
+            progress: false,
+            shard: shard::Shard::WHOLE,
+            session: "match 5 cube on crawford on".parse().unwrap(),
+        };
+        let a = run_match(&cfg);
+        let m = a.matches.expect("match figures");
+        assert_eq!((m.length, m.played), (5, 6));
+        assert_eq!(m.wins[0] + m.wins[1] + m.unfinished, 6);
+        for p in &a.pairs {
+            assert_eq!(p.matches.len(), 2);
+            assert_eq!(
+                p.matches.iter().map(|m| m.white_engine).collect::<Vec<_>>(),
+                [0, 1]
+            );
+            for r in &p.matches {
+                let w = r.winner.expect("a finished match");
+                assert!(r.score[w] >= 5 && r.score[1 - w] < 5, "{r:?}");
+            }
+        }
+        // Every double was answered, by the other engine.
+        let [c0, c1] = a.cube;
+        assert!(c0.doubles + c1.doubles > 0, "no double in six matches");
+        assert_eq!(c0.doubles, c1.takes + c1.drops + c1.beavers);
+        assert_eq!(c1.doubles, c0.takes + c0.drops + c0.beavers);
+        // The same matches whatever the number of jobs.
+        let b = run_match(&MatchConfig {
+            jobs: 1,
+            records: None,
+            ..cfg.clone()
+        });
+        assert_eq!(b.matches, a.matches);
+        assert_eq!((a.cube, a.ppg, a.games), (b.cube, b.ppg, b.games));
+        // One record per match, every game in it, replaying to its result.
+        let mut replayed = 0;
+        for n in 1..=6 {
+            let text = std::fs::read_to_string(dir.join(format!("match-{n:06}.txt"))).unwrap();
+            assert!(text.contains("[Session \"match 5 cube on crawford on\"]"));
+            let (_, games) = crate::record::replay(&text).unwrap();
+            let mat = std::fs::read_to_string(dir.join(format!("match-{n:06}.mat"))).unwrap();
+            assert!(mat.contains(" 5 point match"));
+            let (_, from_mat) = crate::record::replay(&mat).unwrap();
+            assert_eq!(games.len(), from_mat.len());
+            for (g, h) in games.iter().zip(&from_mat) {
+                assert_eq!(g.final_state, h.final_state);
+                assert_eq!(g.dropped_by, h.dropped_by);
+                let doubles = |g: &crate::record::ReplayedGame| -> Vec<_> {
+                    g.turns.iter().map(|t| t.double).collect()
+                };
+                assert_eq!(doubles(g), doubles(h));
+            }
+            replayed += games.len();
+        }
+        assert_eq!(replayed, a.games);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

@@ -8,6 +8,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use super::sessions::{CubeCounts, MatchResult, SessionSpec};
 use super::{MatchReport, PairOutcome};
 use crate::rules::Variant;
 
@@ -109,6 +110,8 @@ pub struct MatchKey {
     pub games: usize,
     /// Whether a luck-adjusted ppg is reported.
     pub luck_adjust: bool,
+    /// What the pairs are played as (money games or matches, the cube).
+    pub session: SessionSpec,
 }
 
 /// One shard's results: the key, which shard, and its pairs.
@@ -143,10 +146,23 @@ impl MatchShard {
                             "winner": g.winner.map(|(w, m)| serde_json::json!([w, m])),
                             "forfeit": g.forfeit.as_ref().map(|(w, why)| serde_json::json!([w, why])),
                             "luck": g.luck,
+                            "result_points": g.result_points,
+                            "cube": [g.cube[0].as_array(), g.cube[1].as_array()],
                         })
                     })
                     .collect();
-                serde_json::json!({"pair": p.pair, "dice_seed": p.dice_seed, "games": games})
+                let matches: Vec<serde_json::Value> = p
+                    .matches
+                    .iter()
+                    .map(|m| {
+                        serde_json::json!({
+                            "white_engine": m.white_engine,
+                            "winner": m.winner,
+                            "score": m.score,
+                        })
+                    })
+                    .collect();
+                serde_json::json!({"pair": p.pair, "dice_seed": p.dice_seed, "games": games, "matches": matches})
             })
             .collect();
         serde_json::json!({
@@ -157,6 +173,7 @@ impl MatchShard {
             "seed": self.key.seed,
             "games": self.key.games,
             "luck_adjust": self.key.luck_adjust,
+            "session": self.key.session.to_string(),
             "shard": [self.shard.index, self.shard.count],
             "pairs": pairs,
         })
@@ -220,7 +237,15 @@ impl MatchShard {
             luck_adjust: v["luck_adjust"]
                 .as_bool()
                 .ok_or_else(|| why("luck_adjust missing"))?,
+            // Files written before sessions: cubeless money games.
+            session: match v["session"].as_str() {
+                None => SessionSpec::cubeless(),
+                Some(t) => t
+                    .parse()
+                    .map_err(|e: super::sessions::SessionSpecError| why(&e.to_string()))?,
+            },
         };
+        let in_matches = key.session.match_length().is_some();
         let total_pairs = key.games.div_ceil(2).max(1);
         let mut pairs = Vec::new();
         for p in v["pairs"].as_array().ok_or_else(|| why("pairs missing"))? {
@@ -251,19 +276,72 @@ impl MatchShard {
                     )),
                 };
                 let luck = |i: usize| g["luck"][i].as_f64().ok_or_else(|| why("luck"));
+                let points = g["points"]
+                    .as_i64()
+                    .and_then(|x| i32::try_from(x).ok())
+                    .filter(|x| x.unsigned_abs() <= 3 * crate::cube::state::MAX_CUBE)
+                    .ok_or_else(|| why("points"))?;
+                let cube = |e: usize| -> Result<CubeCounts, ShardError> {
+                    let mut a = [0u32; 4];
+                    for (k, x) in a.iter_mut().enumerate() {
+                        *x = match &g["cube"] {
+                            serde_json::Value::Null => 0,
+                            c => c[e][k]
+                                .as_u64()
+                                .and_then(|n| u32::try_from(n).ok())
+                                .ok_or_else(|| why("cube"))?,
+                        };
+                    }
+                    Ok(CubeCounts::from_array(a))
+                };
+                // Files written before the cube: the points are the result.
+                let result_points = match &g["result_points"] {
+                    serde_json::Value::Null => points.unsigned_abs() as u8,
+                    r => r
+                        .as_u64()
+                        .filter(|&r| r <= 3)
+                        .ok_or_else(|| why("result_points"))? as u8,
+                };
                 games.push(super::GameResult {
                     white_engine: engine(&g["white_engine"])?,
-                    points: g["points"]
-                        .as_i64()
-                        .and_then(|x| i32::try_from(x).ok())
-                        .filter(|x| x.abs() <= 3)
-                        .ok_or_else(|| why("points"))?,
+                    points,
                     winner,
                     forfeit,
                     luck: [luck(0)?, luck(1)?],
+                    cube: [cube(0)?, cube(1)?],
+                    result_points,
                 });
             }
-            if games.len() != 2 {
+            let mut matches = Vec::new();
+            for m in p["matches"].as_array().map(Vec::as_slice).unwrap_or(&[]) {
+                let engine = |x: &serde_json::Value| {
+                    x.as_u64()
+                        .filter(|&e| e < 2)
+                        .map(|e| e as usize)
+                        .ok_or_else(|| why("an engine number"))
+                };
+                let score = |i: usize| {
+                    m["score"][i]
+                        .as_u64()
+                        .and_then(|n| u32::try_from(n).ok())
+                        .ok_or_else(|| why("a match score"))
+                };
+                matches.push(MatchResult {
+                    white_engine: engine(&m["white_engine"])?,
+                    winner: match &m["winner"] {
+                        serde_json::Value::Null => None,
+                        w => Some(engine(w)?),
+                    },
+                    score: [score(0)?, score(1)?],
+                });
+            }
+            if in_matches && matches.len() != 2 {
+                return Err(why(&format!(
+                    "pair {pair} has {} matches, not 2",
+                    matches.len()
+                )));
+            }
+            if !in_matches && games.len() != 2 {
                 return Err(why(&format!(
                     "pair {pair} has {} games, not 2",
                     games.len()
@@ -273,6 +351,7 @@ impl MatchShard {
                 pair,
                 dice_seed: uint(p, "dice_seed")?,
                 games,
+                matches,
             });
         }
         Ok(MatchShard { key, shard, pairs })
@@ -390,6 +469,13 @@ pub fn merge(shards: Vec<(String, MatchShard)>) -> Result<MatchShard, ShardError
                 key.luck_adjust.to_string(),
             ));
         }
+        if s.key.session != key.session {
+            return Err(mismatch(
+                "session",
+                s.key.session.to_string(),
+                key.session.to_string(),
+            ));
+        }
         tally.add(&file, s.shard)?;
         pairs.extend(s.pairs);
     }
@@ -420,6 +506,7 @@ pub fn report_of(whole: &MatchShard) -> MatchReport {
     MatchReport::tally(
         whole.key.names.clone(),
         whole.key.variant,
+        whole.key.session,
         &whole.pairs,
         whole.key.luck_adjust,
     )

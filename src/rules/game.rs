@@ -7,12 +7,21 @@
 //! the driver checks against the rules; a player that fails or plays an
 //! illegal turn forfeits. Turns with nothing playable pass by themselves.
 //! A [`Chooser`] (one stage end at a time) plays through a [`StagePlayer`].
+//!
+//! A game is played in a session ([`MatchState`]): money play or a match,
+//! with or without the doubling cube. Where the session has a cube, the
+//! side to move is asked before each roll whether it doubles, and the other
+//! side whether it takes, drops or beavers; a drop ends the game. Checker
+//! play itself is the same at every score: the session only decides what
+//! each result is worth, which players read from [`TurnRequest::session`].
 
 use std::error::Error;
 use std::time::{Duration, Instant};
 
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
+
+use crate::cube::{CubeStateError, MatchState, SessionRules};
 
 use super::movegen::StageEnd;
 use super::options::{Opening, RuleOptions};
@@ -127,6 +136,44 @@ pub struct TurnRequest<'a> {
     pub start: &'a GameState,
     /// The rules of the game.
     pub opts: &'a RuleOptions,
+    /// The session the game is played in: what each result is worth.
+    pub session: &'a MatchState,
+}
+
+/// What a player is asked at the cube: before the side to move's roll,
+/// whether it doubles; or, with its double waiting in `session`, whether
+/// the other side takes.
+#[derive(Clone, Copy, Debug)]
+pub struct CubeRequest<'a> {
+    /// The state before the roll; its side to move is the doubler.
+    pub state: &'a GameState,
+    /// The session: score, cube and owner, and the double if one waits.
+    pub session: &'a MatchState,
+    /// The rules of the game.
+    pub opts: &'a RuleOptions,
+}
+
+/// The doubled side's answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CubeAnswer {
+    /// It takes: the cube is doubled and is its own.
+    Take,
+    /// It drops: the doubler wins the game at the cube before the double.
+    Drop,
+    /// It beavers (money play with beavers): it takes and redoubles at
+    /// once, keeping the cube.
+    Beaver,
+}
+
+impl CubeAnswer {
+    /// The word the protocol and the records use.
+    pub fn word(self) -> &'static str {
+        match self {
+            CubeAnswer::Take => "take",
+            CubeAnswer::Drop => "drop",
+            CubeAnswer::Beaver => "beaver",
+        }
+    }
 }
 
 /// Why a player gave no turn.
@@ -146,6 +193,20 @@ pub trait Player {
     /// The whole turn of the side to move in `ask.start`.
     fn play_turn(&mut self, ask: &TurnRequest<'_>) -> Result<Turn, PlayerFault>;
 
+    /// Whether the side to move in `ask.state` doubles before its roll.
+    /// Asked only when the session lets it double. A player that knows
+    /// nothing of the cube never doubles.
+    fn offer_double(&mut self, _ask: &CubeRequest<'_>) -> Result<bool, PlayerFault> {
+        Ok(false)
+    }
+
+    /// The answer to the double waiting in `ask.session`, by the side not
+    /// to move in `ask.state`. A player that knows nothing of the cube
+    /// takes.
+    fn answer_double(&mut self, _ask: &CubeRequest<'_>) -> Result<CubeAnswer, PlayerFault> {
+        Ok(CubeAnswer::Take)
+    }
+
     /// The player is no longer needed (an external engine is asked to quit).
     fn quit(&mut self) {}
 }
@@ -164,6 +225,15 @@ pub enum ForfeitReason {
         /// What is wrong with it.
         error: TurnError,
     },
+    /// The player's answer to a double is not allowed (a beaver where
+    /// beavers are off).
+    #[error("illegal answer '{answer}' to a double: {error}", answer = .answer.word())]
+    IllegalAnswer {
+        /// The answer it gave.
+        answer: CubeAnswer,
+        /// Why it is not allowed.
+        error: CubeStateError,
+    },
 }
 
 /// A forfeit: the side, where it happened, and why.
@@ -173,7 +243,7 @@ pub struct Forfeit {
     pub side: Side,
     /// The state before the turn it was asked for.
     pub before: GameState,
-    /// The roll of that turn, `None` for a remainder.
+    /// The roll of that turn, `None` for a remainder or a cube action.
     pub roll: Option<(u8, u8)>,
     /// Why.
     pub reason: ForfeitReason,
@@ -194,6 +264,9 @@ impl Eq for Forfeit {}
 pub struct TurnRecord {
     /// Who rolled (for a remainder, who played it).
     pub side: Side,
+    /// The side doubled before this roll, and the other side's answer
+    /// (take or beaver; a drop ends the game, [`GameRecord::dropped`]).
+    pub double: Option<CubeAnswer>,
     /// The roll, `None` for a remainder.
     pub roll: Option<(u8, u8)>,
     /// For a remainder: the stage (die, count) it was asked from (its
@@ -222,6 +295,42 @@ pub struct GameRecord {
     pub forfeit: Option<Forfeit>,
     /// The final state (before the forfeited turn, after a forfeit).
     pub final_state: GameState,
+    /// The session at the end of the game: the cube's value and owner
+    /// (the score is the caller's to keep, [`GameRecord::scored`]).
+    pub session: MatchState,
+    /// The side to move in the final state doubled and the other side
+    /// dropped: the game ended there.
+    pub dropped: bool,
+}
+
+impl GameRecord {
+    /// Who scores how many points in the session: the game's winner its
+    /// result times the cube (single under the Jacoby rule while the cube
+    /// is in the middle), or the doubler the cube's value before a dropped
+    /// double. `None` for a game that ended without a winner (a forfeit,
+    /// the stuck rule).
+    pub fn scored(&self) -> Option<(Side, u32)> {
+        if self.dropped {
+            return Some((self.final_state.to_move, self.session.cube()));
+        }
+        if self.forfeit.is_some() {
+            return None;
+        }
+        let winner = self.result.winner?;
+        Some((
+            winner,
+            self.session.points_for(u32::from(self.result.points)),
+        ))
+    }
+}
+
+/// The session of a game played without the cube: money play, each result
+/// worth its points.
+pub fn cubeless() -> MatchState {
+    MatchState::money(SessionRules {
+        cube: false,
+        ..SessionRules::default()
+    })
 }
 
 /// What a game's caller may watch: every roll before it is played, every turn after.
@@ -248,6 +357,27 @@ pub fn play_game(
     players: [&mut dyn Player; 2],
     observer: &mut dyn GameObserver,
 ) -> GameRecord {
+    play_session_game(opts, &cubeless(), dice, players, observer)
+}
+
+/// Plays a whole game in `session` (the score and rules at its start; the
+/// cube in the middle at 1 unless the session says otherwise):
+/// `players[0]` plays White, `players[1]` Black.
+///
+/// Before each roll (the opening roll aside), when the session lets the
+/// side to move double, its player is asked; a double is put to the other
+/// side's player. A take doubles the cube, a beaver quadruples it, a drop
+/// ends the game ([`GameRecord::dropped`]). Everything else is as
+/// [`play_game`]: the session only ever changes by the cube.
+pub fn play_session_game(
+    opts: &RuleOptions,
+    session: &MatchState,
+    dice: &mut dyn DiceSource,
+    mut players: [&mut dyn Player; 2],
+    observer: &mut dyn GameObserver,
+) -> GameRecord {
+    let mut session = *session;
+    let mut dropped = false;
     let Opened {
         throws: openings,
         starter,
@@ -261,6 +391,29 @@ pub fn play_game(
     let mut carried: Vec<StageRecord> = Vec::new();
     while state.result().is_none() {
         let mover = state.to_move;
+        let mut double = None;
+        if state.pending == Pending::Roll
+            && first_roll.is_none()
+            && session.may_double(mover).is_ok()
+        {
+            match cube_action(opts, &state, &mut session, &mut players) {
+                Ok(CubeOutcome::NoDouble) => {}
+                Ok(CubeOutcome::Kept(answer)) => double = Some(answer),
+                Ok(CubeOutcome::Dropped) => {
+                    dropped = true;
+                    break;
+                }
+                Err((side, reason)) => {
+                    forfeit = Some(Forfeit {
+                        side,
+                        before: state,
+                        roll: None,
+                        reason,
+                    });
+                    break;
+                }
+            }
+        }
         let (roll, start) = match state.pending {
             Pending::Roll => {
                 let r = first_roll
@@ -289,6 +442,7 @@ pub fn play_game(
                 roll,
                 start: &start,
                 opts,
+                session: &session,
             };
             match players[mover.index()].play_turn(&ask) {
                 Ok(t) => t,
@@ -338,6 +492,7 @@ pub fn play_game(
         }
         let record = TurnRecord {
             side: mover,
+            double,
             roll,
             remainder,
             moves: turn
@@ -355,10 +510,19 @@ pub fn play_game(
     if let Some(t) = turns.last_mut() {
         t.stages.append(&mut carried);
     }
-    let result = state.result().unwrap_or(GameResult {
-        winner: None,
-        points: 0,
-    });
+    let result = match state.result() {
+        Some(r) => r,
+        // A dropped double: the doubler wins (the points are the cube's,
+        // [`GameRecord::scored`]).
+        None if dropped => GameResult {
+            winner: Some(state.to_move),
+            points: 1,
+        },
+        None => GameResult {
+            winner: None,
+            points: 0,
+        },
+    };
     GameRecord {
         openings,
         starter,
@@ -366,7 +530,64 @@ pub fn play_game(
         result,
         forfeit,
         final_state: state,
+        session,
+        dropped,
     }
+}
+
+/// What came of the cube before a roll.
+enum CubeOutcome {
+    /// The side to move did not double.
+    NoDouble,
+    /// It doubled and the other side took or beavered.
+    Kept(CubeAnswer),
+    /// It doubled and the other side dropped.
+    Dropped,
+}
+
+/// Asks the side to move in `state` whether it doubles, and the other side
+/// for its answer, changing `session` as they decide. A player's fault, or
+/// an answer the session does not allow, is the forfeit of that side.
+fn cube_action(
+    opts: &RuleOptions,
+    state: &GameState,
+    session: &mut MatchState,
+    players: &mut [&mut dyn Player; 2],
+) -> Result<CubeOutcome, (Side, ForfeitReason)> {
+    let doubler = state.to_move;
+    let taker = doubler.opponent();
+    let ask = CubeRequest {
+        state,
+        session,
+        opts,
+    };
+    let doubles = players[doubler.index()]
+        .offer_double(&ask)
+        .map_err(|f| (doubler, ForfeitReason::Player(f)))?;
+    if !doubles {
+        return Ok(CubeOutcome::NoDouble);
+    }
+    let mut offered = *session;
+    // The side was asked because the session allows its double.
+    if offered.double(doubler).is_err() {
+        return Ok(CubeOutcome::NoDouble);
+    }
+    let ask = CubeRequest {
+        state,
+        session: &offered,
+        opts,
+    };
+    let answer = players[taker.index()]
+        .answer_double(&ask)
+        .map_err(|f| (taker, ForfeitReason::Player(f)))?;
+    let done = match answer {
+        CubeAnswer::Take => offered.take(),
+        CubeAnswer::Beaver => offered.beaver(),
+        CubeAnswer::Drop => return Ok(CubeOutcome::Dropped),
+    };
+    done.map_err(|error| (taker, ForfeitReason::IllegalAnswer { answer, error }))?;
+    *session = offered;
+    Ok(CubeOutcome::Kept(answer))
 }
 
 /// Something that chooses a play one stage at a time: given the state (a
@@ -495,6 +716,175 @@ mod tests {
             count.rolls,
             g.turns.iter().filter(|t| t.roll.is_some()).count()
         );
+    }
+
+    /// Plays randomly; doubles at its first chance when `doubles`, and
+    /// answers every double with `answer`.
+    struct Cubey {
+        chooser: RandomChooser,
+        doubles: bool,
+        answer: CubeAnswer,
+        asked: usize,
+    }
+
+    impl Cubey {
+        fn new(seed: u64, doubles: bool, answer: CubeAnswer) -> Cubey {
+            Cubey {
+                chooser: RandomChooser::new(seed),
+                doubles,
+                answer,
+                asked: 0,
+            }
+        }
+    }
+
+    impl Player for Cubey {
+        fn play_turn(&mut self, ask: &TurnRequest<'_>) -> Result<Turn, PlayerFault> {
+            StagePlayer(&mut self.chooser).play_turn(ask)
+        }
+
+        fn offer_double(&mut self, ask: &CubeRequest<'_>) -> Result<bool, PlayerFault> {
+            assert!(ask.session.may_double(ask.state.to_move).is_ok());
+            self.asked += 1;
+            Ok(self.doubles)
+        }
+
+        fn answer_double(&mut self, ask: &CubeRequest<'_>) -> Result<CubeAnswer, PlayerFault> {
+            assert_eq!(ask.session.doubled_by(), Some(ask.state.to_move));
+            Ok(self.answer)
+        }
+    }
+
+    fn money_with_cube(beavers: bool) -> MatchState {
+        MatchState::money(SessionRules {
+            cube: true,
+            beavers,
+            ..SessionRules::default()
+        })
+    }
+
+    #[test]
+    fn a_dropped_double_ends_the_game_at_the_cube() {
+        let opts = RuleOptions::for_variant(crate::rules::Variant::Backgammon);
+        let mut doubler = Cubey::new(1, true, CubeAnswer::Take);
+        let mut dropper = Cubey::new(2, false, CubeAnswer::Drop);
+        let g = play_session_game(
+            &opts,
+            &money_with_cube(false),
+            &mut SeededDice::new(4),
+            [&mut doubler, &mut dropper],
+            &mut (),
+        );
+        assert!(g.dropped && g.forfeit.is_none());
+        // White doubled at its first roll after the opening, and the game
+        // stopped there.
+        let doubler_side = g.final_state.to_move;
+        assert_eq!(doubler_side, Side::White);
+        assert!(g.final_state.result().is_none());
+        assert_eq!(g.scored(), Some((doubler_side, 1)));
+        assert_eq!(g.result.winner, Some(doubler_side));
+        assert!(g.turns.iter().all(|t| t.double.is_none()));
+        // Nobody is asked before the opening roll.
+        assert!((1..=2).contains(&g.turns.len()));
+    }
+
+    #[test]
+    fn takes_turn_the_cube_and_only_its_owner_may_double() {
+        let opts = RuleOptions::for_variant(crate::rules::Variant::Backgammon);
+        let mut a = Cubey::new(1, true, CubeAnswer::Take);
+        let mut b = Cubey::new(2, true, CubeAnswer::Take);
+        let g = play_session_game(
+            &opts,
+            &money_with_cube(false),
+            &mut SeededDice::new(4),
+            [&mut a, &mut b],
+            &mut (),
+        );
+        assert!(!g.dropped && g.forfeit.is_none());
+        let doubles: Vec<&TurnRecord> = g.turns.iter().filter(|t| t.double.is_some()).collect();
+        assert!(doubles.len() >= 2, "both keep redoubling");
+        // Doubles alternate: each taker owns the cube and redoubles next.
+        for w in doubles.windows(2) {
+            assert_ne!(w[0].side, w[1].side);
+        }
+        let cube = 1u32 << doubles.len();
+        assert_eq!(g.session.cube(), cube);
+        let last = doubles[doubles.len() - 1].side;
+        assert_eq!(
+            g.session.owner(),
+            crate::cube::CubeOwner::Side(last.opponent())
+        );
+        let (winner, points) = g.scored().unwrap();
+        assert_eq!(Some(winner), g.result.winner);
+        assert_eq!(points, u32::from(g.result.points) * cube);
+        // A player that knows nothing of the cube is never asked to pay for it.
+        let (mut r1, mut r2) = (RandomChooser::new(1), RandomChooser::new(2));
+        let plain = play_session_game(
+            &opts,
+            &money_with_cube(false),
+            &mut SeededDice::new(4),
+            [&mut StagePlayer(&mut r1), &mut StagePlayer(&mut r2)],
+            &mut (),
+        );
+        assert_eq!(plain.session.cube(), 1);
+    }
+
+    #[test]
+    fn a_beaver_where_beavers_are_off_is_a_forfeit_and_allowed_ones_quadruple() {
+        let opts = RuleOptions::for_variant(crate::rules::Variant::Backgammon);
+        let mut a = Cubey::new(1, true, CubeAnswer::Take);
+        let mut b = Cubey::new(2, false, CubeAnswer::Beaver);
+        let g = play_session_game(
+            &opts,
+            &money_with_cube(false),
+            &mut SeededDice::new(4),
+            [&mut a, &mut b],
+            &mut (),
+        );
+        assert_eq!(g.scored(), None);
+        let f = g.forfeit.expect("a forfeit");
+        assert!(matches!(
+            f.reason,
+            ForfeitReason::IllegalAnswer {
+                answer: CubeAnswer::Beaver,
+                ..
+            }
+        ));
+        assert_eq!(f.side, f.before.to_move.opponent());
+        let mut a = Cubey::new(1, true, CubeAnswer::Take);
+        let mut b = Cubey::new(2, false, CubeAnswer::Beaver);
+        let g = play_session_game(
+            &opts,
+            &money_with_cube(true),
+            &mut SeededDice::new(4),
+            [&mut a, &mut b],
+            &mut (),
+        );
+        assert!(g.forfeit.is_none());
+        assert_eq!(g.session.cube(), 4);
+        // The beaverer owns the cube and does not redouble: one double in all.
+        assert_eq!(g.turns.iter().filter(|t| t.double.is_some()).count(), 1);
+    }
+
+    #[test]
+    fn the_crawford_game_asks_nobody_and_a_cubeless_session_neither() {
+        let opts = RuleOptions::for_variant(crate::rules::Variant::Backgammon);
+        let mut m = MatchState::match_to(5, SessionRules::default()).unwrap();
+        m.set_score(4, 2, None).unwrap();
+        assert!(m.is_crawford());
+        for session in [m, cubeless()] {
+            let mut a = Cubey::new(1, true, CubeAnswer::Take);
+            let mut b = Cubey::new(2, true, CubeAnswer::Drop);
+            let g = play_session_game(
+                &opts,
+                &session,
+                &mut SeededDice::new(4),
+                [&mut a, &mut b],
+                &mut (),
+            );
+            assert_eq!(a.asked + b.asked, 0);
+            assert!(!g.dropped && g.final_state.result().is_some());
+        }
     }
 
     struct Bad(Turn);

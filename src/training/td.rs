@@ -432,6 +432,7 @@ pub fn gate_in(
         records: None,
         progress: false,
         shard: crate::matchplay::shard::Shard::WHOLE,
+        session: crate::cube::SessionSpec::cubeless(),
     };
     let r = run_match(&cfg);
     (r.ppg, r.se)
