@@ -501,3 +501,122 @@ fn our_mat_files_import_into_gnubg() {
     let _ = std::fs::remove_dir_all(&dir);
     let _ = std::io::stderr().flush();
 }
+
+#[test]
+#[ignore = "needs gnubg (apt-get install -y gnubg); run with --include-ignored"]
+fn our_match_records_with_the_cube_import_into_gnubg() {
+    let gnubg = gnubg_path();
+    let dir = temp("cube-matches");
+    let status = Command::new(env!("CARGO_BIN_EXE_gulbara"))
+        .args([
+            "match",
+            "--variant",
+            "backgammon",
+            "--match-to",
+            "5",
+            "--cube",
+            "on",
+            "--games",
+            "4",
+            "--seed",
+            "1",
+            "--no-progress",
+            "--engine",
+            "cmd=builtin:net",
+            "name=net",
+            "option.engine.ply=1",
+            "--engine",
+            "cmd=builtin:heuristic",
+            "name=base",
+            "option.engine.ply=1",
+        ])
+        .arg("--records")
+        .arg(&dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .expect("run match");
+    assert!(status.success());
+    let mut cmds = String::new();
+    let mut pairs = Vec::new();
+    for n in 1..=4 {
+        let ours = dir.join(format!("match-{n:06}.mat"));
+        let theirs = dir.join(format!("again-{n}.mat"));
+        cmds.push_str(&format!(
+            "import mat {}\nexport match mat {}\n",
+            ours.display(),
+            theirs.display()
+        ));
+        pairs.push((ours, theirs));
+    }
+    let out = run_gnubg(&gnubg, &cmds, "import-cube");
+    assert!(
+        !out.to_ascii_lowercase().contains("invalid") && !out.contains("garbage"),
+        "gnubg rejected something:\n{out}"
+    );
+    // What gnubg keeps of ours, in order: the match length, each game's
+    // score, the cube actions and the points won (columns aside).
+    let kept = |text: &str| -> Vec<String> {
+        let mut out = Vec::new();
+        let mut score_line = false;
+        for line in text.lines() {
+            let t = line.trim();
+            if t.ends_with("point match") {
+                out.push(t.to_string());
+            } else if t.starts_with("Game ") {
+                score_line = true;
+                continue;
+            } else if score_line {
+                // `name : 3     other : 1`: the two scores.
+                let scores: Vec<&str> = t
+                    .split(':')
+                    .skip(1)
+                    .filter_map(|p| p.split_whitespace().next())
+                    .collect();
+                out.push(format!("score {}", scores.join("-")));
+            } else {
+                let words: Vec<&str> = t.split_whitespace().collect();
+                for (i, w) in words.iter().enumerate() {
+                    match *w {
+                        "Doubles" | "Wins" => {
+                            let n = words.get(i + if *w == "Doubles" { 2 } else { 1 });
+                            out.push(format!("{w} {}", n.unwrap_or(&"?")));
+                        }
+                        "Takes" | "Drops" => out.push(w.to_string()),
+                        _ => {}
+                    }
+                }
+            }
+            score_line = false;
+        }
+        out
+    };
+    let mut seen = String::new();
+    for (ours, theirs) in &pairs {
+        let a = std::fs::read_to_string(ours).unwrap();
+        let b = std::fs::read_to_string(theirs)
+            .unwrap_or_else(|e| panic!("gnubg exported nothing for {}: {e}", ours.display()));
+        assert!(b.contains(" 5 point match"), "{b}");
+        let (_, ga) = gulbara::record::replay(&a).unwrap();
+        let (_, gb) = gulbara::record::replay(&b).unwrap();
+        assert_eq!(ga.len(), gb.len(), "{}", ours.display());
+        for (x, y) in ga.iter().zip(&gb) {
+            assert_eq!(x.final_state, y.final_state);
+            assert_eq!(x.dropped_by, y.dropped_by);
+            let doubles = |g: &gulbara::record::ReplayedGame| {
+                g.turns.iter().map(|t| t.double).collect::<Vec<_>>()
+            };
+            assert_eq!(doubles(x), doubles(y));
+        }
+        assert_eq!(kept(&a), kept(&b), "{}", ours.display());
+        seen.push_str(&a);
+    }
+    // The four matches show every kind of cube action this test is about.
+    for word in ["Doubles", "Takes", "Drops"] {
+        assert!(
+            seen.contains(word),
+            "no '{word}' in the matches: pick another seed"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
