@@ -247,6 +247,66 @@ fn readme_and_matches_commands_run() {
 }
 
 #[test]
+fn match_to_and_cube_commands_run() {
+    // docs/MATCHES.md, "Matches to N points and the cube" (400 and 200 there).
+    let dir = scratch("cube");
+    let m7 = gulbara(
+        &dir,
+        &[
+            "match",
+            "--variant",
+            "backgammon",
+            "--match-to",
+            "7",
+            "--games",
+            "2",
+            "--seed",
+            "2026",
+            "-j",
+            "2",
+            "--records",
+            "m7/",
+            "--no-progress",
+            "--engine",
+            "cmd=builtin:net",
+            "name=net",
+            "option.engine.ply=1",
+            "--engine",
+            "cmd=builtin:heuristic",
+            "name=baseline",
+            "option.engine.ply=1",
+        ],
+    );
+    assert!(m7.contains("matches 2 to 7"), "{m7}");
+    assert!(m7.contains("session match 7 cube on crawford on"), "{m7}");
+    let money = gulbara(
+        &dir,
+        &[
+            "match",
+            "--variant",
+            "backgammon",
+            "--cube",
+            "on",
+            "--games",
+            "2",
+            "--seed",
+            "1",
+            "--no-progress",
+            "--engine",
+            &format!("cmd={BIN}"),
+            "name=spawned",
+            "--engine",
+            "cmd=builtin:net",
+            "name=builtin",
+        ],
+    );
+    assert!(money.contains("cube  doubles"), "{money}");
+    let replayed = gulbara(&dir, &["replay", "m7/match-000001.txt"]);
+    assert!(replayed.contains("ok"), "{replayed}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn training_commands_run_with_their_defaults() {
     let dir = scratch("training");
     // docs/TRAINING.md, "Commands" (hours there): a few games here.
