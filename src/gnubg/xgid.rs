@@ -29,8 +29,13 @@ pub struct XgidInfo {
     pub dice: Option<(u8, u8)>,
     /// A double offered to the side on turn waits for its answer.
     pub doubled: bool,
-    /// The cube's value.
+    /// The cube's value; with a double waiting, the value offered.
     pub cube: u32,
+    /// Who owns the cube: 1 the bottom player, -1 the top, 0 nobody.
+    pub cube_owner: i8,
+    /// The rules field: in a match 1 for the Crawford game; in money play
+    /// bit 0 the Jacoby rule, bit 1 beavers.
+    pub rules: u8,
     /// The match length (0: money).
     pub match_length: u32,
     /// The bottom and top players' scores.
@@ -172,6 +177,12 @@ pub fn decode(text: &str) -> Result<XgidInfo, XgidError> {
         dice,
         doubled,
         cube: 1 << cube_log,
+        cube_owner: match fields[2] {
+            "1" => 1,
+            "-1" => -1,
+            _ => 0,
+        },
+        rules: rule as u8,
         match_length,
         score,
     })
@@ -202,6 +213,56 @@ pub fn encode(board: &GnubgBoard, dice: Option<(u8, u8)>) -> String {
     pos.push(letter(board.on_roll[24], b'A'));
     let dice = dice.map_or_else(|| "00".to_string(), |(a, b)| format!("{a}{b}"));
     format!("XGID={pos}:0:0:1:{dice}:0:0:0:0:10")
+}
+
+/// The XGID of `board` (the side to move `mover` on roll, at the bottom)
+/// in `session`: the cube, its owner, the score, the match length and the
+/// rules field. With `mover`'s double waiting, the side on turn is the
+/// doubled one (the top player), dice `D`, and the cube the one offered.
+pub fn encode_in(
+    board: &GnubgBoard,
+    dice: Option<(u8, u8)>,
+    session: &crate::cube::MatchState,
+    mover: crate::rules::Side,
+) -> String {
+    use crate::cube::CubeOwner;
+    let plain = encode(board, dice);
+    let Some((pos, _)) = plain.strip_prefix("XGID=").and_then(|b| b.split_once(':')) else {
+        return plain;
+    };
+    let doubled = session.doubled_by() == Some(mover);
+    // With a double waiting, the cube offered.
+    let offered = if doubled {
+        session.cube().saturating_mul(2)
+    } else {
+        session.cube()
+    };
+    let cube_log = offered.trailing_zeros();
+    let owner = match session.owner() {
+        CubeOwner::Centre => 0,
+        CubeOwner::Side(o) if o == mover => 1,
+        CubeOwner::Side(_) => -1,
+    };
+    let (turn, dice) = match (doubled, dice) {
+        (true, _) => (-1, "D".to_string()),
+        (false, Some((a, b))) => (1, format!("{a}{b}")),
+        (false, None) => (1, "00".to_string()),
+    };
+    let rules = if session.length() > 0 {
+        u8::from(session.is_crawford())
+    } else {
+        u8::from(session.rules().jacoby) | (u8::from(session.rules().beavers) << 1)
+    };
+    // XG keeps no score in money play.
+    let (mine, theirs) = if session.length() > 0 {
+        (session.score(mover), session.score(mover.opponent()))
+    } else {
+        (0, 0)
+    };
+    format!(
+        "XGID={pos}:{cube_log}:{owner}:{turn}:{dice}:{mine}:{theirs}:{rules}:{}:10",
+        session.length()
+    )
 }
 
 #[cfg(test)]

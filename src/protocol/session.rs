@@ -323,6 +323,14 @@ mod tests {
             "position xgid XGID=-b----E-C---eE---c-e----B-:1:0:1:D:0:0:0:0:10",
         );
         assert_eq!(s.state().pending, Pending::Roll);
+        // The session too: a first double, to 2, by the side to roll.
+        let m = *s.engine().session();
+        assert_eq!((m.cube(), m.doubled_by()), (1, Some(Side::White)));
+        let shown = run(&mut s, &l, "show");
+        assert!(
+            shown.contains(&"xgid XGID=-b----E-C---eE---c-e----B-:1:0:-1:D:0:0:0:0:10".to_string()),
+            "{shown:?}"
+        );
         let before = *s.state();
         for bad in [
             "position xgid XGID=-b----E-C---eE---c-e----B-:0:0:1:72:0:0:0:0:10",

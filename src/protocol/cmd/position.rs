@@ -2,6 +2,7 @@
 //! the current game, from its start, from position text, or from gnubg's or
 //! eXtreme Gammon's texts, then the moves after it.
 
+use crate::cube::{CubeOwner, MatchState, SessionRules};
 use crate::engine::Engine;
 use crate::notation;
 use crate::protocol::error::{ProtocolError, quote};
@@ -95,11 +96,12 @@ pub(crate) fn parse(args: &[&str]) -> Result<Command, ProtocolError> {
 /// error nothing changes.
 pub fn apply(engine: &mut Engine, base: Base, moves: &[String]) -> Result<(), ProtocolError> {
     let variant = engine.settings().rules.variant;
-    let start = match base {
-        Base::Start(side) => GameState::start_of(variant, side),
-        Base::Board(toks) => board_state(variant, &toks)?,
-        Base::GnubgId(id) => gnubg_state(variant, &id)?,
-        Base::Xgid(x) => xgid_state(variant, &x)?,
+    let rules = engine.session().rules();
+    let (start, session) = match base {
+        Base::Start(side) => (GameState::start_of(variant, side), None),
+        Base::Board(toks) => (board_state(variant, &toks)?, None),
+        Base::GnubgId(id) => gnubg_state(variant, &id, rules)?,
+        Base::Xgid(x) => xgid_state(variant, &x, rules).map(|(s, m)| (s, Some(m)))?,
     };
     let toks: Vec<&str> = moves.iter().map(String::as_str).collect();
     let next = notation::apply_moves(start, &engine.settings().rules, &toks).map_err(|e| {
@@ -110,7 +112,56 @@ pub fn apply(engine: &mut Engine, base: Base, moves: &[String]) -> Result<(), Pr
         };
         ProtocolError::bad_value(format!("moves token {} {tok}: {}", e.index, e.reason))
     })?;
-    engine.set_state(next).map_err(setup_error)
+    if session.is_some_and(|m| m.doubled_by().is_some()) && !toks.is_empty() {
+        return Err(ProtocolError::bad_value(
+            "a double waits for its answer in that position: no moves can follow it",
+        ));
+    }
+    engine.set_state(next).map_err(setup_error)?;
+    if let Some(m) = session {
+        engine.set_session(m);
+    }
+    Ok(())
+}
+
+/// The session a gnubg Match ID or an XGID describes, the side on roll as
+/// White: money play or a match with its score, the Crawford game, the
+/// cube, its owner and a double waiting (by White, the side on roll, whose
+/// roll comes next). Where the text says nothing (beavers, the Crawford
+/// rule), `rules` stays; the cube is on where the text has it turned or
+/// offered.
+#[allow(clippy::too_many_arguments)]
+fn session_of(
+    rules: SessionRules,
+    length: u32,
+    scores: [u32; 2],
+    crawford: bool,
+    cube: u32,
+    owner: CubeOwner,
+    doubled: bool,
+    jacoby: bool,
+) -> Result<MatchState, crate::cube::CubeStateError> {
+    let rules = SessionRules {
+        cube: rules.cube || cube > 1 || doubled,
+        jacoby: length == 0 && jacoby,
+        ..rules
+    };
+    let mut m = if length == 0 {
+        MatchState::money(rules)
+    } else {
+        let mut m = MatchState::match_to(length, rules)?;
+        let one_away =
+            (length - scores[0].min(length) == 1) != (length - scores[1].min(length) == 1);
+        // The text says whether this is the Crawford game; at other scores
+        // it says nothing, and the usual reading holds.
+        m.set_score(scores[0], scores[1], one_away.then_some(crawford))?;
+        m
+    };
+    m.set_cube(cube, owner)?;
+    if doubled {
+        m.double(Side::White)?;
+    }
+    Ok(m)
 }
 
 /// The state of `position board <tokens>` in `variant`.
@@ -130,7 +181,11 @@ fn board_state(variant: Variant, toks: &[String]) -> Result<GameState, ProtocolE
 /// The state of `position gnubgid <ID>[:<MatchID>]`: the side on roll is
 /// White, to roll, or, when the Match ID says its dice are rolled (and no
 /// double waits for an answer), to play them.
-fn gnubg_state(variant: Variant, id: &str) -> Result<GameState, ProtocolError> {
+fn gnubg_state(
+    variant: Variant,
+    id: &str,
+    rules: SessionRules,
+) -> Result<(GameState, Option<MatchState>), ProtocolError> {
     let bad = |what: &str, e: &dyn std::fmt::Display| {
         ProtocolError::bad_value(format!("bad gnubg {what} {}: {e}", quote(id)))
     };
@@ -145,19 +200,44 @@ fn gnubg_state(variant: Variant, id: &str) -> Result<GameState, ProtocolError> {
         None => (id, None),
     };
     let board = crate::gnubg::position_id::decode(pos_id).map_err(|e| bad("Position ID", &e))?;
-    let dice = match match_id {
-        Some(m) => {
-            let info = crate::gnubg::matchid::decode(m).map_err(|e| bad("Match ID", &e))?;
-            info.dice.filter(|_| !info.doubled && info.resigned == 0)
-        }
+    let info = match match_id {
+        Some(m) => Some(crate::gnubg::matchid::decode(m).map_err(|e| bad("Match ID", &e))?),
         None => None,
     };
-    crate::gnubg::state_of(variant, &board, dice).map_err(|e| bad("Position ID", &e))
+    let dice = info.and_then(|i| i.dice.filter(|_| !i.doubled && i.resigned == 0));
+    let state =
+        crate::gnubg::state_of(variant, &board, dice).map_err(|e| bad("Position ID", &e))?;
+    let Some(i) = info else {
+        return Ok((state, None));
+    };
+    // The Position ID is seen from the player on roll, who is White here.
+    let me = usize::from(i.on_roll);
+    let owner = match i.cube_owner {
+        None => CubeOwner::Centre,
+        Some(p) if usize::from(p) == me => CubeOwner::Side(Side::White),
+        Some(_) => CubeOwner::Side(Side::Black),
+    };
+    let session = session_of(
+        rules,
+        i.match_length,
+        [i.score[me], i.score[1 - me]],
+        i.crawford,
+        i.cube,
+        owner,
+        i.doubled,
+        i.jacoby,
+    )
+    .map_err(|e| bad("Match ID", &e))?;
+    Ok((state, Some(session)))
 }
 
 /// The state of `position xgid <XGID>`: the side on turn is White, to roll
 /// or to play the dice the XGID gives.
-fn xgid_state(variant: Variant, text: &str) -> Result<GameState, ProtocolError> {
+fn xgid_state(
+    variant: Variant,
+    text: &str,
+    rules: SessionRules,
+) -> Result<(GameState, MatchState), ProtocolError> {
     let bad = |e: &dyn std::fmt::Display| {
         ProtocolError::bad_value(format!("bad XGID {}: {e}", quote(text)))
     };
@@ -165,5 +245,40 @@ fn xgid_state(variant: Variant, text: &str) -> Result<GameState, ProtocolError> 
         return Err(bad(&crate::gnubg::BoardError::Variant(variant)));
     }
     let x = crate::gnubg::xgid::decode(text).map_err(|e| bad(&e))?;
-    crate::gnubg::state_of(variant, &x.board, x.dice).map_err(|e| bad(&e))
+    // A waiting double was offered to the side on turn: the doubler, whose
+    // roll comes next, is White here.
+    let board = if x.doubled {
+        crate::gnubg::position_id::GnubgBoard {
+            on_roll: x.board.opponent,
+            opponent: x.board.on_roll,
+        }
+    } else {
+        x.board
+    };
+    let state = crate::gnubg::state_of(variant, &board, x.dice).map_err(|e| bad(&e))?;
+    let white_is_bottom = x.bottom_on_turn != x.doubled;
+    let (me, them) = if white_is_bottom { (0, 1) } else { (1, 0) };
+    let owner = match x.cube_owner {
+        0 => CubeOwner::Centre,
+        o if (o == 1) == white_is_bottom => CubeOwner::Side(Side::White),
+        _ => CubeOwner::Side(Side::Black),
+    };
+    // With a double waiting, the XGID gives the cube offered.
+    let cube = if x.doubled {
+        (x.cube / 2).max(1)
+    } else {
+        x.cube
+    };
+    let session = session_of(
+        rules,
+        x.match_length,
+        [x.score[me], x.score[them]],
+        x.match_length > 0 && x.rules & 1 == 1,
+        cube,
+        owner,
+        x.doubled,
+        x.match_length == 0 && x.rules & 1 == 1,
+    )
+    .map_err(|e| bad(&e))?;
+    Ok((state, session))
 }

@@ -2,6 +2,7 @@
 //! and bar checkers, gnubg's and XG's texts where they describe the game,
 //! the pending roll or stage, the result, then `showok`.
 
+use crate::cube::CubeOwner;
 use crate::notation::{side_text, state_text, white_view};
 use crate::protocol::session::Session;
 use crate::rules::{GameState, Pending, Side, Variant};
@@ -29,13 +30,35 @@ impl Session {
         if s.variant.spec().gnubg {
             // gnubg's and eXtreme Gammon's texts of the position, the side
             // to move on roll (with its dice when they are rolled).
+            // The session goes into the Match ID and the XGID's fields.
             let board = crate::gnubg::board_of(s.pos);
             let dice = match s.pending {
                 Pending::Roll2 { d1, d2 } => Some((d1, d2)),
                 _ => None,
             };
+            let m = *self.engine().session();
+            let mover = s.to_move;
+            // Player 1 is on roll, as gnubg's own IDs have it by default.
+            let player = |side: Side| u8::from(side == mover);
+            let doubled = m.doubled_by() == Some(mover);
             let info = crate::gnubg::matchid::MatchInfo {
                 dice,
+                cube: m.cube(),
+                cube_owner: match m.owner() {
+                    CubeOwner::Centre => None,
+                    CubeOwner::Side(o) => Some(player(o)),
+                },
+                on_roll: player(mover),
+                deciding: if doubled {
+                    player(mover.opponent())
+                } else {
+                    player(mover)
+                },
+                doubled,
+                crawford: m.is_crawford(),
+                match_length: m.length(),
+                score: [m.score(mover.opponent()), m.score(mover)],
+                jacoby: m.rules().jacoby,
                 ..Default::default()
             };
             self.say(&format!(
@@ -45,7 +68,7 @@ impl Session {
             ));
             self.say(&format!(
                 "xgid {}",
-                crate::gnubg::xgid::encode(&board, dice)
+                crate::gnubg::xgid::encode_in(&board, dice, &m, mover)
             ));
         }
         if s.variant != Variant::default() {
