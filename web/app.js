@@ -592,8 +592,11 @@ async function hint() {
   S.hints = lines
     .filter((l) => l.startsWith('hint '))
     .map((l) => {
+      // `hint <rank> equity <e> [cubeful <c> | mwc <m>] play <steps>`
       const t = l.split(' ');
-      return { rank: t[1], equity: t[3], play: t.slice(5).join(' ') };
+      const at = t.indexOf('play');
+      const worth = t[4] === 'mwc' || t[4] === 'cubeful' ? { kind: t[4], value: t[5] } : null;
+      return { rank: t[1], equity: t[3], worth, play: t.slice(at + 1).join(' ') };
     });
   const err = lines.find((l) => l.startsWith('error '));
   if (err) setStatus(err);
@@ -900,7 +903,8 @@ function renderPanel(pp) {
   hints.replaceChildren(
     ...S.hints.map((h) => {
       const li = document.createElement('li');
-      li.textContent = `${h.equity}  ${h.play}`;
+      const worth = h.worth ? `  (${h.worth.kind} ${h.worth.value})` : '';
+      li.textContent = `${h.equity}${worth}  ${h.play}`;
       return li;
     }),
   );

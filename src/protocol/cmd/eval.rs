@@ -30,11 +30,7 @@ impl Session {
                 // access to the cube: the mover's worth is the other side of
                 // the opponent's.
                 if let Some(c) = best {
-                    let next = state.to_move.opponent();
-                    let worth = cubeful(&probs.flipped(), &c.end, &session, next);
-                    line.push_str(&worth_fields(
-                        worth.map(|(v, mwc)| (if mwc { 1.0 - v } else { -v }, mwc)),
-                    ));
+                    line.push_str(&worth_fields(after_play_worth(c, &state, &session)));
                 }
                 vec![line]
             });
@@ -54,9 +50,22 @@ impl Session {
     }
 }
 
-/// The fields `eval` adds for a session with a cube or a match score:
-/// ` cubeful <e>` (money, per unit of the cube) or ` mwc <m>`.
-fn worth_fields(worth: Option<(f64, bool)>) -> String {
+/// The mover's cubeful worth after candidate `c` in `session` (`None`:
+/// cubeless money play). The opponent is to roll then, with its access to
+/// the cube: the mover's worth is the other side of the opponent's.
+pub(super) fn after_play_worth(
+    c: &crate::search::Candidate,
+    state: &crate::rules::GameState,
+    session: &crate::cube::MatchState,
+) -> Option<(f64, bool)> {
+    let next = state.to_move.opponent();
+    cubeful(&c.probs.flipped(), &c.end, session, next)
+        .map(|(v, mwc)| (if mwc { 1.0 - v } else { -v }, mwc))
+}
+
+/// The fields `eval` and `hint` add for a session with a cube or a match
+/// score: ` cubeful <e>` (money, per unit of the cube) or ` mwc <m>`.
+pub(super) fn worth_fields(worth: Option<(f64, bool)>) -> String {
     match worth {
         None => String::new(),
         Some((v, true)) => format!(" mwc {}", fmt_p(v as f32)),

@@ -12,6 +12,7 @@ use crate::protocol::parser::number;
 use crate::protocol::session::Session;
 use crate::search::Limits;
 
+use super::eval::{after_play_worth, worth_fields};
 use super::rollout::{RolloutArgs, check_games, parse_options};
 use super::{Command, fmt_p, need_stage};
 
@@ -69,6 +70,7 @@ impl Session {
         limits.candidates = limits.candidates.max(count);
         limits.deadline = self.engine().deadline_from(Instant::now());
         let state = *self.state();
+        let session = *self.engine().session();
         if let Some(args) = rollout {
             return self.hint_rollout(count, &args, limits);
         }
@@ -80,9 +82,10 @@ impl Session {
                 .enumerate()
                 .map(|(i, c)| {
                     format!(
-                        "hint {} equity {} play {}",
+                        "hint {} equity {}{} play {}",
                         i + 1,
                         fmt_p(c.probs.equity()),
+                        worth_fields(after_play_worth(c, &state, &session)),
                         play_text_at(state.variant, state.pos, &c.steps)
                     )
                 })
