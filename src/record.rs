@@ -487,6 +487,10 @@ pub struct ReplayedGame {
     pub result_line: Option<String>,
     /// The side whose double was dropped, which ended the game.
     pub dropped_by: Option<Side>,
+    /// The session at the game's start, from the record's `Session` tag
+    /// and the game's `Score` line; cubeless money play when the record
+    /// has neither.
+    pub session: MatchState,
 }
 
 /// Parses the `Rules` tag (if any) and every game's move tokens, replays each
@@ -504,6 +508,8 @@ pub fn replay(text: &str) -> Result<(RuleOptions, Vec<ReplayedGame>), RecordErro
     let mut variant_tag: Option<(usize, String)> = None;
     let mut rules_words: Option<(usize, String)> = None;
     let mut games: Vec<(Side, Vec<String>, Option<String>)> = Vec::new();
+    let mut session_tag: Option<(usize, String)> = None;
+    let mut scores: Vec<Option<(u32, u32, bool)>> = Vec::new();
     let mut names: Vec<[String; 2]> = Vec::new();
     for (ln, raw) in text.lines().enumerate() {
         let line = raw.trim();
@@ -517,6 +523,8 @@ pub fn replay(text: &str) -> Result<(RuleOptions, Vec<ReplayedGame>), RecordErro
                     None => (ln + 1, value(rest)),
                 };
                 rules_words = Some(words);
+            } else if let Some(rest) = tag.strip_prefix("Session \"") {
+                session_tag = Some((ln + 1, value(rest)));
             } else if let Some(rest) = tag.strip_prefix("Variant \"") {
                 let v = value(rest);
                 if variant_tag
@@ -534,6 +542,7 @@ pub fn replay(text: &str) -> Result<(RuleOptions, Vec<ReplayedGame>), RecordErro
         }
         if line.starts_with("Game ") {
             games.push((Side::White, Vec::new(), None));
+            scores.push(None);
             names.push([String::new(), String::new()]);
             continue;
         }
@@ -556,8 +565,21 @@ pub fn replay(text: &str) -> Result<(RuleOptions, Vec<ReplayedGame>), RecordErro
             };
             continue;
         }
-        if line.starts_with("Score ") {
-            // The match score at the game's start: for people and gnubg.
+        if let Some(rest) = line.strip_prefix("Score ") {
+            // `Score 3-1 to 7 [Crawford]`: the match score at the game's start.
+            let words: Vec<&str> = rest.split_whitespace().collect();
+            let parsed = match words.as_slice() {
+                [ab, "to", _, more @ ..] if more.is_empty() || more == ["Crawford"] => ab
+                    .split_once('-')
+                    .and_then(|(a, b)| Some((a.parse().ok()?, b.parse().ok()?, !more.is_empty()))),
+                _ => None,
+            };
+            let Some(score) = parsed else {
+                return Err(syntax(format!("bad score line '{line}'")));
+            };
+            if let Some(last) = scores.last_mut() {
+                *last = Some(score);
+            }
             continue;
         }
         if line.starts_with("Wins ") || line.starts_with("Stuck") || line.starts_with("Unfinished")
@@ -609,8 +631,28 @@ pub fn replay(text: &str) -> Result<(RuleOptions, Vec<ReplayedGame>), RecordErro
             .map_or(0, |t| t.0),
         source,
     })?;
+    let base = match &session_tag {
+        Some((line, text)) => {
+            text.parse::<crate::cube::SessionSpec>()
+                .map_err(|e| RecordError::Syntax {
+                    line: *line,
+                    msg: e.to_string(),
+                })?
+                .0
+        }
+        None => crate::rules::game::cubeless(),
+    };
     let mut out = Vec::new();
     for (i, (starter, marked, result_line)) in games.into_iter().enumerate() {
+        let mut session = base;
+        if let Some(Some((white, black, crawford))) = scores.get(i) {
+            session
+                .set_score(*white, *black, Some(*crawford))
+                .map_err(|e| RecordError::Syntax {
+                    line: 0,
+                    msg: format!("game {}: {e}", i + 1),
+                })?;
+        }
         // Split into turns at the `65:` and `rDxN:` markers; a cube action
         // belongs to the roll after it (a drop ends the game).
         let mut segments: Vec<Segment> = Vec::new();
@@ -773,6 +815,7 @@ pub fn replay(text: &str) -> Result<(RuleOptions, Vec<ReplayedGame>), RecordErro
             tokens,
             result_line,
             dropped_by,
+            session,
         });
     }
     Ok((opts, out))

@@ -382,3 +382,75 @@ fn bad_session_flags_are_refused() {
         assert!(!err.trim().is_empty(), "{args:?}: no message");
     }
 }
+
+#[test]
+fn analyse_finds_no_cube_error_of_the_judge_itself() {
+    // The network at engine.ply 1 played with the cube; analysed by that
+    // same network at --ply 1, its cube decisions are the judge's own.
+    let dir = std::env::temp_dir().join(format!("gulbara-cube-analyse-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = Command::new(BIN)
+        .args([
+            "match",
+            "--variant",
+            "backgammon",
+            "--match-to",
+            "5",
+            "--games",
+            "2",
+            "--seed",
+            "1",
+            "--no-progress",
+            "--engine",
+            "cmd=builtin:net",
+            "name=net",
+            "option.engine.ply=1",
+            "--engine",
+            "cmd=builtin:heuristic",
+            "name=base",
+            "option.engine.ply=1",
+            "--records",
+        ])
+        .arg(&dir)
+        .output()
+        .expect("match runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut net_decisions = 0;
+    for n in 1..=2 {
+        let file = dir.join(format!("match-{n:06}.txt"));
+        let out = Command::new(BIN)
+            .arg("analyse")
+            .arg(&file)
+            .args(["--ply", "1"])
+            .output()
+            .expect("analyse runs");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let text = String::from_utf8_lossy(&out.stdout);
+        let line = text
+            .lines()
+            .find(|l| l.starts_with("player net: cube decisions"))
+            .unwrap_or_else(|| panic!("no cube line for net:\n{text}"));
+        assert!(
+            line.contains(
+                "missed doubles 0 wrong doubles 0 wrong takes 0 wrong passes 0 total loss 0.000"
+            ),
+            "{line}"
+        );
+        net_decisions += line
+            .split_whitespace()
+            .nth(4)
+            .and_then(|n| n.parse::<u32>().ok())
+            .unwrap();
+        assert!(text.contains(" cube: "), "{text}");
+    }
+    assert!(net_decisions > 0);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -9,6 +9,7 @@ use crate::analysis::rollout::{Rollout, RolloutParams, Root, Stats, fmt4};
 use crate::eval::{Evaluator, Probs, probs_for};
 use crate::notation::{apply_turn, play_text_at};
 use crate::record::{RecordError, ReplayedGame, replay};
+use crate::rules::game::CubeAnswer;
 use crate::rules::skip_forced_empty;
 use crate::rules::{EvalFamily, GameState, RuleOptions, Side, StageGen, Variant};
 use crate::search::{Limits, Search};
@@ -50,6 +51,56 @@ impl Decision {
     }
 }
 
+/// What kind of cube error a cube decision was.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CubeError {
+    /// It did not double where the proper action doubles.
+    MissedDouble,
+    /// It doubled where the proper action does not.
+    WrongDouble,
+    /// It took a double it should have passed.
+    WrongTake,
+    /// It passed a double it should have taken.
+    WrongPass,
+}
+
+impl CubeError {
+    /// The words of the report.
+    pub fn words(self) -> &'static str {
+        match self {
+            CubeError::MissedDouble => "missed double",
+            CubeError::WrongDouble => "wrong double",
+            CubeError::WrongTake => "wrong take",
+            CubeError::WrongPass => "wrong pass",
+        }
+    }
+}
+
+/// One analysed cube decision: to double or not before a roll, or to take
+/// or pass a double.
+#[derive(Clone, Debug)]
+pub struct CubeDecisionRecord {
+    /// 1-based game number.
+    pub game: usize,
+    /// 1-based turn number: the roll the decision came before.
+    pub turn: usize,
+    /// The player who decided.
+    pub player: String,
+    /// What it did: `double`, `no double`, `take`, `beaver` or `pass`.
+    pub did: &'static str,
+    /// The equities (money, per unit of the cube) or match-winning chances
+    /// of no double, double/take and double/pass, the doubler's view.
+    pub equities: [f64; 3],
+    /// Whether they are match-winning chances.
+    pub mwc: bool,
+    /// The proper action, as gnubg words it.
+    pub proper: String,
+    /// The error, if it was one.
+    pub error: Option<CubeError>,
+    /// What the error gave up (0 when none).
+    pub loss: f64,
+}
+
 /// Per-player totals.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct PlayerStats {
@@ -57,6 +108,12 @@ pub struct PlayerStats {
     pub decisions: usize,
     /// Total equity lost.
     pub total_loss: f64,
+    /// Cube decisions that were close or acted on ([`CUBE_CLOSE`]).
+    pub cube_decisions: usize,
+    /// Cube errors by kind, in the order of [`CubeError`].
+    pub cube_errors: [usize; 4],
+    /// Total lost at the cube.
+    pub cube_loss: f64,
 }
 
 impl PlayerStats {
@@ -68,7 +125,21 @@ impl PlayerStats {
             self.total_loss / self.decisions as f64
         }
     }
+
+    /// Average lost per cube decision.
+    pub fn cube_error_rate(&self) -> f64 {
+        if self.cube_decisions == 0 {
+            0.0
+        } else {
+            self.cube_loss / self.cube_decisions as f64
+        }
+    }
 }
+
+/// A decision not to double counts as a cube decision (as gnubg's "close
+/// or actual" ones) when doubling would have cost less than this, or when
+/// the proper action doubles.
+pub const CUBE_CLOSE: f64 = 0.1;
 
 /// The analysis of a record.
 #[derive(Clone, Debug, Default)]
@@ -79,6 +150,8 @@ pub struct Analysis {
     pub decisions: Vec<Decision>,
     /// Totals per player name.
     pub players: BTreeMap<String, PlayerStats>,
+    /// Every cube decision counted, in order (records played with the cube).
+    pub cube: Vec<CubeDecisionRecord>,
 }
 
 impl Analysis {
@@ -117,6 +190,20 @@ impl Analysis {
                 ));
             }
         }
+        for c in &self.cube {
+            let [nd, dt, dp] = c.equities;
+            let unit = if c.mwc { "mwc " } else { "" };
+            s.push_str(&format!(
+                "game {} turn {} {} cube: {}; {unit}no double {nd:+.3} double/take {dt:+.3} double/pass {dp:+.3}: {}; {}lost {:.3}\n",
+                c.game,
+                c.turn,
+                c.player,
+                c.did,
+                c.proper,
+                c.error.map_or(String::new(), |e| format!("{}, ", e.words())),
+                c.loss
+            ));
+        }
         for (name, p) in &self.players {
             s.push_str(&format!(
                 "player {name}: decisions {} total loss {:.3} error rate {:.4}\n",
@@ -124,6 +211,15 @@ impl Analysis {
                 p.total_loss,
                 p.error_rate()
             ));
+            if p.cube_decisions > 0 {
+                let [md, wd, wt, wp] = p.cube_errors;
+                s.push_str(&format!(
+                    "player {name}: cube decisions {} missed doubles {md} wrong doubles {wd} wrong takes {wt} wrong passes {wp} total loss {:.3} error rate {:.4}\n",
+                    p.cube_decisions,
+                    p.cube_loss,
+                    p.cube_error_rate()
+                ));
+            }
         }
         s
     }
@@ -256,6 +352,9 @@ pub fn analyse_replayed(
             out.decisions.push(d);
         }
     }
+    for (gi, g) in games.iter().enumerate() {
+        analyse_cube(&opts, &search, plies, gi, g, &mut out);
+    }
     if let Some(params) = rollout {
         let ro = Rollout::new(eval, opts, *params);
         for d in out.decisions.iter_mut().filter(|d| d.loss() > 0.0) {
@@ -273,6 +372,123 @@ pub fn analyse_replayed(
     out
 }
 
+/// The cube decisions of game `gi` (its session's cube on): before each
+/// roll the side that could double, and after each double the side that
+/// answered, judged by the search's chances before the roll at `plies`.
+fn analyse_cube(
+    opts: &RuleOptions,
+    search: &Search,
+    plies: u8,
+    gi: usize,
+    g: &ReplayedGame,
+    out: &mut Analysis,
+) {
+    let mut session = g.session;
+    if !session.rules().cube {
+        return;
+    }
+    let name = |side: Side| {
+        let n = &g.players[side.index()];
+        if n.is_empty() {
+            format!("{side:?}")
+        } else {
+            n.clone()
+        }
+    };
+    let beam = Limits::default().inner_beam;
+    // The turns before which a roll was due, with what was done at the
+    // cube; a dropped double ends the game after the last one.
+    let mut moments: Vec<(usize, GameState, Option<CubeAnswer>)> = g
+        .turns
+        .iter()
+        .enumerate()
+        .filter(|(ti, t)| {
+            // The opening roll comes with no cube decision before it.
+            t.roll.is_some()
+                && !(*ti == 0 && opts.opening == crate::rules::options::Opening::Single)
+        })
+        .map(|(ti, t)| (ti + 1, t.before, t.double))
+        .collect();
+    if g.dropped_by.is_some() {
+        moments.push((g.turns.len() + 1, g.final_state, Some(CubeAnswer::Drop)));
+    }
+    for (turn, before, done) in moments {
+        let doubler = before.to_move;
+        if session.may_double(doubler).is_err() {
+            continue;
+        }
+        let probs = search.before_roll(&before, plies, beam);
+        let Some(d) = crate::cube::decide(&probs, &before, &session, doubler) else {
+            continue;
+        };
+        let mwc = session.length() > 0;
+        let equities = [d.no_double, d.double_take, d.double_pass];
+        let redouble = session.owner() != crate::cube::CubeOwner::Centre;
+        let proper = d.action.words(redouble);
+        // What doubling gives the doubler: the opponent answers properly.
+        let doubled_worth = d.double_take.min(d.double_pass);
+        let mut record = |player: Side, did: &'static str, error: Option<CubeError>, loss: f64| {
+            let loss = if error.is_some() { loss.max(0.0) } else { 0.0 };
+            let stats = out.players.entry(name(player)).or_default();
+            stats.cube_decisions += 1;
+            if let Some(e) = error {
+                stats.cube_errors[e as usize] += 1;
+            }
+            stats.cube_loss += loss;
+            out.cube.push(CubeDecisionRecord {
+                game: gi + 1,
+                turn,
+                player: name(player),
+                did,
+                equities,
+                mwc,
+                proper: proper.clone(),
+                error,
+                loss,
+            });
+        };
+        let should_double = d.action.doubles();
+        match done {
+            None => {
+                let close = should_double || d.no_double - doubled_worth < CUBE_CLOSE;
+                if close {
+                    let error = should_double.then_some(CubeError::MissedDouble);
+                    record(doubler, "no double", error, doubled_worth - d.no_double);
+                }
+            }
+            Some(answer) => {
+                let error = (!should_double).then_some(CubeError::WrongDouble);
+                record(doubler, "double", error, d.no_double - doubled_worth);
+                let taker = doubler.opponent();
+                // The taker's loss in the doubler's units: what its answer
+                // gave the doubler beyond the right answer.
+                let (did, error, loss) = match answer {
+                    CubeAnswer::Drop => (
+                        "pass",
+                        (d.double_take < d.double_pass).then_some(CubeError::WrongPass),
+                        d.double_pass - d.double_take,
+                    ),
+                    CubeAnswer::Take | CubeAnswer::Beaver => (
+                        if answer == CubeAnswer::Take {
+                            "take"
+                        } else {
+                            "beaver"
+                        },
+                        (d.double_take > d.double_pass).then_some(CubeError::WrongTake),
+                        d.double_take - d.double_pass,
+                    ),
+                };
+                record(taker, did, error, loss);
+                let _ = session.double(doubler);
+                let _ = match answer {
+                    CubeAnswer::Beaver => session.beaver(),
+                    _ => session.take(),
+                };
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -280,6 +496,87 @@ mod tests {
     use crate::record::{Record, RecordedGame, RecordedTurn, game_tags, rules_tag, write_record};
     use crate::rules::RuleOptions;
     use crate::rules::game::{RandomChooser, SeededDice, play_choosers};
+
+    /// Plays at random, doubles at every chance and takes every double.
+    struct Reckless(RandomChooser);
+
+    impl crate::rules::game::Player for Reckless {
+        fn play_turn(
+            &mut self,
+            ask: &crate::rules::game::TurnRequest<'_>,
+        ) -> Result<crate::rules::game::Turn, crate::rules::game::PlayerFault> {
+            crate::rules::game::StagePlayer(&mut self.0).play_turn(ask)
+        }
+
+        fn offer_double(
+            &mut self,
+            _ask: &crate::rules::game::CubeRequest<'_>,
+        ) -> Result<bool, crate::rules::game::PlayerFault> {
+            Ok(true)
+        }
+    }
+
+    #[test]
+    fn reckless_cube_actions_are_found_with_what_they_lost() {
+        let opts = RuleOptions::for_variant(Variant::Backgammon);
+        let session = crate::cube::MatchState::money(crate::cube::SessionRules::default());
+        let mut games = Vec::new();
+        for seed in 0..3 {
+            let mut a = Reckless(RandomChooser::new(seed));
+            let mut b = Reckless(RandomChooser::new(seed + 10));
+            let g = crate::rules::game::play_session_game(
+                &opts,
+                &session,
+                &mut SeededDice::new(seed),
+                [&mut a, &mut b],
+                &mut (),
+            );
+            assert!(g.turns.iter().filter(|t| t.double.is_some()).count() >= 2);
+            games.push(RecordedGame {
+                players: ["a".into(), "b".into()],
+                opening: *g.openings.last().unwrap(),
+                starter: g.starter,
+                turns: g.turns.iter().map(RecordedTurn::from_driver).collect(),
+                result: Some(g.result),
+                note: None,
+                cube: crate::record::GameCube {
+                    score: None,
+                    dropped_by: None,
+                    scored: g.scored().map(|(_, p)| p),
+                },
+            });
+        }
+        let mut tags = game_tags(&opts);
+        tags.extend(crate::record::session_tags(&session));
+        let text = write_record(&Record { tags, games });
+        let an = analyse(&text, &Heuristic, 0).unwrap();
+        // Doubling at every chance, from the start, is mostly wrong; taking
+        // every redouble of a random game now and then too.
+        for who in ["a", "b"] {
+            let p = &an.players[who];
+            assert!(p.cube_decisions > 0, "{who}");
+            assert!(
+                p.cube_errors[CubeError::WrongDouble as usize] > 0,
+                "{who}: {p:?}"
+            );
+            assert!(p.cube_loss > 0.0);
+        }
+        assert!(an.cube.iter().any(|c| c.did == "take"));
+        let report = an.to_text();
+        assert!(report.contains("cube: double;"), "{report}");
+        assert!(report.contains("wrong double"), "{report}");
+        // Each error's loss is what the action gave up by the equities shown.
+        for c in an.cube.iter().filter(|c| c.error.is_some()) {
+            let [nd, dt, dp] = c.equities;
+            let want = match c.error.unwrap() {
+                CubeError::WrongDouble => nd - dt.min(dp),
+                CubeError::MissedDouble => dt.min(dp) - nd,
+                CubeError::WrongTake => dt - dp,
+                CubeError::WrongPass => dp - dt,
+            };
+            assert!((c.loss - want).abs() < 1e-9 && c.loss > 0.0, "{c:?}");
+        }
+    }
 
     #[test]
     fn engine_against_itself_loses_nothing_and_random_loses_more() {

@@ -377,8 +377,10 @@ pub fn to_record(text: &str) -> Result<Record, RecordError> {
     let mut variant = Variant::GNUBG_NATIVE;
     let mut tags = Vec::new();
     let mut seen_header = false;
+    let mut length = 0u32;
     struct Game {
         names: [String; 2],
+        scores: Option<[u32; 2]>,
         actions: Vec<Action>,
         right_first: Option<bool>,
     }
@@ -411,6 +413,11 @@ pub fn to_record(text: &str) -> Result<Record, RecordError> {
         if !seen_header {
             if is_mat(t) {
                 seen_header = true;
+                length = t
+                    .split_whitespace()
+                    .next()
+                    .and_then(|n| n.parse().ok())
+                    .unwrap_or(0);
                 continue;
             }
             return Err(syntax(ln, "expected 'N point match'".into()));
@@ -421,6 +428,7 @@ pub fn to_record(text: &str) -> Result<Record, RecordError> {
             }
             games.push(Game {
                 names: [String::new(), String::new()],
+                scores: None,
                 actions: Vec::new(),
                 right_first: None,
             });
@@ -438,6 +446,12 @@ pub fn to_record(text: &str) -> Result<Record, RecordError> {
                 let mid = parts[1].trim_start();
                 let name1 = mid.split_once(char::is_whitespace).map_or("", |(_, n)| n);
                 game.names = [parts[0].trim().to_string(), name1.trim().to_string()];
+                let score = |p: &str| {
+                    p.split_whitespace()
+                        .next()
+                        .and_then(|n| n.parse::<u32>().ok())
+                };
+                game.scores = score(parts[1]).zip(score(parts[2])).map(|(a, b)| [a, b]);
                 continue;
             }
             return Err(syntax(
@@ -462,8 +476,29 @@ pub fn to_record(text: &str) -> Result<Record, RecordError> {
     }
     let opts = RuleOptions::for_variant(variant);
     let mut rec_tags = vec![("Variant".to_string(), variant.to_string())];
+    let has_session = tags.iter().any(|(k, _)| k == "Session");
     rec_tags.extend(tags.into_iter().filter(|(k, _)| k != "Rules"));
     rec_tags.push(("Rules".into(), crate::record::rules_tag(&opts)));
+    // A file that does not say its session (gnubg's own): a match to its
+    // length with the cube and the Crawford rule, or money play, with the
+    // cube where the games turn it.
+    let cube_turned = games
+        .iter()
+        .any(|g| g.actions.iter().any(|a| matches!(a, Action::Double)));
+    if !has_session && (length > 0 || cube_turned) {
+        let rules = crate::cube::SessionRules {
+            cube: length > 0 || cube_turned,
+            ..crate::cube::SessionRules::default()
+        };
+        let session = if length > 0 {
+            crate::cube::MatchState::match_to(length, rules)
+                .map_err(|e| syntax(0, e.to_string()))?
+        } else {
+            crate::cube::MatchState::money(rules)
+        };
+        rec_tags.extend(crate::record::session_tags(&session));
+    }
+    let mut one_away_before = false;
     let mut out = Vec::new();
     for (gi, g) in games.into_iter().enumerate() {
         let starter = if g.right_first == Some(true) {
@@ -543,7 +578,18 @@ pub fn to_record(text: &str) -> Result<Record, RecordError> {
             result,
             note,
             cube: crate::record::GameCube {
-                score: None,
+                score: g.scores.filter(|_| length > 0).map(|[white, black]| {
+                    // The Crawford game: the first in which a side is one away.
+                    let one_away = [white, black].iter().any(|&p| p + 1 == length);
+                    let crawford = one_away && !one_away_before && white.max(black) < length;
+                    one_away_before |= one_away;
+                    crate::record::GameScore {
+                        white,
+                        black,
+                        length,
+                        crawford: crawford && (white + 1 == length) != (black + 1 == length),
+                    }
+                }),
                 dropped_by,
                 scored,
             },
