@@ -210,9 +210,11 @@ impl Page {
             if start.elapsed() > GUARD {
                 let status = self.text("status").await;
                 let errors = self.js("window.gulbara.errors()").await;
+                let log = self.js("window.gulbara.log().slice(-40).join('\\n')").await;
                 panic!(
-                    "{}: waited too long for {what} ({expr}); status: {status}; errors: {errors}",
-                    self.name
+                    "{}: waited too long for {what} ({expr}); status: {status}; errors: {errors}\nthe last protocol lines:\n{}",
+                    self.name,
+                    log.as_str().unwrap_or_default()
                 );
             }
             tokio::time::sleep(Duration::from_millis(15)).await;
@@ -287,6 +289,48 @@ impl Page {
         self.wait(
             "the new variant's game",
             &format!("S.variant === '{variant}' && S.phase === 'roll' && S.moves.length === 0"),
+        )
+        .await;
+    }
+
+    /// Chooses the session in the settings (`kind` money or match, the
+    /// match length, the cube on or off) and waits for its first game.
+    async fn choose_session(&self, kind: &str, length: u32, cube: &str) {
+        for (id, value) in [("session-kind", kind), ("cube", cube)] {
+            self.client
+                .find(Locator::Id(id))
+                .await
+                .expect("a session control")
+                .select_by_value(value)
+                .await
+                .expect("choose");
+            self.wait("the new session", "S.phase === 'roll'").await;
+        }
+        if kind == "match" {
+            let field = self
+                .client
+                .find(Locator::Id("match-length"))
+                .await
+                .expect("the match length");
+            field.clear().await.expect("clear");
+            field
+                .send_keys(&format!("{length}\u{E004}"))
+                .await
+                .expect("type");
+        }
+        let session = "window.gulbara.session()";
+        let shown = if kind == "match" {
+            format!("match to {length}: you 0, the engine 0")
+        } else {
+            "money play".to_string()
+        };
+        self.wait(
+            "the session chosen",
+            &format!(
+                "{session}.kind === '{kind}' && {session}.cube === {} && S.phase === 'roll' && S.moves.length === 0 \
+                 && document.getElementById('f-match').textContent.startsWith('{shown}')",
+                cube == "on"
+            ),
         )
         .await;
     }
@@ -366,6 +410,10 @@ impl Page {
             .expect("a step to drag")
             .to_string();
         let (from, to) = step.split_once('/').unwrap();
+        // The board in view, as a person would scroll it (typing into the
+        // dice box may have scrolled the page down to the controls).
+        self.js("document.getElementById('board').scrollIntoView({ block: 'start' }) || true")
+            .await;
         // Viewport coordinates, read first: the board is drawn anew once the drag starts.
         let centre = |key: &str| {
             format!(
@@ -782,6 +830,8 @@ async fn a_whole_backgammon_game_with_a_hit_and_an_entry_from_the_bar() {
     let (browser, driver) = tools();
     let page = Page::open("backgammon", &browser, &driver).await;
     page.baseline_game("backgammon").await;
+    // Checker play only: money play without the cube.
+    page.choose_session("money", 0, "off").await;
     // The start position: 2 on 24, 5 on 13, 3 on 8, 5 on 6 for each side.
     assert_eq!(
         page.js("[24, 13, 8, 6].map((p) => S.board.pts[p]).join(',') + ' ' + [1, 12, 17, 19].map((p) => S.board.pts[p]).join(',')").await,
@@ -894,6 +944,173 @@ async fn a_whole_short_nardy_game() {
         "the person had a checker on the bar"
     );
     page.check_record("Black").await;
+    page.no_errors().await;
+    page.close().await;
+}
+
+/// The dice of the cube match: both sides' rolls in turn, game after game.
+const CUBE_MATCH_DICE: &str = "31 66 21 55 43 66 21 64 32 55 41 66 21 44 31 65 42 66 21 55 \
+    32 64 41 66 21 55 43 66 21 64 32 55 41 66 21 44 31 65 42 66 21 55 32 64 41 66 21 55 \
+    43 66 21 64 32 55 41 66 21 44 31 65 42 66 21 55 32 64 41 66 21 55 43 66 21 64 32 55 \
+    41 66 21 44 31 65 42 66 21 55 32 64 41 66 21 55 43 66 21 64 32 55 41 66 21 44 31 65 \
+    42 66 21 55 32 64 41 66 21 55 43 66 21 64 32 55 41 66 21 44 31 65 42 66 21 55 32 64 \
+    41 66 21 55 43 66 21 64 32 55 41 66 21 44 31 65 42 66 21 55 32 64 41 66 21 55 43 66";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs chromium and chromium-driver (apt-get install -y chromium chromium-driver); run with --include-ignored"]
+async fn a_backgammon_match_with_a_double_a_take_and_a_drop() {
+    let (browser, driver) = tools();
+    let page = Page::open("cube", &browser, &driver).await;
+    page.baseline_game("backgammon").await;
+    // A match to 5 points with the cube, chosen in the settings.
+    page.choose_session("match", 5, "on").await;
+    let session = "window.gulbara.session()";
+    let shown = page.text("f-match").await;
+    assert!(
+        shown.starts_with("match to 5: you 0, the engine 0"),
+        "{shown}"
+    );
+    page.type_into("#dice-input", CUBE_MATCH_DICE).await;
+    let mut events: Vec<String> = Vec::new();
+    let mut engine_doubles = 0;
+    let mut doubled_this_game = false;
+    let mut steps = 0;
+    loop {
+        steps += 1;
+        assert!(steps < 3000, "the match does not end: {events:?}");
+        page.wait(
+            "the person's turn",
+            "['roll', 'move', 'done', 'over', 'cube'].includes(S.phase)",
+        )
+        .await;
+        let phase = page.js("S.phase").await;
+        match phase.as_str().unwrap() {
+            "roll" => {
+                // No doubling in the Crawford game.
+                if page.text("f-match").await.contains("Crawford game") {
+                    assert_eq!(
+                        page.js("document.getElementById('double').disabled").await,
+                        json!(true)
+                    );
+                }
+                let rolled = page
+                    .js("S.turns.filter((t) => t.side === 'w' && !t.cube).length")
+                    .await;
+                let can = page.js("!document.getElementById('double').disabled").await;
+                if can == json!(true) && !doubled_this_game && rolled.as_u64().unwrap() >= 1 {
+                    doubled_this_game = true;
+                    let n = page.js("S.turns.length").await;
+                    page.click_css("#double").await;
+                    page.wait(
+                        "the engine's answer",
+                        &format!("S.turns.length > {n} && S.phase !== 'idle'"),
+                    )
+                    .await;
+                    let label = page.js("S.turns.filter((t) => t.cube).pop().label").await;
+                    events.push(format!("you {}", label.as_str().unwrap()));
+                    eprintln!("cube event: {}", events.last().unwrap());
+                    continue;
+                }
+                let n = page.js("S.moves.length").await;
+                page.click_css("#roll").await;
+                page.wait("the roll is taken", &format!("S.moves.length > {n}"))
+                    .await;
+            }
+            "cube" => {
+                engine_doubles += 1;
+                if engine_doubles == 1 {
+                    page.screenshot("cube-offered.png", false).await;
+                }
+                // The engine's double shows on the board as the cube offered.
+                let offered = page.js("S.offer").await;
+                assert_eq!(
+                    page.js("document.querySelector('.cube.offered text').textContent")
+                        .await,
+                    json!(offered.to_string())
+                );
+                let word = if engine_doubles % 2 == 1 {
+                    "drop"
+                } else {
+                    "take"
+                };
+                events.push(format!("engine double={offered}:{word}"));
+                eprintln!("cube event: {}", events.last().unwrap());
+                let n = page.js("S.turns.length").await;
+                page.click_css(&format!("#{word}")).await;
+                page.wait("the answer is taken", &format!("S.turns.length > {n}"))
+                    .await;
+            }
+            "move" => {
+                page.click_step().await;
+            }
+            "done" => {
+                let n = page.js("S.turns.length").await;
+                page.click_css("#done").await;
+                page.wait(
+                    "the engine's turn",
+                    &format!("S.turns.length > {n} || ['over', 'cube'].includes(S.phase)"),
+                )
+                .await;
+            }
+            "over" => {
+                let scored = page.js("S.scored").await;
+                let score = page.js(&format!("{session}.score")).await;
+                events.push(format!("game over {scored} score {score}"));
+                eprintln!("cube event: {}", events.last().unwrap());
+                // Each game's record, cube actions and score included, replays.
+                let record = page
+                    .js("document.getElementById('record').textContent")
+                    .await;
+                let record = record.as_str().unwrap().to_string();
+                assert!(
+                    record.contains("[Session \"match 5 cube on crawford on\"]"),
+                    "{record}"
+                );
+                let dir = scratch_dir(&format!("cube-record-{}", events.len()));
+                let file = dir.join("game.txt");
+                std::fs::write(&file, &record).unwrap();
+                let out = Command::new(bin())
+                    .arg("replay")
+                    .arg(&file)
+                    .output()
+                    .expect("replay");
+                assert!(
+                    out.status.success(),
+                    "replay failed: {}\n{record}",
+                    String::from_utf8_lossy(&out.stderr)
+                );
+                if page.js(&format!("{session}.winner")).await != json!(null) {
+                    break;
+                }
+                doubled_this_game = false;
+                page.click_css("#newgame").await;
+                page.wait(
+                    "the next game of the match",
+                    "S.phase === 'roll' && S.moves.length === 0",
+                )
+                .await;
+            }
+            other => panic!("unexpected phase {other}"),
+        }
+    }
+    // The match as the dice make it against the baseline: the person's
+    // double taken, the engine's redouble dropped (2 points); again, and
+    // this time the person takes the redouble and wins 4; the Crawford game
+    // without the cube, the engine's backgammon ending the match 5-4.
+    assert_eq!(
+        events,
+        [
+            "you double=2:take",
+            "engine double=4:drop",
+            r#"game over {"points":2,"winner":"b"} score {"b":2,"w":0}"#,
+            "you double=2:take",
+            "engine double=4:take",
+            r#"game over {"points":4,"winner":"w"} score {"b":2,"w":4}"#,
+            r#"game over {"points":3,"winner":"b"} score {"b":5,"w":4}"#,
+        ]
+    );
+    let status = page.text("status").await;
+    assert!(status.contains("The engine wins the match 5-4"), "{status}");
     page.no_errors().await;
     page.close().await;
 }

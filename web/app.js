@@ -30,6 +30,13 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 // ---------------------------------------------------------------- protocol
 
+/** The last protocol lines sent (`> `) and received (`< `), for the console and the tests. */
+const protocolLog = [];
+function remember(line) {
+  protocolLog.push(line);
+  if (protocolLog.length > 300) protocolLog.shift();
+}
+
 /** One protocol session over a WebSocket; requests are answered in order. */
 class Engine {
   constructor(url, onUnsolicited, onClose) {
@@ -52,6 +59,7 @@ class Engine {
   }
 
   onLine(line) {
+    remember(`< ${line}`);
     const p = this.pending;
     if (!p) {
       this.onUnsolicited(line);
@@ -73,7 +81,10 @@ class Engine {
           return;
         }
         this.pending = { lines: [], until, resolve, reject };
-        for (const l of lines) this.ws.send(l);
+        for (const l of lines) {
+          remember(`> ${l}`);
+          this.ws.send(l);
+        }
       });
     const p = this.chain.then(run);
     this.chain = p.catch(() => {});
@@ -210,6 +221,11 @@ function newState(variant) {
     selected: null,
     hints: [],
     last: '',
+    cube: { value: 1, owner: 'center' }, // the cube of this game: its owner 'center', 'w' or 'b'
+    cubeAsked: false, // the engine was asked about doubling before its coming roll
+    offer: 0, // the cube the engine offers while the person decides (phase 'cube')
+    drop: null, // the side whose double was dropped: the game ended there
+    scored: null, // { winner, points } once the game is over and scored
   };
 }
 
@@ -299,11 +315,164 @@ async function loadKeys() {
   buildOptions();
 }
 
+// ------------------------------------------------------ session and cube
+// The session (money games or a match to N points, with or without the
+// cube) and its score live on the page across games; the engine is told
+// them (`newsession`, `setscore`, `setcube`) before each decision that
+// depends on them.
+
+/** The session: money games or a match, the cube, the score. */
+let M = null;
+
+function sessionFromSettings() {
+  const kind = $('session-kind').value === 'match' ? 'match' : 'money';
+  const length = kind === 'match' ? Math.max(1, Math.min(25, Math.round(Number($('match-length').value)) || 5)) : 0;
+  const choice = $('cube').value;
+  const cube = choice === 'on' || (choice === 'default' && $('variant').value === 'backgammon');
+  return { kind, length, cube, score: { w: 0, b: 0 }, crawford: false, crawfordPlayed: false, winner: null, games: 0 };
+}
+
+const onOff = (b) => (b ? 'on' : 'off');
+const ownerWord = (o) => (o === 'w' ? 'white' : o === 'b' ? 'black' : 'center');
+const sideName = (side) => (side === HUMAN ? 'you' : 'the engine');
+
+async function must(line) {
+  const lines = await engine.cmd(line);
+  const err = lines.find((l) => l.startsWith('error '));
+  if (err) throw new Error(err);
+  return lines;
+}
+
+/** A new session from the settings, and its first game. */
+async function newSession() {
+  M = sessionFromSettings();
+  $('length-label').hidden = M.kind !== 'match';
+  await must(sessionLine());
+  await newGame();
+}
+
+function sessionLine() {
+  return M.kind === 'match' ? `newsession type match length ${M.length} cube ${onOff(M.cube)}` : `newsession type money cube ${onOff(M.cube)}`;
+}
+
+/** Tells the engine the score and the cube of the game. */
+async function syncCube() {
+  if (M.kind === 'match') await must(`setscore ${M.score.w} ${M.score.b} ${M.crawford ? 'crawford' : 'postcrawford'}`);
+  if (M.cube) await must(`setcube value ${S.cube.value} owner ${ownerWord(S.cube.owner)}`);
+}
+
+/** Whether `side` may double now (before its roll). */
+function mayDouble(side) {
+  if (!M || !M.cube || M.crawford || M.winner || !S.show || S.show.result || S.drop) return false;
+  // Nobody doubles before the game's first roll.
+  if (S.show.pending.kind !== 'roll' || S.passed || S.moves.length === 0) return false;
+  return S.cube.owner === 'center' || S.cube.owner === side;
+}
+
+/** The person doubles: the engine answers with `go cube`. */
+async function humanDouble() {
+  if (S.phase !== 'roll' || !mayDouble(HUMAN)) return;
+  S.phase = 'idle';
+  render();
+  await syncCube();
+  await must('double');
+  setStatus('You double. The engine is thinking…');
+  const lines = await engine.search('go cube', 'bestcube');
+  const bc = lines.find((l) => l.startsWith('bestcube '));
+  if (!bc) throw new Error(lines[lines.length - 1] || 'no bestcube');
+  const answer = bc.split(' ')[1];
+  const offered = S.cube.value * 2;
+  if (answer === 'drop') {
+    S.turns.push({ side: HUMAN, label: `double=${offered}:drop`, steps: [], cube: true });
+    S.drop = HUMAN;
+    await gameOver(HUMAN, S.cube.value, 'The engine drops your double.');
+    return;
+  }
+  await must(answer === 'beaver' ? 'beaver' : 'take');
+  S.turns.push({ side: HUMAN, label: `double=${offered}:${answer === 'beaver' ? 'beaver' : 'take'}`, steps: [], cube: true });
+  S.cube = { value: answer === 'beaver' ? offered * 2 : offered, owner: ENGINE };
+  S.last = answer === 'beaver' ? `The engine beavers: the cube is at ${S.cube.value}. ` : `The engine takes: the cube is at ${offered}. `;
+  await next();
+}
+
+/** Asks the engine whether it doubles before its roll; true when it does
+ *  (the person's answer is then awaited in phase 'cube'). */
+async function engineCube() {
+  if (S.cubeAsked || !mayDouble(ENGINE)) return false;
+  S.cubeAsked = true;
+  await syncCube();
+  const lines = await engine.search('go cube', 'bestcube');
+  const bc = lines.find((l) => l.startsWith('bestcube '));
+  if (!bc) throw new Error(lines[lines.length - 1] || 'no bestcube');
+  if (bc !== 'bestcube double') return false;
+  S.offer = S.cube.value * 2;
+  S.phase = 'cube';
+  setStatus(`The engine doubles to ${S.offer}. Take or drop?`);
+  render();
+  return true;
+}
+
+/** The person's answer to the engine's double. */
+async function answer(word) {
+  if (S.phase !== 'cube') return;
+  const offered = S.offer;
+  S.phase = 'idle';
+  S.offer = 0;
+  S.turns.push({ side: ENGINE, label: `double=${offered}:${word}`, steps: [], cube: true });
+  if (word === 'drop') {
+    S.drop = ENGINE;
+    await gameOver(ENGINE, S.cube.value, 'You drop the double.');
+    return;
+  }
+  S.cube = { value: offered, owner: HUMAN };
+  S.last = `You take: the cube is at ${offered}. `;
+  render();
+  await engineTurn();
+}
+
+/** Scores a finished game for `winner` and says so; the match may be over. */
+async function gameOver(winner, points, why) {
+  S.phase = 'over';
+  S.scored = { winner, points };
+  M.score[winner] += points;
+  M.games += 1;
+  let text = `${why ? `${why} ` : ''}${winner === HUMAN ? 'You win' : 'The engine wins'} ${points} point${points === 1 ? '' : 's'}.`;
+  if (M.kind === 'match') {
+    const away = (side) => M.length - M.score[side];
+    if (M.score[winner] >= M.length) {
+      M.winner = winner;
+      text += ` ${winner === HUMAN ? 'You win' : 'The engine wins'} the match ${M.score[winner]}-${M.score[other(winner)]}.`;
+    } else {
+      // The Crawford game follows the game that first brings a side to one away.
+      const wasCrawford = M.crawford;
+      if (wasCrawford) M.crawfordPlayed = true;
+      M.crawford = !wasCrawford && !M.crawfordPlayed && (away('w') === 1) !== (away('b') === 1);
+      text += ` Match to ${M.length}: you ${M.score.w}, the engine ${M.score.b}${M.crawford ? ' (next: the Crawford game)' : ''}.`;
+    }
+  }
+  setStatus(`${text} Press New game to go on.`);
+  render();
+  evaluate().catch(() => {});
+}
+
+function sessionText() {
+  if (!M) return '–';
+  const cube = M.cube ? `cube ${S.cube.value}${S.cube.owner === 'center' ? ' in the middle' : S.cube.owner === HUMAN ? ' (yours)' : " (the engine's)"}` : 'no cube';
+  if (M.kind === 'money') return `money play, ${cube}; you ${M.score.w}, the engine ${M.score.b}`;
+  return `match to ${M.length}: you ${M.score.w}, the engine ${M.score.b}${M.crawford ? ', Crawford game' : ''}; ${cube}`;
+}
+
 async function newGame() {
   const variant = $('variant').value;
-  S = Object.assign(newState(variant), { keys: S ? S.keys : [] });
+  if (!M || M.winner) {
+    // No session yet, or a finished match: the next game starts a new one.
+    await newSession();
+    return;
+  }
+  S = Object.assign(newState(variant), { keys: S ? S.keys : [], crawfordGame: M.crawford });
   setStatus('New game.');
   await engine.cmd('newgame');
+  await syncCube();
   await sync();
   render();
   await next();
@@ -313,15 +482,17 @@ async function newGame() {
 async function next() {
   const s = S.show;
   if (s.result) {
-    S.phase = 'over';
     const r = s.result;
-    setStatus(
-      r.stuck
-        ? 'The game is stuck: no points.'
-        : `${r.winner === HUMAN ? 'You win' : 'The engine wins'} ${r.points} point${r.points === 1 ? '' : 's'}.`,
-    );
-    render();
-    evaluate().catch(() => {});
+    if (r.stuck) {
+      S.phase = 'over';
+      setStatus('The game is stuck: no points.');
+      render();
+      return;
+    }
+    if (S.scored) {
+      S.phase = 'over';
+      render();
+    } else await gameOver(r.winner, r.points * S.cube.value, '');
     return;
   }
   const actor = S.passed ? other(s.tomove) : s.tomove;
@@ -542,7 +713,9 @@ async function engineTurn() {
     if (s.result) break;
     const actor = S.passed ? other(s.tomove) : s.tomove;
     if (actor !== ENGINE) break;
+    if (!S.passed && s.pending.kind === 'roll' && (await engineCube())) return;
     if (S.passed || s.pending.kind === 'roll') {
+      S.cubeAsked = false;
       let r;
       try {
         r = nextRoll();
@@ -555,6 +728,11 @@ async function engineTurn() {
       S.moves.push(r);
       S.turns.push({ side: ENGINE, label: r, steps: [] });
       await sync();
+      if (!S.show.result && (S.show.tomove !== ENGINE || S.show.pending.kind === 'roll')) {
+        // Nothing to play with that roll: the turn passed by itself.
+        S.last = 'The engine could not move. ';
+        continue;
+      }
     } else if (s.pending.kind === 'remainder') {
       S.turns.push({ side: ENGINE, label: `r${s.pending.text}`, steps: [] });
     }
@@ -675,7 +853,7 @@ async function changeVariant() {
   await guard(async () => {
     await engine.cmd(`set game.variant ${$('variant').value}`);
     await loadKeys();
-    await newGame();
+    await newSession();
   });
 }
 
@@ -797,8 +975,21 @@ function render() {
   svg.append(el('text', { x: G.TRAY + 49, y: 190, class: 'label' }, `off ${b.off.b}`));
   svg.append(el('text', { x: G.TRAY + 49, y: 336, class: 'label' }, `off ${b.off.w}`));
   const pp = pips(b);
-  svg.append(el('text', { x: G.TRAY + 49, y: 240, class: 'label' }, `B ${pp.b}`));
-  svg.append(el('text', { x: G.TRAY + 49, y: 290, class: 'label' }, `W ${pp.w}`));
+  const withCube = !!(M && M.cube);
+  const pipX = G.TRAY + (withCube ? 28 : 49);
+  svg.append(el('text', { x: pipX, y: 240, class: 'label' }, `B ${pp.b}`));
+  svg.append(el('text', { x: pipX, y: 290, class: 'label' }, `W ${pp.w}`));
+  if (withCube) {
+    // The cube at its owner's side (Black's at the top), in the middle at 1;
+    // an offered double shows the cube offered.
+    const owner = S.phase === 'cube' ? 'center' : S.cube.owner;
+    const value = S.phase === 'cube' ? S.offer : S.cube.value;
+    const y = owner === 'b' ? 198 : owner === 'w' ? 298 : 248;
+    const g = el('g', { class: `cube${S.phase === 'cube' ? ' offered' : ''}`, 'data-owner': owner, 'aria-label': `the cube at ${value}` });
+    g.append(el('rect', { x: G.TRAY + 58, y, width: 34, height: 34, rx: 5 }));
+    g.append(el('text', { x: G.TRAY + 75, y: y + 18, class: 'cube-value' }, String(value === 1 ? 64 : value)));
+    svg.append(g);
+  }
   drawDice(svg);
   // Put the focus back where it was (the board is drawn anew each time).
   if (focused) svg.querySelector(`[data-point="${focused}"]`)?.focus();
@@ -899,6 +1090,11 @@ function renderPanel(pp) {
   $('undo').disabled = !humanCanUndo;
   $('done').disabled = S.phase !== 'done';
   $('hint').disabled = S.phase !== 'move';
+  $('double').hidden = !(M && M.cube);
+  $('double').disabled = !(S.phase === 'roll' && mayDouble(HUMAN));
+  $('take').hidden = S.phase !== 'cube';
+  $('drop').hidden = S.phase !== 'cube';
+  $('f-match').textContent = sessionText();
   const hints = $('hints');
   hints.replaceChildren(
     ...S.hints.map((h) => {
@@ -912,7 +1108,12 @@ function renderPanel(pp) {
   list.replaceChildren(
     ...S.turns.map((t, i) => {
       const li = document.createElement('li');
-      li.textContent = `${t.side === 'w' ? 'White' : 'Black'} ${t.label}: ${t.steps.join(' ') || (i === S.turns.length - 1 ? '…' : 'pass')}`;
+      const who = t.side === 'w' ? 'White' : 'Black';
+      if (t.cube) {
+        const [, offered, word] = t.label.match(/^double=(\d+):(\w+)$/) || [];
+        const answerer = t.side === 'w' ? 'Black' : 'White';
+        li.textContent = `${who} doubles to ${offered}: ${answerer} ${word === 'drop' ? 'drops' : word === 'beaver' ? 'beavers' : 'takes'}`;
+      } else li.textContent = `${who} ${t.label}: ${t.steps.join(' ') || (i === S.turns.length - 1 ? '…' : 'pass')}`;
       if (i === S.turns.length - 1) li.className = 'cur';
       return li;
     }),
@@ -936,23 +1137,46 @@ function recordText() {
   out.push('; [Event "gulbara in the browser"]');
   out.push(`; [Variant "${S.variant}"]`);
   out.push(`; [Rules "${rulesTag()}"]`);
+  if (M && (M.cube || M.kind === 'match')) {
+    out.push(`; [Session "${M.kind === 'match' ? `match ${M.length} cube ${onOff(M.cube)} crawford on` : `money cube ${onOff(M.cube)} jacoby off beavers off`}"]`);
+  }
   out.push('');
   out.push(' Game 1');
   out.push(` White : ${'you'.padEnd(32)} Black : gulbara`);
+  if (M && M.kind === 'match') {
+    // The score when this game started.
+    const before = { ...M.score };
+    if (S.scored) before[S.scored.winner] -= S.scored.points;
+    out.push(` Score ${before.w}-${before.b} to ${M.length}${S.crawfordGame ? ' Crawford' : ''}`);
+  }
   const first = S.turns.find((t) => t.side === 'w' && !t.label.startsWith('r'));
   const open = first ? first.label : '00';
   out.push(` Opening ${open[0]}-${open[1]} starter White`);
   const slots = [];
   let cur = [[], []];
   const hasRoll = (v) => v.some((x) => !x.startsWith('r'));
+  // A cube action goes before its doubler's roll, in the same slot.
+  let cubeWord = '';
   for (const t of S.turns) {
+    if (t.cube) {
+      if (t.label.endsWith(':drop')) {
+        const i = t.side === 'w' ? 0 : 1;
+        if (i === 0 ? cur[1].length > 0 || hasRoll(cur[0]) : hasRoll(cur[1])) {
+          slots.push(cur);
+          cur = [[], []];
+        }
+        cur[i].push(t.label);
+      } else cubeWord = `${t.label} `;
+      continue;
+    }
     const i = t.side === 'w' ? 0 : 1;
     const fresh = i === 0 ? cur[1].length > 0 || hasRoll(cur[0]) : hasRoll(cur[1]);
     if (fresh) {
       slots.push(cur);
       cur = [[], []];
     }
-    cur[i].push(`${t.label}: ${t.steps.join(' ') || 'pass'}`);
+    cur[i].push(`${t.label.startsWith('r') ? '' : cubeWord}${t.label}: ${t.steps.join(' ') || 'pass'}`);
+    if (!t.label.startsWith('r')) cubeWord = '';
   }
   if (cur[0].length || cur[1].length) slots.push(cur);
   slots.forEach(([w, b], n) => {
@@ -961,9 +1185,16 @@ function recordText() {
     out.push(`${String(n + 1).padStart(3)}) ${ws.padEnd(40)} ${bs}`);
   });
   const r = S.show?.result;
-  if (r && r.stuck) out.push(' Stuck: no points');
-  else if (r) out.push(` Wins ${r.points} point${r.points === 1 ? '' : 's'} (${r.winner === 'w' ? 'White' : 'Black'})`);
-  else out.push(' Unfinished');
+  const plural = (n) => (n === 1 ? '' : 's');
+  if (S.drop) {
+    const n = S.cube.value;
+    out.push(` Wins ${n} point${plural(n)} (${S.drop === 'w' ? 'White' : 'Black'}) on a drop`);
+  } else if (r && r.stuck) out.push(' Stuck: no points');
+  else if (r) {
+    const scored = r.points * S.cube.value;
+    const extra = scored !== r.points ? `, scoring ${scored}` : '';
+    out.push(` Wins ${r.points} point${plural(r.points)} (${r.winner === 'w' ? 'White' : 'Black'})${extra}`);
+  } else out.push(' Unfinished');
   out.push('');
   return out.join('\n');
 }
@@ -1072,6 +1303,10 @@ function setupControls() {
   $('undo').addEventListener('click', () => guard(undo));
   $('done').addEventListener('click', () => guard(done));
   $('hint').addEventListener('click', () => guard(hint));
+  $('double').addEventListener('click', () => guard(humanDouble));
+  $('take').addEventListener('click', () => guard(() => answer('take')));
+  $('drop').addEventListener('click', () => guard(() => answer('drop')));
+  for (const id of ['session-kind', 'match-length', 'cube']) $(id).addEventListener('change', () => guard(newSession));
   $('newgame').addEventListener('click', () => guard(newGame));
   $('download').addEventListener('click', download);
   $('variant').addEventListener('change', changeVariant);
@@ -1090,6 +1325,8 @@ function setupControls() {
       for (const k of keep.keys) {
         if (k.name.startsWith('rules.') || k.name === 'engine.ply') await engine.cmd(`set ${k.name} ${k.value}`);
       }
+      await must(sessionLine());
+      await syncCube();
       await sync();
       render();
       await next();
@@ -1098,7 +1335,7 @@ function setupControls() {
   document.addEventListener('keydown', (ev) => {
     const t = ev.target;
     if (t instanceof HTMLInputElement || t instanceof HTMLSelectElement || ev.ctrlKey || ev.metaKey || ev.altKey) return;
-    const act = { r: roll, u: undo, h: hint, n: newGame }[ev.key];
+    const act = { r: roll, u: undo, h: hint, n: newGame, d: humanDouble }[ev.key];
     if (act) {
       ev.preventDefault();
       guard(act);
@@ -1125,13 +1362,16 @@ async function main() {
     await connect();
     await engine.cmd('set game.variant gulbara');
     await loadKeys();
-    await newGame();
+    await newSession();
   });
 }
 
 // Read-only views for the browser tests (which act only by clicking and typing).
 window.gulbara = {
   state: () => S,
+  session: () => M,
+  /** The last protocol lines, sent (`> `) and received (`< `). */
+  log: () => protocolLog.slice(),
   errors: () => pageErrors.slice(),
   /** Sends one protocol line to the engine and resolves to its answer's lines (for the console). */
   command: (line) => engine.cmd(String(line)),
