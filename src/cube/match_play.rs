@@ -5,11 +5,15 @@
 //! piecewise linear in the chance of winning, through the take point (where
 //! the opponent doubles us out: we lose the cube's value), the cash point
 //! (we double them out: we win it) and the ends (we win or lose the game with
-//! its gammon share). The take and cash points are money play's live-cube
-//! points once the score's MWC is put in money's units (losing the cube's
-//! value −1, winning it +1), so what a win and a loss after a double are
-//! worth at this score sets them: a long match plays like money, and near
-//! its end the table's gammon and recube values take over.
+//! its gammon share). The take and cash points come from the table, cube
+//! level by cube level, as gnubg finds them: a side's take point at a cube
+//! is where taking is worth what passing is, its equity after the take
+//! running from a loss at the doubled cube up to its own cash point one
+//! level up (where it redoubles and the doubler passes); at the level where
+//! a redouble can no longer change the match the cube is dead, and the take
+//! point is the dead cube's. So a side whose single win at the doubled cube
+//! already wins the match gets no value from owning the cube, and the
+//! asymmetric scores near a match's end get their own take points.
 
 use super::janowski::{CubeDecision, CubeView, action_of};
 use super::met::Met;
@@ -93,6 +97,77 @@ fn ends(p: &Probs, met: &Met, score: &MatchScore, cube: i64) -> (f64, f64) {
     (avg(1), avg(-1))
 }
 
+/// How a game ends for one side, as chances of winning (or losing) 1, 2
+/// and 3 times the cube, given that it wins (or loses): the gammon share.
+type Shares = [f64; 3];
+
+fn shares(p: &Probs, winning: bool) -> Shares {
+    let r = results(p);
+    let pick: Vec<f64> = r
+        .iter()
+        .filter(|(k, _)| (*k > 0) == winning)
+        .map(|&(_, q)| q)
+        .collect();
+    let total: f64 = pick.iter().sum();
+    if total < 1e-9 {
+        return [1.0, 0.0, 0.0];
+    }
+    [pick[0] / total, pick[1] / total, pick[2] / total]
+}
+
+/// The most cube levels the take points are followed up (a cube of 2^12
+/// times the current one is far past any match's end).
+const MAX_LEVELS: u32 = 12;
+
+/// The take point of the side `taker` facing a double to `2 * cube` at
+/// `score` (from the taker's view), its wins ending as `win` says and its
+/// losses as `lose`; `live` follows its redouble up the cube levels.
+fn take_point(
+    met: &Met,
+    score: &MatchScore,
+    cube: i64,
+    win: &Shares,
+    lose: &Shares,
+    level: u32,
+) -> f64 {
+    let after = |points: i64| score.after(met, points);
+    let avg = |sh: &Shares, sign: i64, c: i64| -> f64 {
+        sh.iter()
+            .enumerate()
+            .map(|(i, q)| q * after(sign * (i as i64 + 1) * c))
+            .sum()
+    };
+    let drop = after(-cube);
+    let lose2 = avg(lose, -1, 2 * cube);
+    let win2 = avg(win, 1, 2 * cube);
+    let dead = if win2 - lose2 > 1e-12 {
+        ((drop - lose2) / (win2 - lose2)).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    // The taker's redouble to 4 * cube matters only while the match is
+    // not decided by a single game at 2 * cube for either side.
+    let me = i64::from(score.me);
+    let opp = i64::from(score.opp);
+    if level >= MAX_LEVELS || (2 * cube >= me && 2 * cube >= opp) {
+        return dead;
+    }
+    let flipped = MatchScore {
+        me: score.opp,
+        opp: score.me,
+        post_crawford: score.post_crawford,
+    };
+    // The doubler's take point facing the redouble: the taker's cash point
+    // is one minus it.
+    let doubler_tp = take_point(met, &flipped, 2 * cube, lose, win, level + 1);
+    let cash_point = 1.0 - doubler_tp;
+    let cashed = after(2 * cube);
+    if cashed - lose2 < 1e-12 {
+        return dead;
+    }
+    (cash_point * (drop - lose2) / (cashed - lose2)).clamp(0.0, 1.0)
+}
+
 /// The cubeful MWC of the chances `p` at `score` with the cube at `cube`
 /// where `view` says, at efficiency `x`.
 pub fn match_mwc(
@@ -107,19 +182,18 @@ pub fn match_mwc(
     let win = f64::from(p.win);
     let dead_mwc = dead(p, met, score, c);
     let (w_end, l_end) = ends(p, met, score, c);
-    let (w2, l2) = ends(p, met, score, 2 * c);
     let cash = score.after(met, c);
     let dropped = score.after(met, -c);
-    // The take and cash points of a live cube, as in money play once the
-    // score's MWC is measured in money's units: losing the cube's value is
-    // −1, winning it +1; W and L are then the average win and loss after a
-    // double (per unit of the doubled cube), as the score makes them worth.
-    let mid = (cash + dropped) / 2.0;
-    let unit = ((cash - dropped) / 2.0).max(1e-9);
-    let w = ((w2 - mid) / unit / 2.0).max(0.5);
-    let l = ((mid - l2) / unit / 2.0).max(0.5);
-    let tp = ((l - 0.5) / (w + l + 0.5)).clamp(0.0, 1.0);
-    let cp = ((l + 1.0) / (w + l + 0.5)).clamp(0.0, 1.0);
+    // Our take point facing the opponent's double, and our cash point: one
+    // minus the opponent's take point facing ours.
+    let (my_wins, my_losses) = (shares(p, true), shares(p, false));
+    let tp = take_point(met, score, c, &my_wins, &my_losses, 0);
+    let flipped = MatchScore {
+        me: score.opp,
+        opp: score.me,
+        post_crawford: score.post_crawford,
+    };
+    let cp = (1.0 - take_point(met, &flipped, c, &my_losses, &my_wins, 0)).max(tp);
     let line = |x0: f64, y0: f64, x1: f64, y1: f64| {
         if x1 - x0 < 1e-9 {
             y1
@@ -212,6 +286,31 @@ mod tests {
             + 0.1 * met.mwc(7, 5, false);
         let got = match_mwc(&p, met, &s, 1, CubeView::Centre, 0.0);
         assert!((got - want).abs() < 1e-6, "{got} {want}");
+    }
+
+    #[test]
+    fn take_points_follow_the_cube_up_the_levels() {
+        let met = kazaross_xg2();
+        let single: Shares = [1.0, 0.0, 0.0];
+        // A long match at an even score plays like money: the live take
+        // point of a game without gammons is about money's 20%, the dead
+        // cube's 25% above it.
+        let long = score(15, 15, false);
+        let tp = take_point(met, &long, 1, &single, &single, 0);
+        assert!((0.17..0.23).contains(&tp), "{tp}");
+        let dead = take_point(met, &long, 1, &single, &single, MAX_LEVELS);
+        assert!((0.22..0.28).contains(&dead) && dead > tp, "{dead}");
+        // A taker whose single win at the doubled cube wins the match has no
+        // use for the cube: its take point is the dead cube's.
+        let leader = score(2, 4, false);
+        let live = take_point(met, &leader, 1, &single, &single, 0);
+        let dead = take_point(met, &leader, 1, &single, &single, MAX_LEVELS);
+        assert!((live - dead).abs() < 1e-12, "{live} {dead}");
+        // The trailer taking there keeps a redouble that matters.
+        let trailer = score(4, 2, false);
+        let live = take_point(met, &trailer, 1, &single, &single, 0);
+        let dead = take_point(met, &trailer, 1, &single, &single, MAX_LEVELS);
+        assert!(live < dead, "{live} {dead}");
     }
 
     #[test]
