@@ -11,7 +11,8 @@
 # cubeful analysis at the given ply, checker play not analysed; per player the
 # cube decisions gnubg counts as close or actual, the errors by kind, and the
 # error rate in mEMG per such decision (money: EMG; matches: gnubg's EMG
-# normalisation of MWC).
+# normalisation of MWC). Money games are judged with the Jacoby rule off and no
+# beavers, as vs_gnubg.sh plays them.
 set -euo pipefail
 ply=2
 cube=0
@@ -33,6 +34,10 @@ if [ "$cube" = 1 ]; then
 for f in "$@"; do
     {
         echo "set threads 1"
+        # The rules vs_gnubg.sh plays money games with (a .mat file does
+        # not say them, and gnubg's own defaults differ).
+        echo "set jacoby off"
+        echo "set beavers 0"
         echo "set analysis moves off"
         echo "set analysis cube on"
         echo "set analysis cubedecision evaluation plies $ply"

@@ -68,9 +68,25 @@ fn win_loss_values(p: &Probs, gammons: bool) -> (f64, f64) {
 /// `cube` says, at efficiency `x`; `jacoby`: gammons do not count while
 /// the cube is in the middle.
 pub fn money_equity(p: &Probs, cube: CubeView, x: f64, jacoby: bool) -> f64 {
-    let gammons = !(jacoby && cube == CubeView::Centre);
-    let (w, l) = win_loss_values(p, gammons);
     let win = f64::from(p.win);
+    if jacoby && cube == CubeView::Centre {
+        // Gammons count only once the cube is turned: not in the dead
+        // cube's play to the end, but in the take and cash points of the
+        // live cube, whose ends are a cash either way.
+        let (w, l) = win_loss_values(p, true);
+        let tp = (l - 0.5) / (w + l + 0.5);
+        let cp = (l + 1.0) / (w + l + 0.5);
+        let live = if win <= tp {
+            -1.0
+        } else if win < cp {
+            -1.0 + 2.0 * (win - tp) / (cp - tp)
+        } else {
+            1.0
+        };
+        let dead = 2.0 * win - 1.0;
+        return dead * (1.0 - x) + live * x;
+    }
+    let (w, l) = win_loss_values(p, true);
     let dead = win * w - (1.0 - win) * l;
     // The live cube: the opponent doubles us out at our take point, we
     // cash at our cash point; past them the game is played for its
@@ -246,6 +262,33 @@ mod tests {
             lose_mars: lg,
             win_bg: 0.0,
             lose_bg: 0.0,
+        }
+    }
+
+    #[test]
+    fn under_the_jacoby_rule_gammons_count_once_the_cube_turns() {
+        let gammonish = probs(0.7, 0.35, 0.05);
+        // The dead cube: singles only.
+        let dead = money_equity(&gammonish, CubeView::Centre, 0.0, true);
+        assert!((dead - 0.4).abs() < 1e-6, "{dead}");
+        // Far ahead, the live cube cashes a single: +1, not the gammons.
+        let far = probs(0.95, 0.6, 0.0);
+        assert!((money_equity(&far, CubeView::Centre, 1.0, true) - 1.0).abs() < 1e-9);
+        // The take and cash points are those of a turned cube, gammons in:
+        // between them the live equity runs from -1 to +1.
+        let between = probs(0.6, 0.25, 0.05);
+        let mid = money_equity(&between, CubeView::Centre, 1.0, true);
+        assert!(mid > -1.0 && mid < 1.0, "{mid}");
+        // Without the rule the gammons count in the middle too.
+        assert!(
+            money_equity(&gammonish, CubeView::Centre, 0.68, false)
+                > money_equity(&gammonish, CubeView::Centre, 0.68, true)
+        );
+        // Owned cubes are turned cubes: the rule changes nothing there.
+        for view in [CubeView::Mine, CubeView::Theirs] {
+            let a = money_equity(&gammonish, view, 0.68, true);
+            let b = money_equity(&gammonish, view, 0.68, false);
+            assert!((a - b).abs() < 1e-12);
         }
     }
 
