@@ -4,7 +4,7 @@
 # error (from gnubg's own result lines).
 #
 #   scripts/vs_gnubg.sh [-n GAMES] [-p GNUBG_PLY] [-j PROCESSES] [-s SEED]
-#                       [-v backgammon|short_nardy] [-o DIR] [-c] [-m LENGTH]
+#                       [-v backgammon|short_nardy] [-o DIR] [-c] [-m LENGTH] [-x]
 #                       [-- --set KEY=VALUE ...]
 #
 # e.g. scripts/vs_gnubg.sh -n 1000 -p 0 -j 4 -- --set engine.ply=2
@@ -21,7 +21,8 @@
 # -c plays with the cube (`set cube use on`): money games, gnubg's checker
 # play and cube decisions both cubeful at the given ply. -m LENGTH (which
 # implies -c) plays GAMES matches to LENGTH points instead of money games
-# (Crawford on), and prints gulbara's match-winning % ± standard error.
+# (Crawford on), and prints gulbara's match-winning % ± standard error; with -x
+# the matches are played without the cube.
 #
 # -o DIR keeps gnubg's exported matches there (match-I.mat), e.g. for
 # gnubg's own analysis: gnubg -t < cmds with `import mat DIR/match-0.mat`,
@@ -32,8 +33,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-games=100 ply=0 jobs=2 seed=1 variant=backgammon keep="" cube=off length=0
-while getopts "n:p:j:s:v:o:cm:" opt; do
+games=100 ply=0 jobs=2 seed=1 variant=backgammon keep="" cube=off length=0 nocube=0
+while getopts "n:p:j:s:v:o:cm:x" opt; do
     case $opt in
         n) games=$OPTARG ;;
         p) ply=$OPTARG ;;
@@ -43,10 +44,12 @@ while getopts "n:p:j:s:v:o:cm:" opt; do
         o) keep=$OPTARG ;;
         c) cube=on ;;
         m) length=$OPTARG cube=on ;;
+        x) nocube=1 ;;
         *) sed -n 2,20p "$0"; exit 2 ;;
     esac
 done
 shift $((OPTIND - 1))
+[ "$nocube" = 1 ] && cube=off
 [ "${1:-}" = "--" ] && shift
 extra=("$@")
 

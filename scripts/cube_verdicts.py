@@ -1,0 +1,121 @@
+#!/usr/bin/env python3
+"""gulbara's cube decisions against gnubg 2-ply's verdicts on real games.
+
+    scripts/cube_verdicts.py [--ply P] [--list] [--set 'KEY VALUE' ...] FILE.mat ...
+
+gnubg analyses the cube decisions of each .mat file (gnubg 2-ply, cubeful,
+the Jacoby rule off, no beavers) and exports the analysis as text; every
+"... on roll, cube decision?" it writes (the close or actual decisions, as
+gnubg's analysis picks them) is read back with its Position ID and Match ID
+(which carry the score and the cube) and gnubg's cubeful equities of no
+double, double/take and double/pass. gulbara is asked the same decision
+(`position gnubgid ID:MatchID`, `go cube`, at engine.ply P). Prints how often
+the two agree on doubling, gulbara's wrong and missed doubles by gnubg's
+verdict, and what gulbara's choices cost by gnubg's equities (mEMG per
+decision). --list prints every disagreement.
+
+Needs gnubg (GNUBG=path overrides /usr/games/gnubg) and a release build
+(GULBARA=path overrides target/release/gulbara).
+"""
+import argparse
+import glob
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+
+def gnubg_decisions(files):
+    gnubg = os.environ.get("GNUBG", "/usr/games/gnubg")
+    out = []
+    with tempfile.TemporaryDirectory() as work:
+        os.mkdir(os.path.join(work, "home"))
+        cmds = []
+        for i, f in enumerate(files):
+            cmds += [
+                "set threads 1", "set jacoby off", "set beavers 0",
+                "set analysis moves off", "set analysis cube on",
+                "set analysis cubedecision evaluation plies 2",
+                "set analysis cubedecision evaluation cubeful on",
+                "set analysis cubedecision evaluation prune off",
+                "set analysis luck off",
+                f"import mat {os.path.abspath(f)}", "analyse match",
+                f"export match text {work}/m{i}.txt",
+            ]
+        subprocess.run([gnubg, "-t", "-q"], input="\n".join(cmds) + "\n", text=True,
+                       env=dict(os.environ, HOME=os.path.join(work, "home")),
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+        for name in sorted(glob.glob(os.path.join(work, "m*.txt"))):
+            text = open(name, errors="replace").read()
+            for block in re.split(r"\nMove number \d+: ", text):
+                who = re.match(r"\s*(\S+) on roll, cube decision\?", block)
+                if not who:
+                    continue
+                pid = re.search(r"Position ID:\s*(\S+)", block)
+                mid = re.search(r"Match ID\s*:\s*(\S+)", block)
+                eq = {}
+                for k, v in re.findall(r"\d\. (No double|Double, take|Double, pass|No redouble|"
+                                       r"Redouble, take|Redouble, pass)\s+([+-]?\d+\.\d+)", block):
+                    eq[k.replace("No redouble", "No double").replace("Redouble", "Double")] = float(v)
+                if pid and mid and len(eq) == 3:
+                    out.append((pid.group(1) + ":" + mid.group(1), eq["No double"],
+                                eq["Double, take"], eq["Double, pass"]))
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--ply", default="1")
+    ap.add_argument("--list", action="store_true")
+    ap.add_argument("--set", action="append", default=[])
+    ap.add_argument("files", nargs="+")
+    a = ap.parse_args()
+    decisions = gnubg_decisions(a.files)
+    if not decisions:
+        sys.exit("cube_verdicts: gnubg gave no cube decisions")
+    gulbara = os.environ.get("GULBARA", "target/release/gulbara")
+    p = subprocess.Popen([gulbara], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+
+    def send(line):
+        p.stdin.write(line + "\n")
+        p.stdin.flush()
+
+    def answer():
+        while True:
+            line = p.stdout.readline()
+            if not line:
+                sys.exit("cube_verdicts: gulbara ended")
+            line = line.strip()
+            if line.startswith(("bestcube", "error")):
+                return line
+
+    send("set game.variant backgammon")
+    send(f"set engine.ply {a.ply}")
+    for kv in a.set:
+        send(f"set {kv}")
+    n = agree = wrong = missed = 0
+    cost = 0.0
+    for ident, nd, dt, dp in decisions:
+        send(f"position gnubgid {ident}")
+        send("go cube")
+        line = answer()
+        if line.startswith("error"):
+            continue
+        ours = line == "bestcube double"
+        doubled = min(dt, dp)
+        theirs = doubled > nd
+        n += 1
+        agree += ours == theirs
+        wrong += ours and not theirs
+        missed += theirs and not ours
+        cost += max(nd, doubled) - (doubled if ours else nd)
+        if a.list and ours != theirs:
+            print(f"{'wrong double' if ours else 'missed double'} {ident}: gnubg nd {nd:+.3f} dt {dt:+.3f} dp {dp:+.3f}")
+    send("quit")
+    print(f"decisions {n} agreement {100 * agree / n:.1f}% wrong doubles {wrong} missed doubles {missed} "
+          f"cost {1000 * cost / n:.1f} mEMG per decision")
+
+
+if __name__ == "__main__":
+    main()
