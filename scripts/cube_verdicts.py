@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """gulbara's cube decisions against gnubg 2-ply's verdicts on real games.
 
-    scripts/cube_verdicts.py [--ply P] [--list] [--set 'KEY VALUE' ...] FILE.mat ...
+    scripts/cube_verdicts.py [--ply P] [--list] [--set 'KEY VALUE' ...] [--save F] FILE.mat ...
+    scripts/cube_verdicts.py [--ply P] [--list] [--set 'KEY VALUE' ...] --load F
 
 gnubg analyses the cube decisions of each .mat file (gnubg 2-ply, cubeful,
 the Jacoby rule off, no beavers) and exports the analysis as text; every
@@ -12,13 +13,15 @@ double, double/take and double/pass. gulbara is asked the same decision
 (`position gnubgid ID:MatchID`, `go cube`, at engine.ply P). Prints how often
 the two agree on doubling, gulbara's wrong and missed doubles by gnubg's
 verdict, and what gulbara's choices cost by gnubg's equities (mEMG per
-decision). --list prints every disagreement.
+decision). --list prints every disagreement. --save keeps gnubg's verdicts in a
+JSON file, --load reads them back instead of asking gnubg again.
 
 Needs gnubg (GNUBG=path overrides /usr/games/gnubg) and a release build
 (GULBARA=path overrides target/release/gulbara).
 """
 import argparse
 import glob
+import json
 import os
 import re
 import subprocess
@@ -69,9 +72,16 @@ def main():
     ap.add_argument("--ply", default="1")
     ap.add_argument("--list", action="store_true")
     ap.add_argument("--set", action="append", default=[])
-    ap.add_argument("files", nargs="+")
+    ap.add_argument("--save")
+    ap.add_argument("--load")
+    ap.add_argument("files", nargs="*")
     a = ap.parse_args()
-    decisions = gnubg_decisions(a.files)
+    if a.load:
+        decisions = [tuple(d) for d in json.load(open(a.load))]
+    else:
+        decisions = gnubg_decisions(a.files)
+    if a.save:
+        json.dump(decisions, open(a.save, "w"))
     if not decisions:
         sys.exit("cube_verdicts: gnubg gave no cube decisions")
     gulbara = os.environ.get("GULBARA", "target/release/gulbara")
