@@ -158,6 +158,25 @@ fn readme_and_matches_commands_run() {
         ],
     );
     assert!(bg.contains("variant backgammon"), "{bg}");
+    let m7 = gulbara(
+        &dir,
+        &[
+            "match",
+            "--variant",
+            "backgammon",
+            "--match-to",
+            "7",
+            "--games",
+            "2",
+            "--engine",
+            &format!("cmd={BIN}"),
+            "name=net",
+            "--engine",
+            "cmd=builtin:heuristic",
+            "--no-progress",
+        ],
+    );
+    assert!(m7.contains("matches 2 to 7"), "{m7}");
     // docs/MATCHES.md: the match with luck adjustment, replay, analyse at
     // every depth and with rollouts, self-play in two games.
     let luck = gulbara(

@@ -403,8 +403,8 @@ impl MatchReport {
                 },
                 100.0 * m.share,
                 100.0 * m.se,
-                100.0 * (m.share - 1.96 * m.se),
-                100.0 * (m.share + 1.96 * m.se),
+                100.0 * (m.share - 1.96 * m.se).max(0.0),
+                100.0 * (m.share + 1.96 * m.se).min(1.0),
             ));
         }
         if self.session.0.rules().cube {
