@@ -9,11 +9,12 @@ the Jacoby rule off, no beavers) and exports the analysis as text; every
 "... on roll, cube decision?" it writes (the close or actual decisions, as
 gnubg's analysis picks them) is read back with its Position ID and Match ID
 (which carry the score and the cube) and gnubg's cubeful equities of no
-double, double/take and double/pass. gulbara is asked the same decision
+double, double/take and double/pass; so is every answer to a double, with
+the taker's equities of taking and passing. gulbara is asked the same decision
 (`position gnubgid ID:MatchID`, `go cube`, at engine.ply P). Prints how often
 the two agree on doubling, gulbara's wrong and missed doubles by gnubg's
 verdict, and what gulbara's choices cost by gnubg's equities (mEMG per
-decision). --list prints every disagreement. --save keeps gnubg's verdicts in a
+decision); the same for the take decisions. --list prints every disagreement. --save keeps gnubg's verdicts in a
 JSON file, --load reads them back instead of asking gnubg again.
 
 Needs gnubg (GNUBG=path overrides /usr/games/gnubg) and a release build
@@ -53,6 +54,17 @@ def gnubg_decisions(files):
             text = open(name, errors="replace").read()
             for block in re.split(r"\nMove number \d+: ", text):
                 who = re.match(r"\s*(\S+) on roll, cube decision\?", block)
+                answer = re.match(r"\s*(\S+) doubles to \d+", block)
+                if answer:
+                    # The answer to a double: equities from the taker's view.
+                    pid = re.search(r"Position ID:\s*(\S+)", block)
+                    mid = re.search(r"Match ID\s*:\s*(\S+)", block)
+                    dt = re.search(r"\d\. (?:Re)?[Dd]ouble, take\s+([+-]?\d+\.\d+)", block)
+                    dp = re.search(r"\d\. (?:Re)?[Dd]ouble, pass\s+([+-]?\d+\.\d+)", block)
+                    if pid and mid and dt and dp:
+                        out.append((pid.group(1) + ":" + mid.group(1), None,
+                                    float(dt.group(1)), float(dp.group(1))))
+                    continue
                 if not who:
                     continue
                 pid = re.search(r"Position ID:\s*(\S+)", block)
@@ -106,11 +118,26 @@ def main():
         send(f"set {kv}")
     n = agree = wrong = missed = 0
     cost = 0.0
+    takes = take_agree = wrong_takes = wrong_passes = 0
+    take_cost = 0.0
     for ident, nd, dt, dp in decisions:
         send(f"position gnubgid {ident}")
         send("go cube")
         line = answer()
         if line.startswith("error"):
+            continue
+        if nd is None:
+            # A take decision, the taker's equities: take while the take is
+            # worth at least the pass.
+            ours = line in ("bestcube take", "bestcube beaver")
+            theirs = dt >= dp
+            takes += 1
+            take_agree += ours == theirs
+            wrong_takes += ours and not theirs
+            wrong_passes += theirs and not ours
+            take_cost += max(dt, dp) - (dt if ours else dp)
+            if a.list and ours != theirs:
+                print(f"{'wrong take' if ours else 'wrong pass'} {ident}: gnubg dt {dt:+.3f} dp {dp:+.3f}")
             continue
         ours = line == "bestcube double"
         doubled = min(dt, dp)
@@ -123,8 +150,11 @@ def main():
         if a.list and ours != theirs:
             print(f"{'wrong double' if ours else 'missed double'} {ident}: gnubg nd {nd:+.3f} dt {dt:+.3f} dp {dp:+.3f}")
     send("quit")
-    print(f"decisions {n} agreement {100 * agree / n:.1f}% wrong doubles {wrong} missed doubles {missed} "
-          f"cost {1000 * cost / n:.1f} mEMG per decision")
+    print(f"double decisions {n} agreement {100 * agree / max(n, 1):.1f}% wrong doubles {wrong} "
+          f"missed doubles {missed} cost {1000 * cost / max(n, 1):.1f} mEMG per decision")
+    print(f"take decisions {takes} agreement {100 * take_agree / max(takes, 1):.1f}% wrong takes "
+          f"{wrong_takes} wrong passes {wrong_passes} cost {1000 * take_cost / max(takes, 1):.1f} "
+          f"mEMG per decision")
 
 
 if __name__ == "__main__":
