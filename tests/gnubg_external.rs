@@ -73,28 +73,9 @@ fn run_gnubg(gnubg: &Path, commands: &str, tag: &str) -> String {
 }
 
 /// `gulbara gnubg-external` on a free loopback port; the child and its
-/// address.
+/// address. Its log is drained so that it never blocks on a full pipe.
 fn start_bridge(args: &[&str]) -> (Child, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gulbara"))
-        .arg("gnubg-external")
-        .args(args)
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start gulbara gnubg-external");
-    let stderr = child.stderr.take().unwrap();
-    let mut lines = BufReader::new(stderr).lines();
-    let addr = loop {
-        let line = lines
-            .next()
-            .expect("the bridge exited before it listened")
-            .unwrap();
-        if let Some(a) = line.strip_prefix("gnubg-external listening on ") {
-            break a.trim().to_string();
-        }
-    };
-    // Keep draining its log so it never blocks on a full pipe.
-    std::thread::spawn(move || for _ in lines.by_ref() {});
+    let (child, addr, _log) = start_bridge_logged(args);
     (child, addr)
 }
 
@@ -183,7 +164,9 @@ fn gnubg_plays_ten_games_against_the_bridge() {
     eprintln!("gnubg_external: {score_line} ({our_turns} turns by gulbara)");
 }
 
-/// The bridge's log lines, kept while it runs.
+/// `gulbara gnubg-external` on a free loopback port, logging at debug: the
+/// child, its address, and its log lines as they come (read until it
+/// exits, whether or not anyone receives them).
 fn start_bridge_logged(args: &[&str]) -> (Child, String, std::sync::mpsc::Receiver<String>) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_gulbara"))
         .arg("gnubg-external")
