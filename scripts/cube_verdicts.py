@@ -6,11 +6,11 @@
 
 gnubg analyses the cube decisions of each .mat file (gnubg 2-ply, cubeful,
 the Jacoby rule off, no beavers) and exports the analysis as text; every
-"... on roll, cube decision?" it writes (the close or actual decisions, as
-gnubg's analysis picks them) is read back with its Position ID and Match ID
-(which carry the score and the cube) and gnubg's cubeful equities of no
-double, double/take and double/pass; so is every answer to a double, with
-the taker's equities of taking and passing. gulbara is asked the same decision
+"... on roll, cube decision?" it writes (the doubles either side made: the
+decisions not to double are not written so) is read back with its Position
+ID and Match ID (which carry the score and the cube) and gnubg's cubeful
+equities of no double, double/take and double/pass; so is every answer to a
+double, with the taker's equities of taking and passing. gulbara is asked the same decision
 (`position gnubgid ID:MatchID`, `go cube`, at engine.ply P). Prints how often
 the two agree on doubling, gulbara's wrong and missed doubles by gnubg's
 verdict, and what gulbara's choices cost by gnubg's equities (mEMG per
