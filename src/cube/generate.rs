@@ -11,7 +11,6 @@
 //! post-Crawford row is the pre-Crawford one.
 
 use std::fmt::Write as _;
-use std::time::Duration;
 
 use crate::matchplay::engine::EngineSpec;
 use crate::matchplay::{MatchConfig, run_match};
@@ -36,21 +35,13 @@ pub fn measure(variant: Variant, games: usize, seed: u64, jobs: usize) -> Rates 
         name: name.into(),
         options: vec![("engine.ply".into(), "1".into())],
     };
-    let cfg = MatchConfig {
-        engines: [spec("a"), spec("b")],
-        games: games.max(2),
+    let cfg = MatchConfig::quiet(
+        [spec("a"), spec("b")],
+        RuleOptions::for_variant(variant),
+        games.max(2),
         seed,
-        jobs: jobs.max(1),
-        move_timeout: Duration::from_secs(60),
-        rules: RuleOptions::for_variant(variant),
-        luck_adjust: false,
-        luck_reference: Default::default(),
-        sprt: None,
-        records: None,
-        progress: false,
-        shard: crate::matchplay::shard::Shard::WHOLE,
-        session: crate::cube::SessionSpec::cubeless(),
-    };
+        jobs.max(1),
+    );
     let r = run_match(&cfg);
     let n = r.games.max(1) as f64;
     let bg = f64::from(r.backgammons[0] + r.backgammons[1]) / n;

@@ -99,6 +99,36 @@ pub struct MatchConfig {
     pub session: SessionSpec,
 }
 
+impl MatchConfig {
+    /// A quiet match of `engines` under `rules` for in-process uses (the
+    /// training gate, table generation): cubeless money games, a minute per
+    /// decision, no luck adjustment, SPRT, records or progress bar, the
+    /// whole match in this process.
+    pub fn quiet(
+        engines: [EngineSpec; 2],
+        rules: RuleOptions,
+        games: usize,
+        seed: u64,
+        jobs: usize,
+    ) -> MatchConfig {
+        MatchConfig {
+            engines,
+            games,
+            seed,
+            jobs,
+            move_timeout: Duration::from_secs(60),
+            rules,
+            luck_adjust: false,
+            luck_reference: LuckReference::default(),
+            sprt: None,
+            records: None,
+            progress: false,
+            shard: shard::Shard::WHOLE,
+            session: SessionSpec::cubeless(),
+        }
+    }
+}
+
 /// How one game went.
 #[derive(Clone, Debug)]
 pub struct GameOutcome {

@@ -11,7 +11,7 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use crate::eval::Evaluator;
 use crate::eval::net::{
@@ -405,8 +405,8 @@ pub fn gate_in(
         o.extend(extra.iter().map(|(k, v)| (k.to_string(), v.clone())));
         o
     };
-    let cfg = MatchConfig {
-        engines: [
+    let cfg = MatchConfig::quiet(
+        [
             EngineSpec {
                 cmd: "builtin:net".into(),
                 name: "net".into(),
@@ -421,19 +421,11 @@ pub fn gate_in(
                 options: with(&[("engine.ply", "1".into())]),
             },
         ],
+        RuleOptions::for_variant(variant),
         games,
         seed,
         jobs,
-        move_timeout: Duration::from_secs(60),
-        rules: RuleOptions::for_variant(variant),
-        luck_adjust: false,
-        luck_reference: Default::default(),
-        sprt: None,
-        records: None,
-        progress: false,
-        shard: crate::matchplay::shard::Shard::WHOLE,
-        session: crate::cube::SessionSpec::cubeless(),
-    };
+    );
     let r = run_match(&cfg);
     (r.ppg, r.se)
 }
