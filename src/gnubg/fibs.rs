@@ -14,7 +14,7 @@
 //! | 37 | the cube's value |
 //! | 38, 39 | may double: player 1, player 0 |
 //! | 40 | a double waits for its answer |
-//! | 41–44 | colour, direction, home, bar: always `1:-1:0:25` from gnubg |
+//! | 41–44 | colour, direction, home, bar: always `1:-1:0:25` from gnubg (a FIBS server sends its second player `-1:1:25:0`; all four orientations are read) |
 //! | 45, 46 | borne off: player 1, player 0 |
 //! | 47–50 | zeros |
 //! | 51, 52 | post-Crawford, not Crawford |
@@ -95,8 +95,12 @@ pub enum FibsError {
         /// What it held (cut to 20 characters).
         value: String,
     },
-    /// Colour, direction, home and bar other than gnubg's `1:-1:0:25`.
-    #[error("colour, direction, home and bar are {0}, not gnubg's 1:-1:0:25")]
+    /// Colour, direction, home and bar other than the four that can be:
+    /// colour 1 or -1, direction -1 with home 0 and bar 25 or direction 1
+    /// with home 25 and bar 0.
+    #[error(
+        "colour, direction, home and bar are {0}, not one of 1:-1:0:25, -1:-1:0:25, 1:1:25:0, -1:1:25:0"
+    )]
     Orientation(String),
     /// More than 15 checkers for a player.
     #[error("player {0} has more than 15 checkers")]
@@ -137,20 +141,35 @@ pub fn parse(line: &str) -> Result<BoardRequest, FibsError> {
     if fields.len() != FIELDS {
         return Err(FibsError::FieldCount(fields.len()));
     }
+    // Colour, direction, home and bar. gnubg always sends `1:-1:0:25`: the
+    // player called "You" has the positive checkers and moves 24 -> 1. A
+    // FIBS server sends the second player of a match `-1:1:25:0`: its
+    // checkers negative, moving 1 -> 24. Any of the four is read as gnubg's,
+    // the board negated for colour -1 and mirrored for direction 1 (the
+    // turn, which names a colour, negated with it); the other fields are
+    // the same from either view.
     let orientation = fields[41..45].join(":");
-    if orientation != "1:-1:0:25" {
-        return Err(FibsError::Orientation(
-            orientation.chars().take(40).collect(),
-        ));
-    }
+    let (negate, mirror) = match orientation.as_str() {
+        "1:-1:0:25" => (false, false),
+        "-1:-1:0:25" => (true, false),
+        "1:1:25:0" => (false, true),
+        "-1:1:25:0" => (true, true),
+        _ => {
+            return Err(FibsError::Orientation(
+                orientation.chars().take(40).collect(),
+            ));
+        }
+    };
     let match_length = field(&fields, 3, "match length", 0, 64)? as u32;
     // A money session's scores add up without limit.
     let not_on_turn_score = field(&fields, 4, "score", 0, i64::from(i32::MAX))? as u32;
     let on_turn_score = field(&fields, 5, "score", 0, i64::from(i32::MAX))? as u32;
     let mut player1: SideCounts = [0; 25];
     let mut player0: SideCounts = [0; 25];
-    for p in 0..=25usize {
-        let v = field(&fields, 6 + p, "board", -15, 15)?;
+    for at in 0..=25usize {
+        let raw = field(&fields, 6 + at, "board", -15, 15)?;
+        let p = if mirror { 25 - at } else { at };
+        let v = if negate { -raw } else { raw };
         let n = v.unsigned_abs() as u8;
         match p {
             0 => player0[24] = n,
@@ -165,7 +184,8 @@ pub fn parse(line: &str) -> Result<BoardRequest, FibsError> {
             return Err(FibsError::TooManyCheckers(player));
         }
     }
-    let on_turn = match field(&fields, 32, "turn", -1, 1)? {
+    let turn = field(&fields, 32, "turn", -1, 1)?;
+    let on_turn = match if negate { -turn } else { turn } {
         1 => 1u8,
         -1 => 0,
         _ => {
@@ -306,6 +326,47 @@ mod tests {
         assert_eq!(r.decision, Decision::Take);
         assert_eq!((r.player, r.on_turn), (0, 1));
         assert_eq!(r.board.on_roll[4], 3); // player 1's 5 point
+    }
+
+    /// The same board from the four orientations a FIBS board can have
+    /// (the second player of a FIBS match gets `-1:1:25:0`) reads the same.
+    #[test]
+    fn every_orientation_reads_as_gnubgs() {
+        let lines = [
+            "board:You:someplayer:3:0:0:0:-2:0:0:0:0:5:0:3:0:0:0:-5:5:0:0:0:-3:0:-5:0:0:0:0:2:0:1:6:2:0:0:1:1:1:0:1:-1:0:25:0:0:0:0:0:0:0:0",
+            "board:gnubg:root:0:0:0:0:-2:0:0:0:0:5:0:3:0:0:1:-5:4:0:0:0:-3:0:-5:0:0:0:1:1:0:-1:0:0:0:0:1:1:1:0:1:-1:0:25:0:0:0:0:0:0:0:1",
+            "board:a:b:0:0:0:-1:0:0:0:0:0:-5:0:-3:0:0:0:-5:0:0:0:0:0:0:1:0:0:0:0:0:1:-1:6:5:6:5:1:1:1:0:1:-1:0:25:13:0:0:0:0:0:0:1",
+        ];
+        for line in lines {
+            let want = parse(line).unwrap();
+            let f: Vec<&str> = line.split(':').collect();
+            for (negate, mirror, orientation) in [
+                (true, false, "-1:-1:0:25"),
+                (false, true, "1:1:25:0"),
+                (true, true, "-1:1:25:0"),
+            ] {
+                let mut g: Vec<String> = f.iter().map(|x| x.to_string()).collect();
+                for at in 0..=25usize {
+                    let from = if mirror { 25 - at } else { at };
+                    let v: i64 = f[6 + from].parse().unwrap();
+                    g[6 + at] = (if negate { -v } else { v }).to_string();
+                }
+                let turn: i64 = f[32].parse().unwrap();
+                g[32] = (if negate { -turn } else { turn }).to_string();
+                for (k, part) in orientation.split(':').enumerate() {
+                    g[41 + k] = part.to_string();
+                }
+                assert_eq!(parse(&g.join(":")).unwrap(), want, "{orientation}: {line}");
+            }
+        }
+        // Home and bar must go with the direction.
+        let mut g: Vec<&str> = lines[0].split(':').collect();
+        g[43] = "25";
+        g[44] = "0";
+        assert!(matches!(
+            parse(&g.join(":")),
+            Err(FibsError::Orientation(_))
+        ));
     }
 
     #[test]
