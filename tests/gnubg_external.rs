@@ -603,3 +603,140 @@ fn our_match_records_with_the_cube_import_into_gnubg() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Runs `bash script args...` from the repository with this build as
+/// gulbara; its standard output, which must end with success.
+fn script(args: &[&str]) -> String {
+    let (program, rest) = if args[0].ends_with(".py") {
+        ("python3", args)
+    } else {
+        ("bash", args)
+    };
+    let out = Command::new(program)
+        .args(rest)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("GULBARA", env!("CARGO_BIN_EXE_gulbara"))
+        .env("GNUBG", gnubg_path())
+        .output()
+        .unwrap_or_else(|e| panic!("{program} {}: {e}", args.join(" ")));
+    assert!(
+        out.status.success(),
+        "{} failed: {}\n{}",
+        args.join(" "),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// The cube measurements of docs/STRENGTH.md, in short versions: games
+/// and matches against gnubg with the cube, gnubg's analysis of their cube
+/// decisions, its verdicts put to gulbara, the agreement table.
+#[test]
+#[ignore = "needs gnubg (apt-get install -y gnubg) and python3; run with --include-ignored"]
+fn the_cube_scripts_run_in_short_versions() {
+    let dir = temp("cube-scripts");
+    let money = dir.join("money");
+    let out = script(&[
+        "scripts/vs_gnubg.sh",
+        "-n",
+        "2",
+        "-j",
+        "1",
+        "-s",
+        "7",
+        "-c",
+        "-o",
+        money.to_str().unwrap(),
+        "--",
+        "--set",
+        "engine.ply=1",
+    ]);
+    assert!(out.starts_with("games 2 gulbara wins"), "{out}");
+    let out = script(&[
+        "scripts/vs_gnubg.sh",
+        "-n",
+        "1",
+        "-j",
+        "1",
+        "-s",
+        "7",
+        "-m",
+        "3",
+    ]);
+    assert!(out.starts_with("matches 1 (to 3) gulbara wins"), "{out}");
+    let out = script(&[
+        "scripts/vs_gnubg.sh",
+        "-n",
+        "1",
+        "-j",
+        "1",
+        "-s",
+        "7",
+        "-m",
+        "3",
+        "-x",
+    ]);
+    assert!(out.starts_with("matches 1 (to 3) gulbara wins"), "{out}");
+    // Matches with doubles, takes and drops (the seed of the import test).
+    let records = dir.join("records");
+    let status = Command::new(env!("CARGO_BIN_EXE_gulbara"))
+        .args([
+            "match",
+            "--variant",
+            "backgammon",
+            "--match-to",
+            "5",
+            "--cube",
+            "on",
+            "--games",
+            "2",
+            "--seed",
+            "1",
+            "--no-progress",
+            "--engine",
+            "cmd=builtin:net",
+            "name=net",
+            "option.engine.ply=1",
+            "--engine",
+            "cmd=builtin:heuristic",
+            "name=base",
+            "option.engine.ply=1",
+            "--records",
+        ])
+        .arg(&records)
+        .stdout(Stdio::null())
+        .status()
+        .expect("run match");
+    assert!(status.success());
+    let mats: Vec<String> = (1..=2)
+        .map(|n| {
+            records
+                .join(format!("match-{n:06}.mat"))
+                .display()
+                .to_string()
+        })
+        .collect();
+    let mut args = vec!["scripts/gnubg_analyse.sh", "-c", "-p", "0"];
+    args.extend(mats.iter().map(String::as_str));
+    let out = script(&args);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    let mut who: Vec<&str> = lines.iter().filter_map(|l| l.split(':').next()).collect();
+    who.sort_unstable();
+    assert_eq!(who, ["base", "net"], "{out}");
+    for line in &lines {
+        assert!(
+            line.contains("close or actual cube decisions") && line.contains("mEMG per decision"),
+            "{out}"
+        );
+    }
+    let mut args = vec!["scripts/cube_verdicts.py", "--ply", "1"];
+    args.extend(mats.iter().map(String::as_str));
+    let out = script(&args);
+    assert!(out.starts_with("double decisions "), "{out}");
+    assert!(out.contains("\ntake decisions "), "{out}");
+    let out = script(&["scripts/cube_agreement.sh", "10", "20", "1"]);
+    assert!(out.contains("| money, centred | 20 |"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
