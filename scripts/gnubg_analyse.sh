@@ -31,25 +31,17 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir "$work/home"
 if [ "$cube" = 1 ]; then
-for f in "$@"; do
-    {
-        echo "set threads 1"
-        # The rules vs_gnubg.sh plays money games with (a .mat file does
-        # not say them, and gnubg's own defaults differ).
-        echo "set jacoby off"
-        echo "set beavers 0"
-        echo "set analysis moves off"
-        echo "set analysis cube on"
-        echo "set analysis cubedecision evaluation plies $ply"
-        echo "set analysis cubedecision evaluation cubeful on"
-        echo "set analysis cubedecision evaluation prune off"
-        echo "set analysis luck off"
-        echo "import mat $f"
-        echo "analyse match"
-        echo "show statistics match"
-    } > "$work/cmds.txt"
-    HOME="$work/home" "$gnubg" -t -q < "$work/cmds.txt" 2>&1
-done | awk '
+    # The rules vs_gnubg.sh plays money games with (a .mat file does not say
+    # them, and gnubg's own defaults differ).
+    settings="set jacoby off
+set beavers 0
+set analysis moves off
+set analysis cube on
+set analysis cubedecision evaluation plies $ply
+set analysis cubedecision evaluation cubeful on
+set analysis cubedecision evaluation prune off
+set analysis luck off"
+    report='
     # Columns: the label, then per player a count, or a count and "(EMG (points))".
     function count(line, player,    rest) {
         rest = substr(line, 42)
@@ -77,24 +69,13 @@ done | awk '
         for (i = 0; i < 2; i++)
             printf "%s: %d close or actual cube decisions (doubles %d, takes %d, passes %d), errors: missed doubles %d (%.3f), wrong doubles %d (%.3f), wrong takes %d (%.3f), wrong passes %d (%.3f); error rate %.1f mEMG per decision\n", p[i], ncl[i], dbl[i], tk[i], ps[i], missed[i], missedE[i], wdbl[i], wdblE[i], wtk[i], wtkE[i], wps[i], wpsE[i], (ncl[i] ? -1000 * tot[i] / ncl[i] : 0)
     }'
-exit 0
-fi
-for f in "$@"; do
-    {
-        echo "set threads 1"
-        echo "set analysis chequerplay evaluation plies $ply"
-        echo "set analysis chequerplay evaluation cubeful off"
-        echo "set analysis chequerplay evaluation prune off"
-        echo "set analysis cube off"
-        echo "set analysis luck off"
-        echo "import mat $f"
-        echo "analyse match"
-        echo "show statistics match"
-    } > "$work/cmds.txt"
-    # A home of its own: no race with another gnubg over creating ~/.gnubg
-    # where gnubg never ran, and no user settings in the analysis.
-    HOME="$work/home" "$gnubg" -t -q < "$work/cmds.txt" 2>&1
-done | awk '
+else
+    settings="set analysis chequerplay evaluation plies $ply
+set analysis chequerplay evaluation cubeful off
+set analysis chequerplay evaluation prune off
+set analysis cube off
+set analysis luck off"
+    report='
     /^Player / { p0 = $2; p1 = $3 }
     /^Unforced moves/ { u0 += $3; u1 += $4; seen = 1 }
     /^Chequerplay statistics/ { inchq = 1 }
@@ -104,3 +85,16 @@ done | awk '
         printf "%s: %d unforced moves, error rate %.1f mEMG per move\n", p0, u0, (u0 ? -1000 * e0 / u0 : 0)
         printf "%s: %d unforced moves, error rate %.1f mEMG per move\n", p1, u1, (u1 ? -1000 * e1 / u1 : 0)
     }'
+fi
+for f in "$@"; do
+    {
+        echo "set threads 1"
+        echo "$settings"
+        echo "import mat $f"
+        echo "analyse match"
+        echo "show statistics match"
+    } > "$work/cmds.txt"
+    # A home of its own: no race with another gnubg over creating ~/.gnubg
+    # where gnubg never ran, and no user settings in the analysis.
+    HOME="$work/home" "$gnubg" -t -q < "$work/cmds.txt" 2>&1
+done | awk "$report"
