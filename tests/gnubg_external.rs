@@ -426,13 +426,72 @@ fn ids_and_xgids_agree_with_gnubg() {
     );
 }
 
+/// Runs `gulbara args... --records dir` to its end, its output dropped.
+fn gulbara_records(args: &[&str], dir: &Path) {
+    let status = Command::new(env!("CARGO_BIN_EXE_gulbara"))
+        .args(args)
+        .arg("--records")
+        .arg(dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .expect("run gulbara");
+    assert!(status.success(), "gulbara {}", args.join(" "));
+}
+
+/// `gulbara match` arguments for backgammon matches to 5 with the cube,
+/// the network against the baseline at 0-ply, on seed 1, whose first
+/// matches hold doubles, takes and drops (`--games` follows).
+const CUBE_MATCHES: &[&str] = &[
+    "match",
+    "--variant",
+    "backgammon",
+    "--match-to",
+    "5",
+    "--cube",
+    "on",
+    "--seed",
+    "1",
+    "--no-progress",
+    "--engine",
+    "cmd=builtin:net",
+    "name=net",
+    "option.engine.ply=1",
+    "--engine",
+    "cmd=builtin:heuristic",
+    "name=base",
+    "option.engine.ply=1",
+    "--games",
+];
+
+/// gnubg imports each of `ours` and exports it again beside it
+/// (`again-N.mat`): the pairs (ours, gnubg's) and what gnubg printed.
+fn gnubg_round_trip(
+    gnubg: &Path,
+    ours: &[PathBuf],
+    tag: &str,
+) -> (Vec<(PathBuf, PathBuf)>, String) {
+    let mut cmds = String::new();
+    let mut pairs = Vec::new();
+    for (n, file) in ours.iter().enumerate() {
+        let theirs = file.with_file_name(format!("again-{}.mat", n + 1));
+        cmds.push_str(&format!(
+            "import mat {}\nexport match mat {}\n",
+            file.display(),
+            theirs.display()
+        ));
+        pairs.push((file.clone(), theirs));
+    }
+    (pairs, run_gnubg(gnubg, &cmds, tag))
+}
+
 #[test]
 #[ignore = "needs gnubg (apt-get install -y gnubg); run with --include-ignored"]
 fn our_mat_files_import_into_gnubg() {
     let gnubg = gnubg_path();
     let dir = temp("selfplay");
-    let status = Command::new(env!("CARGO_BIN_EXE_gulbara"))
-        .args([
+    gulbara_records(
+        &[
             "selfplay",
             "--variant",
             "backgammon",
@@ -440,27 +499,13 @@ fn our_mat_files_import_into_gnubg() {
             "4",
             "--seed",
             "5",
-        ])
-        .arg("--records")
-        .arg(&dir)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .expect("run selfplay");
-    assert!(status.success());
-    let mut cmds = String::new();
-    let mut pairs = Vec::new();
-    for n in 1..=4 {
-        let ours = dir.join(format!("game-{n:06}.mat"));
-        let theirs = dir.join(format!("again-{n}.mat"));
-        cmds.push_str(&format!(
-            "import mat {}\nexport match mat {}\n",
-            ours.display(),
-            theirs.display()
-        ));
-        pairs.push((ours, theirs));
-    }
-    let out = run_gnubg(&gnubg, &cmds, "import");
+        ],
+        &dir,
+    );
+    let ours: Vec<PathBuf> = (1..=4)
+        .map(|n| dir.join(format!("game-{n:06}.mat")))
+        .collect();
+    let (pairs, out) = gnubg_round_trip(&gnubg, &ours, "import");
     assert!(
         !out.to_ascii_lowercase().contains("invalid move") && !out.contains("garbage"),
         "gnubg rejected a play:\n{out}"
@@ -490,49 +535,11 @@ fn our_mat_files_import_into_gnubg() {
 fn our_match_records_with_the_cube_import_into_gnubg() {
     let gnubg = gnubg_path();
     let dir = temp("cube-matches");
-    let status = Command::new(env!("CARGO_BIN_EXE_gulbara"))
-        .args([
-            "match",
-            "--variant",
-            "backgammon",
-            "--match-to",
-            "5",
-            "--cube",
-            "on",
-            "--games",
-            "4",
-            "--seed",
-            "1",
-            "--no-progress",
-            "--engine",
-            "cmd=builtin:net",
-            "name=net",
-            "option.engine.ply=1",
-            "--engine",
-            "cmd=builtin:heuristic",
-            "name=base",
-            "option.engine.ply=1",
-        ])
-        .arg("--records")
-        .arg(&dir)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .expect("run match");
-    assert!(status.success());
-    let mut cmds = String::new();
-    let mut pairs = Vec::new();
-    for n in 1..=4 {
-        let ours = dir.join(format!("match-{n:06}.mat"));
-        let theirs = dir.join(format!("again-{n}.mat"));
-        cmds.push_str(&format!(
-            "import mat {}\nexport match mat {}\n",
-            ours.display(),
-            theirs.display()
-        ));
-        pairs.push((ours, theirs));
-    }
-    let out = run_gnubg(&gnubg, &cmds, "import-cube");
+    gulbara_records(&[CUBE_MATCHES, &["4"]].concat(), &dir);
+    let ours: Vec<PathBuf> = (1..=4)
+        .map(|n| dir.join(format!("match-{n:06}.mat")))
+        .collect();
+    let (pairs, out) = gnubg_round_trip(&gnubg, &ours, "import-cube");
     assert!(
         !out.to_ascii_lowercase().contains("invalid") && !out.contains("garbage"),
         "gnubg rejected something:\n{out}"
@@ -604,16 +611,16 @@ fn our_match_records_with_the_cube_import_into_gnubg() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Runs `bash script args...` from the repository with this build as
-/// gulbara; its standard output, which must end with success.
+/// Runs a script (`args[0]`, with python3 or bash) from the repository
+/// with this build as gulbara; its standard output, which must end with success.
 fn script(args: &[&str]) -> String {
-    let (program, rest) = if args[0].ends_with(".py") {
-        ("python3", args)
+    let program = if args[0].ends_with(".py") {
+        "python3"
     } else {
-        ("bash", args)
+        "bash"
     };
     let out = Command::new(program)
-        .args(rest)
+        .args(args)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .env("GULBARA", env!("CARGO_BIN_EXE_gulbara"))
         .env("GNUBG", gnubg_path())
@@ -680,35 +687,7 @@ fn the_cube_scripts_run_in_short_versions() {
     assert!(out.starts_with("matches 1 (to 3) gulbara wins"), "{out}");
     // Matches with doubles, takes and drops (the seed of the import test).
     let records = dir.join("records");
-    let status = Command::new(env!("CARGO_BIN_EXE_gulbara"))
-        .args([
-            "match",
-            "--variant",
-            "backgammon",
-            "--match-to",
-            "5",
-            "--cube",
-            "on",
-            "--games",
-            "2",
-            "--seed",
-            "1",
-            "--no-progress",
-            "--engine",
-            "cmd=builtin:net",
-            "name=net",
-            "option.engine.ply=1",
-            "--engine",
-            "cmd=builtin:heuristic",
-            "name=base",
-            "option.engine.ply=1",
-            "--records",
-        ])
-        .arg(&records)
-        .stdout(Stdio::null())
-        .status()
-        .expect("run match");
-    assert!(status.success());
+    gulbara_records(&[CUBE_MATCHES, &["2"]].concat(), &records);
     let mats: Vec<String> = (1..=2)
         .map(|n| {
             records
