@@ -763,17 +763,32 @@ mod tests {
         })
     }
 
+    /// A backgammon game on seed 4's dice in `session` between White and
+    /// Black playing at random, each doubling at its first chance or never,
+    /// and answering every double as given.
+    fn cube_game(
+        session: &MatchState,
+        white: (bool, CubeAnswer),
+        black: (bool, CubeAnswer),
+    ) -> GameRecord {
+        let opts = RuleOptions::for_variant(crate::rules::Variant::Backgammon);
+        let mut a = Cubey::new(1, white.0, white.1);
+        let mut b = Cubey::new(2, black.0, black.1);
+        play_session_game(
+            &opts,
+            session,
+            &mut SeededDice::new(4),
+            [&mut a, &mut b],
+            &mut (),
+        )
+    }
+
     #[test]
     fn a_dropped_double_ends_the_game_at_the_cube() {
-        let opts = RuleOptions::for_variant(crate::rules::Variant::Backgammon);
-        let mut doubler = Cubey::new(1, true, CubeAnswer::Take);
-        let mut dropper = Cubey::new(2, false, CubeAnswer::Drop);
-        let g = play_session_game(
-            &opts,
+        let g = cube_game(
             &money_with_cube(false),
-            &mut SeededDice::new(4),
-            [&mut doubler, &mut dropper],
-            &mut (),
+            (true, CubeAnswer::Take),
+            (false, CubeAnswer::Drop),
         );
         assert!(g.dropped && g.forfeit.is_none());
         // White doubled at its first roll after the opening, and the game
@@ -790,15 +805,10 @@ mod tests {
 
     #[test]
     fn takes_turn_the_cube_and_only_its_owner_may_double() {
-        let opts = RuleOptions::for_variant(crate::rules::Variant::Backgammon);
-        let mut a = Cubey::new(1, true, CubeAnswer::Take);
-        let mut b = Cubey::new(2, true, CubeAnswer::Take);
-        let g = play_session_game(
-            &opts,
+        let g = cube_game(
             &money_with_cube(false),
-            &mut SeededDice::new(4),
-            [&mut a, &mut b],
-            &mut (),
+            (true, CubeAnswer::Take),
+            (true, CubeAnswer::Take),
         );
         assert!(!g.dropped && g.forfeit.is_none());
         let doubles: Vec<&TurnRecord> = g.turns.iter().filter(|t| t.double.is_some()).collect();
@@ -818,6 +828,7 @@ mod tests {
         assert_eq!(Some(winner), g.result.winner);
         assert_eq!(points, u32::from(g.result.points) * cube);
         // A player that knows nothing of the cube is never asked to pay for it.
+        let opts = RuleOptions::for_variant(crate::rules::Variant::Backgammon);
         let (mut r1, mut r2) = (RandomChooser::new(1), RandomChooser::new(2));
         let plain = play_session_game(
             &opts,
@@ -831,15 +842,10 @@ mod tests {
 
     #[test]
     fn a_beaver_where_beavers_are_off_is_a_forfeit_and_allowed_ones_quadruple() {
-        let opts = RuleOptions::for_variant(crate::rules::Variant::Backgammon);
-        let mut a = Cubey::new(1, true, CubeAnswer::Take);
-        let mut b = Cubey::new(2, false, CubeAnswer::Beaver);
-        let g = play_session_game(
-            &opts,
+        let g = cube_game(
             &money_with_cube(false),
-            &mut SeededDice::new(4),
-            [&mut a, &mut b],
-            &mut (),
+            (true, CubeAnswer::Take),
+            (false, CubeAnswer::Beaver),
         );
         assert_eq!(g.scored(), None);
         let f = g.forfeit.expect("a forfeit");
@@ -851,14 +857,10 @@ mod tests {
             }
         ));
         assert_eq!(f.side, f.before.to_move.opponent());
-        let mut a = Cubey::new(1, true, CubeAnswer::Take);
-        let mut b = Cubey::new(2, false, CubeAnswer::Beaver);
-        let g = play_session_game(
-            &opts,
+        let g = cube_game(
             &money_with_cube(true),
-            &mut SeededDice::new(4),
-            [&mut a, &mut b],
-            &mut (),
+            (true, CubeAnswer::Take),
+            (false, CubeAnswer::Beaver),
         );
         assert!(g.forfeit.is_none());
         assert_eq!(g.session.cube(), 4);
