@@ -512,10 +512,7 @@ impl Page {
                 "roll" => {
                     turns += 1;
                     assert!(turns < 400, "{}: the game does not end", self.name);
-                    let n = self.js("S.moves.length").await;
-                    self.click_css("#roll").await;
-                    self.wait("the roll is taken", &format!("S.moves.length > {n}"))
-                        .await;
+                    self.roll().await;
                 }
                 "move" if undo_across && view["stage"] == 0 && view["bounds"] != 0 => {
                     // Back into the stage before: all its steps but the last.
@@ -532,17 +529,50 @@ impl Page {
                     self.click_step().await;
                 }
                 "done" => {
-                    let n = self.js("S.turns.length").await;
-                    self.click_css("#done").await;
-                    self.wait(
-                        "the engine's turn",
-                        &format!("S.turns.length > {n} || S.phase === 'over'"),
-                    )
-                    .await;
+                    self.end_turn().await;
                 }
                 other => panic!("{}: unexpected phase {other}", self.name),
             }
         }
+    }
+
+    /// Rolls (the next typed dice) and waits for the roll to be taken.
+    async fn roll(&self) {
+        let n = self.js("S.moves.length").await;
+        self.click_css("#roll").await;
+        self.wait("the roll is taken", &format!("S.moves.length > {n}"))
+            .await;
+    }
+
+    /// Ends the person's turn and waits for the engine's: its turn begun,
+    /// the game over, or its double offered.
+    async fn end_turn(&self) {
+        let n = self.js("S.turns.length").await;
+        self.click_css("#done").await;
+        self.wait(
+            "the engine's turn",
+            &format!("S.turns.length > {n} || ['over', 'cube'].includes(S.phase)"),
+        )
+        .await;
+    }
+
+    /// `record` replays with `gulbara replay` (written as `game.txt` in a
+    /// folder of its own, named by `tag`).
+    fn replays(&self, record: &str, tag: &str) {
+        let dir = scratch_dir(&format!("record-{}-{tag}", self.name));
+        let file = dir.join("game.txt");
+        std::fs::write(&file, record).unwrap();
+        let out = Command::new(bin())
+            .arg("replay")
+            .arg(&file)
+            .output()
+            .expect("run gulbara replay");
+        assert!(
+            out.status.success(),
+            "{}: replay failed: {}\n{record}",
+            self.name,
+            String::from_utf8_lossy(&out.stderr)
+        );
     }
 
     /// The record the page shows replays with `gulbara replay`, and the
@@ -557,20 +587,7 @@ impl Page {
             "{}: the record names the winner: {record}",
             self.name
         );
-        let dir = scratch_dir(&format!("record-{}", self.name));
-        let file = dir.join("game.txt");
-        std::fs::write(&file, &record).unwrap();
-        let out = Command::new(bin())
-            .arg("replay")
-            .arg(&file)
-            .output()
-            .expect("run gulbara replay");
-        assert!(
-            out.status.success(),
-            "{}: replay failed: {}\n{record}",
-            self.name,
-            String::from_utf8_lossy(&out.stderr)
-        );
+        self.replays(&record, "end");
         self.click_css("#download").await;
         let saved = self.downloads.join(format!("gulbara-{}.txt", self.name));
         let start = Instant::now();
@@ -1011,10 +1028,7 @@ async fn a_backgammon_match_with_a_double_a_take_and_a_drop() {
                     eprintln!("cube event: {}", events.last().unwrap());
                     continue;
                 }
-                let n = page.js("S.moves.length").await;
-                page.click_css("#roll").await;
-                page.wait("the roll is taken", &format!("S.moves.length > {n}"))
-                    .await;
+                page.roll().await;
             }
             "cube" => {
                 engine_doubles += 1;
@@ -1044,13 +1058,7 @@ async fn a_backgammon_match_with_a_double_a_take_and_a_drop() {
                 page.click_step().await;
             }
             "done" => {
-                let n = page.js("S.turns.length").await;
-                page.click_css("#done").await;
-                page.wait(
-                    "the engine's turn",
-                    &format!("S.turns.length > {n} || ['over', 'cube'].includes(S.phase)"),
-                )
-                .await;
+                page.end_turn().await;
             }
             "over" => {
                 let scored = page.js("S.scored").await;
@@ -1066,19 +1074,7 @@ async fn a_backgammon_match_with_a_double_a_take_and_a_drop() {
                     record.contains("[Session \"match 5 cube on crawford on\"]"),
                     "{record}"
                 );
-                let dir = scratch_dir(&format!("cube-record-{}", events.len()));
-                let file = dir.join("game.txt");
-                std::fs::write(&file, &record).unwrap();
-                let out = Command::new(bin())
-                    .arg("replay")
-                    .arg(&file)
-                    .output()
-                    .expect("replay");
-                assert!(
-                    out.status.success(),
-                    "replay failed: {}\n{record}",
-                    String::from_utf8_lossy(&out.stderr)
-                );
+                page.replays(&record, &format!("game-{}", events.len()));
                 if page.js(&format!("{session}.winner")).await != json!(null) {
                     break;
                 }
