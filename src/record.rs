@@ -349,40 +349,35 @@ pub fn write_game(out: &mut String, number: usize, g: &RecordedGame) {
     if let Some(note) = &g.note {
         let _ = writeln!(out, " ; {note}");
     }
-    let plural = |n: u32| if n == 1 { "" } else { "s" };
-    match g.result {
-        _ if g.cube.dropped_by.is_some() => {
-            let w = g.cube.dropped_by.unwrap_or(Side::White);
-            let _ = writeln!(
-                out,
-                " Wins {cube} point{} ({}) on a drop",
-                plural(cube),
-                side_name(w)
-            );
-        }
-        Some(GameResult {
-            winner: Some(w),
-            points,
-        }) => {
+    let line = match (g.cube.dropped_by, g.result) {
+        (Some(doubler), _) => format!("{} on a drop", wins_line(cube, doubler)),
+        (
+            None,
+            Some(GameResult {
+                winner: Some(w),
+                points,
+            }),
+        ) => {
             let scored = match g.cube.scored {
                 Some(n) if n != u32::from(points) => format!(", scoring {n}"),
                 _ => String::new(),
             };
-            let _ = writeln!(
-                out,
-                " Wins {points} point{} ({}){scored}",
-                plural(u32::from(points)),
-                side_name(w)
-            );
+            format!("{}{scored}", wins_line(u32::from(points), w))
         }
-        Some(GameResult { winner: None, .. }) => {
-            let _ = writeln!(out, " Stuck: no points");
-        }
-        None => {
-            let _ = writeln!(out, " Unfinished");
-        }
-    }
+        (None, Some(GameResult { winner: None, .. })) => "Stuck: no points".into(),
+        (None, None) => "Unfinished".into(),
+    };
+    let _ = writeln!(out, " {line}");
     out.push('\n');
+}
+
+/// A game's result line: `Wins N point(s) (Side)`.
+fn wins_line(points: u32, winner: Side) -> String {
+    format!(
+        "Wins {points} point{} ({})",
+        if points == 1 { "" } else { "s" },
+        side_name(winner)
+    )
 }
 
 /// The whole record as text.
@@ -778,20 +773,10 @@ pub fn replay(text: &str) -> Result<(RuleOptions, Vec<ReplayedGame>), RecordErro
             None => None,
         };
         if let Some(line) = &result_line {
-            let plural = |n: u32| if n == 1 { "" } else { "s" };
             let want = match dropped_by {
-                Some(w) => Some(format!(
-                    "Wins {cube} point{} ({}) on a drop",
-                    plural(cube),
-                    side_name(w)
-                )),
+                Some(w) => Some(format!("{} on a drop", wins_line(cube, w))),
                 None => state.result().map(|r| match r.winner {
-                    Some(w) => format!(
-                        "Wins {} point{} ({})",
-                        r.points,
-                        plural(u32::from(r.points)),
-                        side_name(w)
-                    ),
+                    Some(w) => wins_line(u32::from(r.points), w),
                     None => "Stuck: no points".into(),
                 }),
             };
