@@ -130,17 +130,19 @@ pub fn apply(engine: &mut Engine, base: Base, moves: &[String]) -> Result<(), Pr
 /// roll comes next). Where the text says nothing (beavers, the Crawford
 /// rule), `rules` stays; the cube is on where the text has it turned or
 /// offered.
-#[allow(clippy::too_many_arguments)]
 fn session_of(
     rules: SessionRules,
-    length: u32,
-    scores: [u32; 2],
-    crawford: bool,
-    cube: u32,
-    owner: CubeOwner,
-    doubled: bool,
-    jacoby: bool,
+    said: &IdSession,
 ) -> Result<MatchState, crate::cube::CubeStateError> {
+    let IdSession {
+        length,
+        scores,
+        crawford,
+        cube,
+        owner,
+        doubled,
+        jacoby,
+    } = *said;
     let rules = SessionRules {
         cube: rules.cube || cube > 1 || doubled,
         jacoby: length == 0 && jacoby,
@@ -162,6 +164,26 @@ fn session_of(
         m.double(Side::White)?;
     }
     Ok(m)
+}
+
+/// What a Match ID or an XGID says of the session, the side on roll as
+/// White.
+#[derive(Clone, Copy)]
+struct IdSession {
+    /// The match length, 0 for money play.
+    length: u32,
+    /// White's and Black's scores.
+    scores: [u32; 2],
+    /// This game is the Crawford game.
+    crawford: bool,
+    /// The cube's value (before a double that waits).
+    cube: u32,
+    /// Who owns it.
+    owner: CubeOwner,
+    /// White's double waits for its answer.
+    doubled: bool,
+    /// The Jacoby rule (money play).
+    jacoby: bool,
 }
 
 /// The state of `position board <tokens>` in `variant`.
@@ -217,17 +239,16 @@ fn gnubg_state(
         Some(p) if usize::from(p) == me => CubeOwner::Side(Side::White),
         Some(_) => CubeOwner::Side(Side::Black),
     };
-    let session = session_of(
-        rules,
-        i.match_length,
-        [i.score[me], i.score[1 - me]],
-        i.crawford,
-        i.cube,
+    let said = IdSession {
+        length: i.match_length,
+        scores: [i.score[me], i.score[1 - me]],
+        crawford: i.crawford,
+        cube: i.cube,
         owner,
-        i.doubled,
-        i.jacoby,
-    )
-    .map_err(|e| bad("Match ID", &e))?;
+        doubled: i.doubled,
+        jacoby: i.jacoby,
+    };
+    let session = session_of(rules, &said).map_err(|e| bad("Match ID", &e))?;
     Ok((state, Some(session)))
 }
 
@@ -269,16 +290,16 @@ fn xgid_state(
     } else {
         x.cube
     };
-    let session = session_of(
-        rules,
-        x.match_length,
-        [x.score[me], x.score[them]],
-        x.match_length > 0 && x.rules & 1 == 1,
+    // The rules field: the Crawford game in a match, Jacoby in money play.
+    let said = IdSession {
+        length: x.match_length,
+        scores: [x.score[me], x.score[them]],
+        crawford: x.match_length > 0 && x.rules & 1 == 1,
         cube,
         owner,
-        x.doubled,
-        x.match_length == 0 && x.rules & 1 == 1,
-    )
-    .map_err(|e| bad(&e))?;
+        doubled: x.doubled,
+        jacoby: x.match_length == 0 && x.rules & 1 == 1,
+    };
+    let session = session_of(rules, &said).map_err(|e| bad(&e))?;
     Ok((state, session))
 }
