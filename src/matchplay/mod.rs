@@ -750,12 +750,15 @@ fn play_match(
 ) -> (Vec<GameOutcome>, MatchResult) {
     let mut session = seats.cfg.session.0;
     let length = session.length();
-    let mut games = Vec::new();
-    let by_engine = |s: &crate::cube::MatchState| {
-        let w = s.score(Side::White);
-        let b = s.score(Side::Black);
-        if white_engine == 0 { [w, b] } else { [b, w] }
+    let engine_of = |side: Side| {
+        if side == Side::White {
+            white_engine
+        } else {
+            1 - white_engine
+        }
     };
+    let mut games = Vec::new();
+    let mut winner = None;
     for k in 0..length.saturating_mul(MAX_GAMES_PER_POINT) {
         let g = play_game(
             seats,
@@ -774,32 +777,21 @@ fn play_match(
             session.score_game(side, g.points.unsigned_abs());
         }
         games.push(g);
-        if let Some(f) = forfeit {
-            let result = MatchResult {
-                white_engine,
-                winner: Some(1 - f),
-                score: by_engine(&session),
-            };
-            return (games, result);
+        winner = forfeit
+            .map(|f| 1 - f)
+            .or_else(|| session.winner().map(engine_of));
+        if winner.is_some() {
+            break;
         }
-        if let Some(side) = session.winner() {
-            let w = if side == Side::White {
-                white_engine
-            } else {
-                1 - white_engine
-            };
-            let result = MatchResult {
-                white_engine,
-                winner: Some(w),
-                score: by_engine(&session),
-            };
-            return (games, result);
-        }
+    }
+    let mut score = [0; 2];
+    for side in [Side::White, Side::Black] {
+        score[engine_of(side)] = session.score(side);
     }
     let result = MatchResult {
         white_engine,
-        winner: None,
-        score: by_engine(&session),
+        winner,
+        score,
     };
     (games, result)
 }
