@@ -144,6 +144,7 @@ pub fn protocol_lines(data: &[u8]) {
     let config = SessionConfig {
         files: FileAccess::Remote { weights_dir: None },
         max_search: None,
+        dialect: Default::default(),
     };
     let mut session = Session::with_config(out, config);
     for raw in data.split(|&b| b == b'\n').take(MAX_LINES) {

@@ -40,6 +40,12 @@ pub struct Cli {
     /// gulbara.
     #[arg(long, value_name = "NAME")]
     pub variant: Option<crate::rules::Variant>,
+    /// The dialect of the protocol on stdin/stdout: gulbara (the native
+    /// protocol, which also answers UBGI v0.1 from its first v0.1 command),
+    /// ubgi-0.1 (bgci's UBGI v0.1 from the first line) or ubgi-draft (UBGI
+    /// draft 0.01: bare FIBS board and XGID lines; starts in backgammon).
+    #[arg(long, value_enum, default_value_t = crate::protocol::Dialect::Native)]
+    pub dialect: crate::protocol::Dialect,
     /// What to run; none = the protocol on stdin/stdout.
     #[command(subcommand)]
     pub command: Option<Commands>,
@@ -117,9 +123,13 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         cli.variant.is_none() || cli.command.is_none(),
         "--variant before a subcommand is the stdio engine's; give the subcommand its own --variant after its name"
     );
+    anyhow::ensure!(
+        cli.dialect == crate::protocol::Dialect::Native || cli.command.is_none(),
+        "--dialect is the stdio engine's; it goes before no subcommand"
+    );
     match cli.command {
         None => {
-            server::stdio::run(DEFAULT_MAX_LINE, cli.variant)?;
+            server::stdio::run(DEFAULT_MAX_LINE, cli.variant, cli.dialect)?;
             Ok(())
         }
         Some(Commands::Serve(a)) => serve::run(a),

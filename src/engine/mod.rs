@@ -83,6 +83,11 @@ pub struct GoParams {
     pub infinite: bool,
     /// `cube`: the cube decision that is due, not a play.
     pub cube: bool,
+    /// `role turn` (UBGI v0.1): the cube decision before the roll and the
+    /// play of the dice, answered `bestturn`.
+    pub turn: bool,
+    /// `role ...` was given: a UBGI v0.1 request.
+    pub role: bool,
 }
 
 /// One engine: a game, its settings, its networks and at most one search.
@@ -166,6 +171,17 @@ impl Engine {
     /// The session: money play or a match, the score, the cube.
     pub fn session(&self) -> &MatchState {
         &self.session
+    }
+
+    /// What the search makes of each result: at a match score, its
+    /// match-winning worth, unless `engine.eval_mode` is cubeless.
+    fn valuation(&self) -> Option<[crate::search::Valuation; 2]> {
+        match self.settings.eval_mode {
+            settings::EvalMode::Cubeful => {
+                crate::cube::valuation(self.settings.rules.variant, &self.session)
+            }
+            settings::EvalMode::Cubeless => None,
+        }
     }
 
     /// Sets the session (a new one, or a changed score or cube).
@@ -252,9 +268,8 @@ impl Engine {
         let limits = self.go_limits(&GoParams::default(), Instant::now());
         let eval = self.evaluator()?;
         let flag = AtomicBool::new(false);
-        let search = Search::new(eval.as_ref(), self.settings.rules, &flag).with_valuation(
-            crate::cube::valuation(self.settings.rules.variant, &self.session),
-        );
+        let search =
+            Search::new(eval.as_ref(), self.settings.rules, &flag).with_valuation(self.valuation());
         Ok(search.best_turn(&self.state, &limits, &mut |_| {}))
     }
 
@@ -264,9 +279,8 @@ impl Engine {
         let (plies, beam) = self.before_roll_depth();
         let eval = self.evaluator()?;
         let flag = AtomicBool::new(false);
-        let search = Search::new(eval.as_ref(), self.settings.rules, &flag).with_valuation(
-            crate::cube::valuation(self.settings.rules.variant, &self.session),
-        );
+        let search =
+            Search::new(eval.as_ref(), self.settings.rules, &flag).with_valuation(self.valuation());
         Ok(search.before_roll(&self.state, plies, beam))
     }
 
@@ -302,7 +316,7 @@ impl Engine {
         }
         let eval = self.evaluator()?;
         let rules = self.settings.rules;
-        let valuation = crate::cube::valuation(self.settings.rules.variant, &self.session);
+        let valuation = self.valuation();
         let stop = Arc::new(StopSignal::default());
         let done = Arc::new(AtomicBool::new(false));
         let (signal, done_flag) = (stop.clone(), done.clone());

@@ -126,6 +126,21 @@ pub struct Settings {
     pub weights: Weights,
     /// `engine.race`: whether all-home races are answered from the bear-off tables.
     pub race: RaceKind,
+    /// `engine.eval_mode`: whether checker play weighs results at the
+    /// session's score and cube, or as cubeless money.
+    pub eval_mode: EvalMode,
+}
+
+/// How the search values a game's results (`engine.eval_mode`, UBGI's
+/// `EvalMode`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum EvalMode {
+    /// At a match score, each result is worth what the score makes it
+    /// worth (match-winning chances); in money play, its points.
+    #[default]
+    Cubeful,
+    /// Every result is worth its points, as in cubeless money play, at any score.
+    Cubeless,
 }
 
 impl Default for Settings {
@@ -141,6 +156,7 @@ impl Default for Settings {
             prefilter: Limits::default().root_prefilter,
             weights: Weights::Shipped,
             race: RaceKind::Tables,
+            eval_mode: EvalMode::Cubeful,
         }
     }
 }
@@ -170,6 +186,8 @@ pub enum Setting {
     Prefilter(usize),
     /// `engine.race`.
     Race(RaceKind),
+    /// `engine.eval_mode`.
+    EvalMode(EvalMode),
 }
 
 impl Settings {
@@ -188,6 +206,7 @@ impl Settings {
             Setting::Beam(n) => self.beam = n,
             Setting::Prefilter(n) => self.prefilter = n,
             Setting::Race(r) => self.race = r,
+            Setting::EvalMode(m) => self.eval_mode = m,
         }
     }
 

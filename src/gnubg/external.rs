@@ -23,12 +23,12 @@ use std::net::{SocketAddr, TcpListener};
 use std::path::PathBuf;
 use std::time::Duration;
 
-use super::fibs::{self, BoardRequest, Decision};
+use super::board_answer::{self, AnswerError, BoardAnswer};
+use super::fibs::{self, BoardRequest};
 use super::movetext;
-use crate::cube::{CubeDecision, CubeOwner, CubeStateError, MatchState, SessionRules};
-use crate::engine::{Engine, EngineConfig, SearchError, Setting, SetupError};
+use crate::engine::{Engine, EngineConfig, Setting, SetupError};
 use crate::protocol::{ProtocolError, Settings};
-use crate::rules::{GameState, Position, Side, Variant};
+use crate::rules::{Position, Step, Variant};
 
 /// Why a decision could not be answered.
 #[derive(Debug, thiserror::Error)]
@@ -42,15 +42,12 @@ pub enum BridgeError {
     /// A setting is not one the engine knows, or not a value it takes.
     #[error(transparent)]
     Engine(#[from] ProtocolError),
-    /// The engine refused the settings (weights that do not load) or the state.
+    /// The engine refused the settings (weights that do not load).
     #[error(transparent)]
     Setup(#[from] SetupError),
-    /// The engine could not search.
+    /// The board could not be answered.
     #[error(transparent)]
-    Search(#[from] SearchError),
-    /// The board's score or cube cannot be.
-    #[error(transparent)]
-    Session(CubeStateError),
+    Answer(#[from] AnswerError),
     /// The searched play did not survive its own round trip through
     /// gnubg's notation (a bug: nothing is sent that gnubg could misread).
     #[error("internal: the play {0:?} does not read back as the play searched")]
@@ -113,109 +110,30 @@ impl Bridge {
         );
         let req = fibs::parse(message)?;
         tracing::debug!(?req.decision, player = req.player, "decision");
-        match req.decision {
-            Decision::Cube => self.double_or_roll(&req),
-            Decision::Take => self.take_or_drop(&req),
-            Decision::Move { dice } => self.play(&req, dice),
-        }
+        self.reply(&req)
     }
 
-    /// The session gnubg's board describes, the player on turn as White
-    /// (as [`super::state_of`] reads the board).
-    fn session_of(req: &BoardRequest, doubled: bool) -> Result<MatchState, BridgeError> {
-        let rules = SessionRules {
-            cube: true,
-            ..SessionRules::default()
+    /// The answer to one board string, in gnubg's notation.
+    fn reply(&mut self, req: &BoardRequest) -> Result<String, BridgeError> {
+        let text = match board_answer::answer(&mut self.engine, self.variant, req)? {
+            BoardAnswer::Double => "double",
+            BoardAnswer::Roll => "roll",
+            BoardAnswer::Take => "take",
+            BoardAnswer::Drop => "drop",
+            BoardAnswer::Play { from, steps } => return self.play_text(from.pos, &steps),
         };
-        let bad = |e: CubeStateError| BridgeError::Session(e);
-        let mut s = if req.match_length == 0 {
-            MatchState::money(rules)
-        } else {
-            let mut m = MatchState::match_to(req.match_length, rules).map_err(bad)?;
-            let crawford = if req.crawford {
-                Some(true)
-            } else if req.post_crawford {
-                Some(false)
-            } else {
-                None
-            };
-            m.set_score(
-                req.scores[0],
-                req.scores[1],
-                crawford.filter(|_| {
-                    let away = |s: u32| req.match_length.saturating_sub(s);
-                    (away(req.scores[0]) == 1) != (away(req.scores[1]) == 1)
-                }),
-            )
-            .map_err(bad)?;
-            m
-        };
-        let on_turn = usize::from(req.on_turn);
-        let owner = match (req.may_double[on_turn], req.may_double[1 - on_turn]) {
-            (true, false) if req.cube > 1 => CubeOwner::Side(Side::White),
-            (false, true) if req.cube > 1 => CubeOwner::Side(Side::Black),
-            _ => CubeOwner::Centre,
-        };
-        if !s.is_crawford() {
-            s.set_cube(req.cube, owner).map_err(bad)?;
-        }
-        if doubled {
-            s.double(Side::White).map_err(bad)?;
-        }
-        Ok(s)
+        Ok(text.into())
     }
 
-    /// The cube decision of the player on turn: its network's chances
-    /// before the roll made cubeful at the board's score and cube.
-    fn cube_decision(
-        &mut self,
-        req: &BoardRequest,
-        doubled: bool,
-    ) -> Result<Option<CubeDecision>, BridgeError> {
-        let state = super::state_of(self.variant, &req.board, None)?;
-        self.engine.set_state(state)?;
-        let session = Self::session_of(req, doubled)?;
-        self.engine.set_session(session);
-        let d = self.engine.cube_decision_now()?;
-        tracing::debug!(decision = ?d, "cube decision");
-        Ok(d)
-    }
-
-    fn double_or_roll(&mut self, req: &BoardRequest) -> Result<String, BridgeError> {
-        let d = self.cube_decision(req, false)?;
-        Ok(match d {
-            Some(d) if d.action.doubles() => "double",
-            _ => "roll",
-        }
-        .into())
-    }
-
-    fn take_or_drop(&mut self, req: &BoardRequest) -> Result<String, BridgeError> {
-        // The doubler is on turn, before its roll; gnubg's beavers are not
-        // offered (its board does not say whether they are allowed).
-        let d = self.cube_decision(req, true)?;
-        Ok(match d.map(|d| d.action.answer()) {
-            Some("drop") => "drop",
-            _ => "take",
-        }
-        .into())
-    }
-
-    fn play(&mut self, req: &BoardRequest, dice: (u8, u8)) -> Result<String, BridgeError> {
-        let state: GameState = super::state_of(self.variant, &req.board, Some(dice))?;
-        self.engine.set_state(state)?;
-        // At a match score the plays are ranked by what the score makes
-        // each result worth.
-        self.engine.set_session(Self::session_of(req, false)?);
-        let ranked = self.engine.best_turns_now()?;
-        let steps = ranked.first().map(|c| c.steps.clone()).unwrap_or_default();
-        let text = movetext::combined(state.pos, &steps);
+    /// The play in gnubg's combined notation, checked by reading it back.
+    fn play_text(&self, pos: Position, steps: &[Step]) -> Result<String, BridgeError> {
+        let text = movetext::combined(pos, steps);
         let searched = steps
             .iter()
-            .fold(state.pos, |p, &s| self.variant.apply_step(p, s));
+            .fold(pos, |p, &s| self.variant.apply_step(p, s));
         let read_back: Option<Position> = movetext::parse(&text)
             .ok()
-            .and_then(|hops| movetext::apply_hops(state.pos, &hops));
+            .and_then(|hops| movetext::apply_hops(pos, &hops));
         if read_back != Some(searched) {
             return Err(BridgeError::Notation(text));
         }

@@ -128,9 +128,38 @@ fn field(
         })
 }
 
-/// Parses one board string (a trailing line end and NUL are allowed).
-/// Never panics.
+/// Who wrote a board string: the readings of a few fields differ.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flavour {
+    /// gnubg's external-player interface: the names and scores in the
+    /// order "not on turn, on turn", the dice of the player on turn in
+    /// fields 33 and 34, the doubler on turn in a take decision, field 52
+    /// 0 in the Crawford game.
+    Gnubg,
+    /// A FIBS server (CLIP's `board:` line) or a UBGI draft client: the
+    /// names and scores "You" first; "You"'s dice in fields 33 and 34 and
+    /// the opponent's in 35 and 36; after a double the turn names the
+    /// player who must answer and field 40 says "You" were doubled; match
+    /// length 9999 for an unlimited match (read as money play); field 51
+    /// 1 once the Crawford game has been played, field 50 3 when the
+    /// Crawford rule is off.
+    Fibs,
+}
+
+/// Parses one board string from gnubg's external-player interface (a
+/// trailing line end and NUL are allowed). Never panics.
 pub fn parse(line: &str) -> Result<BoardRequest, FibsError> {
+    parse_as(line, Flavour::Gnubg)
+}
+
+/// Parses one FIBS board line (CLIP's `board:`, as a FIBS server sends
+/// it). Never panics.
+pub fn parse_fibs(line: &str) -> Result<BoardRequest, FibsError> {
+    parse_as(line, Flavour::Fibs)
+}
+
+/// Parses one board string written as `flavour` writes it.
+pub fn parse_as(line: &str, flavour: Flavour) -> Result<BoardRequest, FibsError> {
     if line.len() > MAX_LEN {
         return Err(FibsError::TooLong);
     }
@@ -160,10 +189,21 @@ pub fn parse(line: &str) -> Result<BoardRequest, FibsError> {
             ));
         }
     };
-    let match_length = field(&fields, 3, "match length", 0, 64)? as u32;
+    let fibs = flavour == Flavour::Fibs;
+    let match_length = match field(&fields, 3, "match length", 0, 9999)? {
+        9999 if fibs => 0,
+        n if n <= 64 => n as u32,
+        n => {
+            return Err(FibsError::BadField {
+                index: 3,
+                name: "match length",
+                value: n.to_string(),
+            });
+        }
+    };
     // A money session's scores add up without limit.
-    let not_on_turn_score = field(&fields, 4, "score", 0, i64::from(i32::MAX))? as u32;
-    let on_turn_score = field(&fields, 5, "score", 0, i64::from(i32::MAX))? as u32;
+    let score4 = field(&fields, 4, "score", 0, i64::from(i32::MAX))? as u32;
+    let score5 = field(&fields, 5, "score", 0, i64::from(i32::MAX))? as u32;
     let mut player1: SideCounts = [0; 25];
     let mut player0: SideCounts = [0; 25];
     for at in 0..=25usize {
@@ -196,11 +236,16 @@ pub fn parse(line: &str) -> Result<BoardRequest, FibsError> {
             });
         }
     };
-    let d1 = field(&fields, 33, "die", 0, 6)? as u8;
-    let d2 = field(&fields, 34, "die", 0, 6)? as u8;
-    for i in 35..=36 {
-        field(&fields, i, "die", 0, 6)?;
+    let mut dice = [0u8; 4];
+    for (i, d) in dice.iter_mut().enumerate() {
+        *d = field(&fields, 33 + i, "die", 0, 6)? as u8;
     }
+    // FIBS writes the opponent's dice in fields 35 and 36.
+    let (d1, d2) = if fibs && on_turn == 0 {
+        (dice[2], dice[3])
+    } else {
+        (dice[0], dice[1])
+    };
     let cube = field(&fields, 37, "cube", 1, 1 << 12)? as u32;
     for (i, name) in [(38, "may double"), (39, "may double"), (40, "doubled")] {
         field(&fields, i, name, 0, 1)?;
@@ -214,8 +259,22 @@ pub fn parse(line: &str) -> Result<BoardRequest, FibsError> {
     }
     let may_double = [fields[39] == "1", fields[38] == "1"];
     let post_crawford = match_length > 0 && fields[51] == "1";
-    let crawford = match_length > 0 && fields[52] == "0";
+    let crawford = if fibs {
+        // FIBS does not mark the Crawford game; it is the game where one
+        // player is 1-away and the Crawford game has not been played.
+        let away = |s: u32| match_length.saturating_sub(s);
+        match_length > 0
+            && fields[50] != "3"
+            && !post_crawford
+            && ((away(score4) == 1) != (away(score5) == 1))
+    } else {
+        match_length > 0 && fields[52] == "0"
+    };
+    // After a double FIBS names the player who must answer as on turn,
+    // and field 40 says that "You" were doubled: the doubler is player 0.
+    let on_turn = if fibs && doubled { 0 } else { on_turn };
     let decision = match (d1, d2) {
+        _ if fibs && doubled => Decision::Take,
         (0, 0) if doubled => Decision::Take,
         (0, 0) => Decision::Cube,
         (a, b) if a > 0 && b > 0 => Decision::Move { dice: (a, b) },
@@ -244,6 +303,13 @@ pub fn parse(line: &str) -> Result<BoardRequest, FibsError> {
         }
     };
     board.validate()?;
+    // The scores of the player on turn and of the other. gnubg writes
+    // "not on turn" first, FIBS "You" (player 1).
+    let scores = if fibs && on_turn == 1 {
+        [score4, score5]
+    } else {
+        [score5, score4]
+    };
     Ok(BoardRequest {
         decision,
         player,
@@ -252,7 +318,7 @@ pub fn parse(line: &str) -> Result<BoardRequest, FibsError> {
         names: [fields[1].to_string(), fields[2].to_string()],
         match_length,
         cube,
-        scores: [on_turn_score, not_on_turn_score],
+        scores,
         may_double,
         crawford,
         post_crawford,

@@ -7,6 +7,7 @@
 //!
 //! Only the hitting games (backgammon, short nardy) share gnubg's board.
 
+pub mod board_answer;
 pub mod external;
 pub mod fibs;
 pub mod mat;

@@ -8,12 +8,15 @@
 //! specification is `protocol/SPEC.md`.
 
 pub mod cmd;
+pub mod dialect;
+pub mod draft;
 pub mod error;
 pub mod parser;
 pub mod session;
 pub mod settings;
 
 pub use cmd::apply_setup;
+pub use dialect::Dialect;
 pub use error::{ErrorCode, ProtocolError};
 pub use parser::{Command, parse_command};
 pub use session::{FileAccess, Flow, Output, Session, SessionConfig};

@@ -112,6 +112,7 @@ pub fn parse_command(line: &str) -> Result<Command, ProtocolError> {
         "newsession" => cmd::newsession::parse(args),
         "setscore" => cmd::setscore::parse(args),
         "setcube" => cmd::setcube::parse(args),
+        "setturn" => cmd::setturn::parse(args),
         "double" => simple(Command::Double),
         "take" => simple(Command::Answer(cmd::CubeAnswer::Take)),
         "drop" | "pass" => simple(Command::Answer(cmd::CubeAnswer::Drop)),
@@ -122,10 +123,10 @@ pub fn parse_command(line: &str) -> Result<Command, ProtocolError> {
                 quote(kw)
             )))
         }
-        _ => Err(ProtocolError::bad_command(format!(
-            "unknown command {}",
-            quote(kw)
-        ))),
+        _ => Err(ProtocolError::new(
+            ErrorCode::UnknownCommand,
+            format!("unknown command {}", quote(kw)),
+        )),
     }
 }
 
@@ -157,7 +158,7 @@ mod tests {
         assert_eq!(parse_command("").unwrap(), Command::Empty);
         assert_eq!(parse_command(" \t ").unwrap(), Command::Empty);
         assert_eq!(code("isready now"), ErrorCode::BadCommand);
-        assert_eq!(code("ISREADY"), ErrorCode::BadCommand);
+        assert_eq!(code("ISREADY"), ErrorCode::UnknownCommand);
         assert_eq!(code("uci"), ErrorCode::Unsupported);
     }
 
@@ -228,12 +229,41 @@ mod tests {
                 ply: Ply::new(1),
                 infinite: true,
                 cube: false,
+                turn: false,
+                role: false,
             })
         );
         assert!(matches!(
             parse_command("go cube").unwrap(),
             Command::Go(GoParams { cube: true, .. })
         ));
+        // UBGI v0.1's roles and depth.
+        assert!(matches!(
+            parse_command("go role cube").unwrap(),
+            Command::Go(GoParams {
+                cube: true,
+                role: true,
+                turn: false,
+                ..
+            })
+        ));
+        assert!(matches!(
+            parse_command("go role turn depth 1 trials 36").unwrap(),
+            Command::Go(GoParams { cube: false, role: true, turn: true, ply: Some(p), .. }) if p == Ply::new(1).unwrap()
+        ));
+        assert!(matches!(
+            parse_command("go role chequer movetime 10").unwrap(),
+            Command::Go(GoParams {
+                cube: false,
+                role: true,
+                turn: false,
+                movetime: Some(10),
+                ..
+            })
+        ));
+        assert_eq!(code("go role queen"), ErrorCode::BadValue);
+        assert_eq!(code("go role"), ErrorCode::BadCommand);
+        assert_eq!(code("go depth 4"), ErrorCode::BadValue);
         assert_eq!(code("go movetime"), ErrorCode::BadCommand);
         assert_eq!(code("go movetime -1"), ErrorCode::BadValue);
         assert_eq!(code("go ply 9"), ErrorCode::BadValue);

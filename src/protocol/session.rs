@@ -9,7 +9,9 @@ use std::time::Duration;
 
 use crate::engine::{Engine, EngineConfig, Job, JobKind, LoadNetError, SearchError, SetupError};
 use crate::protocol::cmd::apply_setup;
-use crate::protocol::parser::{Command, ProtocolError, parse_command};
+use crate::protocol::dialect::{self, Dialect};
+use crate::protocol::draft;
+use crate::protocol::parser::{Command, ErrorCode, ProtocolError, parse_command};
 use crate::protocol::settings::Settings;
 use crate::rules::GameState;
 
@@ -36,12 +38,18 @@ pub struct SessionConfig {
     pub files: FileAccess,
     /// The longest a search may run (`go infinite` included), if capped.
     pub max_search: Option<Duration>,
+    /// The dialect the session starts in.
+    pub dialect: Dialect,
 }
 
 /// One protocol session: the lines of one client over an [`Engine`].
 pub struct Session {
     out: Output,
     engine: Engine,
+    /// The dialect it speaks now (a native session may switch to v0.1).
+    dialect: Dialect,
+    /// `setturn`: the player on roll in positions that do not say.
+    pub(in crate::protocol) turn: Option<crate::rules::Side>,
 }
 
 /// The engine's name and version line.
@@ -64,6 +72,7 @@ pub(super) fn setup_error(e: SetupError) -> ProtocolError {
 fn search_error(e: SearchError) -> ProtocolError {
     match e {
         SearchError::Evaluator(_) => ProtocolError::bad_state(format!("engine.weights: {e}")),
+        SearchError::Busy(_) => ProtocolError::new(ErrorCode::Busy, e.to_string()),
         _ => ProtocolError::bad_state(e.to_string()),
     }
 }
@@ -82,7 +91,18 @@ impl Session {
                 files: config.files,
                 max_search: config.max_search,
             }),
+            dialect: config.dialect,
+            turn: None,
         }
+    }
+
+    /// The dialect the session speaks now.
+    pub fn dialect(&self) -> Dialect {
+        self.dialect
+    }
+
+    pub(in crate::protocol) fn engine_mut(&mut self) -> &mut Engine {
+        &mut self.engine
     }
 
     /// The engine the session drives.
@@ -102,8 +122,7 @@ impl Session {
 
     /// Does what `set <key> <value>` does (the same checks and errors).
     pub fn set_option(&mut self, key: &str, value: &str) -> Result<(), ProtocolError> {
-        let setting = self.engine.settings().parse(key, value)?;
-        self.engine.set(setting).map_err(setup_error)
+        crate::protocol::cmd::set::apply(&mut self.engine, key, value)
     }
 
     pub(in crate::protocol) fn say(&self, line: &str) {
@@ -126,7 +145,16 @@ impl Session {
 
     fn error(&self, e: &ProtocolError) {
         tracing::debug!(error = %e, "command rejected");
-        self.say(&e.to_string());
+        match self.dialect {
+            Dialect::Native => self.say(&e.to_string()),
+            Dialect::UbgiV01 => self.say(&e.v01_line()),
+            // The draft has one word for every failure; the detail goes to
+            // the log.
+            Dialect::UbgiDraft => {
+                tracing::info!(error = %e, "sorry");
+                self.say("sorry");
+            }
+        }
     }
 
     /// Handles one raw line (bytes, line ending removed): invalid UTF-8
@@ -173,6 +201,14 @@ impl Session {
     /// Handles one line of text.
     pub fn handle_line(&mut self, line: &str) -> Flow {
         tracing::trace!(line, "command");
+        if self.dialect == Dialect::UbgiDraft
+            && let Some(board) = draft::board_line(line)
+        {
+            if let Err(e) = self.draft_request(board) {
+                self.error(&e);
+            }
+            return Flow::Continue;
+        }
         match parse_command(line) {
             Ok(cmd) => match self.apply(cmd) {
                 Ok(flow) => flow,
@@ -206,6 +242,10 @@ impl Session {
         {
             return Err(search_error(SearchError::Busy(running)));
         }
+        if self.dialect == Dialect::Native && dialect::speaks_v01(&cmd) {
+            tracing::debug!("the client speaks UBGI v0.1");
+            self.dialect = Dialect::UbgiV01;
+        }
         match cmd {
             Command::Empty => {}
             Command::IsReady => self.isready(),
@@ -214,9 +254,13 @@ impl Session {
             Command::Ubgi => self.ubgi(),
             Command::Keys => self.keys(),
             Command::Get { key } => self.get(&key)?,
+            Command::SetTurn(side) => self.setturn(side)?,
+            Command::NewGame => {
+                self.turn = None;
+                apply_setup(&mut self.engine, Command::NewGame)?;
+            }
+            Command::Position { base, moves } => self.position(base, moves)?,
             cmd @ (Command::Set { .. }
-            | Command::NewGame
-            | Command::Position { .. }
             | Command::Dice(..)
             | Command::NewSession(..)
             | Command::SetScore { .. }

@@ -5,7 +5,7 @@
 //! in-process players and the gnubg bridge read their `key=value` options
 //! through it too.
 
-pub use crate::engine::settings::{EvalKind, RaceKind, Settings};
+pub use crate::engine::settings::{EvalKind, EvalMode, RaceKind, Settings};
 
 use crate::engine::settings::{Ply, Setting, Weights};
 use crate::protocol::parser::ProtocolError;
@@ -166,6 +166,11 @@ impl Settings {
                 kind: KeyKind::Enum(&["tables", "eval"]),
                 description: "races with every checker home: tables = exact bear-off tables, eval = the evaluator as elsewhere",
             },
+            KeyDef {
+                name: "engine.eval_mode",
+                kind: KeyKind::Enum(&["cubeful", "cubeless"]),
+                description: "checker play at a match score: cubeful = by match-winning chances, cubeless = by cubeless money equity",
+            },
         ]
     }
 
@@ -227,6 +232,10 @@ impl Settings {
             "engine.race" => match self.race {
                 RaceKind::Tables => "tables".into(),
                 RaceKind::Eval => "eval".into(),
+            },
+            "engine.eval_mode" => match self.eval_mode {
+                EvalMode::Cubeful => "cubeful".into(),
+                EvalMode::Cubeless => "cubeless".into(),
             },
             _ => {
                 let rule = name.strip_prefix("rules.")?;
@@ -303,6 +312,11 @@ impl Settings {
                         RaceKind::Eval
                     } else {
                         RaceKind::Tables
+                    }),
+                    "engine.eval_mode" => Setting::EvalMode(if value == "cubeless" {
+                        EvalMode::Cubeless
+                    } else {
+                        EvalMode::Cubeful
                     }),
                     rule => rules(rule.trim_start_matches("rules."))?,
                 })

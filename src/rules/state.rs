@@ -178,6 +178,19 @@ impl GameState {
         made >= opts.exempt_rolls
     }
 
+    /// The same game with `side` to move: the board as the mover sees it
+    /// is kept, and when `side` is not the side to move now, the sides'
+    /// names (and their roll counts) swap. For positions that do not say
+    /// which player is on roll, such as a gnubg Position ID alone.
+    pub fn with_side_to_move(&self, side: Side) -> GameState {
+        let mut next = *self;
+        if side != self.to_move {
+            next.to_move = side;
+            next.rolls = [self.rolls[1], self.rolls[0]];
+        }
+        next
+    }
+
     /// The side to move rolls `d1 d2`: counts the roll and sets up its first stage.
     pub fn roll(&self, opts: &RuleOptions, d1: u8, d2: u8) -> Result<GameState, PlayError> {
         if self.result().is_some() {

@@ -168,6 +168,7 @@ pub fn remote_session(out: Output, config: &ServeConfig) -> Session {
                 weights_dir: config.weights_dir.clone(),
             },
             max_search: config.max_search,
+            dialect: Default::default(),
         },
     )
 }

@@ -5,13 +5,18 @@ use std::io::{Read, Write};
 use std::sync::{Arc, Mutex};
 
 use super::connection::{Frame, LineFramer};
-use crate::protocol::{Flow, Output, Session};
+use crate::protocol::{Dialect, Flow, Output, Session, SessionConfig};
 
 /// Runs one session on stdin/stdout until `quit` or the end of input, in
-/// `variant` when given (as `set game.variant` would). At the end of input
-/// a running search finishes and prints its result first (a `go infinite`
-/// is stopped).
-pub fn run(max_line: usize, variant: Option<crate::rules::Variant>) -> std::io::Result<()> {
+/// `variant` when given (as `set game.variant` would; a UBGI draft session,
+/// whose boards are backgammon's, starts in backgammon), speaking
+/// `dialect`. At the end of input a running search finishes and prints its
+/// result first (a `go infinite` is stopped).
+pub fn run(
+    max_line: usize,
+    variant: Option<crate::rules::Variant>,
+    dialect: Dialect,
+) -> std::io::Result<()> {
     let stdout = Arc::new(Mutex::new(std::io::stdout()));
     let out: Output = Arc::new(move |line: &str| {
         if let Ok(mut o) = stdout.lock() {
@@ -19,7 +24,17 @@ pub fn run(max_line: usize, variant: Option<crate::rules::Variant>) -> std::io::
             let _ = o.flush();
         }
     });
-    let mut session = Session::new(out);
+    let mut session = Session::with_config(
+        out,
+        SessionConfig {
+            dialect,
+            ..SessionConfig::default()
+        },
+    );
+    let variant = match (variant, dialect) {
+        (None, Dialect::UbgiDraft) => Some(crate::rules::Variant::Backgammon),
+        (v, _) => v,
+    };
     if let Some(v) = variant
         && let Err(e) = session.set_option("game.variant", &v.to_string())
     {

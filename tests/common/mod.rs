@@ -97,9 +97,16 @@ pub fn parse_transcript(text: &str) -> Vec<Exchange> {
     out
 }
 
-/// Every transcript in protocol/transcripts, by file name.
+/// Every transcript in protocol/transcripts (the native dialect's), by file name.
 pub fn transcripts() -> Vec<(String, String)> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("protocol/transcripts");
+    transcripts_in("")
+}
+
+/// Every transcript in protocol/transcripts/`sub`, by file name.
+pub fn transcripts_in(sub: &str) -> Vec<(String, String)> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("protocol/transcripts")
+        .join(sub);
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .expect("protocol/transcripts")
         .filter_map(|e| e.ok())
@@ -278,7 +285,13 @@ pub struct StdioEngine {
 
 impl StdioEngine {
     pub fn start() -> StdioEngine {
+        StdioEngine::start_with(&[])
+    }
+
+    /// The engine on a pipe, started with these arguments.
+    pub fn start_with(args: &[&str]) -> StdioEngine {
         let mut child = Command::new(bin())
+            .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())

@@ -11,13 +11,16 @@
 //! cube mwc ...`) through the Kazaross-XG2 table, which every game uses
 //! until it has a table of its own.
 
+use std::time::Instant;
+
 use crate::cube::{CubeOwner, SessionKind, decide};
-use crate::engine::JobKind;
+use crate::engine::{GoParams, JobKind};
+use crate::notation::play_text_at;
 use crate::protocol::error::ProtocolError;
 use crate::protocol::session::Session;
 use crate::rules::Pending;
 
-use super::fmt_p;
+use super::{fmt_p, need_stage};
 
 impl Session {
     /// Starts `go cube`.
@@ -66,6 +69,49 @@ impl Session {
                 "nodouble"
             };
             vec![info, format!("bestcube {best}")]
+        })
+    }
+
+    /// Starts `go role turn` (UBGI v0.1): the cube decision before the
+    /// roll, judged without the dice, then the best play of the dice set:
+    /// `bestturn cube=<double|nodouble> move=<play>`. The cube is
+    /// `nodouble` where there is none to turn: the cube off, the
+    /// opponent's cube, the Crawford game, or a stage that is not a
+    /// roll's first (an escalating chain's later stages).
+    pub(in crate::protocol) fn go_turn(&mut self, p: GoParams) -> Result<(), ProtocolError> {
+        need_stage(self.state(), "go role turn")?;
+        let state = *self.state();
+        let session = *self.engine().session();
+        if session.doubled_by().is_some() {
+            return Err(ProtocolError::bad_state(
+                "a double waits for its answer: go role cube answers it",
+            ));
+        }
+        let before = match state.pending {
+            Pending::Roll2 { .. } | Pending::Chain { first: true, .. } => {
+                let mut b = state;
+                b.pending = Pending::Roll;
+                let i = b.to_move.index();
+                b.rolls[i] = b.rolls[i].saturating_sub(1);
+                b.moved_this_turn = false;
+                Some(b).filter(|_| session.rules().cube)
+            }
+            _ => None,
+        };
+        let (plies, beam) = self.engine().before_roll_depth();
+        let limits = self.engine().go_limits(&p, Instant::now());
+        self.spawn(JobKind::Go, false, move |job, _| {
+            let doubles = before.is_some_and(|b| {
+                let probs = job.search.before_roll(&b, plies, beam);
+                decide(&probs, &b, &session, b.to_move).is_some_and(|d| d.action.doubles())
+            });
+            let ranked = job.search.best_turn(&state, &limits, &mut |_| {});
+            let play = ranked
+                .first()
+                .map(|c| play_text_at(state.variant, state.pos, &c.steps))
+                .unwrap_or_else(|| "pass".into());
+            let cube = if doubles { "double" } else { "nodouble" };
+            vec![format!("bestturn cube={cube} move={play}")]
         })
     }
 }

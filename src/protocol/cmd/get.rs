@@ -18,7 +18,8 @@ pub(crate) fn parse(args: &[&str]) -> Result<Command, ProtocolError> {
 impl Session {
     /// Answers `get <key>`.
     pub(in crate::protocol) fn get(&self, key: &str) -> Result<(), ProtocolError> {
-        match self.settings().get(key) {
+        let name = crate::protocol::dialect::v01_key(key).unwrap_or(key);
+        match self.settings().get(name) {
             Some(v) => {
                 self.say(&format!("value {key} {v}"));
                 Ok(())

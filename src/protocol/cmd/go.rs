@@ -45,7 +45,44 @@ pub(crate) fn parse(args: &[&str]) -> Result<Command, ProtocolError> {
                 p.cube = true;
                 i += 1;
             }
-            "ponder" | "wtime" | "btime" | "winc" | "binc" | "movestogo" | "depth" | "mate"
+            // UBGI v0.1: `go role chequer|cube|turn`, its `depth` (our
+            // root-inclusive ply) and `trials` (for engines that roll out;
+            // the search does not, so it is read and left unused).
+            "role" => {
+                match args.get(i + 1).copied() {
+                    Some("chequer" | "checker") => {}
+                    Some("cube") => p.cube = true,
+                    Some("turn") => p.turn = true,
+                    Some(r) => {
+                        return Err(ProtocolError::bad_value(format!(
+                            "go role must be chequer, cube or turn, got {}",
+                            quote(r)
+                        )));
+                    }
+                    None => {
+                        return Err(ProtocolError::bad_command(
+                            "go role needs chequer, cube or turn",
+                        ));
+                    }
+                }
+                p.role = true;
+                i += 2;
+            }
+            "depth" => {
+                let n: u8 = number("go depth", args.get(i + 1))?;
+                let Some(ply) = Ply::new(n) else {
+                    return Err(ProtocolError::bad_value(format!(
+                        "go depth must be 1..3 (root-inclusive, as engine.ply), got {n}"
+                    )));
+                };
+                p.ply = Some(ply);
+                i += 2;
+            }
+            "trials" => {
+                let _: u64 = number("go trials", args.get(i + 1))?;
+                i += 2;
+            }
+            "ponder" | "wtime" | "btime" | "winc" | "binc" | "movestogo" | "mate"
             | "searchmoves" => {
                 return Err(ProtocolError::unsupported(format!(
                     "go {t} is not supported (use movetime, nodes, ply or infinite)"
@@ -53,7 +90,7 @@ pub(crate) fn parse(args: &[&str]) -> Result<Command, ProtocolError> {
             }
             _ => {
                 return Err(ProtocolError::bad_command(format!(
-                    "usage: go [movetime <ms>] [nodes <n>] [ply <n>] [infinite]; got {}",
+                    "usage: go [role chequer|cube|turn] [movetime <ms>] [nodes <n>] [ply <n>|depth <n>] [infinite]; got {}",
                     quote(t)
                 )));
             }
@@ -67,6 +104,9 @@ impl Session {
     pub(in crate::protocol) fn go(&mut self, p: GoParams) -> Result<(), ProtocolError> {
         if p.cube {
             return self.go_cube();
+        }
+        if p.turn {
+            return self.go_turn(p);
         }
         need_stage(self.state(), "go")?;
         let start = Instant::now();

@@ -26,6 +26,7 @@ pub mod rollout;
 pub mod set;
 pub mod setcube;
 pub mod setscore;
+pub mod setturn;
 pub mod show;
 pub mod ubgi;
 
@@ -116,6 +117,8 @@ pub enum Command {
         /// Its owner.
         owner: crate::cube::CubeOwner,
     },
+    /// `setturn p0|p1` (UBGI v0.1): the player on roll.
+    SetTurn(crate::rules::Side),
     /// `double`.
     Double,
     /// `take`, `drop` or `beaver`.

@@ -124,6 +124,24 @@ pub fn apply(engine: &mut Engine, base: Base, moves: &[String]) -> Result<(), Pr
     Ok(())
 }
 
+impl crate::protocol::Session {
+    /// Applies `position`. A gnubg Position ID alone reads its player on
+    /// roll as White; after `setturn p1` that player is Black.
+    pub(in crate::protocol) fn position(
+        &mut self,
+        base: Base,
+        moves: Vec<String>,
+    ) -> Result<(), ProtocolError> {
+        let bare_id = matches!(&base, Base::GnubgId(id) if !id.contains(':'));
+        apply(self.engine_mut(), base, &moves)?;
+        if bare_id && self.turn == Some(Side::Black) {
+            let to_move = self.state().to_move.opponent();
+            self.name_side_to_move(to_move)?;
+        }
+        Ok(())
+    }
+}
+
 /// The session a gnubg Match ID or an XGID describes, the side on roll as
 /// White: money play or a match with its score, the Crawford game, the
 /// cube, its owner and a double waiting (by White, the side on roll, whose

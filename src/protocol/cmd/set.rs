@@ -9,6 +9,7 @@ use nom::sequence::preceded;
 use nom::{IResult, Parser};
 
 use crate::engine::Engine;
+use crate::protocol::dialect;
 use crate::protocol::error::ProtocolError;
 use crate::protocol::parser::{is_space, line_after};
 use crate::protocol::session::setup_error;
@@ -57,7 +58,24 @@ fn rest_trimmed(i: &str) -> IResult<&str, &str> {
 }
 
 /// Applies `set <key> <value>` to `engine`; on error nothing changes.
+/// UBGI v0.1's option names ([`dialect::V01_OPTIONS`]) set their keys.
 pub fn apply(engine: &mut Engine, key: &str, value: &str) -> Result<(), ProtocolError> {
+    if key == dialect::DETERMINISTIC {
+        return deterministic(value);
+    }
+    let key = dialect::v01_key(key).unwrap_or(key);
     let setting = engine.settings().parse(key, value)?;
     engine.set(setting).map_err(setup_error)
+}
+
+/// `Deterministic`: the search is deterministic whatever the value (it
+/// uses no randomness), so only the value's form is checked.
+fn deterministic(value: &str) -> Result<(), ProtocolError> {
+    match value {
+        "true" | "false" | "on" | "off" | "1" | "0" => Ok(()),
+        _ => Err(ProtocolError::bad_value(format!(
+            "Deterministic must be true or false, got {}",
+            crate::protocol::error::quote(value)
+        ))),
+    }
 }

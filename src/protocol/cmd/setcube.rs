@@ -1,5 +1,6 @@
 //! `setcube value <N> owner <center|white|black>`: the cube's value and
-//! owner (no double waits afterwards).
+//! owner (no double waits afterwards). UBGI v0.1's owners `p0` and `p1`
+//! are White and Black.
 
 use crate::cube::CubeOwner;
 use crate::engine::Engine;
@@ -19,11 +20,11 @@ pub(crate) fn parse(args: &[&str]) -> Result<Command, ProtocolError> {
     let value = number("setcube value", Some(value))?;
     let owner = match *owner {
         "center" | "centre" => CubeOwner::Centre,
-        "white" => CubeOwner::Side(Side::White),
-        "black" => CubeOwner::Side(Side::Black),
+        "white" | "p0" => CubeOwner::Side(Side::White),
+        "black" | "p1" => CubeOwner::Side(Side::Black),
         t => {
             return Err(ProtocolError::bad_value(format!(
-                "setcube owner must be center, white or black, got {}",
+                "setcube owner must be center, white (p0) or black (p1), got {}",
                 quote(t)
             )));
         }
