@@ -14,6 +14,8 @@
 //! - [`move_list`]: a move list applied to the start or a given position.
 //! - [`record`]: a game record, replayed as `gulbara replay` does.
 //! - [`weights`]: a weights file, read, written and evaluated.
+//! - [`clip_lines`]: the lines a FIBS server sends the FIBS bot.
+//! - [`fibs_board`]: one FIBS board line, as FIBS and as gnubg write it.
 
 use std::borrow::Cow;
 use std::sync::{Arc, Mutex};
@@ -404,5 +406,68 @@ pub fn weights(data: &[u8]) {
             p.lose_mars,
             p.win
         );
+    }
+}
+
+/// The lines a FIBS server sends a CLIP client, each read into the bot's
+/// event; a board among them goes through [`fibs_board`].
+pub fn clip_lines(data: &[u8]) {
+    use crate::fibs::clip::{Event, parse_line};
+    let text = text_of(data);
+    for line in text.split('\n').take(MAX_LINES) {
+        match parse_line(line) {
+            Event::Board(b) => fibs_board(b.as_bytes()),
+            Event::Invitation { from, length } => {
+                assert!(!from.is_empty() && !from.contains(' '), "{from:?}");
+                if let Some(n) = length {
+                    assert!(line.contains(&format!("a {n} point match")), "{line:?}");
+                }
+            }
+            Event::ResignOffered { points } => {
+                assert!(line.contains(&format!("win {points} point")), "{line:?}");
+            }
+            _ => {}
+        }
+    }
+}
+
+/// One FIBS board line, read as a FIBS server and as gnubg write it: a
+/// board read is a real backgammon board (15 checkers a side at most), its
+/// dice are dice, and what the answer needs from it (the state, the
+/// session) is built or refused, never a panic. A move of the board's
+/// direction is written in its numbering, from 1 to 24, `bar` or `off`.
+pub fn fibs_board(data: &[u8]) {
+    use crate::gnubg::board_answer::session_of;
+    use crate::gnubg::fibs::{Decision, Flavour, parse_as};
+    let text = text_of(data);
+    for flavour in [Flavour::Fibs, Flavour::Gnubg] {
+        let Ok(req) = parse_as(&text, flavour) else {
+            continue;
+        };
+        assert!(req.board.validate().is_ok(), "{flavour:?}: {req:?}");
+        assert!(req.on_turn <= 1 && req.player <= 1);
+        if let Decision::Move { dice: (a, b) } = req.decision {
+            assert!((1..=6).contains(&a) && (1..=6).contains(&b));
+        }
+        let _ = session_of(&req, req.decision == Decision::Take);
+        let Ok(state) = crate::gnubg::state_of(crate::rules::Variant::Backgammon, &req.board, None)
+        else {
+            continue;
+        };
+        let steps: Vec<crate::rules::Step> = [(25u8, 3u8), (13, 5), (3, 3)]
+            .into_iter()
+            .filter(|&(from, _)| from == 25 || state.pos.own.counts()[usize::from(from) - 1] > 0)
+            .map(|(from, die)| crate::rules::Step::new(from, die))
+            .collect();
+        let direction = crate::fibs::clip::board_direction(&text).unwrap_or(-1);
+        if let Some(cmd) = crate::fibs::clip::move_command(&steps, direction) {
+            for pair in cmd.trim_start_matches("move ").split(' ') {
+                for end in pair.split('-') {
+                    let ok = matches!(end, "bar" | "off")
+                        || end.parse::<u8>().is_ok_and(|p| (1..=24).contains(&p));
+                    assert!(ok, "{cmd}");
+                }
+            }
+        }
     }
 }

@@ -381,6 +381,31 @@ fn record_input(seed: u64) -> Input {
     })
 }
 
+/// Board lines the FIBS bot and the draft read: BaldLies's, the FIBS
+/// documentation's, mirrored, doubled, at a score, with the Crawford flags.
+const FIBS_BOARDS: [&str; 4] = [
+    "board:You:alice:3:0:0:0:0:0:2:0:2:3:2:0:0:0:1:-1:0:0:0:-3:-3:0:-3:-3:2:2:0:-2:1:-1:5:2:0:0:1:1:1:0:-1:1:25:0:0:0:0:1:2:0:0:0",
+    "board:You:someplayer:3:0:0:0:-2:0:0:0:0:5:0:3:0:0:0:-5:5:0:0:0:-3:0:-5:0:0:0:0:2:0:1:6:2:0:0:1:1:1:0:1:-1:0:25:0:0:0:0:2:0:0:0",
+    "board:You:someplayer:3:0:0:0:-2:0:0:0:0:5:0:3:0:0:0:-5:5:0:0:0:-3:0:-5:0:0:0:0:2:0:1:0:0:0:0:1:0:0:1:1:-1:0:25:0:0:0:0:2:0:0:0",
+    "board:You:bob:5:4:3:0:0:0:2:0:2:3:2:0:0:1:0:0:0:0:0:-3:-3:0:-4:-3:2:3:0:-2:0:-1:0:0:3:1:2:1:0:0:-1:1:25:0:0:0:0:0:0:0:1:0",
+];
+
+fn fibs_board_input(seed: u64) -> Input {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let b = FIBS_BOARDS[rng.random_range(0..FIBS_BOARDS.len())];
+    Input(mutate(&mut rng, b, ':'))
+}
+
+fn clip_input(seed: u64) -> Input {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let game = include_str!("../fuzz/corpus/clip_lines/seed-a-game");
+    let mut lines: Vec<String> = game.lines().map(str::to_string).collect();
+    let i = rng.random_range(0..lines.len());
+    let m = mutate(&mut rng, &lines[i], ' ');
+    lines[i] = String::from_utf8_lossy(&m).into_owned();
+    Input(lines.join("\n").into_bytes())
+}
+
 fn weights_input(seed: u64) -> Input {
     let mut rng = StdRng::seed_from_u64(seed);
     let mut b = if rng.random_range(0..4) == 0 {
@@ -457,6 +482,12 @@ proptest! {
 
     #[test]
     fn random_bytes_weights(b in bytes()) { ft::weights(&b); }
+
+    #[test]
+    fn random_bytes_clip(b in bytes()) { ft::clip_lines(&b); }
+
+    #[test]
+    fn random_bytes_fibs_board(b in bytes()) { ft::fibs_board(&b); }
 }
 
 proptest! {
@@ -486,6 +517,16 @@ proptest! {
     fn structured_weights(i in any::<u64>().prop_map(weights_input)) {
         ft::weights(&i.0);
     }
+
+    #[test]
+    fn structured_fibs_board(i in any::<u64>().prop_map(fibs_board_input)) {
+        ft::fibs_board(&i.0);
+    }
+
+    #[test]
+    fn structured_clip(i in any::<u64>().prop_map(clip_input)) {
+        ft::clip_lines(&i.0);
+    }
 }
 
 /// The generators make what they claim before mutation: legal move lists
@@ -511,12 +552,14 @@ type Target = (&'static str, fn(&[u8]));
 /// Every committed seed of `fuzz/corpus/<target>/`, through its target.
 #[test]
 fn fuzz_corpus_seeds() {
-    let targets: [Target; 5] = [
+    let targets: [Target; 7] = [
         ("protocol_lines", ft::protocol_lines),
         ("position_text", ft::position_text),
         ("move_list", ft::move_list),
         ("record", ft::record),
         ("weights", ft::weights),
+        ("clip_lines", ft::clip_lines),
+        ("fibs_board", ft::fibs_board),
     ];
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus");
     let mut seen = 0;

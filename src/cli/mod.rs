@@ -4,6 +4,7 @@
 
 pub mod analyse;
 pub mod bearoff;
+pub mod fibs;
 pub mod gnubg_external;
 pub mod match_cmd;
 pub mod merge;
@@ -75,6 +76,8 @@ pub enum Commands {
     Train(train::TrainArgs),
     /// Refine a network towards its own 1-ply judgement (see docs/TRAINING.md).
     Refine(refine::RefineArgs),
+    /// Play on a FIBS server as a bot (CLIP; see docs/CLIENTS.md).
+    Fibs(fibs::FibsArgs),
     /// Serve GNU Backgammon's external-player interface (see docs/GNUBG.md).
     GnubgExternal(gnubg_external::GnubgExternalArgs),
     /// Generate the race (bear-off) tables, time them, and measure each
@@ -142,6 +145,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Some(Commands::Train(a)) => train::run(a),
         Some(Commands::Refine(a)) => refine::run(a),
         Some(Commands::GnubgExternal(a)) => gnubg_external::run(a),
+        Some(Commands::Fibs(a)) => fibs::run(a),
         Some(Commands::Bearoff(a)) => bearoff::run(a),
         Some(Commands::Met(a)) => met::run(a),
     }

@@ -71,7 +71,7 @@ fn results(p: &Probs) -> [(i64, f64); 6] {
 }
 
 /// The MWC of a game played to its end at cube `cube` (the cube dead).
-fn dead(p: &Probs, met: &Met, score: &MatchScore, cube: i64) -> f64 {
+pub(crate) fn dead(p: &Probs, met: &Met, score: &MatchScore, cube: i64) -> f64 {
     results(p)
         .iter()
         .map(|&(k, q)| q * score.after(met, k * cube))
