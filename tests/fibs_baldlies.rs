@@ -15,7 +15,7 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::Read;
 use std::net::{TcpListener, TcpStream};
 use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
@@ -141,7 +141,7 @@ fn report(stdout: &str) -> [u32; 5] {
 /// Runs `gulbara fibs ARGS` to its end; its stdout.
 fn run_bot(args: &[&str]) -> String {
     let mut child = Command::new(bin())
-        .arg("fibs")
+        .args(["--log-level", "gulbara=debug", "fibs"])
         .args(args)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -169,7 +169,12 @@ fn run_bot(args: &[&str]) -> String {
     };
     let _ = stdout.read_to_string(&mut out);
     let err = e.join().unwrap_or_default();
-    assert!(status.success(), "bot {args:?} failed: {err}");
+    let tail: Vec<&str> = err.lines().rev().take(40).collect();
+    assert!(
+        status.success(),
+        "bot {args:?} failed; the end of its log:\n{}",
+        tail.into_iter().rev().collect::<Vec<_>>().join("\n")
+    );
     out
 }
 
@@ -221,52 +226,6 @@ fn two_gulbara_bots_play_3_point_matches_with_the_cube_on_baldlies() {
     assert!(cube_actions > 0, "no double in {matches} 3-point matches");
 }
 
-/// Registers `user` through `guest` and sets its `ready` flag, as a person
-/// does once for a bot that cannot do it itself.
-fn register_ready(server: &Server, user: &str, password: &str) {
-    let mut s = TcpStream::connect(("127.0.0.1", server.port)).expect("connect");
-    s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
-    let wait = |s: &mut TcpStream, what: &str| {
-        let mut seen = Vec::new();
-        let mut b = [0u8; 1024];
-        while !String::from_utf8_lossy(&seen).contains(what) {
-            let n = s.read(&mut b).expect("BaldLies answers");
-            assert!(n > 0, "BaldLies closed while waiting for {what:?}");
-            seen.extend_from_slice(&b[..n]);
-        }
-    };
-    wait(&mut s, "login:");
-    for (line, next) in [
-        ("guest", "> "),
-        (&format!("name {user}") as &str, "password: "),
-        (password, "password: "),
-        (password, "You are registered."),
-    ] {
-        s.write_all(format!("{line}\r\n").as_bytes()).unwrap();
-        wait(&mut s, next);
-    }
-    drop(s);
-    let s = TcpStream::connect(("127.0.0.1", server.port)).expect("connect");
-    s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
-    let mut w = s.try_clone().unwrap();
-    w.write_all(format!("login test 1008 {user} {password}\r\n").as_bytes())
-        .unwrap();
-    let mut r = BufReader::new(s);
-    let mut line = String::new();
-    loop {
-        line.clear();
-        assert!(r.read_line(&mut line).unwrap() > 0, "no own-info line");
-        if let Some(rest) = line.strip_prefix("2 ") {
-            let ready = rest.split_whitespace().nth(16);
-            if ready == Some("0") {
-                w.write_all(b"toggle ready\r\n").unwrap();
-            }
-            break;
-        }
-    }
-    w.write_all(b"bye\r\n").unwrap();
-}
-
 #[test]
 #[ignore = "runs BaldLies and gnubg (.ci/run installs them)"]
 fn gulbara_plays_a_match_against_baldlies_gnubg_bot() {
@@ -276,7 +235,19 @@ fn gulbara_plays_a_match_against_baldlies_gnubg_bot() {
         "gnubg is not installed (.ci/run installs it)"
     );
     let server = Server::start("gnubot");
-    register_ready(&server, "gnubot", "gnubot-pw");
+    // Registered and made ready by a bot that logs out again, as the
+    // client cannot do it itself.
+    let out = run_bot(&[
+        "--server",
+        &server.addr(),
+        "--user",
+        "gnubot",
+        "--password",
+        "gnubot-pw",
+        "--register",
+        "--setup",
+    ]);
+    assert_eq!(report(&out), [0; 5], "{out}");
     let conf = server.dir.join("gnubot.conf");
     std::fs::write(
         &conf,

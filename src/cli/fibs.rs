@@ -35,6 +35,11 @@ pub struct FibsArgs {
     /// BaldLies's own gnubg bot cannot answer a double: see docs/CLIENTS.md.
     #[arg(long)]
     pub never_double: bool,
+    /// Only log in (after --register, if given), set the toggles a bot
+    /// needs (ready among them) and log out: prepares an account for
+    /// another client, such as BaldLies's gnubg bot.
+    #[arg(long, conflicts_with = "invite")]
+    pub setup: bool,
     /// Give up when the server says nothing for this many seconds.
     #[arg(long, default_value_t = 600)]
     pub idle_timeout: u64,
@@ -61,6 +66,7 @@ pub fn run(a: FibsArgs) -> anyhow::Result<()> {
         password: a.password,
         register: a.register,
         offer_doubles: !a.never_double,
+        setup_only: a.setup,
         invite: a.invite,
         length: a.length,
         idle: Duration::from_secs(a.idle_timeout.max(1)),

@@ -35,6 +35,9 @@ pub struct BotConfig {
     pub matches: u32,
     /// Offer doubles when the engine would (else it only answers them).
     pub offer_doubles: bool,
+    /// Only log in, set the toggles and log out: an account made ready for
+    /// another client.
+    pub setup_only: bool,
     /// Give up when the server says nothing for this long.
     pub idle: Duration,
     /// Protocol settings for the engine, `(key, value)`.
@@ -265,6 +268,16 @@ pub struct Bot {
 /// invited yet.
 const REINVITE: Duration = Duration::from_secs(2);
 
+/// How long after the player to invite shows up ready the invitation
+/// goes: BaldLies loses the start of a match (`No match!` in its log, and
+/// no opening roll) when a player is invited while its login is still
+/// being processed.
+const SETTLE: Duration = Duration::from_secs(2);
+
+/// When no `5` line says the player to invite is there, the bot invites
+/// after this long anyway (and again while the server says it cannot).
+const UNSEEN: Duration = Duration::from_secs(10);
+
 impl Bot {
     /// Logs in with CLIP and sets the toggles the bot needs.
     pub fn login(config: BotConfig) -> Result<Bot, BotError> {
@@ -333,7 +346,7 @@ impl Bot {
             }
         }
         if self.config.invite.is_some() {
-            self.invite_at = Some(Instant::now());
+            self.invite_at = Some(Instant::now() + UNSEEN);
         }
         Ok(())
     }
@@ -359,7 +372,21 @@ impl Bot {
             };
             heard = Instant::now();
             match clip::parse_line(&line) {
+                Event::OwnInfo(t) if self.config.setup_only => {
+                    self.set_toggles(t)?;
+                    // The server applies the toggles before it reads this.
+                    self.conn.send("bye")?;
+                    return Ok(self.report);
+                }
                 Event::OwnInfo(t) => self.set_toggles(t)?,
+                Event::Who {
+                    name,
+                    ready,
+                    playing,
+                } if !self.in_match && self.config.invite.as_deref() == Some(name.as_str()) => {
+                    tracing::debug!(%name, ready, playing, "the player to invite");
+                    self.invite_at = (ready && !playing).then(|| Instant::now() + SETTLE);
+                }
                 Event::Invitation { from, length } => {
                     let wanted = self.config.invite.is_none() && !self.in_match;
                     tracing::info!(%from, ?length, wanted, "invitation");
@@ -400,7 +427,7 @@ impl Bot {
                         return Ok(self.report);
                     }
                     if self.config.invite.is_some() {
-                        self.invite_at = Some(Instant::now());
+                        self.invite_at = Some(Instant::now() + SETTLE);
                     }
                 }
                 Event::Refused(why) => {
@@ -421,7 +448,7 @@ impl Bot {
                         return Err(BotError::Refused(self.refusals, why));
                     }
                 }
-                Event::Welcome { .. } | Event::Other => {}
+                Event::Welcome { .. } | Event::Who { .. } | Event::Other => {}
             }
         }
     }

@@ -25,6 +25,16 @@ pub enum Event {
     /// double experience greedy moreboards moves notify rating ratings
     /// ready redoubles report silent timezone`: the toggles that matter.
     OwnInfo(Toggles),
+    /// `5 NAME OPPONENT WATCHING READY AWAY ...`: a player's state (sent
+    /// for everyone at login, then whenever it changes).
+    Who {
+        /// The player.
+        name: String,
+        /// Ready to play.
+        ready: bool,
+        /// Playing a match now.
+        playing: bool,
+    },
     /// A `board:` line.
     Board(String),
     /// `NAME wants to play a N point match with you.` (`length` `None`:
@@ -103,6 +113,13 @@ pub fn parse_line(line: &str) -> Event {
         ["1", name, ..] => {
             return Event::Welcome {
                 name: (*name).to_string(),
+            };
+        }
+        ["5", name, opponent, _watching, ready, ..] => {
+            return Event::Who {
+                name: (*name).to_string(),
+                ready: *ready == "1",
+                playing: *opponent != "-",
             };
         }
         ["2", _name, rest @ ..] if rest.len() >= 16 => {
