@@ -409,3 +409,53 @@ fn bearoff_runs() {
     assert!(!out.is_empty());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// docs/CLIENTS.md's UBGI draft session: the typed lines (the handshake, the
+/// boards, a word the draft does not know) sent as they are, and the
+/// engine's whole output compared with the rest.
+#[test]
+fn the_clients_draft_session_is_what_the_engine_says() {
+    use std::io::Write;
+    let text = doc("docs/CLIENTS.md");
+    let start = text
+        .find("$ target/release/gulbara --dialect ubgi-draft\n")
+        .expect("CLIENTS.md's draft session");
+    let block = &text[start..];
+    let block = &block[..block.find("```").unwrap()];
+    let lines: Vec<&str> = block.lines().skip(1).collect();
+    let typed = |l: &str| {
+        l == "ubgi"
+            || l == "quit"
+            || l == "hello"
+            || l.starts_with("XGID=")
+            || l.starts_with("board:")
+    };
+    let mut child = Command::new(BIN)
+        .args(["--dialect", "ubgi-draft"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut want = Vec::new();
+    for l in &lines {
+        if typed(l) {
+            writeln!(stdin, "{l}").unwrap();
+        } else {
+            want.push(l.to_string());
+        }
+    }
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let got: Vec<String> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(str::to_string)
+        .collect();
+    assert!(want.len() >= 6, "{want:?}");
+    assert_eq!(
+        got, want,
+        "CLIENTS.md's draft session differs from the engine"
+    );
+}
