@@ -558,6 +558,10 @@ impl Bot {
     }
 }
 
+/// Within this, accepting and playing on are worth the same (the chances
+/// are single-precision), and the resignation is accepted.
+const TIE: f64 = 1e-4;
+
 /// Whether "You" (player 1 of a FIBS board) should accept a resignation
 /// worth `points`: its worth against playing on, the cube dead at its
 /// value. Money play: points against the cubeless equity times the cube;
@@ -580,7 +584,7 @@ pub fn accept_resignation(
     let cube = req.cube.max(1);
     if req.match_length == 0 {
         let playing_on = f64::from(ours.equity()) * f64::from(cube);
-        return Ok(f64::from(points) >= playing_on - 1e-9);
+        return Ok(f64::from(points) >= playing_on - TIE);
     }
     // In the board's session the player on turn is White.
     let us = if req.on_turn == 1 {
@@ -596,5 +600,52 @@ pub fn accept_resignation(
     let met = met_for(Variant::Backgammon, true);
     let playing_on = dead(&ours, met, &score, i64::from(cube));
     let accepted = score.after(met, i64::from(points));
-    Ok(accepted >= playing_on - 1e-9)
+    Ok(accepted >= playing_on - TIE)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// "You" have two checkers left on the 1-point, the opponent all 15 in
+    /// its home board: "You" win a gammon, not a backgammon, all but surely.
+    fn gammon_board(match_length: u32, on_turn: i8) -> BoardRequest {
+        let mut b = [0i8; 26];
+        b[1] = 2;
+        b[20] = -15;
+        let board: Vec<String> = b.iter().map(i8::to_string).collect();
+        let line = format!(
+            "board:You:opp:{match_length}:0:0:{}:{on_turn}:0:0:0:0:1:1:1:0:1:-1:0:25:13:0:0:0:0:0:0:0",
+            board.join(":")
+        );
+        fibs::parse_fibs(&line).unwrap()
+    }
+
+    #[test]
+    fn resignations_are_judged_by_what_playing_on_is_worth() {
+        let mut engine = Engine::new(
+            {
+                let mut s = Settings::default();
+                s.apply(Setting::Variant(Variant::Backgammon));
+                s
+            },
+            EngineConfig::default(),
+        )
+        .unwrap();
+        for on_turn in [1, -1] {
+            // Money: a single game is less than the gammon to come.
+            let req = gammon_board(0, on_turn);
+            assert!(!accept_resignation(&mut engine, &req, 1).unwrap());
+            assert!(accept_resignation(&mut engine, &req, 2).unwrap());
+            assert!(accept_resignation(&mut engine, &req, 3).unwrap());
+            // A 5-point match at 0-0: the same.
+            let req = gammon_board(5, on_turn);
+            assert!(!accept_resignation(&mut engine, &req, 1).unwrap());
+            assert!(accept_resignation(&mut engine, &req, 2).unwrap());
+        }
+        // A 1-point match: one point wins it, so a single resignation is
+        // as good as the gammon.
+        let req = gammon_board(1, 1);
+        assert!(accept_resignation(&mut engine, &req, 1).unwrap());
+    }
 }
