@@ -1110,3 +1110,63 @@ async fn a_backgammon_match_with_a_double_a_take_and_a_drop() {
     page.no_errors().await;
     page.close().await;
 }
+
+/// Opens a backgammon money game without the cube against the baseline, and
+/// rolls `dice` for the person.
+async fn backgammon_roll(name: &'static str, dice: &str) -> Page {
+    let (browser, driver) = tools();
+    let page = Page::open(name, &browser, &driver).await;
+    page.baseline_game("backgammon").await;
+    page.choose_session("money", 0, "off").await;
+    page.type_into("#dice-input", dice).await;
+    page.click_css("#roll").await;
+    page.wait("the person's move", "S.phase === 'move'").await;
+    page
+}
+
+/// Issue 30, bug 3: roll 6-1 and play the 1: the 1 greys out, not the 6.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs chromium and chromium-driver (apt-get install -y chromium chromium-driver); run with --include-ignored"]
+async fn the_die_played_is_the_die_that_greys() {
+    let page = backgammon_roll("die-greys", "61").await;
+    let dice = "[...document.querySelectorAll('g.die')].map((g) => g.dataset.die + (g.classList.contains('used') ? '*' : '')).join(' ')";
+    assert_eq!(page.js(dice).await, json!("6 1"));
+    page.click_point("6").await;
+    page.wait("the checker is picked", "S.selected === '6'")
+        .await;
+    page.click_point("5").await;
+    page.wait("the step is taken", "S.stage.length === 1").await;
+    assert_eq!(page.js(dice).await, json!("6 1*"));
+    page.no_errors().await;
+    page.close().await;
+}
+
+/// Issue 30, bug 2: after a turn played with the mouse, Enter ends it
+/// (the focus is on the last point clicked).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs chromium and chromium-driver (apt-get install -y chromium chromium-driver); run with --include-ignored"]
+async fn enter_ends_a_turn_played_with_the_mouse() {
+    let page = backgammon_roll("enter-ends", "61").await;
+    for (from, to) in [("13", "7"), ("8", "7")] {
+        page.click_point(from).await;
+        page.wait("the checker is picked", &format!("S.selected === '{from}'"))
+            .await;
+        page.click_point(to).await;
+    }
+    page.wait("the turn is whole", "S.phase === 'done'").await;
+    assert_eq!(
+        page.js("document.activeElement?.closest?.('[data-point]')?.dataset.point ?? null")
+            .await,
+        json!("7"),
+        "the focus is on the last point clicked"
+    );
+    let turns = page.js("S.turns.length").await;
+    page.press('\u{E007}').await;
+    page.wait(
+        "Enter ends the turn",
+        &format!("S.turns.length > {turns} || S.phase === 'roll'"),
+    )
+    .await;
+    page.no_errors().await;
+    page.close().await;
+}

@@ -1009,14 +1009,43 @@ function currentDice() {
   return null;
 }
 
+/** The pips a step moves: from its point to its destination (the bar 25, off 0). */
+function stepPips(step) {
+  const at = (p) => (p === 'bar' ? 25 : p === 'off' ? 0 : Number(p.replace('*', '')));
+  return at(stepFrom(step)) - at(stepTo(step));
+}
+
+/**
+ * Which of `dice` the steps played used: each step the die of its own
+ * number; a checker borne off with a larger die than its point needs, the
+ * smallest such die left.
+ */
+function usedDice(dice, steps) {
+  const used = dice.map(() => false);
+  for (const s of steps) {
+    const n = stepPips(s);
+    let i = dice.findIndex((d, j) => !used[j] && Number(d) === n);
+    if (i < 0 && stepTo(s) === 'off') {
+      let best = -1;
+      dice.forEach((d, j) => {
+        if (!used[j] && Number(d) > n && (best < 0 || Number(d) < Number(dice[best]))) best = j;
+      });
+      i = best;
+    }
+    if (i < 0) i = used.indexOf(false);
+    if (i >= 0) used[i] = true;
+  }
+  return used;
+}
+
 function drawDice(svg) {
   const dice = currentDice();
   if (!dice || S.phase === 'roll') return;
   const right = S.show.tomove === 'w';
   const x0 = (right ? G.L + 6 * G.W + G.BW + 3 * G.W : G.L + 3 * G.W) - (dice.length * 42) / 2;
-  const used = S.stage.length;
+  const used = usedDice(dice, S.stage);
   dice.forEach((d, i) => {
-    const g = el('g', { class: `die${i < used ? ' used' : ''}`, 'data-die': d });
+    const g = el('g', { class: `die${used[i] ? ' used' : ''}`, 'data-die': d });
     const x = x0 + i * 42, y = 242;
     g.append(el('rect', { x, y, width: 36, height: 36, rx: 6 }));
     const pipsAt = {
@@ -1290,7 +1319,8 @@ function setupBoardInput() {
   });
   svg.addEventListener('keydown', (ev) => {
     const g = ev.target.closest?.('[data-point]');
-    if (g && (ev.key === 'Enter' || ev.key === ' ')) {
+    // With the turn whole, Enter ends it (the page's handler), wherever the focus is.
+    if (g && S.phase === 'move' && (ev.key === 'Enter' || ev.key === ' ')) {
       ev.preventDefault();
       ev.stopPropagation();
       guard(() => activate(g.getAttribute('data-point')));
