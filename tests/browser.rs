@@ -1170,3 +1170,32 @@ async fn enter_ends_a_turn_played_with_the_mouse() {
     page.no_errors().await;
     page.close().await;
 }
+
+/// Issue 30, bug 9: a bad token in the dice list is skipped with a word,
+/// and the rest of the list is kept (it was all thrown away before, and the
+/// engine rolled at random without a word).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs chromium and chromium-driver (apt-get install -y chromium chromium-driver); run with --include-ignored"]
+async fn a_bad_token_in_the_dice_list_is_skipped_and_said() {
+    let page = backgammon_roll("bad-dice-token", "61 7x 52 31").await;
+    for (from, to) in [("13", "7"), ("8", "7")] {
+        page.click_point(from).await;
+        page.wait("the checker is picked", &format!("S.selected === '{from}'"))
+            .await;
+        page.click_point(to).await;
+    }
+    page.wait("the turn is whole", "S.phase === 'done'").await;
+    page.end_turn().await;
+    page.wait("the person's next roll", "S.phase === 'roll'")
+        .await;
+    // The engine rolled the next good token, 5-2; 3-1 is still to come.
+    assert_eq!(page.js("S.turns[1].label").await, json!("52"));
+    assert_eq!(
+        page.js("document.getElementById('dice-input').value").await,
+        json!("31")
+    );
+    let status = page.text("status").await;
+    assert!(status.contains("bad dice '7x'"), "{status}");
+    page.no_errors().await;
+    page.close().await;
+}

@@ -502,7 +502,7 @@ async function next() {
   }
   if (S.passed || s.pending.kind === 'roll') {
     S.phase = 'roll';
-    setStatus(`${S.last}Your turn: roll the dice (or type them, e.g. 65).`);
+    setStatus(`${S.warning ?? ''}${S.last}Your turn: roll the dice (or type them, e.g. 65).`);
     render();
     evaluate().catch(() => {});
     return;
@@ -529,7 +529,7 @@ async function loadLegal() {
     setStatus('You have no legal play. Press Done to pass.');
   } else {
     S.phase = 'move';
-    setStatus(`${S.last}Your move: ${stageText()}. Pick a checker, then where it goes.`);
+    setStatus(`${S.warning ?? ''}${S.last}Your move: ${stageText()}. Pick a checker, then where it goes.`);
   }
   render();
 }
@@ -558,6 +558,7 @@ async function roll() {
     return;
   }
   S.last = '';
+  S.warning = '';
   S.phase = 'idle';
   S.passed = false;
   S.moves.push(r);
@@ -717,12 +718,17 @@ async function engineTurn() {
     if (S.passed || s.pending.kind === 'roll') {
       S.cubeAsked = false;
       let r;
-      try {
-        r = nextRoll();
-      } catch (e) {
-        setStatus(e.message);
-        $('dice-input').value = '';
-        r = nextRoll();
+      for (;;) {
+        try {
+          r = nextRoll();
+          break;
+        } catch (e) {
+          // Only the bad token goes: the rest of the list is kept for the
+          // rolls after it, and the person is told at the next prompt.
+          const input = $('dice-input');
+          input.value = input.value.split(/[\s,;]+/).filter(Boolean).slice(1).join(' ');
+          S.warning = `${S.warning ?? ''}${e.message}: skipped. `;
+        }
       }
       S.passed = false;
       S.moves.push(r);
