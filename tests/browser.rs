@@ -1199,3 +1199,39 @@ async fn a_bad_token_in_the_dice_list_is_skipped_and_said() {
     page.no_errors().await;
     page.close().await;
 }
+
+/// Issue 30, bug 4: a roll with no legal play (here a checker on the bar
+/// against the engine's points) is said, not passed without a word. The
+/// dice are a game against the baseline at 0-ply, the person playing each
+/// turn's first legal play: 2-5, the engine's 1-3, 1-4, the engine's 4-4
+/// hitting, then 6-4 enters nowhere.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs chromium and chromium-driver (apt-get install -y chromium chromium-driver); run with --include-ignored"]
+async fn a_roll_with_no_legal_play_is_said() {
+    let page = backgammon_roll("no-legal-play", "25 13 14 44 64 31").await;
+    for turn in 0..2 {
+        if turn > 0 {
+            page.roll().await;
+            page.wait("the person's move", "S.phase === 'move'").await;
+        }
+        while page.js("S.phase").await == json!("move") {
+            page.click_step().await;
+        }
+        page.end_turn().await;
+        page.wait("the person's roll", "S.phase === 'roll'").await;
+    }
+    assert_eq!(page.js("S.board.bar.w").await, json!(1), "the engine hit");
+    page.roll().await;
+    page.wait(
+        "the person's next roll, after the engine's turn",
+        "S.phase === 'roll' && S.turns.length === 6",
+    )
+    .await;
+    let status = page.text("status").await;
+    assert!(
+        status.contains("You rolled 6-4 and could not move."),
+        "{status}"
+    );
+    page.no_errors().await;
+    page.close().await;
+}

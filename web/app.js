@@ -567,6 +567,9 @@ async function roll() {
   S.chainStart = Number(r[0]);
   S.turns.push({ side: HUMAN, label: r, steps: [] });
   await sync();
+  // No legal play: the engine passed the turn on at once; say so at the
+  // person's next prompt (the engine's turn comes first).
+  if (!S.show.result && S.show.tomove !== HUMAN) S.warning = `You rolled ${r[0]}-${r[1]} and could not move. `;
   render();
   await next();
 }
@@ -742,7 +745,7 @@ async function engineTurn() {
     } else if (s.pending.kind === 'remainder') {
       S.turns.push({ side: ENGINE, label: `r${s.pending.text}`, steps: [] });
     }
-    setStatus('The engine is thinking…');
+    setStatus(`${S.warning ?? ''}The engine is thinking…`);
     render();
     const lines = await engine.search('go', 'bestmove');
     const bm = lines.find((l) => l.startsWith('bestmove '));
