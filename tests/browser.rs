@@ -1235,3 +1235,33 @@ async fn a_roll_with_no_legal_play_is_said() {
     page.no_errors().await;
     page.close().await;
 }
+
+/// Issue 30, bug 5: a record taken in the middle of a turn replays (the
+/// turn under way was written as `pass`, which `gulbara replay` refuses).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs chromium and chromium-driver (apt-get install -y chromium chromium-driver); run with --include-ignored"]
+async fn a_record_taken_in_the_middle_of_a_turn_replays() {
+    let page = backgammon_roll("record-mid-turn", "61 52 31").await;
+    let record = "document.getElementById('record').textContent";
+    // Before any step, then after one of the two.
+    for steps in 0..2 {
+        if steps == 1 {
+            page.click_step().await;
+        }
+        let r = page.js(record).await.as_str().unwrap().to_string();
+        page.replays(&r, &format!("mid-first-turn-{steps}"));
+    }
+    page.click_step().await;
+    page.end_turn().await;
+    page.wait("the person's roll", "S.phase === 'roll'").await;
+    page.roll().await;
+    page.wait("the person's move", "S.phase === 'move'").await;
+    page.click_step().await;
+    let r = page.js(record).await.as_str().unwrap().to_string();
+    // The whole turns are there; the one under way (3-1) is not.
+    assert!(r.contains("1) 61: ") && r.contains(" 52: "), "{r}");
+    assert!(!r.contains("31:"), "{r}");
+    page.replays(&r, "mid-second-turn");
+    page.no_errors().await;
+    page.close().await;
+}

@@ -1193,9 +1193,13 @@ function recordText() {
   const slots = [];
   let cur = [[], []];
   const hasRoll = (v) => v.some((x) => !x.startsWith('r'));
+  // A turn the person is still playing (a stage under way) is left out: a
+  // record holds whole turns, as `gulbara replay` reads them.
+  const last = S.turns[S.turns.length - 1];
+  const turns = S.phase === 'move' && last?.side === HUMAN ? S.turns.slice(0, -1) : S.turns;
   // A cube action goes before its doubler's roll, in the same slot.
   let cubeWord = '';
-  for (const t of S.turns) {
+  for (const t of turns) {
     if (t.cube) {
       if (t.label.endsWith(':drop')) {
         const i = t.side === 'w' ? 0 : 1;
