@@ -1265,3 +1265,24 @@ async fn a_record_taken_in_the_middle_of_a_turn_replays() {
     page.no_errors().await;
     page.close().await;
 }
+
+/// Issue 30, bug 8: after the person's roll the evaluation bar judges the
+/// roll (the position after its best play), as the top hint does.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs chromium and chromium-driver (apt-get install -y chromium chromium-driver); run with --include-ignored"]
+async fn the_evaluation_after_a_roll_agrees_with_the_top_hint() {
+    let page = backgammon_roll("eval-after-roll", "61").await;
+    page.click_css("#hint").await;
+    page.wait("the hints", "S.hints && S.hints.length > 0")
+        .await;
+    let hint = page.js("Number(S.hints[0].equity)").await.as_f64().unwrap();
+    let shown =
+        "Number(document.getElementById('evaltext').textContent.match(/equity ([-+0-9.]+)/)?.[1])";
+    page.wait(
+        "the bar judges the roll",
+        &format!("Math.abs({shown} - {hint}) < 0.0015"),
+    )
+    .await;
+    page.no_errors().await;
+    page.close().await;
+}

@@ -532,6 +532,9 @@ async function loadLegal() {
     setStatus(`${S.warning ?? ''}${S.last}Your move: ${stageText()}. Pick a checker, then where it goes.`);
   }
   render();
+  // With the dice set, `eval` judges the position after the best play of
+  // them: the bar then agrees with the top hint.
+  evaluate().catch(() => {});
 }
 
 /** The next roll: typed dice first (one or more, e.g. "65 31"), else random. */
