@@ -1286,3 +1286,47 @@ async fn the_evaluation_after_a_roll_agrees_with_the_top_hint() {
     page.no_errors().await;
     page.close().await;
 }
+
+/// Issue 30, bug 1: New game pressed while the engine is still moving
+/// starts a clean game; the engine's unfinished turn is dropped, never
+/// played onto the new board (which showed 16 checkers a side, and the
+/// next roll failed).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs chromium and chromium-driver (apt-get install -y chromium chromium-driver); run with --include-ignored"]
+async fn new_game_while_the_engine_moves_starts_clean() {
+    let page = backgammon_roll("new-game-mid-turn", "61 52").await;
+    // Slow steps: the engine's turn lasts long enough to be cut.
+    page.client
+        .goto(&format!("http://{}/?anim=400", page._web.http))
+        .await
+        .expect("reload the board");
+    page.wait("the first game starts", "S.phase === 'roll'")
+        .await;
+    page.baseline_game("backgammon").await;
+    page.choose_session("money", 0, "off").await;
+    page.type_into("#dice-input", "61 52 31").await;
+    page.click_css("#roll").await;
+    page.wait("the person's move", "S.phase === 'move'").await;
+    while page.js("S.phase").await == json!("move") {
+        page.click_step().await;
+    }
+    page.click_css("#done").await;
+    page.wait("the engine moves", "S.phase === 'engine'").await;
+    page.click_css("#newgame").await;
+    page.wait("the new game", "S.phase === 'roll' && S.moves.length === 0")
+        .await;
+    page.click_css("#roll").await;
+    page.wait("the person's move in the new game", "S.phase === 'move'")
+        .await;
+    // Whatever the old turn was doing has ended by now (its steps take
+    // 400 ms each): the new game holds only its first roll.
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    assert_eq!(page.js("S.moves.join(' ')").await, json!("31"));
+    assert_eq!(page.js("S.turns.length").await, json!(1));
+    let count = "[...S.board.pts].reduce((a, n) => a + (n > 0 ? n : 0), 0) + S.board.bar.w";
+    assert_eq!(page.js(count).await, json!(15));
+    let status = page.text("status").await;
+    assert!(!status.contains("Error"), "{status}");
+    page.no_errors().await;
+    page.close().await;
+}

@@ -714,6 +714,10 @@ async function done() {
 
 /** The engine's turn(s): rolls for it, asks `go`, shows the reply step by step. */
 async function engineTurn() {
+  // A new game or game started meanwhile (New game, another variant) ends
+  // this turn: nothing of it may touch the new game's state.
+  const game = S;
+  const gone = () => S !== game;
   S.phase = 'engine';
   while (true) {
     const s = S.show;
@@ -721,6 +725,7 @@ async function engineTurn() {
     const actor = S.passed ? other(s.tomove) : s.tomove;
     if (actor !== ENGINE) break;
     if (!S.passed && s.pending.kind === 'roll' && (await engineCube())) return;
+    if (gone()) return;
     if (S.passed || s.pending.kind === 'roll') {
       S.cubeAsked = false;
       let r;
@@ -740,6 +745,7 @@ async function engineTurn() {
       S.moves.push(r);
       S.turns.push({ side: ENGINE, label: r, steps: [] });
       await sync();
+      if (gone()) return;
       if (!S.show.result && (S.show.tomove !== ENGINE || S.show.pending.kind === 'roll')) {
         // Nothing to play with that roll: the turn passed by itself.
         S.last = 'The engine could not move. ';
@@ -751,6 +757,7 @@ async function engineTurn() {
     setStatus(`${S.warning ?? ''}The engine is thinking…`);
     render();
     const lines = await engine.search('go', 'bestmove');
+    if (gone()) return;
     const bm = lines.find((l) => l.startsWith('bestmove '));
     if (!bm) throw new Error(lines[lines.length - 1] || 'no bestmove');
     const steps = bm.slice(9).split(' ').filter((x) => x && x !== 'pass');
@@ -763,12 +770,14 @@ async function engineTurn() {
       applyStep(S.board, ENGINE, st);
       render();
       if (ANIM_MS) await sleep(ANIM_MS);
+      if (gone()) return;
     }
     S.moves.push(...steps);
     S.turns[S.turns.length - 1].steps.push(...steps);
     S.last = `The engine played ${steps.join(' ')}. `;
     const drawn = cloneBoard(S.board);
     await sync();
+    if (gone()) return;
     checkBoard(drawn, steps.join(' '));
   }
   S.floor = S.moves.length;
