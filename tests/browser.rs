@@ -1330,3 +1330,49 @@ async fn new_game_while_the_engine_moves_starts_clean() {
     page.no_errors().await;
     page.close().await;
 }
+
+/// Issue 30, bug 7: while the engine plays a chain, the dice and the
+/// status show the stage it is playing (they showed the first stage's dice
+/// and "The engine is thinking…" all through). Gul bara against the
+/// baseline: the person's fourth roll, 1-1, escalates and breaks in the
+/// 3s, and the engine plays the remainder, two 3s, then its 4s, 5s and 6s.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs chromium and chromium-driver (apt-get install -y chromium chromium-driver); run with --include-ignored"]
+async fn the_engines_chain_shows_the_stage_it_plays() {
+    let (browser, driver) = tools();
+    let page = Page::open("engine-chain", &browser, &driver).await;
+    // Slow steps, to look at the chain while it is played.
+    page.client
+        .goto(&format!("http://{}/?anim=400", page._web.http))
+        .await
+        .expect("reload the board");
+    page.wait("the first game starts", "S.phase === 'roll'")
+        .await;
+    page.baseline_game("gulbara").await;
+    page.type_into("#dice-input", "52 45 64 65 36 46 11 23")
+        .await;
+    for turn in 0..4 {
+        page.roll().await;
+        page.wait("the person's move", "S.phase === 'move'").await;
+        while page.js("S.phase").await == json!("move") {
+            page.click_step().await;
+        }
+        if turn < 3 {
+            page.end_turn().await;
+            page.wait("the person's roll", "S.phase === 'roll'").await;
+        }
+    }
+    page.click_css("#done").await;
+    let dice = "[...document.querySelectorAll('g.die')].map((g) => g.dataset.die).join('')";
+    // The dice and the status, read at once.
+    page.wait(
+        "the engine's 5s shown while it plays them",
+        &format!(
+            "S.phase === 'engine' && {dice} === '5555' && document.getElementById('status').textContent.includes('The engine plays its chain: 4 5s.')"
+        ),
+    )
+    .await;
+    page.wait("the person's roll", "S.phase === 'roll'").await;
+    page.no_errors().await;
+    page.close().await;
+}

@@ -224,6 +224,7 @@ function newState(variant) {
     cube: { value: 1, owner: 'center' }, // the cube of this game: its owner 'center', 'w' or 'b'
     cubeAsked: false, // the engine was asked about doubling before its coming roll
     offer: 0, // the cube the engine offers while the person decides (phase 'cube')
+    anim: null, // the stage of the engine's chain being shown: {die, count, done}
     drop: null, // the side whose double was dropped: the game ended there
     scored: null, // { winner, points } once the game is over and scored
   };
@@ -712,6 +713,27 @@ async function done() {
   await next();
 }
 
+/**
+ * The stage of each of the `n` steps the engine plays from `pending`: an
+ * escalating chain (four of each number up to 6) or a remainder (its dice,
+ * then four of each higher number). `null` for a plain roll.
+ */
+function stagePlan(pending, n) {
+  let die;
+  let left;
+  if (pending.kind === 'dice' && pending.escalating) [die, left] = [Number(pending.dice[0]), 4];
+  else if (pending.kind === 'chain') [die, left] = [Number(pending.die), 4];
+  else if (pending.kind === 'remainder') [die, left] = pending.text.split('x').map(Number);
+  else return null;
+  const plan = [];
+  while (plan.length < n && die <= 6) {
+    for (let done = 0; done < left && plan.length < n; done++) plan.push({ die, count: left, done });
+    die += 1;
+    left = 4;
+  }
+  return plan;
+}
+
 /** The engine's turn(s): rolls for it, asks `go`, shows the reply step by step. */
 async function engineTurn() {
   // A new game or game started meanwhile (New game, another variant) ends
@@ -756,6 +778,7 @@ async function engineTurn() {
     }
     setStatus(`${S.warning ?? ''}The engine is thinking…`);
     render();
+    const pending = S.show.pending;
     const lines = await engine.search('go', 'bestmove');
     if (gone()) return;
     const bm = lines.find((l) => l.startsWith('bestmove '));
@@ -766,12 +789,18 @@ async function engineTurn() {
       S.last = 'The engine could not move. ';
       continue;
     }
-    for (const st of steps) {
+    const plan = stagePlan(pending, steps.length);
+    for (const [k, st] of steps.entries()) {
+      if (plan?.[k]) {
+        S.anim = plan[k];
+        setStatus(`The engine plays its chain: ${plan[k].count} ${plan[k].die}s.`);
+      }
       applyStep(S.board, ENGINE, st);
       render();
       if (ANIM_MS) await sleep(ANIM_MS);
       if (gone()) return;
     }
+    S.anim = null;
     S.moves.push(...steps);
     S.turns[S.turns.length - 1].steps.push(...steps);
     S.last = `The engine played ${steps.join(' ')}. `;
@@ -1060,11 +1089,13 @@ function usedDice(dice, steps) {
 }
 
 function drawDice(svg) {
-  const dice = currentDice();
+  // The engine's chain shows the stage it is playing, its played dice grey.
+  const anim = S.phase === 'engine' ? S.anim : null;
+  const dice = anim ? Array(anim.count).fill(String(anim.die)) : currentDice();
   if (!dice || S.phase === 'roll') return;
   const right = S.show.tomove === 'w';
   const x0 = (right ? G.L + 6 * G.W + G.BW + 3 * G.W : G.L + 3 * G.W) - (dice.length * 42) / 2;
-  const used = usedDice(dice, S.stage);
+  const used = anim ? dice.map((_, i) => i < anim.done) : usedDice(dice, S.stage);
   dice.forEach((d, i) => {
     const g = el('g', { class: `die${used[i] ? ' used' : ''}`, 'data-die': d });
     const x = x0 + i * 42, y = 242;
@@ -1087,6 +1118,7 @@ const VARIANT_NAMES = { gulbara: 'Gul bara', long_nardy: 'Long nardy', short_nar
 function stageText() {
   const s = S.show;
   if (!s) return '–';
+  if (S.phase === 'engine' && S.anim) return `${S.anim.count} ${S.anim.die}s of the engine's chain (up to 6s)`;
   const p = s.pending;
   if (s.result) return 'game over';
   switch (p.kind) {
