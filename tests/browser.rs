@@ -1376,3 +1376,37 @@ async fn the_engines_chain_shows_the_stage_it_plays() {
     page.no_errors().await;
     page.close().await;
 }
+
+/// Issue 30, bug 6: the steps of a play can be taken in either order of
+/// the dice. Long nardy's opening 6-3 from the head: 24 offers 21 as well
+/// as 18 and 15, and 24/21 21/15 is played.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs chromium and chromium-driver (apt-get install -y chromium chromium-driver); run with --include-ignored"]
+async fn a_play_can_take_its_dice_in_either_order() {
+    let (browser, driver) = tools();
+    let page = Page::open("either-order", &browser, &driver).await;
+    page.baseline_game("long_nardy").await;
+    page.type_into("#dice-input", "63").await;
+    page.click_css("#roll").await;
+    page.wait("the person's move", "S.phase === 'move'").await;
+    page.click_point("24").await;
+    page.wait("the checker is picked", "S.selected === '24'")
+        .await;
+    let dests = page
+        .js("[...document.querySelectorAll('.point.dest')].map((e) => e.dataset.point).sort().join(' ')")
+        .await;
+    assert_eq!(dests, json!("15 18 21"));
+    page.click_point("21").await;
+    page.wait("the 3 is played", "S.stage.join(' ') === '24/21'")
+        .await;
+    page.click_point("21").await;
+    page.wait("the checker is picked", "S.selected === '21'")
+        .await;
+    page.click_point("15").await;
+    page.wait("the turn is whole", "S.phase === 'done'").await;
+    assert_eq!(page.js("S.moves.join(' ')").await, json!("63 24/21 21/15"));
+    page.end_turn().await;
+    page.wait("the person's roll", "S.phase === 'roll'").await;
+    page.no_errors().await;
+    page.close().await;
+}

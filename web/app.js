@@ -515,7 +515,8 @@ async function next() {
 }
 
 async function loadLegal() {
-  const lines = await engine.cmd('legal');
+  // Every order of a play's steps the rules allow, so either die may go first.
+  const lines = await engine.cmd('legal orders');
   S.legal = [];
   S.playable = 0;
   for (const l of lines) {

@@ -278,7 +278,10 @@ mod tests {
     fn legal_and_hint() {
         assert_eq!(
             parse_command("legal limit 3").unwrap(),
-            Command::Legal { limit: 3 }
+            Command::Legal {
+                limit: 3,
+                orders: false
+            }
         );
         assert_eq!(
             parse_command("hint").unwrap(),

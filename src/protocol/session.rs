@@ -268,7 +268,7 @@ impl Session {
             | Command::Double
             | Command::Answer(..)) => apply_setup(&mut self.engine, cmd)?,
             Command::Show => self.show(),
-            Command::Legal { limit } => self.legal(limit)?,
+            Command::Legal { limit, orders } => self.legal(limit, orders)?,
             Command::Go(p) => self.go(p)?,
             Command::Eval => self.eval()?,
             Command::Hint { count, rollout } => self.hint(count, rollout)?,

@@ -1,11 +1,16 @@
-//! `legal [limit <n>]`: the current stage's legal plays, one `play` line
-//! each sorted by text, then `legal count <n> playable <k> [truncated]`.
+//! `legal [orders] [limit <n>]`: the current stage's legal plays, one
+//! `play` line each sorted by text, then `legal count <n> playable <k>
+//! [truncated]`. With `orders`, a play whose checker moves by both dice of
+//! a roll is listed in each order of the dice that the rules allow (its
+//! other stop on the way), so a board can take the steps in either order;
+//! the count stays the number of ends.
 
 use crate::notation::play_text_at;
 use crate::protocol::error::{ProtocolError, quote};
 use crate::protocol::parser::{no_more, number};
 use crate::protocol::session::Session;
-use crate::rules::StageGen;
+use crate::rules::state::apply_steps_in;
+use crate::rules::{Position, StageDice, StageGen, Step, Variant};
 
 use super::{Command, need_stage};
 
@@ -14,25 +19,54 @@ pub const DEFAULT_LEGAL_LIMIT: usize = 10_000;
 
 /// Parses the words after `legal`.
 pub(crate) fn parse(args: &[&str]) -> Result<Command, ProtocolError> {
+    let (orders, args) = match args {
+        ["orders", rest @ ..] => (true, rest),
+        _ => (false, args),
+    };
     match args {
         [] => Ok(Command::Legal {
             limit: DEFAULT_LEGAL_LIMIT,
+            orders,
         }),
         ["limit", rest @ ..] => {
             let limit = number::<usize>("legal limit", rest.first())?;
             no_more("legal limit <n>", &rest[1..])?;
-            Ok(Command::Legal { limit })
+            Ok(Command::Legal { limit, orders })
         }
         [t, ..] => Err(ProtocolError::bad_command(format!(
-            "usage: legal [limit <n>], got {}",
+            "usage: legal [orders] [limit <n>], got {}",
             quote(t)
         ))),
     }
 }
 
+/// The play's steps and, when one checker moves by both dice of a roll,
+/// the same move with the dice the other way round where the rules allow
+/// each step of it (it ends where the play ends, so the stage's own rules
+/// hold for it too).
+fn orders_of(variant: Variant, pos: Position, dice: StageDice, steps: &[Step]) -> Vec<Vec<Step>> {
+    let mut out = vec![steps.to_vec()];
+    if let [a, b] = steps
+        && a.die != b.die
+        && b.from == a.to()
+        && a.from > b.die
+    {
+        let other = [Step::new(a.from, b.die), Step::new(a.from - b.die, a.die)];
+        let end = steps.iter().fold(pos, |p, &s| variant.apply_step(p, s));
+        if apply_steps_in(variant, pos, dice, &other, 0).is_ok_and(|p| p == end) {
+            out.push(other.to_vec());
+        }
+    }
+    out
+}
+
 impl Session {
     /// Answers `legal`.
-    pub(in crate::protocol) fn legal(&self, limit: usize) -> Result<(), ProtocolError> {
+    pub(in crate::protocol) fn legal(
+        &self,
+        limit: usize,
+        orders: bool,
+    ) -> Result<(), ProtocolError> {
         let state = self.state();
         need_stage(state, "legal")?;
         let Some(dice) = state.stage_dice() else {
@@ -45,13 +79,24 @@ impl Session {
         let (variant, pos) = (state.variant, state.pos);
         let mut plays: Vec<String> = ends
             .iter()
-            .map(|e| play_text_at(variant, pos, e.play.steps()))
+            .flat_map(|e| {
+                if orders {
+                    orders_of(variant, pos, dice, e.play.steps())
+                } else {
+                    vec![e.play.steps().to_vec()]
+                }
+            })
+            .map(|steps| play_text_at(variant, pos, &steps))
             .collect();
         plays.sort_unstable();
         for p in plays.iter().take(limit) {
             self.say(&format!("play {p}"));
         }
-        let truncated = if ends.len() > limit { " truncated" } else { "" };
+        let truncated = if plays.len() > limit {
+            " truncated"
+        } else {
+            ""
+        };
         self.say(&format!(
             "legal count {} playable {playable}{truncated}",
             ends.len()

@@ -84,10 +84,12 @@ pub enum Command {
     Dice(u8, u8),
     /// `go ...`.
     Go(GoParams),
-    /// `legal [limit <n>]`.
+    /// `legal [orders] [limit <n>]`.
     Legal {
         /// At most this many `play` lines.
         limit: usize,
+        /// `orders`: every order of each play's steps that reaches its end.
+        orders: bool,
     },
     /// `hint [n] [rollout <games> [rollout options]]`.
     Hint {
