@@ -210,6 +210,7 @@ function newState(variant) {
     show: null, // the last `show`
     board: null, // what is drawn: show's board plus the steps of the current stage
     legal: [], // the current stage's plays: {steps, norm}
+    orders: [], // the same ends, a checker taking the dice the other way round
     playable: 0,
     stage: [], // the person's steps in the current stage (no `*`)
     bounds: [], // stages of this turn already sent: {start, steps}
@@ -518,11 +519,16 @@ async function loadLegal() {
   // Every order of a play's steps the rules allow, so either die may go first.
   const lines = await engine.cmd('legal orders');
   S.legal = [];
+  S.orders = [];
   S.playable = 0;
   for (const l of lines) {
     if (l.startsWith('play ') && l !== 'play pass') {
       const steps = l.slice(5).split(' ');
       S.legal.push({ steps, norm: steps.map(stripHit) });
+    } else if (l.startsWith('order ')) {
+      // The same end as a play, its checker taking the dice the other way round.
+      const steps = l.slice(6).split(' ');
+      S.orders.push({ steps, norm: steps.map(stripHit) });
     } else if (l.startsWith('legal count')) S.playable = Number(l.split(' ')[4]);
   }
   S.stagePass = S.legal.length === 0;
@@ -610,7 +616,7 @@ function nextMoves() {
     const m = moves.get(src);
     if (!m.has(dest)) m.set(dest, path);
   };
-  for (const p of S.legal) {
+  for (const p of [...S.legal, ...(S.orders ?? [])]) {
     const rest = multisetMinus(p.norm, S.stage);
     if (!rest) continue;
     for (const s of new Set(rest)) {
@@ -638,7 +644,7 @@ async function playSteps(path) {
   S.selected = null;
   const done =
     S.stage.length === S.playable &&
-    S.legal.find((p) => {
+    [...S.legal, ...(S.orders ?? [])].find((p) => {
       const rest = multisetMinus(p.norm, S.stage);
       return rest !== null && rest.length === 0;
     });

@@ -1,9 +1,9 @@
 //! `legal [orders] [limit <n>]`: the current stage's legal plays, one
 //! `play` line each sorted by text, then `legal count <n> playable <k>
-//! [truncated]`. With `orders`, a play whose checker moves by both dice of
-//! a roll is listed in each order of the dice that the rules allow (its
-//! other stop on the way), so a board can take the steps in either order;
-//! the count stays the number of ends.
+//! [truncated]`. With `orders`, after the `play` lines, an `order` line for
+//! each play whose checker moves by both dice of a roll and may also take
+//! them the other way round (its other stop on the way), so a board can
+//! take the steps in either order.
 
 use crate::notation::play_text_at;
 use crate::protocol::error::{ProtocolError, quote};
@@ -75,28 +75,33 @@ impl Session {
         let mut movegen = StageGen::new();
         let mut ends = Vec::new();
         let playable = movegen.generate(&self.settings().rules, state, dice, &mut ends);
-        // Sorted by text, so the order does not depend on the generator's.
         let (variant, pos) = (state.variant, state.pos);
-        let mut plays: Vec<String> = ends
+        // Sorted by text, so the order does not depend on the generator's.
+        let mut plays: Vec<(String, Vec<String>)> = ends
             .iter()
-            .flat_map(|e| {
-                if orders {
-                    orders_of(variant, pos, dice, e.play.steps())
+            .map(|e| {
+                let steps = e.play.steps();
+                let others = if orders {
+                    orders_of(variant, pos, dice, steps)
+                        .iter()
+                        .skip(1)
+                        .map(|o| play_text_at(variant, pos, o))
+                        .collect()
                 } else {
-                    vec![e.play.steps().to_vec()]
-                }
+                    Vec::new()
+                };
+                (play_text_at(variant, pos, steps), others)
             })
-            .map(|steps| play_text_at(variant, pos, &steps))
             .collect();
         plays.sort_unstable();
-        for p in plays.iter().take(limit) {
+        let shown = &plays[..plays.len().min(limit)];
+        for (p, _) in shown {
             self.say(&format!("play {p}"));
         }
-        let truncated = if plays.len() > limit {
-            " truncated"
-        } else {
-            ""
-        };
+        for o in shown.iter().flat_map(|(_, others)| others) {
+            self.say(&format!("order {o}"));
+        }
+        let truncated = if ends.len() > limit { " truncated" } else { "" };
         self.say(&format!(
             "legal count {} playable {playable}{truncated}",
             ends.len()
