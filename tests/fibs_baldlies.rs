@@ -27,6 +27,11 @@ use common::bin;
 /// How long a whole match may take (a 3-point match takes seconds).
 const MATCH_LIMIT: Duration = Duration::from_secs(300);
 
+/// One BaldLies at a time: a port is picked free and then bound by the
+/// server a moment later, so two servers started at once could pick the
+/// same one, and the second test would talk to the first test's server.
+static ONE_SERVER: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 fn baldlies_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/third-party/BaldLies")
 }
@@ -48,9 +53,11 @@ fn free_port() -> u16 {
     l.local_addr().expect("its address").port()
 }
 
-/// A BaldLies server with its own data directory.
+/// A BaldLies server with its own data directory (and the lock that keeps
+/// it the only one).
 struct Server {
     _proc: Group,
+    _alone: std::sync::MutexGuard<'static, ()>,
     port: u16,
     dir: PathBuf,
 }
@@ -63,6 +70,7 @@ impl Drop for Server {
 
 impl Server {
     fn start(name: &str) -> Server {
+        let alone = ONE_SERVER.lock().unwrap_or_else(|e| e.into_inner());
         let modules = Command::new("perl")
             .args([
                 "-MConfig::General",
@@ -104,6 +112,7 @@ impl Server {
             .expect("start BaldLies");
         let server = Server {
             _proc: Group(child),
+            _alone: alone,
             port,
             dir,
         };
