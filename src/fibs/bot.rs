@@ -251,8 +251,6 @@ pub struct Bot {
     engine: Engine,
     conn: Conn,
     report: BotReport,
-    /// The last board acted on: the same board twice is one decision.
-    acted: Option<String>,
     /// The last board the server sent: a double or a resignation comes
     /// without a board of its own (and BaldLies has no `board` command),
     /// and is judged on it.
@@ -304,7 +302,6 @@ impl Bot {
             engine,
             conn,
             report: BotReport::default(),
-            acted: None,
             last_board: None,
             refusals: 0,
             in_match: false,
@@ -400,7 +397,7 @@ impl Bot {
                 }
                 Event::NewGame => {
                     self.in_match = true;
-                    self.acted = None;
+                    self.last_board = None;
                 }
                 Event::Board(b) => {
                     self.on_board(&b)?;
@@ -493,7 +490,10 @@ impl Bot {
     }
 
     fn on_board(&mut self, line: &str) -> Result<(), BotError> {
-        if self.acted.as_deref() == Some(line) {
+        // The same board again, with nothing between, is the same decision.
+        // (The same board after others is a new one: when both sides could
+        // not move, the turn comes back to a board just like the last.)
+        if self.last_board.as_deref() == Some(line) {
             return Ok(());
         }
         self.refusals = 0;
@@ -549,7 +549,6 @@ impl Bot {
                 }
             }
         };
-        self.acted = Some(line.to_string());
         if let Some(c) = command {
             tracing::debug!(command = %c, "decision");
             self.conn.send(&c)?;
