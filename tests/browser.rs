@@ -235,6 +235,14 @@ impl Page {
         self.click_css(&format!("[data-point=\"{key}\"]")).await;
     }
 
+    /// Picks the checker on `from` and clicks `to`.
+    async fn click_move(&self, from: &str, to: &str) {
+        self.click_point(from).await;
+        self.wait("the checker is picked", &format!("S.selected === '{from}'"))
+            .await;
+        self.click_point(to).await;
+    }
+
     /// Types into an input (appending to what it holds).
     async fn type_into(&self, css: &str, text: &str) {
         self.client
@@ -1147,12 +1155,8 @@ async fn the_die_played_is_the_die_that_greys() {
 #[ignore = "needs chromium and chromium-driver (apt-get install -y chromium chromium-driver); run with --include-ignored"]
 async fn enter_ends_a_turn_played_with_the_mouse() {
     let page = backgammon_roll("enter-ends", "61").await;
-    for (from, to) in [("13", "7"), ("8", "7")] {
-        page.click_point(from).await;
-        page.wait("the checker is picked", &format!("S.selected === '{from}'"))
-            .await;
-        page.click_point(to).await;
-    }
+    page.click_move("13", "7").await;
+    page.click_move("8", "7").await;
     page.wait("the turn is whole", "S.phase === 'done'").await;
     assert_eq!(
         page.js("document.activeElement?.closest?.('[data-point]')?.dataset.point ?? null")
@@ -1178,12 +1182,8 @@ async fn enter_ends_a_turn_played_with_the_mouse() {
 #[ignore = "needs chromium and chromium-driver (apt-get install -y chromium chromium-driver); run with --include-ignored"]
 async fn a_bad_token_in_the_dice_list_is_skipped_and_said() {
     let page = backgammon_roll("bad-dice-token", "61 7x 52 31").await;
-    for (from, to) in [("13", "7"), ("8", "7")] {
-        page.click_point(from).await;
-        page.wait("the checker is picked", &format!("S.selected === '{from}'"))
-            .await;
-        page.click_point(to).await;
-    }
+    page.click_move("13", "7").await;
+    page.click_move("8", "7").await;
     page.wait("the turn is whole", "S.phase === 'done'").await;
     page.end_turn().await;
     page.wait("the person's next roll", "S.phase === 'roll'")

@@ -51,13 +51,7 @@ pub struct FibsArgs {
 
 /// Runs the bot until its matches are played.
 pub fn run(a: FibsArgs) -> anyhow::Result<()> {
-    let mut settings = Vec::new();
-    for kv in &a.set {
-        let (k, v) = kv
-            .split_once('=')
-            .ok_or_else(|| anyhow::anyhow!("--set {kv}: expected KEY=VALUE"))?;
-        settings.push((k.trim().to_string(), v.trim().to_string()));
-    }
+    let settings = super::set_pairs(&a.set)?;
     anyhow::ensure!(a.length >= 1, "--length must be at least 1");
     let config = BotConfig {
         matches: a.matches.unwrap_or(u32::from(a.invite.is_some())),

@@ -23,13 +23,7 @@ pub struct GnubgExternalArgs {
 
 /// Runs `gnubg-external`: answers gnubg's decisions, one connection at a time.
 pub fn run(a: GnubgExternalArgs) -> anyhow::Result<()> {
-    let mut settings = Vec::new();
-    for kv in &a.set {
-        let (k, v) = kv
-            .split_once('=')
-            .ok_or_else(|| anyhow::anyhow!("--set {kv}: expected KEY=VALUE"))?;
-        settings.push((k.trim().to_string(), v.trim().to_string()));
-    }
+    let settings = super::set_pairs(&a.set)?;
     let bridge = crate::gnubg::external::Bridge::new(a.variant, &settings)
         .map_err(|e| anyhow::anyhow!("gnubg-external: {e}"))?;
     crate::gnubg::external::serve(a.listen, bridge)

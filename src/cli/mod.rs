@@ -100,6 +100,18 @@ fn init_logging(level: Option<&str>, default: &str) {
         .try_init();
 }
 
+/// The `--set KEY=VALUE` options of a subcommand, as `(key, value)` pairs.
+fn set_pairs(set: &[String]) -> anyhow::Result<Vec<(String, String)>> {
+    set.iter()
+        .map(|kv| {
+            let (k, v) = kv
+                .split_once('=')
+                .ok_or_else(|| anyhow::anyhow!("--set {kv}: expected KEY=VALUE"))?;
+            Ok((k.trim().to_string(), v.trim().to_string()))
+        })
+        .collect()
+}
+
 /// Parses the command line and runs; the binary's `main`.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();

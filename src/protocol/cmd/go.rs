@@ -27,11 +27,17 @@ pub(crate) fn parse(args: &[&str]) -> Result<Command, ProtocolError> {
                 p.nodes = Some(number("go nodes", args.get(i + 1))?);
                 i += 2;
             }
-            "ply" => {
-                let n: u8 = number("go ply", args.get(i + 1))?;
+            // UBGI v0.1's `depth` is our root-inclusive ply.
+            word @ ("ply" | "depth") => {
+                let n: u8 = number(&format!("go {word}"), args.get(i + 1))?;
                 let Some(ply) = Ply::new(n) else {
+                    let note = if word == "depth" {
+                        " (root-inclusive, as engine.ply)"
+                    } else {
+                        ""
+                    };
                     return Err(ProtocolError::bad_value(format!(
-                        "go ply must be 1..3, got {n}"
+                        "go {word} must be 1..3{note}, got {n}"
                     )));
                 };
                 p.ply = Some(ply);
@@ -45,9 +51,9 @@ pub(crate) fn parse(args: &[&str]) -> Result<Command, ProtocolError> {
                 p.cube = true;
                 i += 1;
             }
-            // UBGI v0.1: `go role chequer|cube|turn`, its `depth` (our
-            // root-inclusive ply) and `trials` (for engines that roll out;
-            // the search does not, so it is read and left unused).
+            // UBGI v0.1: `go role chequer|cube|turn` and `trials` (for
+            // engines that roll out; the search does not, so it is read and
+            // left unused).
             "role" => {
                 match args.get(i + 1).copied() {
                     Some("chequer" | "checker") => {}
@@ -66,16 +72,6 @@ pub(crate) fn parse(args: &[&str]) -> Result<Command, ProtocolError> {
                     }
                 }
                 p.role = true;
-                i += 2;
-            }
-            "depth" => {
-                let n: u8 = number("go depth", args.get(i + 1))?;
-                let Some(ply) = Ply::new(n) else {
-                    return Err(ProtocolError::bad_value(format!(
-                        "go depth must be 1..3 (root-inclusive, as engine.ply), got {n}"
-                    )));
-                };
-                p.ply = Some(ply);
                 i += 2;
             }
             "trials" => {
