@@ -326,6 +326,55 @@ fn match_to_and_cube_commands_run() {
 }
 
 #[test]
+fn supervised_data_commands_run_as_written() {
+    let dir = scratch("supervised");
+    // docs/TRAINING.md, "Supervised training data": a few games here.
+    let out = gulbara(
+        &dir,
+        &[
+            "positions",
+            "--variant",
+            "backgammon",
+            "--games",
+            "2",
+            "--seed",
+            "1",
+            "--out",
+            "positions.txt",
+        ],
+    );
+    assert!(out.contains("positions in positions.txt"), "{out}");
+    let out = gulbara(
+        &dir,
+        &[
+            "label",
+            "--variant",
+            "backgammon",
+            "--positions",
+            "positions.txt",
+            "--out",
+            "labels.txt",
+            "--games",
+            "144",
+            "--truncate",
+            "10",
+            "--ply",
+            "0",
+            "--seed",
+            "1",
+            "--minutes",
+            "60",
+            "--max",
+            "2",
+        ],
+    );
+    assert!(out.contains("2 positions labelled"), "{out}");
+    let labels = std::fs::read_to_string(dir.join("labels.txt")).unwrap();
+    assert_eq!(labels.lines().count(), 2, "{labels}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn training_commands_run_with_their_defaults() {
     let dir = scratch("training");
     // docs/TRAINING.md, "Commands" (hours there): a few games here.

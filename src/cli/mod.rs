@@ -6,9 +6,11 @@ pub mod analyse;
 pub mod bearoff;
 pub mod fibs;
 pub mod gnubg_external;
+pub mod label;
 pub mod match_cmd;
 pub mod merge;
 pub mod met;
+pub mod positions;
 pub mod refine;
 pub mod replay;
 pub mod rollout;
@@ -76,6 +78,12 @@ pub enum Commands {
     Train(train::TrainArgs),
     /// Refine a network towards its own 1-ply judgement (see docs/TRAINING.md).
     Refine(refine::RefineArgs),
+    /// Find before-roll positions by self-play for supervised training
+    /// (see docs/TRAINING.md).
+    Positions(positions::PositionsArgs),
+    /// Label a positions file by rollouts, sharded and resumable (see
+    /// docs/TRAINING.md).
+    Label(label::LabelArgs),
     /// Play on a FIBS server as a bot (CLIP; see docs/CLIENTS.md).
     Fibs(fibs::FibsArgs),
     /// Serve GNU Backgammon's external-player interface (see docs/GNUBG.md).
@@ -156,6 +164,8 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Some(Commands::Selfplay(a)) => selfplay::run(a),
         Some(Commands::Train(a)) => train::run(a),
         Some(Commands::Refine(a)) => refine::run(a),
+        Some(Commands::Positions(a)) => positions::run(a),
+        Some(Commands::Label(a)) => label::run(a),
         Some(Commands::GnubgExternal(a)) => gnubg_external::run(a),
         Some(Commands::Fibs(a)) => fibs::run(a),
         Some(Commands::Bearoff(a)) => bearoff::run(a),

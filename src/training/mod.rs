@@ -3,6 +3,7 @@
 //! 1-ply targets ([`refine`]), and the gate that keeps a new network only
 //! when it beats the one before (each command's `--gate`).
 
+pub mod label;
 pub mod refine;
 pub mod td;
 pub mod td_hitting;

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# One labelling sitting for supervised training (docs/TRAINING.md):
+# resumes from the labels committed under data/training/VARIANT/genG,
+# labels for MINUTES on THREADS threads, and writes the labels back there
+# compressed, with the manifest's counts brought up to date.
+#
+#   scripts/label-sitting.sh VARIANT GEN [MINUTES] [THREADS]
+#
+# The rollout settings of a generation are fixed in its label-args file,
+# so every sitting labels alike; the positions come from its
+# positions.txt.gz (`gulbara positions`, the command in the manifest).
+set -euo pipefail
+variant=${1:?usage: label-sitting.sh VARIANT GEN [MINUTES] [THREADS]}
+gen=${2:?usage: label-sitting.sh VARIANT GEN [MINUTES] [THREADS]}
+minutes=${3:-60}
+threads=${4:-1}
+root=$(cd "$(dirname "$0")/.." && pwd)
+dir=$root/data/training/$variant/gen$gen
+work=${LABEL_WORK:-$root/target/label/$variant-gen$gen}
+bin=${GULBARA:-$root/target/release/gulbara}
+[ -x "$bin" ] || (cd "$root" && cargo build --release --quiet)
+mkdir -p "$work"
+gunzip -c "$dir/positions.txt.gz" > "$work/positions.txt"
+if [ -f "$dir/labels.txt.gz" ] && [ ! -s "$work/labels.txt" ]; then
+    gunzip -c "$dir/labels.txt.gz" > "$work/labels.txt"
+fi
+read -r -a args < "$dir/label-args"
+"$bin" label --variant "$variant" --positions "$work/positions.txt" \
+    --out "$work/labels.txt" --threads "$threads" --minutes "$minutes" "${args[@]}"
+sort -n -k1,1 "$work/labels.txt" | gzip -9n > "$dir/labels.txt.gz.new"
+mv "$dir/labels.txt.gz.new" "$dir/labels.txt.gz"
+labelled=$(gunzip -c "$dir/labels.txt.gz" | wc -l)
+positions=$(grep -vc '^#' "$work/positions.txt")
+header=$(head -1 "$work/positions.txt")
+cat > "$dir/manifest.json" <<JSON
+{
+  "game": "$variant",
+  "generation": $gen,
+  "positions": $positions,
+  "labelled": $labelled,
+  "found_by": "${header#\# }",
+  "label_settings": "$(cat "$dir/label-args")",
+  "updated": "$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+}
+JSON
+echo "gen$gen $variant: $labelled of $positions positions labelled"

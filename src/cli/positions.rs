@@ -1,0 +1,75 @@
+//! `gulbara positions`: before-roll positions found by self-play, for
+//! supervised training (docs/TRAINING.md).
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use anyhow::Context;
+use clap::Args;
+
+use crate::rules::{RuleOptions, Variant};
+use crate::training::label::{FindConfig, find_positions};
+
+/// Options of `positions`.
+#[derive(Args, Debug)]
+pub struct PositionsArgs {
+    /// The game: gulbara, long_nardy, short_nardy or backgammon.
+    #[arg(long, default_value = "gulbara")]
+    pub variant: Variant,
+    /// Self-play games.
+    #[arg(long, default_value_t = 1000)]
+    pub games: u64,
+    /// Seed of the dice and the sampling.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// The network that plays: `shipped` or a weights file.
+    #[arg(long, default_value = "shipped")]
+    pub weights: String,
+    /// Equity gap between 1-ply and 0-ply that keeps a position as a
+    /// discrepancy (0: none looked for).
+    #[arg(long, default_value_t = 0.08)]
+    pub discrepancy: f32,
+    /// The positions file to write (one `kind<TAB>position text` line each).
+    #[arg(long)]
+    pub out: PathBuf,
+}
+
+/// Runs `positions`.
+pub fn run(a: PositionsArgs) -> anyhow::Result<()> {
+    let opts = RuleOptions::for_variant(a.variant);
+    let weights = crate::engine::Weights::named(&a.weights);
+    let net = crate::engine::load_net(a.variant, &weights, &Default::default())
+        .with_context(|| format!("cannot load the weights {}", a.weights))?;
+    let eval = net.evaluator();
+    let cfg = FindConfig {
+        games: a.games,
+        seed: a.seed,
+        discrepancy: a.discrepancy.max(0.0),
+        ..FindConfig::default()
+    };
+    let step = (a.games / 20).max(1);
+    let found = find_positions(eval.as_ref(), &opts, &cfg, &mut |g| {
+        if g % step == 0 {
+            eprintln!("positions: {g}/{} games", a.games);
+        }
+    });
+    let file = std::fs::File::create(&a.out)
+        .with_context(|| format!("cannot write {}", a.out.display()))?;
+    let mut w = std::io::BufWriter::new(file);
+    writeln!(
+        w,
+        "# gulbara positions variant={} games={} seed={} weights={} discrepancy={} positions={}",
+        a.variant,
+        a.games,
+        a.seed,
+        a.weights,
+        cfg.discrepancy,
+        found.len()
+    )?;
+    for (kind, s) in &found {
+        writeln!(w, "{}\t{}", kind.word(), crate::notation::state_text(s))?;
+    }
+    w.flush()?;
+    println!("{} positions in {}", found.len(), a.out.display());
+    Ok(())
+}
