@@ -166,7 +166,7 @@ pub fn run(a: LabelArgs) -> anyhow::Result<()> {
                 return;
             }
             let f = finished.fetch_add(1, Ordering::Relaxed) + 1;
-            if f % 100 == 0 {
+            if f.is_multiple_of(100) {
                 eprintln!(
                     "label: {f}/{} in {:.0} s",
                     todo.len(),

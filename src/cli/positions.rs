@@ -49,7 +49,7 @@ pub fn run(a: PositionsArgs) -> anyhow::Result<()> {
     };
     let step = (a.games / 20).max(1);
     let found = find_positions(eval.as_ref(), &opts, &cfg, &mut |g| {
-        if g % step == 0 {
+        if g.is_multiple_of(step) {
             eprintln!("positions: {g}/{} games", a.games);
         }
     });
