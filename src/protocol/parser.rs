@@ -287,7 +287,24 @@ mod tests {
             parse_command("hint").unwrap(),
             Command::Hint {
                 count: 5,
-                rollout: None
+                rollout: None,
+                probs: false
+            }
+        );
+        assert_eq!(
+            parse_command("hint 3 probs").unwrap(),
+            Command::Hint {
+                count: 3,
+                rollout: None,
+                probs: true
+            }
+        );
+        assert_eq!(
+            parse_command("hint probs").unwrap(),
+            Command::Hint {
+                count: 5,
+                rollout: None,
+                probs: true
             }
         );
         assert_eq!(code("hint 0"), ErrorCode::BadValue);
@@ -341,6 +358,7 @@ mod tests {
         let Command::Hint {
             count: 3,
             rollout: Some(r),
+            ..
         } = c
         else {
             panic!("{c:?}");
@@ -350,7 +368,8 @@ mod tests {
             parse_command("hint rollout 36").unwrap(),
             Command::Hint {
                 count: 5,
-                rollout: Some(_)
+                rollout: Some(_),
+                ..
             }
         ));
     }

@@ -271,7 +271,11 @@ impl Session {
             Command::Legal { limit, orders } => self.legal(limit, orders)?,
             Command::Go(p) => self.go(p)?,
             Command::Eval => self.eval()?,
-            Command::Hint { count, rollout } => self.hint(count, rollout)?,
+            Command::Hint {
+                count,
+                rollout,
+                probs,
+            } => self.hint(count, rollout, probs)?,
             Command::Rollout(args) => self.rollout(args)?,
         }
         Ok(Flow::Continue)

@@ -10,6 +10,7 @@ pub mod shutdown;
 pub mod stdio;
 pub mod tcp;
 pub mod web;
+pub mod web_api;
 
 pub use tcp::ServeConfig;
 

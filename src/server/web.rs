@@ -13,7 +13,7 @@ use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{ConnectInfo, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
+use axum::routing::{get, post};
 use futures_util::stream::{SplitSink, SplitStream};
 use futures_util::{SinkExt, StreamExt};
 use tokio::net::TcpListener;
@@ -27,6 +27,7 @@ use super::tcp::ServeConfig;
 const INDEX_HTML: &str = include_str!("../../web/index.html");
 const APP_JS: &str = include_str!("../../web/app.js");
 const STYLE_CSS: &str = include_str!("../../web/style.css");
+const RULES_HTML: &str = include_str!("../../web/rules.html");
 
 /// Every response: nothing is loaded from anywhere but this server.
 const CSP: &str = "default-src 'self'; img-src 'self' data: blob:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'";
@@ -53,6 +54,12 @@ fn router(config: ServeConfig, slots: Slots, life: Arc<Lifecycle>) -> Router {
             "/style.css",
             get(|| async { asset("text/css; charset=utf-8", STYLE_CSS) }),
         )
+        .route(
+            "/rules.html",
+            get(|| async { asset("text/html; charset=utf-8", RULES_HTML) }),
+        )
+        .route("/api/record", post(api_record))
+        .route("/api/analyse", post(api_analyse))
         .route("/ws", get(ws_upgrade))
         .with_state(AppState {
             config: Arc::new(config),
@@ -109,6 +116,52 @@ fn same_origin(headers: &HeaderMap) -> bool {
         (Some(o), Some(h)) => o.eq_ignore_ascii_case(h),
         _ => false,
     }
+}
+
+/// Answers one of the board's text requests ([`super::web_api`]): the
+/// body read as text within its limit, judged off the async threads, the
+/// answer JSON (`{"error": ...}` with 400 when refused).
+async fn api_answer(
+    headers: HeaderMap,
+    body: axum::body::Bytes,
+    judge: fn(&str) -> Result<serde_json::Value, super::web_api::ApiError>,
+) -> Response {
+    if !same_origin(&headers) {
+        return (StatusCode::FORBIDDEN, "cross-origin request refused\n").into_response();
+    }
+    let json = |code: StatusCode, v: serde_json::Value| {
+        (
+            code,
+            [(header::CONTENT_TYPE, "application/json")],
+            v.to_string(),
+        )
+            .into_response()
+    };
+    let Ok(text) = String::from_utf8(body.to_vec()) else {
+        return json(
+            StatusCode::BAD_REQUEST,
+            serde_json::json!({ "error": "the text is not UTF-8" }),
+        );
+    };
+    match tokio::task::spawn_blocking(move || judge(&text)).await {
+        Ok(Ok(v)) => json(StatusCode::OK, v),
+        Ok(Err(e)) => json(
+            StatusCode::BAD_REQUEST,
+            serde_json::json!({ "error": e.to_string() }),
+        ),
+        Err(_) => json(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            serde_json::json!({ "error": "the request failed" }),
+        ),
+    }
+}
+
+async fn api_record(headers: HeaderMap, body: axum::body::Bytes) -> Response {
+    api_answer(headers, body, super::web_api::record_json).await
+}
+
+async fn api_analyse(headers: HeaderMap, body: axum::body::Bytes) -> Response {
+    api_answer(headers, body, super::web_api::analyse_json).await
 }
 
 async fn ws_upgrade(

@@ -25,8 +25,12 @@ pub const MAX_HINT_COUNT: usize = 1000;
 pub(crate) fn parse(args: &[&str]) -> Result<Command, ProtocolError> {
     let (count, rest) = match args.split_first() {
         None => (DEFAULT_HINT_COUNT, args),
-        Some((&"rollout", _)) => (DEFAULT_HINT_COUNT, args),
+        Some((&"rollout" | &"probs", _)) => (DEFAULT_HINT_COUNT, args),
         Some((first, rest)) => (number::<usize>("hint", Some(first))?, rest),
+    };
+    let (probs, rest) = match rest.split_first() {
+        Some((&"probs", more)) => (true, more),
+        _ => (false, rest),
     };
     if !(1..=MAX_HINT_COUNT).contains(&count) {
         return Err(ProtocolError::bad_value(format!(
@@ -50,12 +54,32 @@ pub(crate) fn parse(args: &[&str]) -> Result<Command, ProtocolError> {
         }
         Some((t, _)) => {
             return Err(ProtocolError::bad_command(format!(
-                "usage: hint [n] [rollout <games> [truncate <p>] [ply <k>] [seed <s>] [luck on|off] [every <k>]]; got {}",
+                "usage: hint [n] [probs] [rollout <games> [truncate <p>] [ply <k>] [seed <s>] [luck on|off] [every <k>]]; got {}",
                 quote(t)
             )));
         }
     };
-    Ok(Command::Hint { count, rollout })
+    if probs && rollout.is_some() {
+        return Err(ProtocolError::bad_command(
+            "hint probs lists the search's plays; a rollout's lines give their chances already",
+        ));
+    }
+    Ok(Command::Hint {
+        count,
+        rollout,
+        probs,
+    })
+}
+
+/// ` win <p> winmars <p> losemars <p>` (and ` winbg <p> losebg <p>` in
+/// backgammon): the mover's chances after a play, as `eval` words them.
+fn chance_fields(variant: crate::rules::Variant, p: &crate::eval::Probs) -> String {
+    let line = super::eval::evaluation_line_for(variant, p);
+    let fields = line.trim_start_matches("evaluation");
+    match fields.rfind(" equity ") {
+        Some(at) => fields[..at].to_string(),
+        None => fields.to_string(),
+    }
 }
 
 impl Session {
@@ -64,6 +88,7 @@ impl Session {
         &mut self,
         count: usize,
         rollout: Option<RolloutArgs>,
+        probs: bool,
     ) -> Result<(), ProtocolError> {
         need_stage(self.state(), "hint")?;
         let mut limits = self.engine().limits(None);
@@ -81,8 +106,13 @@ impl Session {
                 .take(count)
                 .enumerate()
                 .map(|(i, c)| {
+                    let chances = if probs {
+                        chance_fields(state.variant, &c.probs)
+                    } else {
+                        String::new()
+                    };
                     format!(
-                        "hint {} equity {}{} play {}",
+                        "hint {} equity {}{}{chances} play {}",
                         i + 1,
                         fmt_p(c.probs.equity()),
                         worth_fields(after_play_worth(c, &state, &session)),

@@ -91,12 +91,14 @@ pub enum Command {
         /// `orders`: every order of each play's steps that reaches its end.
         orders: bool,
     },
-    /// `hint [n] [rollout <games> [rollout options]]`.
+    /// `hint [n] [probs] [rollout <games> [rollout options]]`.
     Hint {
         /// How many plays to list.
         count: usize,
         /// `rollout G ...`: rank the plays by a rollout of each.
         rollout: Option<RolloutArgs>,
+        /// `probs`: each line also gives the chances after the play.
+        probs: bool,
     },
     /// `rollout [games N] [truncate P] [ply K] [seed S] [luck on|off]
     /// [every K] [moves <play> ...]`.
