@@ -143,6 +143,19 @@ impl Page {
 
     /// [`Page::open`] with more `serve` options.
     async fn open_with(name: &'static str, browser: &Path, driver: &Path, serve: &[&str]) -> Page {
+        // The person always starts (no opening throw): these tests' dice
+        // begin with the person's first roll.
+        Page::open_at(name, browser, driver, serve, "anim=30&start=you").await
+    }
+
+    /// [`Page::open_with`] at the board's address with `query`.
+    async fn open_at(
+        name: &'static str,
+        browser: &Path,
+        driver: &Path,
+        serve: &[&str],
+        query: &str,
+    ) -> Page {
         let permit = BROWSERS.acquire().await.expect("the browser semaphore");
         let web = Web::start(false, serve);
         let downloads = scratch_dir(&format!("downloads-{name}"));
@@ -167,7 +180,7 @@ impl Page {
             }
         };
         client
-            .goto(&format!("http://{}/?anim=30", web.http))
+            .goto(&format!("http://{}/?{query}", web.http))
             .await
             .expect("open the board");
         let page = Page {
@@ -178,8 +191,12 @@ impl Page {
             name,
             _permit: permit,
         };
-        page.wait("the first game starts", "S.phase === 'roll'")
-            .await;
+        let first = if query.contains("start=you") {
+            "S.phase === 'roll'"
+        } else {
+            "S.phase === 'opening'"
+        };
+        page.wait("the first game starts", first).await;
         page
     }
 
@@ -270,7 +287,7 @@ impl Page {
         self.wait(
             &format!("{key} set"),
             &format!(
-                "S.keys.find((k) => k.name === '{key}')?.value === '{value}' && S.phase === 'roll'"
+                "S.keys.find((k) => k.name === '{key}')?.value === '{value}' && ['roll', 'opening'].includes(S.phase)"
             ),
         )
         .await;
@@ -296,7 +313,9 @@ impl Page {
             .expect("choose the variant");
         self.wait(
             "the new variant's game",
-            &format!("S.variant === '{variant}' && S.phase === 'roll' && S.moves.length === 0"),
+            &format!(
+                "S.variant === '{variant}' && ['roll', 'opening'].includes(S.phase) && S.moves.length === 0"
+            ),
         )
         .await;
     }
@@ -361,6 +380,20 @@ impl Page {
             self.client.screenshot().await
         }
         .expect("a screenshot");
+        assert!(png.starts_with(b"\x89PNG"), "a PNG");
+        let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("docs/screenshots");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join(file), png).unwrap();
+    }
+
+    /// A screenshot of one element of the page (scrolled into view).
+    async fn screenshot_of(&self, css: &str, file: &str) {
+        let e = self
+            .client
+            .find(Locator::Css(css))
+            .await
+            .unwrap_or_else(|e| panic!("{}: no {css}: {e}", self.name));
+        let png = e.screenshot().await.expect("a screenshot");
         assert!(png.starts_with(b"\x89PNG"), "a PNG");
         let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("docs/screenshots");
         std::fs::create_dir_all(&dir).unwrap();
@@ -751,10 +784,12 @@ async fn a_whole_gul_bara_game_with_a_chain_and_a_remainder() {
     );
     assert!(remainder_stages >= 1, "the person played a remainder");
     assert_eq!(end["result"]["winner"], "b", "{end}");
+    // The end says what kind of win it was, and the session's score.
+    let status = page.text("status").await;
     assert!(
-        page.text("status")
-            .await
-            .contains("The engine wins 2 points")
+        status.contains("The engine wins a mars: 2 points.")
+            && status.contains("Session: you 0, the engine 2 after 1 game."),
+        "{status}"
     );
     page.screenshot("gulbara-end.png", false).await;
     page.check_record("Black").await;
@@ -1297,7 +1332,10 @@ async fn new_game_while_the_engine_moves_starts_clean() {
     let page = backgammon_roll("new-game-mid-turn", "61 52").await;
     // Slow steps: the engine's turn lasts long enough to be cut.
     page.client
-        .goto(&format!("http://{}/?anim=400", page._web.http))
+        .goto(&format!(
+            "http://{}/?anim=400&start=you&saved=off",
+            page._web.http
+        ))
         .await
         .expect("reload the board");
     page.wait("the first game starts", "S.phase === 'roll'")
@@ -1313,6 +1351,10 @@ async fn new_game_while_the_engine_moves_starts_clean() {
     page.click_css("#done").await;
     page.wait("the engine moves", "S.phase === 'engine'").await;
     page.click_css("#newgame").await;
+    // A game in progress: the board asks first.
+    page.wait("the question", "!document.getElementById('confirm').hidden")
+        .await;
+    page.click_css("#confirm-yes").await;
     page.wait("the new game", "S.phase === 'roll' && S.moves.length === 0")
         .await;
     page.click_css("#roll").await;
@@ -1343,7 +1385,10 @@ async fn the_engines_chain_shows_the_stage_it_plays() {
     let page = Page::open("engine-chain", &browser, &driver).await;
     // Slow steps, to look at the chain while it is played.
     page.client
-        .goto(&format!("http://{}/?anim=400", page._web.http))
+        .goto(&format!(
+            "http://{}/?anim=400&start=you&saved=off",
+            page._web.http
+        ))
         .await
         .expect("reload the board");
     page.wait("the first game starts", "S.phase === 'roll'")
@@ -1409,4 +1454,326 @@ async fn a_play_can_take_its_dice_in_either_order() {
     page.wait("the person's roll", "S.phase === 'roll'").await;
     page.no_errors().await;
     page.close().await;
+}
+
+/// The players' tools through a whole game (issue 30, "What players
+/// expect"): the opening throw (a tie thrown again), a hint drawn on the
+/// board when hovered and played by a click, both sides' last moves
+/// marked, a reload that keeps the game, stepping back and forth through
+/// the game read-only, the review with its equity graph (a click on it
+/// shows the position), and a position loaded by `load`. The dice after
+/// the opening come from the page's seeded generator (`?seed=`), so the
+/// game is the same on every run.
+async fn a_game_with_the_players_tools(
+    variant: &'static str,
+    name: &'static str,
+    load: &str,
+    loaded: &str,
+) {
+    let (browser, driver) = tools();
+    let query = "anim=0&seed=7";
+    let page = Page::open_at(name, &browser, &driver, &[], query).await;
+    page.baseline_game(variant).await;
+    page.wait("the opening throw", "S.phase === 'opening'")
+        .await;
+    page.type_into("#dice-input", "44 53").await;
+    page.click_css("#roll").await;
+    page.wait(
+        "a tie thrown again",
+        "S.phase === 'opening' && document.getElementById('status').textContent.includes('A tie')",
+    )
+    .await;
+    assert_eq!(page.js("S.moves.length").await, json!(0));
+    page.click_css("#roll").await;
+    page.wait(
+        "the opening decided",
+        "S.opening !== null && ['roll', 'move'].includes(S.phase)",
+    )
+    .await;
+    assert_eq!(page.js("S.opening").await, json!({"w": 5, "b": 3}));
+    assert_eq!(page.js("S.starter").await, json!("w"));
+    let single = page
+        .js("S.keys.find((k) => k.name === 'rules.opening').value === 'single'")
+        .await
+        == json!(true);
+    if single {
+        // The winner plays the numbers thrown.
+        assert_eq!(page.js("S.moves.join(' ')").await, json!("53"));
+        assert_eq!(page.js("S.phase").await, json!("move"));
+    } else {
+        // The winner rolls both dice afresh.
+        assert_eq!(page.js("S.moves.length").await, json!(0));
+        assert_eq!(page.js("S.phase").await, json!("roll"));
+    }
+    let status = page.text("status").await;
+    assert!(
+        status.contains("Opening throw: you 5, the engine 3. You start"),
+        "{status}"
+    );
+
+    let (mut hinted, mut reloaded, mut stepped, mut marked) = (false, false, false, false);
+    let mut rolls = 0;
+    loop {
+        page.wait(
+            "the person's turn",
+            "['roll', 'move', 'done', 'over', 'cube'].includes(S.phase)",
+        )
+        .await;
+        let phase = page.js("S.phase").await;
+        // Both sides' last turns are marked on the board, step by step.
+        if !marked
+            && page
+                .js("S.marks.w.length > 0 && S.marks.b.length > 0")
+                .await
+                == json!(true)
+        {
+            marked = true;
+            for side in ["w", "b"] {
+                let drawn = page
+                    .js(&format!(
+                        "document.querySelectorAll('[data-mark^=\"{side} from\"]').length === S.marks.{side}.length \
+                         && document.querySelectorAll('[data-mark^=\"{side} to\"]').length === S.marks.{side}.length"
+                    ))
+                    .await;
+                assert_eq!(drawn, json!(true), "{name}: the marks of {side}");
+            }
+            if variant == "backgammon" {
+                page.screenshot("last-move-marks.png", true).await;
+            }
+        }
+        match phase.as_str().unwrap() {
+            "over" => break,
+            "roll" => {
+                rolls += 1;
+                assert!(rolls < 400, "{name}: the game does not end");
+                if rolls == 4 && !reloaded {
+                    reloaded = true;
+                    let before = page.js("S.moves.join(' ') + '|' + S.turns.length").await;
+                    page.client
+                        .goto(&format!("http://{}/?{query}", page._web.http))
+                        .await
+                        .expect("reload the board");
+                    page.wait(
+                        "the game back after the reload",
+                        &format!(
+                            "window.gulbara && S.phase === 'roll' && S.moves.join(' ') + '|' + S.turns.length === {before}"
+                        ),
+                    )
+                    .await;
+                    let status = page.text("status").await;
+                    assert!(status.contains("Your game is back"), "{status}");
+                    assert_eq!(page.js("S.variant").await, json!(variant));
+                    assert_eq!(
+                        page.js(&format!(
+                            "document.querySelectorAll('#moves li').length === S.turns.length"
+                        ))
+                        .await,
+                        json!(true)
+                    );
+                }
+                if rolls == 6 && !stepped {
+                    stepped = true;
+                    let live = page.js("document.getElementById('board').innerHTML").await;
+                    let n = page.js("S.turns.length").await.as_u64().unwrap();
+                    page.click_css("#hist-prev").await;
+                    page.wait("one move back", &format!("S.view === {}", n - 1))
+                        .await;
+                    assert_ne!(
+                        page.js("document.getElementById('board').innerHTML").await,
+                        live
+                    );
+                    assert_eq!(
+                        page.js("document.querySelector('#moves li.viewed').dataset.turn")
+                            .await,
+                        json!((n - 2).to_string())
+                    );
+                    // Read-only: nothing can be played while looking back.
+                    assert_eq!(
+                        page.js("document.getElementById('roll').disabled").await,
+                        json!(true)
+                    );
+                    page.press('\u{E012}').await; // ArrowLeft
+                    page.wait("two moves back", &format!("S.view === {}", n - 2))
+                        .await;
+                    page.press('\u{E014}').await; // ArrowRight
+                    page.wait("one move back again", &format!("S.view === {}", n - 1))
+                        .await;
+                    page.click_css("#hist-live").await;
+                    page.wait("back to the game", "S.view === null").await;
+                    assert_eq!(
+                        page.js("document.getElementById('board').innerHTML").await,
+                        live
+                    );
+                }
+                page.roll().await;
+            }
+            "move" if !hinted => {
+                hinted = true;
+                page.click_css("#hint").await;
+                page.wait("the hints", "S.hints.length > 0").await;
+                let first = page.js("S.hints[0]").await;
+                assert!(
+                    first["probs"]["win"].is_string(),
+                    "{name}: the chances: {first}"
+                );
+                let li = page
+                    .client
+                    .find(Locator::Css("#hints li[data-hint=\"0\"]"))
+                    .await
+                    .expect("the first hint");
+                let hover = MouseActions::new("mouse".into()).then(PointerAction::MoveToElement {
+                    element: li.clone(),
+                    duration: None,
+                    x: 0.0,
+                    y: 0.0,
+                });
+                page.client.perform_actions(hover).await.expect("hover");
+                let steps = first["play"]
+                    .as_str()
+                    .unwrap()
+                    .split(' ')
+                    .filter(|t| t.contains('/'))
+                    .count();
+                page.wait(
+                    "the hint on the board",
+                    &format!("document.querySelectorAll('.hint-arrow').length === {steps}"),
+                )
+                .await;
+                let n = page.js("S.moves.length").await;
+                li.click().await.expect("click the hint");
+                page.wait(
+                    "the hint played",
+                    &format!("S.moves.length > {n} && S.phase !== 'move' || S.moves.length > {n} && S.stage.length === 0"),
+                )
+                .await;
+                let played = page.js("S.moves.slice(-1)[0]").await;
+                assert!(played.is_string(), "{name}: {played}");
+            }
+            "move" => {
+                page.click_step().await;
+            }
+            "done" => {
+                page.end_turn().await;
+            }
+            "cube" => {
+                // Backgammon's cube: the engine doubled; the person takes.
+                let n = page.js("S.turns.length").await;
+                page.click_css("#take").await;
+                page.wait("the take", &format!("S.turns.length > {n}")).await;
+            }
+            other => panic!("{name}: unexpected phase {other}"),
+        }
+    }
+    assert!(
+        hinted && reloaded && stepped && marked,
+        "{name}: {hinted} {reloaded} {stepped} {marked}"
+    );
+    let status = page.text("status").await;
+    assert!(status.contains("Session: you"), "{status}");
+
+    // The review: every decision, the graph, and a click that shows the position.
+    page.click_css("#review").await;
+    page.wait(
+        "the review",
+        "S.review !== null && !document.getElementById('review-box').hidden",
+    )
+    .await;
+    let decisions = page.js("S.review.length").await.as_u64().unwrap();
+    assert!(decisions >= 5, "{name}: {decisions} decisions");
+    assert_eq!(
+        page.js("document.querySelectorAll('#graph .dot').length")
+            .await,
+        json!(decisions)
+    );
+    assert_eq!(
+        page.js("document.querySelectorAll('#review-list li').length")
+            .await,
+        json!(decisions)
+    );
+    assert_eq!(
+        page.js("document.querySelectorAll('#graph polyline').length")
+            .await,
+        json!(1)
+    );
+    assert_eq!(
+        page.js("S.review.every((d) => d.loss >= 0 && d.at !== null)")
+            .await,
+        json!(true)
+    );
+    // The worst decision of the game, clicked on the graph.
+    let worst = page
+        .js("S.review.reduce((w, d, i) => (d.loss > S.review[w].loss ? i : w), 0)")
+        .await
+        .as_u64()
+        .unwrap();
+    let at = page.js(&format!("S.review[{worst}].at")).await;
+    page.click_css(&format!("#graph .dot[data-decision=\"{worst}\"]"))
+        .await;
+    page.wait("the position of the decision", &format!("S.view === {at}"))
+        .await;
+    if variant == "backgammon" {
+        page.screenshot("review-position.png", false).await;
+        page.screenshot_of("#review-box", "review.png").await;
+    }
+    page.click_css("#hist-live").await;
+
+    // A position loaded from the panel.
+    page.click_css("#load-box summary").await;
+    page.type_into("#load-text", load).await;
+    page.click_css("#load").await;
+    page.wait("the position loaded", loaded).await;
+    page.no_errors().await;
+    page.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs chromium and chromium-driver (apt-get install -y chromium chromium-driver); run with --include-ignored"]
+async fn a_backgammon_game_with_the_players_tools() {
+    // gnubg's Position ID of the start with 5-2 to play (protocol/SPEC.md).
+    a_game_with_the_players_tools(
+        "backgammon",
+        "tools-backgammon",
+        "4HPwATDgc/ABMA:cIkKAAAAAAAE",
+        "S.base === 'gnubgid 4HPwATDgc/ABMA:cIkKAAAAAAAE' && S.phase === 'move' \
+         && S.board.pts[24] === 2 && S.board.pts[1] === -2 && S.turns.length === 0",
+    )
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs chromium and chromium-driver (apt-get install -y chromium chromium-driver); run with --include-ignored"]
+async fn a_short_nardy_game_with_the_players_tools() {
+    a_game_with_the_players_tools(
+        "short_nardy",
+        "tools-short-nardy",
+        "4HPwATDgc/ABMA",
+        "S.base === 'gnubgid 4HPwATDgc/ABMA' && S.phase === 'roll' && S.board.pts[6] === 5",
+    )
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs chromium and chromium-driver (apt-get install -y chromium chromium-driver); run with --include-ignored"]
+async fn a_gul_bara_game_with_the_players_tools() {
+    // Position text: White's last checker on its 1-point, Black's fifteen on
+    // their start, White to roll.
+    a_game_with_the_players_tools(
+        "gulbara",
+        "tools-gulbara",
+        "1,0,0,0,0,0,0,0,0,0,0,-15,0,0,0,0,0,0,0,0,0,0,0,0 w 20 20",
+        "S.base.startsWith('board 1,0,') && S.phase === 'roll' && S.board.off.w === 14",
+    )
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs chromium and chromium-driver (apt-get install -y chromium chromium-driver); run with --include-ignored"]
+async fn a_long_nardy_game_with_the_players_tools() {
+    a_game_with_the_players_tools(
+        "long_nardy",
+        "tools-long-nardy",
+        "2,0,0,0,0,0,0,0,0,0,0,-15,0,0,0,0,0,0,0,0,0,0,0,0 w 20 20",
+        "S.base.startsWith('board 2,0,') && S.phase === 'roll' && S.board.off.w === 13",
+    )
+    .await;
 }

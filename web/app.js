@@ -9,8 +9,50 @@
 const HUMAN = 'w';
 const ENGINE = 'b';
 const params = new URLSearchParams(location.search);
-// Milliseconds between the steps of the engine's reply (?anim=N).
-const ANIM_MS = Math.max(0, Number(params.get('anim') ?? 350) || 0);
+
+// The player's own settings, kept in the browser across games and reloads.
+const PREFS_KEY = 'gulbara.prefs';
+const GAME_KEY = 'gulbara.game';
+const prefs = Object.assign(
+  { starts: 'throw', numbering: 'board', autoForced: false, autoBearoff: false, anim: 350 },
+  (() => {
+    try {
+      return JSON.parse(localStorage.getItem(PREFS_KEY) || '{}') || {};
+    } catch {
+      return {};
+    }
+  })(),
+);
+// The address may set some for this visit: ?anim=N (milliseconds between
+// the steps of the engine's reply), ?start=you (no opening throw), and
+// ?saved=off (do not take up the game kept from the last visit).
+const visit = {};
+if (params.has('anim')) visit.anim = Math.max(0, Number(params.get('anim')) || 0);
+if (params.get('start') === 'you') visit.starts = 'you';
+/** A setting: this visit's from the address, else the player's. */
+const pref = (name) => visit[name] ?? prefs[name];
+const RESTORE = params.get('saved') !== 'off';
+// ?seed=N: the dice not typed come from a seeded generator (to replay a
+// game's dice), else from Math.random.
+const random = (() => {
+  if (!params.has('seed')) return Math.random;
+  let a = Number(params.get('seed')) >>> 0;
+  return () => {
+    // mulberry32
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+})();
+function savePrefs() {
+  try {
+    localStorage.setItem(PREFS_KEY, JSON.stringify(prefs));
+  } catch {
+    // A browser without storage keeps the settings for this visit only.
+  }
+}
 
 // Everything that would reach the console as an error is also kept here,
 // so the browser tests can require that there is none.
@@ -199,6 +241,62 @@ function pips(b) {
   return { w, b: bl };
 }
 
+/** A step or play token of `side` written in the board's numbering
+ *  (White's): `13/7*` of Black's in backgammon is `12/18*`. */
+function boardToken(side, tok) {
+  if (side === 'w') return tok;
+  return tok.replace(/(^|\/)(\d+)/g, (_, pre, n) => `${pre}${toWhite(side, Number(n))}`);
+}
+
+/** Steps of `side` as the move list shows them: the engine's in the board's
+ *  numbering unless the player chose each side's own. */
+function shownSteps(side, steps) {
+  if (side === HUMAN || pref('numbering') !== 'board') return steps;
+  return steps.map((t) => boardToken(side, t));
+}
+
+/** The board after the first `k` turns of the game. */
+function boardAfter(k) {
+  if (!S.startBoard) return S.board;
+  const b = cloneBoard(S.startBoard);
+  for (const t of S.turns.slice(0, k)) for (const st of t.steps) applyStep(b, t.side, st);
+  return b;
+}
+
+/** The last turn of each side up to the first `k` turns (the marks drawn). */
+function marksAfter(k) {
+  const marks = { w: [], b: [] };
+  const seen = { w: false, b: false };
+  for (let i = k - 1; i >= 0 && !(seen.w && seen.b); i--) {
+    const t = S.turns[i];
+    if (t.cube || seen[t.side]) continue;
+    seen[t.side] = true;
+    marks[t.side] = t.steps.slice();
+  }
+  return marks;
+}
+
+/** Steps through the game: shows the position after `k` turns, read-only;
+ *  `null` (or the last position) goes back to the game. */
+function setView(k) {
+  if (k === null || k >= S.turns.length) S.view = null;
+  else S.view = Math.max(0, k);
+  S.selected = null;
+  if (S.view === null) setStatus(`${S.last}Back to the game.`);
+  else setStatus(`Move ${S.view} of ${S.turns.length}, ${S.view ? describeTurn(S.turns[S.view - 1]) : 'the start'} (read-only): ← → to step, Esc to go back to the game.`);
+  render();
+}
+
+function describeTurn(t) {
+  const who = t.side === 'w' ? 'White' : 'Black';
+  if (t.cube) {
+    const [, offered, word] = t.label.match(/^double=(\d+):(\w+)$/) || [];
+    const answerer = t.side === 'w' ? 'Black' : 'White';
+    return `${who} doubles to ${offered}: ${answerer} ${word === 'drop' ? 'drops' : word === 'beaver' ? 'beavers' : 'takes'}`;
+  }
+  return `${who} ${t.label}: ${shownSteps(t.side, t.steps).join(' ') || 'pass'}`;
+}
+
 // ------------------------------------------------------------------- state
 
 function newState(variant) {
@@ -228,6 +326,13 @@ function newState(variant) {
     anim: null, // the stage of the engine's chain being shown: {die, count, done}
     drop: null, // the side whose double was dropped: the game ended there
     scored: null, // { winner, points } once the game is over and scored
+    base: 'startpos', // the position the moves start from, as `position` takes it
+    starter: 'w', // who rolled first (from startpos)
+    opening: null, // the opening throw {w, b}, when there was one
+    startBoard: null, // the board before the first move (for stepping through the game)
+    marks: { w: [], b: [] }, // each side's last turn, drawn on the board
+    view: null, // the position shown while stepping through the game (turns played), or null: the game
+    review: null, // the decisions of the game's review
   };
 }
 
@@ -301,15 +406,117 @@ async function connect() {
   if (name) $('conn').textContent = `connected to ${name.slice(8)}`;
 }
 
+/** The `position` line of the game so far. */
+function positionLine(moves = S.moves) {
+  const base = S.base === 'startpos' && S.starter === 'b' ? 'startpos b' : S.base;
+  return `position ${base}${moves.length ? ` moves ${moves.join(' ')}` : ''}`;
+}
+
 /** Sends the whole game and reads the state back. */
 async function sync() {
-  const lines = await engine.cmd(`position startpos moves ${S.moves.join(' ')}`.trim());
+  const lines = await engine.cmd(positionLine());
   const err = lines.find((l) => l.startsWith('error '));
   if (err) throw new Error(err);
   S.show = parseShow(await engine.cmd('show'));
   S.board = cloneBoard(S.show.board);
+  if (!S.moves.length || !S.startBoard) {
+    if (S.moves.length) await startBoardFromEngine();
+    else S.startBoard = cloneBoard(S.show.board);
+  }
   S.selected = null;
   S.hints = [];
+  save();
+}
+
+/** The board before any move, from the engine (a loaded game). */
+async function startBoardFromEngine() {
+  await must(positionLine([]));
+  S.startBoard = cloneBoard(parseShow(await engine.cmd('show')).board);
+  await must(positionLine());
+}
+
+// ------------------------------------------------------------ keeping games
+// The game, its session and its settings are kept in the browser after
+// every change, and taken up again when the page is loaded.
+
+function save() {
+  if (!S || !M || !S.show) return;
+  const settings = {};
+  for (const k of S.keys) if (k.name.startsWith('rules.') || k.name === 'engine.ply' || k.name === 'engine.eval') settings[k.name] = k.value;
+  const kept = {
+    variant: S.variant,
+    settings,
+    session: M,
+    cubeChoice: $('cube').value,
+    game: {
+      base: S.base,
+      starter: S.starter,
+      opening: S.opening,
+      moves: S.moves,
+      turns: S.turns,
+      cube: S.cube,
+      scored: S.scored,
+      drop: S.drop,
+      crawfordGame: S.crawfordGame,
+      passed: S.passed,
+      marks: S.marks,
+      startBoard: S.startBoard,
+      opened: S.phase !== 'opening',
+    },
+  };
+  try {
+    localStorage.setItem(GAME_KEY, JSON.stringify(kept));
+  } catch {
+    // No storage: the game lives as long as the page.
+  }
+}
+
+/** Takes up the game kept from the last visit; false when there is none. */
+async function restore() {
+  let kept = null;
+  try {
+    kept = JSON.parse(localStorage.getItem(GAME_KEY) || 'null');
+  } catch {
+    kept = null;
+  }
+  const g = kept?.game;
+  if (!RESTORE || !g || !VARIANT_NAMES[kept.variant] || !Array.isArray(g.moves) || !Array.isArray(g.turns) || !kept.session) return false;
+  try {
+    $('variant').value = kept.variant;
+    await must(`set game.variant ${kept.variant}`);
+    for (const [k, v] of Object.entries(kept.settings || {})) await engine.cmd(`set ${k} ${v}`);
+    await loadKeys();
+    M = kept.session;
+    $('session-kind').value = M.kind;
+    $('match-length').value = String(M.length || 5);
+    $('cube').value = kept.cubeChoice || 'default';
+    $('length-label').hidden = M.kind !== 'match';
+    await must(sessionLine());
+    S = Object.assign(newState(kept.variant), { keys: S.keys }, g);
+    S.floor = S.moves.length;
+    await syncCube();
+    await sync();
+  } catch (e) {
+    localStorage.removeItem(GAME_KEY);
+    console.warn(`the kept game could not be taken up: ${e.message}`);
+    return false;
+  }
+  if (!g.opened) {
+    S.phase = 'opening';
+    setStatus('Your game is back. Throw for the opening: press Roll.');
+    render();
+    return true;
+  }
+  S.last = 'Your game is back. ';
+  if (S.drop || S.scored) {
+    S.phase = 'over';
+    setStatus('Your game is back; it is over. Press New game to go on.');
+    render();
+    return true;
+  }
+  render();
+  await next();
+  return true;
 }
 
 async function loadKeys() {
@@ -373,7 +580,7 @@ function mayDouble(side) {
 
 /** The person doubles: the engine answers with `go cube`. */
 async function humanDouble() {
-  if (S.phase !== 'roll' || !mayDouble(HUMAN)) return;
+  if (S.phase !== 'roll' || S.view !== null || !mayDouble(HUMAN)) return;
   S.phase = 'idle';
   render();
   await syncCube();
@@ -432,13 +639,23 @@ async function answer(word) {
   await engineTurn();
 }
 
-/** Scores a finished game for `winner` and says so; the match may be over. */
-async function gameOver(winner, points, why) {
+/** What a win of `kind` points (1, 2 or 3, before the cube) is called in this game. */
+function winWords(kind) {
+  if (kind === 3) return 'a backgammon';
+  if (kind === 2) return S.variant === 'backgammon' ? 'a gammon' : 'a mars';
+  return S.variant === 'backgammon' ? 'a single game' : 'an oin (a single game)';
+}
+
+/** Scores a finished game for `winner` and says so; the match may be over.
+ *  `kind` is the result's own points (single, gammon or mars, backgammon),
+ *  when the game was played out. */
+async function gameOver(winner, points, why, kind) {
   S.phase = 'over';
   S.scored = { winner, points };
   M.score[winner] += points;
   M.games += 1;
-  let text = `${why ? `${why} ` : ''}${winner === HUMAN ? 'You win' : 'The engine wins'} ${points} point${points === 1 ? '' : 's'}.`;
+  const how = kind ? ` ${winWords(kind)}:` : '';
+  let text = `${why ? `${why} ` : ''}${winner === HUMAN ? 'You win' : 'The engine wins'}${how} ${points} point${points === 1 ? '' : 's'}.`;
   if (M.kind === 'match') {
     const away = (side) => M.length - M.score[side];
     if (M.score[winner] >= M.length) {
@@ -451,7 +668,10 @@ async function gameOver(winner, points, why) {
       M.crawford = !wasCrawford && !M.crawfordPlayed && (away('w') === 1) !== (away('b') === 1);
       text += ` Match to ${M.length}: you ${M.score.w}, the engine ${M.score.b}${M.crawford ? ' (next: the Crawford game)' : ''}.`;
     }
+  } else {
+    text += ` Session: you ${M.score.w}, the engine ${M.score.b} after ${M.games} game${M.games === 1 ? '' : 's'}.`;
   }
+  save();
   setStatus(`${text} Press New game to go on.`);
   render();
   evaluate().catch(() => {});
@@ -476,6 +696,50 @@ async function newGame() {
   await engine.cmd('newgame');
   await syncCube();
   await sync();
+  if (pref('starts') === 'throw') {
+    S.phase = 'opening';
+    setStatus('New game. Throw for the opening: press Roll (or type the two dice, yours first, e.g. 53).');
+    render();
+    save();
+    return;
+  }
+  render();
+  await next();
+}
+
+/** The opening throw: one die each, the higher starts, a tie throws again. */
+async function openingThrow() {
+  if (S.phase !== 'opening') return;
+  let r;
+  try {
+    r = nextRoll();
+  } catch (e) {
+    setStatus(e.message);
+    return;
+  }
+  const w = Number(r[0]);
+  const b = Number(r[1]);
+  if (w === b) {
+    setStatus(`Opening throw: you ${w}, the engine ${b}. A tie: press Roll to throw again.`);
+    return;
+  }
+  S.phase = 'idle';
+  const winner = w > b ? 'w' : 'b';
+  S.opening = { w, b };
+  S.starter = winner;
+  // `single`: the winner plays the two numbers thrown; `reroll`: it rolls afresh.
+  const single = keyValue('rules.opening') !== 'reroll';
+  if (single) {
+    const token = `${Math.max(w, b)}${Math.min(w, b)}`;
+    S.moves.push(token);
+    S.turns.push({ side: winner, label: token, steps: [] });
+    S.chainStart = Number(token[0]);
+  }
+  S.floor = S.moves.length;
+  S.bounds = [];
+  const who = winner === HUMAN ? 'You start' : 'The engine starts';
+  S.last = `Opening throw: you ${w}, the engine ${b}. ${who}${single ? ` with ${Math.max(w, b)}-${Math.min(w, b)}` : ', rolling both dice afresh'}. `;
+  await sync();
   render();
   await next();
 }
@@ -494,7 +758,7 @@ async function next() {
     if (S.scored) {
       S.phase = 'over';
       render();
-    } else await gameOver(r.winner, r.points * S.cube.value, '');
+    } else await gameOver(r.winner, r.points * S.cube.value, '', r.points);
     return;
   }
   const actor = S.passed ? other(s.tomove) : s.tomove;
@@ -532,6 +796,15 @@ async function loadLegal() {
     } else if (l.startsWith('legal count')) S.playable = Number(l.split(' ')[4]);
   }
   S.stagePass = S.legal.length === 0;
+  if (!S.stagePass && S.view === null) {
+    const auto = autoPlay();
+    if (auto) {
+      S.phase = 'move';
+      S.last = auto.why;
+      await playSteps(auto.steps);
+      return;
+    }
+  }
   if (S.stagePass) {
     S.phase = 'done';
     setStatus('You have no legal play. Press Done to pass.');
@@ -545,6 +818,40 @@ async function loadLegal() {
   evaluate().catch(() => {});
 }
 
+/** Whether the sides can no longer meet: every checker of each is past
+ *  every checker of the other (the hitting games), or both are home. */
+function noContact() {
+  const b = S.board;
+  if (b.bar.w || b.bar.b) return false;
+  if (hitting()) {
+    // White runs down to 1, Black up to 24 (White's numbering).
+    let lowestBlack = 25;
+    let highestWhite = 0;
+    for (let p = 1; p <= 24; p++) {
+      if (b.pts[p] < 0) lowestBlack = Math.min(lowestBlack, p);
+      if (b.pts[p] > 0) highestWhite = Math.max(highestWhite, p);
+    }
+    return highestWhite < lowestBlack;
+  }
+  for (let p = 1; p <= 24; p++) {
+    if (b.pts[p] > 0 && p > 6) return false;
+    if (b.pts[p] < 0 && toOwn('b', p) > 6) return false;
+  }
+  return true;
+}
+
+/** A play the settings make by themselves: the only legal one (forced
+ *  moves), or one that bears a checker off with every die when nothing else
+ *  matters (no contact). */
+function autoPlay() {
+  if (pref('autoForced') && S.legal.length === 1) return { steps: S.legal[0].norm, why: 'Forced move played for you. ' };
+  if (pref('autoBearoff') && noContact()) {
+    const off = S.legal.find((p) => p.norm.every((st) => stepTo(st) === 'off'));
+    if (off) return { steps: off.norm, why: 'Borne off for you. ' };
+  }
+  return null;
+}
+
 /** The next roll: typed dice first (one or more, e.g. "65 31"), else random. */
 function nextRoll() {
   const input = $('dice-input');
@@ -555,11 +862,16 @@ function nextRoll() {
     input.value = toks.slice(1).join(' ');
     return t;
   }
-  const d = () => 1 + Math.floor(Math.random() * 6);
+  const d = () => 1 + Math.floor(random() * 6);
   return `${d()}${d()}`;
 }
 
 async function roll() {
+  if (S.view !== null) return;
+  if (S.phase === 'opening') {
+    await openingThrow();
+    return;
+  }
   if (S.phase !== 'roll') return;
   let r;
   try {
@@ -685,6 +997,7 @@ async function afterStage() {
 }
 
 async function undo() {
+  if (S.view !== null) return;
   if (S.stage.length) {
     S.stage.pop();
     S.board = cloneBoard(S.show.board);
@@ -711,7 +1024,9 @@ async function undo() {
 }
 
 async function done() {
-  if (S.phase !== 'done') return;
+  if (S.phase !== 'done' || S.view !== null) return;
+  const mine = [...S.turns].reverse().find((t) => t.side === HUMAN && !t.cube);
+  if (mine) S.marks[HUMAN] = mine.steps.slice();
   if (S.stagePass) S.passed = true;
   S.stagePass = false;
   S.floor = S.moves.length;
@@ -804,13 +1119,14 @@ async function engineTurn() {
       }
       applyStep(S.board, ENGINE, st);
       render();
-      if (ANIM_MS) await sleep(ANIM_MS);
+      if (pref('anim')) await sleep(pref('anim'));
       if (gone()) return;
     }
     S.anim = null;
     S.moves.push(...steps);
     S.turns[S.turns.length - 1].steps.push(...steps);
-    S.last = `The engine played ${steps.join(' ')}. `;
+    S.marks[ENGINE] = S.turns[S.turns.length - 1].steps.slice();
+    S.last = `The engine played ${shownSteps(ENGINE, steps).join(' ')}. `;
     const drawn = cloneBoard(S.board);
     await sync();
     if (gone()) return;
@@ -822,16 +1138,21 @@ async function engineTurn() {
 }
 
 async function hint() {
-  if (S.phase !== 'move') return;
-  const lines = await engine.search('hint 5', 'hintok');
+  if (S.phase !== 'move' || S.view !== null) return;
+  const lines = await engine.search('hint 5 probs', 'hintok');
   S.hints = lines
     .filter((l) => l.startsWith('hint '))
     .map((l) => {
-      // `hint <rank> equity <e> [cubeful <c> | mwc <m>] play <steps>`
+      // `hint <rank> equity <e> [cubeful <c> | mwc <m>] win <p> winmars <p> losemars <p> [winbg <p> losebg <p>] play <steps>`
       const t = l.split(' ');
       const at = t.indexOf('play');
       const worth = t[4] === 'mwc' || t[4] === 'cubeful' ? { kind: t[4], value: t[5] } : null;
-      return { rank: t[1], equity: t[3], worth, play: t.slice(at + 1).join(' ') };
+      const probs = {};
+      for (const k of ['win', 'winmars', 'losemars', 'winbg', 'losebg']) {
+        const i = t.indexOf(k);
+        if (i >= 0 && i < at) probs[k] = t[i + 1];
+      }
+      return { rank: t[1], equity: t[3], worth, probs: probs.win !== undefined ? probs : null, play: t.slice(at + 1).join(' ') };
     });
   const err = lines.find((l) => l.startsWith('error '));
   if (err) setStatus(err);
@@ -856,14 +1177,26 @@ async function evaluate() {
 
 // ---------------------------------------------------------------- settings
 
+/** The settings' names in words. */
+const OPTION_WORDS = {
+  'rules.opening': 'Opening',
+  'rules.exempt_rolls': 'Rolls exempt from escalation',
+  'rules.exempt_scope': 'Exempt rolls are counted',
+  'rules.remainder': 'The rest of a broken chain',
+  'rules.head_first_turn': 'Second checker off the head on the first turn',
+  'rules.six_block': 'Six-block checked',
+  'engine.ply': 'Engine depth',
+  'engine.eval': 'Engine judges with',
+};
+
 function buildOptions() {
   const box = $('options');
   box.replaceChildren();
   for (const k of S.keys) {
     if (!(k.name.startsWith('rules.') || k.name === 'engine.ply' || k.name === 'engine.eval')) continue;
     const label = document.createElement('label');
-    label.textContent = k.name;
-    label.title = k.desc;
+    label.textContent = OPTION_WORDS[k.name] || k.name;
+    label.title = `${k.name}: ${k.desc}`;
     let input;
     // A short range is a choice like an enum; a long one a number field.
     const values = k.type === 'enum' ? k.values : k.hi - k.lo <= 10 ? Array.from({ length: k.hi - k.lo + 1 }, (_, i) => String(k.lo + i)) : null;
@@ -886,12 +1219,21 @@ function buildOptions() {
     input.id = `opt-${k.name}`;
     input.addEventListener('change', () => changeOption(k, input));
     label.append(input);
+    // The rule explained beside it, in the engine's own words.
+    const why = document.createElement('span');
+    why.className = 'small explain';
+    why.textContent = k.desc;
+    label.append(why);
     box.append(label);
   }
 }
 
 async function changeOption(k, input) {
   await guard(async () => {
+    if (k.name.startsWith('rules.') && !(await askDiscard('A change of rules'))) {
+      input.value = k.value;
+      return;
+    }
     const lines = await engine.cmd(`set ${k.name} ${input.value}`);
     const err = lines.find((l) => l.startsWith('error '));
     if (err) {
@@ -906,8 +1248,17 @@ async function changeOption(k, input) {
   });
 }
 
+/** New game, pressed or typed: asked first when a game is in progress. */
+async function askedNewGame() {
+  if (await askDiscard('A new game')) await newGame();
+}
+
 async function changeVariant() {
   await guard(async () => {
+    if (!(await askDiscard('Another game'))) {
+      $('variant').value = S.variant;
+      return;
+    }
     await engine.cmd(`set game.variant ${$('variant').value}`);
     await loadKeys();
     await newSession();
@@ -960,8 +1311,9 @@ function render() {
   const svg = $('board');
   const focused = document.activeElement?.closest?.('[data-point]')?.getAttribute('data-point');
   svg.replaceChildren();
-  const b = S.board || parsePosition('0,0,0,0,0,0,0,0,0,0,0,-15,0,0,0,0,0,0,0,0,0,0,0,15 w 0 0').board;
-  const moving = S.phase === 'move' ? nextMoves() : new Map();
+  const viewing = S.view !== null;
+  const b = viewing ? boardAfter(S.view) : S.board || parsePosition('0,0,0,0,0,0,0,0,0,0,0,-15,0,0,0,0,0,0,0,0,0,0,0,15 w 0 0').board;
+  const moving = S.phase === 'move' && !viewing ? nextMoves() : new Map();
   const dests = S.selected ? moving.get(S.selected) || new Map() : new Map();
   svg.append(el('rect', { x: G.L, y: 24, width: 12 * G.W + G.BW, height: 472, fill: '#2f6b47', rx: 4 }));
   svg.append(el('rect', { x: BAR_X, y: 24, width: G.BW, height: 472, fill: '#5b361b' }));
@@ -975,7 +1327,8 @@ function render() {
       class: cls.join(' '),
       'data-point': key,
       role: 'button',
-      tabindex: actionable(key) ? 0 : -1,
+      // With a checker picked, Tab reaches its destinations first.
+      tabindex: (S.selected ? dests.has(key) || S.selected === key : actionable(key)) ? 0 : -1,
       'aria-label': label,
     });
   };
@@ -1047,10 +1400,71 @@ function render() {
     g.append(el('text', { x: G.TRAY + 75, y: y + 18, class: 'cube-value' }, String(value === 1 ? 64 : value)));
     svg.append(g);
   }
-  drawDice(svg);
+  drawMarks(svg, viewing ? marksAfter(S.view) : S.marks);
+  if (!viewing) drawDice(svg);
   // Put the focus back where it was (the board is drawn anew each time).
   if (focused) svg.querySelector(`[data-point="${focused}"]`)?.focus();
   renderPanel(pp);
+}
+
+/** Where a mark of `side` sits on point `key` (White's numbering, `bar`, `off`). */
+function markAt(key, side) {
+  if (key === 'bar') return { x: BAR_X + G.BW / 2, y: side === 'w' ? 300 : 220 };
+  if (key === 'off') return { x: G.TRAY + 49, y: side === 'w' ? 470 : 50 };
+  const { col, top } = pointCol(Number(key));
+  return { x: colX(col) + G.W / 2, y: top ? G.TOP + 10 : G.BOT - 10 };
+}
+
+/** Each side's last turn on the board: a line from each step's point to its
+ *  destination, a ring where it left, a dot where it landed, × on a hit. */
+function drawMarks(svg, marks) {
+  for (const side of ['w', 'b']) {
+    for (const step of marks[side] || []) {
+      const [f, t] = stripHit(step).split('/');
+      const from = f === 'bar' ? 'bar' : String(toWhite(side, Number(f)));
+      const to = t === 'off' ? 'off' : String(toWhite(side, Number(t)));
+      const a = markAt(from, side);
+      const z = markAt(to, side);
+      const g = el('g', { class: `mark ${side}`, 'pointer-events': 'none' });
+      g.append(el('line', { x1: a.x, y1: a.y, x2: z.x, y2: z.y, class: 'mark-line' }));
+      g.append(el('circle', { cx: a.x, cy: a.y, r: 7, class: 'mark-from', 'data-mark': `${side} from ${from}` }));
+      g.append(el('circle', { cx: z.x, cy: z.y, r: 5, class: 'mark-to', 'data-mark': `${side} to ${to}` }));
+      if (step.includes('*')) g.append(el('text', { x: z.x + 12, y: z.y, class: 'mark-hit', 'data-mark': `${side} hit ${to}` }, '×'));
+      svg.append(g);
+    }
+  }
+}
+
+/** The steps of hint `i` drawn on the board (while it is hovered or focused). */
+function showHint(i) {
+  const svg = $('board');
+  svg.querySelectorAll('.hint-arrow').forEach((e) => e.remove());
+  const h = i === null ? null : S.hints[i];
+  if (!h) return;
+  for (const step of h.play.split(' ').filter((x) => x.includes('/'))) {
+    const [f, t] = stripHit(step).split('/');
+    const a = markAt(f === 'bar' ? 'bar' : f, HUMAN);
+    const z = markAt(t === 'off' ? 'off' : t, HUMAN);
+    const g = el('g', { class: 'hint-arrow', 'pointer-events': 'none', 'data-hint-step': step });
+    g.append(el('line', { x1: a.x, y1: a.y, x2: z.x, y2: z.y }));
+    g.append(el('circle', { cx: z.x, cy: z.y, r: 8 }));
+    svg.append(g);
+  }
+}
+
+/** Plays hint `i` as if clicked step by step, stage by stage. */
+async function playHint(i) {
+  const h = S.hints[i];
+  if (!h || S.phase !== 'move' || S.view !== null) return;
+  // The hint starts where the stage started.
+  S.stage = [];
+  S.board = cloneBoard(S.show.board);
+  let rest = h.play.split(' ').filter((x) => x.includes('/')).map(stripHit);
+  while (rest.length && S.phase === 'move') {
+    const part = rest.slice(0, Math.max(1, S.playable));
+    rest = rest.slice(part.length);
+    await playSteps(part);
+  }
 }
 
 function currentDice() {
@@ -1168,28 +1582,53 @@ function renderPanel(pp) {
   $('f-variant').textContent = VARIANT_NAMES[S.variant] || S.variant;
   if (s) {
     const actor = S.passed ? other(s.tomove) : s.tomove;
-    $('f-turn').textContent = s.result ? 'game over' : actor === HUMAN ? 'White (you)' : 'Black (engine)';
+    $('f-turn').textContent = s.result ? 'game over' : S.phase === 'opening' ? 'the opening throw' : actor === HUMAN ? 'White (you)' : 'Black (engine)';
     $('f-rolls').textContent = `White ${s.rolls.w}, Black ${s.rolls.b}`;
   }
   $('f-pips').textContent = `White ${pp.w}, Black ${pp.b}`;
   $('f-stage').textContent = stageText();
   $('f-escalation').textContent = escalationText();
-  const humanCanUndo = (S.phase === 'move' || S.phase === 'done' || S.phase === 'roll') && (S.stage.length > 0 || S.bounds.length > 0);
-  $('roll').disabled = S.phase !== 'roll';
+  const viewing = S.view !== null;
+  const humanCanUndo = !viewing && (S.phase === 'move' || S.phase === 'done' || S.phase === 'roll') && (S.stage.length > 0 || S.bounds.length > 0);
+  $('roll').disabled = viewing || (S.phase !== 'roll' && S.phase !== 'opening');
   $('undo').disabled = !humanCanUndo;
-  $('done').disabled = S.phase !== 'done';
-  $('hint').disabled = S.phase !== 'move';
+  $('done').disabled = viewing || S.phase !== 'done';
+  $('hint').disabled = viewing || S.phase !== 'move';
+  $('hist-prev').disabled = S.turns.length === 0 || S.view === 0;
+  $('hist-next').disabled = !viewing;
+  $('hist-live').disabled = !viewing;
+  $('review').disabled = S.turns.length === 0;
   $('double').hidden = !(M && M.cube);
   $('double').disabled = !(S.phase === 'roll' && mayDouble(HUMAN));
   $('take').hidden = S.phase !== 'cube';
   $('drop').hidden = S.phase !== 'cube';
   $('f-match').textContent = sessionText();
   const hints = $('hints');
+  const pct = (p) => `${(Number(p) * 100).toFixed(1)}%`;
+  const gammon = S.variant === 'backgammon' ? 'gammon' : 'mars';
   hints.replaceChildren(
-    ...S.hints.map((h) => {
+    ...S.hints.map((h, i) => {
       const li = document.createElement('li');
       const worth = h.worth ? `  (${h.worth.kind} ${h.worth.value})` : '';
-      li.textContent = `${h.equity}${worth}  ${h.play}`;
+      const p = h.probs;
+      const chances = p ? `  win ${pct(p.win)}, ${gammon} ${pct(p.winmars)}/${pct(p.losemars)}${p.winbg !== undefined ? `, backgammon ${pct(p.winbg)}/${pct(p.losebg)}` : ''}` : '';
+      li.textContent = `${h.play}  ${h.equity}${worth}${chances}`;
+      li.tabIndex = 0;
+      li.setAttribute('role', 'button');
+      li.dataset.hint = String(i);
+      li.title = 'Shown on the board; click (or Enter) to play it';
+      li.addEventListener('mouseenter', () => showHint(i));
+      li.addEventListener('focus', () => showHint(i));
+      li.addEventListener('mouseleave', () => showHint(null));
+      li.addEventListener('blur', () => showHint(null));
+      li.addEventListener('click', () => guard(() => playHint(i)));
+      li.addEventListener('keydown', (ev) => {
+        if (ev.key === 'Enter' || ev.key === ' ') {
+          ev.preventDefault();
+          ev.stopPropagation();
+          guard(() => playHint(i));
+        }
+      });
       return li;
     }),
   );
@@ -1197,18 +1636,20 @@ function renderPanel(pp) {
   list.replaceChildren(
     ...S.turns.map((t, i) => {
       const li = document.createElement('li');
-      const who = t.side === 'w' ? 'White' : 'Black';
-      if (t.cube) {
-        const [, offered, word] = t.label.match(/^double=(\d+):(\w+)$/) || [];
-        const answerer = t.side === 'w' ? 'Black' : 'White';
-        li.textContent = `${who} doubles to ${offered}: ${answerer} ${word === 'drop' ? 'drops' : word === 'beaver' ? 'beavers' : 'takes'}`;
-      } else li.textContent = `${who} ${t.label}: ${t.steps.join(' ') || (i === S.turns.length - 1 ? '…' : 'pass')}`;
-      if (i === S.turns.length - 1) li.className = 'cur';
+      const text = describeTurn(t);
+      li.textContent = !t.cube && !t.steps.length && i === S.turns.length - 1 ? text.replace(/pass$/, '…') : text;
+      if (viewing ? i === S.view - 1 : i === S.turns.length - 1) li.className = viewing ? 'cur viewed' : 'cur';
+      li.dataset.turn = String(i);
+      li.tabIndex = -1;
+      li.title = 'Show the position after this move';
+      li.addEventListener('click', () => setView(i + 1));
       return li;
     }),
   );
-  // The latest turn in view (scrolling the list only, never the page).
-  list.scrollTop = list.scrollHeight;
+  // The turn shown in view (scrolling the list only, never the page).
+  const cur = list.querySelector('.cur');
+  if (cur && viewing) list.scrollTop = cur.offsetTop - list.offsetTop - list.clientHeight / 2;
+  else list.scrollTop = list.scrollHeight;
   $('record').textContent = recordText();
 }
 
@@ -1303,21 +1744,196 @@ function download() {
   setTimeout(() => URL.revokeObjectURL(a.href), 1000);
 }
 
+// ------------------------------------------------------------------ review
+
+/** The page's turn index of each turn the record holds (cube actions are not turns there). */
+function recordTurns() {
+  const last = S.turns[S.turns.length - 1];
+  const turns = S.phase === 'move' && last?.side === HUMAN ? S.turns.length - 1 : S.turns.length;
+  const idx = [];
+  for (let i = 0; i < turns; i++) if (!S.turns[i].cube) idx.push(i);
+  return idx;
+}
+
+/** Reviews the game: every decision with the equity it lost (the engine's
+ *  `analyse` judgement at 0-ply), an equity graph, the errors marked. */
+async function review() {
+  if (!S.turns.length) return;
+  setStatus('Reviewing the game…');
+  const res = await fetch('/api/analyse', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: recordText() });
+  const j = await res.json().catch(() => ({ error: `the server answered ${res.status}` }));
+  if (!res.ok) throw new Error(j.error || `the server answered ${res.status}`);
+  const idx = recordTurns();
+  S.review = j.decisions.map((d) => ({ ...d, at: idx[d.turn - 1] ?? null }));
+  const lost = (side) => S.review.filter((d) => d.side === side).reduce((a, d) => a + d.loss, 0);
+  const errors = S.review.filter((d) => d.side === HUMAN && d.loss >= ERROR_LOSS).length;
+  setStatus(`Review: ${S.review.length} decisions. You lost ${lost(HUMAN).toFixed(3)} in all (${errors} error${errors === 1 ? '' : 's'}), the engine ${lost(ENGINE).toFixed(3)}. Click a point of the graph or a line to see the position.`);
+  renderReview();
+}
+
+/** Equity lost from which a decision counts as an error, and a blunder. */
+const ERROR_LOSS = 0.04;
+const BLUNDER_LOSS = 0.1;
+
+function renderReview() {
+  const box = $('review-box');
+  box.hidden = !S.review;
+  if (!S.review) return;
+  const ds = S.review;
+  const svg = $('graph');
+  svg.replaceChildren();
+  const W = 320, H = 130, pad = 8;
+  // White's equity after each decision; the scale fits the game's swings.
+  const ys = ds.map((d) => (d.side === 'w' ? d.played_equity : -d.played_equity));
+  const top = Math.max(1, ...ys.map(Math.abs));
+  const x = (i) => pad + (ds.length <= 1 ? 0 : (i * (W - 2 * pad)) / (ds.length - 1));
+  const y = (v) => H / 2 - (v / top) * (H / 2 - pad);
+  svg.append(el('line', { x1: 0, y1: H / 2, x2: W, y2: H / 2, class: 'axis' }));
+  svg.append(el('text', { x: 2, y: 12, class: 'axis-label' }, `White +${top.toFixed(1)}`));
+  svg.append(el('text', { x: 2, y: H - 3, class: 'axis-label' }, `Black +${top.toFixed(1)}`));
+  svg.append(el('polyline', { points: ys.map((v, i) => `${x(i)},${y(v)}`).join(' '), class: 'equity' }));
+  ds.forEach((d, i) => {
+    const kind = d.loss >= BLUNDER_LOSS ? 'blunder' : d.loss >= ERROR_LOSS ? 'error' : 'ok';
+    const c = el('circle', { cx: x(i), cy: y(ys[i]), r: kind === 'ok' ? 2.5 : 5, class: `dot ${kind} ${d.side}`, 'data-decision': i, tabindex: kind === 'ok' ? -1 : 0 });
+    c.append(el('title', {}, `${d.side === 'w' ? 'White' : 'Black'} ${d.roll ?? 'remainder'}: lost ${d.loss.toFixed(3)}`));
+    c.addEventListener('click', () => reviewJump(i));
+    svg.append(c);
+  });
+  const list = $('review-list');
+  list.replaceChildren(
+    ...ds.map((d, i) => {
+      const li = document.createElement('li');
+      const kind = d.loss >= BLUNDER_LOSS ? 'blunder' : d.loss >= ERROR_LOSS ? 'error' : 'ok';
+      li.className = kind;
+      li.dataset.decision = String(i);
+      const who = d.side === 'w' ? 'White' : 'Black';
+      const words = (play) => shownSteps(d.side, play.split(' ')).join(' ');
+      li.textContent = `${who} ${d.roll ?? 'remainder'}: played ${words(d.played)} (${d.played_equity.toFixed(3)}); best ${words(d.best)} (${d.best_equity.toFixed(3)}); lost ${d.loss.toFixed(3)}${kind === 'ok' ? '' : ` — ${kind}`}`;
+      li.addEventListener('click', () => reviewJump(i));
+      return li;
+    }),
+  );
+}
+
+/** Shows the position a reviewed decision was made in. */
+function reviewJump(i) {
+  const d = S.review?.[i];
+  if (!d || d.at === null) return;
+  setView(d.at);
+  setStatus(`${$('status').textContent} Review: ${d.side === 'w' ? 'White' : 'Black'} played ${shownSteps(d.side, d.played.split(' ')).join(' ')} and lost ${d.loss.toFixed(3)}; best was ${shownSteps(d.side, d.best.split(' ')).join(' ')}.`);
+}
+
+// ------------------------------------------------------------- loading games
+
+/** The player confirms before a game in progress is thrown away. */
+let confirming = null;
+function askDiscard(what) {
+  const live = S && S.moves.length > 0 && S.phase !== 'over' && !S.show?.result && !S.drop && !M?.winner;
+  if (!live) return Promise.resolve(true);
+  if (confirming) confirming(false);
+  $('confirm-text').textContent = `${what} throws the game in progress away.`;
+  $('confirm').hidden = false;
+  $('confirm-no').focus();
+  return new Promise((resolve) => {
+    confirming = (yes) => {
+      confirming = null;
+      $('confirm').hidden = true;
+      resolve(yes);
+    };
+  });
+}
+
+/** Loads what the player pasted: an XGID, a gnubg ID, position text, or a
+ *  game record (`gulbara replay`'s format or a gnubg .mat). */
+async function loadText(raw) {
+  const text = raw.trim();
+  if (!text) {
+    setStatus('Paste a record, a gnubg ID, an XGID or position text first.');
+    return;
+  }
+  let base = null;
+  if (/^XGID=/i.test(text) || /^[-a-oA-O]{26}:/.test(text)) base = `xgid ${text.split(/\s+/)[0]}`;
+  else if (/^[A-Za-z0-9+/]{14}(:[A-Za-z0-9+/]{12})?$/.test(text)) base = `gnubgid ${text}`;
+  else if (/^-?\d+(,-?\d+){23}\s+[wb]\b/.test(text)) base = `board ${text.replace(/\s+/g, ' ')}`;
+  if (!(await askDiscard('Loading'))) return;
+  if (base) await loadPosition(base);
+  else await loadRecord(text);
+}
+
+async function switchVariant(variant) {
+  if (S.variant === variant) return;
+  $('variant').value = variant;
+  await must(`set game.variant ${variant}`);
+  S = newState(variant);
+  await loadKeys();
+}
+
+async function loadPosition(base) {
+  // gnubg IDs and XGIDs describe backgammon boards (short nardy's too).
+  if ((base.startsWith('gnubgid') || base.startsWith('xgid')) && !hitting()) await switchVariant('backgammon');
+  const lines = await engine.cmd(`position ${base}`);
+  const err = lines.find((l) => l.startsWith('error '));
+  if (err) throw new Error(err);
+  S = Object.assign(newState(S.variant), { keys: S.keys, base, crawfordGame: M.crawford });
+  await sync();
+  S.last = 'Position loaded. ';
+  render();
+  await next();
+}
+
+async function loadRecord(text) {
+  const res = await fetch('/api/record', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: text });
+  const j = await res.json().catch(() => ({ error: `the server answered ${res.status}` }));
+  if (!res.ok) throw new Error(`not a record the rules accept: ${j.error || res.status}`);
+  const g = j.games[j.games.length - 1];
+  if (!g) throw new Error('the record has no game');
+  await switchVariant(j.variant);
+  for (const w of String(j.rules || '').split(/\s+/).filter(Boolean)) {
+    const [k, v] = w.split('=');
+    if (k && v && k !== 'variant') await must(`set rules.${k} ${v}`);
+  }
+  await loadKeys();
+  S = Object.assign(newState(j.variant), { keys: S.keys, starter: g.starter, moves: g.tokens.slice(), turns: g.turns, crawfordGame: M.crawford });
+  S.floor = S.moves.length;
+  S.marks = marksAfter(S.turns.length);
+  await syncCube();
+  await sync();
+  // A finished game is shown, not scored again.
+  if (S.show.result) S.scored = { winner: S.show.result.winner, points: 0 };
+  S.last = `Game loaded (${g.turns.length} turns). `;
+  render();
+  await next();
+}
+
 // ------------------------------------------------------------------ input
 
 /** Runs an action; a failure is shown, never thrown into the console. */
+/** An engine error line in words a player reads. */
+function sentence(msg) {
+  const m = /^error (\w+) (.*)$/.exec(msg);
+  if (!m) return msg;
+  const what = {
+    bad_value: 'the engine cannot take that',
+    bad_command: 'the engine does not know that command',
+    bad_state: 'that is not possible now',
+    unknown_command: 'the engine does not know that command',
+    bad_argument: 'the engine cannot take that',
+  }[m[1]] || 'the engine refused';
+  return `${what} (${m[2].replace(/^bad value: /, '')})`;
+}
+
 async function guard(f) {
   try {
     await f();
   } catch (e) {
-    setStatus(`Error: ${e.message}`);
+    setStatus(`Error: ${sentence(e.message)}`);
     S.phase = S.phase === 'engine' ? 'idle' : S.phase;
     render();
   }
 }
 
 async function activate(key) {
-  if (S.phase !== 'move') return;
+  if (S.phase !== 'move' || S.view !== null) return;
   const moving = nextMoves();
   if (S.selected && key === S.selected) {
     S.selected = null;
@@ -1326,10 +1942,34 @@ async function activate(key) {
     return;
   } else if (moving.has(key)) {
     S.selected = key;
+    render();
+    // Tab (and the focus) go to its destinations first.
+    $('board').querySelector('.point.dest')?.focus();
+    return;
   } else {
     S.selected = null;
   }
   render();
+}
+
+/** A double-click moves the checker by the higher die it can use (else the lower). */
+async function moveByHigher(key) {
+  if (S.phase !== 'move' || S.view !== null) return;
+  const dests = nextMoves().get(key);
+  if (!dests) return;
+  const singles = [...dests.values()].filter((path) => path.length === 1);
+  if (!singles.length) return;
+  const dice = currentDice() || [];
+  const used = usedDice(dice, S.stage);
+  const left = dice.filter((_, i) => !used[i]).map(Number);
+  // A checker borne off by a larger die than its point needs takes that die.
+  const die = (path) => {
+    const n = stepPips(path[0]);
+    const larger = left.filter((d) => d >= n);
+    return stepTo(path[0]) === 'off' && larger.length ? Math.min(...larger) : n;
+  };
+  singles.sort((a, b) => die(b) - die(a));
+  await playSteps(singles[0]);
 }
 
 let drag = null;
@@ -1381,6 +2021,10 @@ function setupBoardInput() {
     drag?.ghost?.remove();
     drag = null;
   });
+  svg.addEventListener('dblclick', (ev) => {
+    const g = ev.target.closest('[data-point]');
+    if (g) guard(() => moveByHigher(g.getAttribute('data-point')));
+  });
   svg.addEventListener('keydown', (ev) => {
     const g = ev.target.closest?.('[data-point]');
     // With the turn whole, Enter ends it (the page's handler), wherever the focus is.
@@ -1400,8 +2044,48 @@ function setupControls() {
   $('double').addEventListener('click', () => guard(humanDouble));
   $('take').addEventListener('click', () => guard(() => answer('take')));
   $('drop').addEventListener('click', () => guard(() => answer('drop')));
-  for (const id of ['session-kind', 'match-length', 'cube']) $(id).addEventListener('change', () => guard(newSession));
-  $('newgame').addEventListener('click', () => guard(newGame));
+  for (const id of ['session-kind', 'match-length', 'cube']) {
+    $(id).addEventListener('change', () =>
+      guard(async () => {
+        if (await askDiscard('A new session')) {
+          await newSession();
+          return;
+        }
+        // Kept: the controls show the session being played.
+        $('session-kind').value = M.kind;
+        $('match-length').value = String(M.length || 5);
+        $('cube').value = M.cube ? 'on' : 'off';
+      }),
+    );
+  }
+  $('newgame').addEventListener('click', () => guard(askedNewGame));
+  $('confirm-yes').addEventListener('click', () => confirming?.(true));
+  $('confirm-no').addEventListener('click', () => confirming?.(false));
+  $('hist-prev').addEventListener('click', () => setView((S.view ?? S.turns.length) - 1));
+  $('hist-next').addEventListener('click', () => S.view !== null && setView(S.view + 1));
+  $('hist-live').addEventListener('click', () => setView(null));
+  $('review').addEventListener('click', () => guard(review));
+  $('load').addEventListener('click', () => guard(() => loadText($('load-text').value)));
+  $('rules-link').addEventListener('click', () => {
+    $('rules-link').href = `/rules.html#${S.variant}`;
+  });
+  const choices = { starts: 'starts', numbering: 'numbering', anim: 'anim' };
+  for (const [id, name] of Object.entries(choices)) {
+    $(`pref-${id}`).value = String(prefs[name]);
+    $(`pref-${id}`).addEventListener('change', (ev) => {
+      prefs[name] = name === 'anim' ? Number(ev.target.value) : ev.target.value;
+      delete visit[name];
+      savePrefs();
+      render();
+    });
+  }
+  for (const name of ['autoForced', 'autoBearoff']) {
+    $(`pref-${name}`).checked = !!prefs[name];
+    $(`pref-${name}`).addEventListener('change', (ev) => {
+      prefs[name] = ev.target.checked;
+      savePrefs();
+    });
+  }
   $('download').addEventListener('click', download);
   $('variant').addEventListener('change', changeVariant);
   $('settings').addEventListener('submit', (ev) => ev.preventDefault());
@@ -1428,8 +2112,22 @@ function setupControls() {
   );
   document.addEventListener('keydown', (ev) => {
     const t = ev.target;
-    if (t instanceof HTMLInputElement || t instanceof HTMLSelectElement || ev.ctrlKey || ev.metaKey || ev.altKey) return;
-    const act = { r: roll, u: undo, h: hint, n: newGame, d: humanDouble }[ev.key];
+    if (t instanceof HTMLInputElement || t instanceof HTMLSelectElement || t instanceof HTMLTextAreaElement || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    if (!$('confirm').hidden) {
+      if (ev.key === 'Escape') confirming?.(false);
+      return;
+    }
+    if (ev.key === 'ArrowLeft' || ev.key === 'ArrowRight') {
+      ev.preventDefault();
+      if (ev.key === 'ArrowLeft') setView((S.view ?? S.turns.length) - 1);
+      else if (S.view !== null) setView(S.view + 1);
+      return;
+    }
+    if (ev.key === 'Escape' && S.view !== null) {
+      setView(null);
+      return;
+    }
+    const act = { r: roll, u: undo, h: hint, n: askedNewGame, d: humanDouble }[ev.key];
     if (act) {
       ev.preventDefault();
       guard(act);
@@ -1454,6 +2152,7 @@ async function main() {
   setupControls();
   await guard(async () => {
     await connect();
+    if (await restore()) return;
     await engine.cmd('set game.variant gulbara');
     await loadKeys();
     await newSession();
