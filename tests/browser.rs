@@ -1564,10 +1564,8 @@ async fn a_game_with_the_players_tools(
                     assert!(status.contains("Your game is back"), "{status}");
                     assert_eq!(page.js("S.variant").await, json!(variant));
                     assert_eq!(
-                        page.js(&format!(
-                            "document.querySelectorAll('#moves li').length === S.turns.length"
-                        ))
-                        .await,
+                        page.js("document.querySelectorAll('#moves li').length === S.turns.length")
+                            .await,
                         json!(true)
                     );
                 }
@@ -1659,7 +1657,8 @@ async fn a_game_with_the_players_tools(
                 // Backgammon's cube: the engine doubled; the person takes.
                 let n = page.js("S.turns.length").await;
                 page.click_css("#take").await;
-                page.wait("the take", &format!("S.turns.length > {n}")).await;
+                page.wait("the take", &format!("S.turns.length > {n}"))
+                    .await;
             }
             other => panic!("{name}: unexpected phase {other}"),
         }
