@@ -411,6 +411,11 @@ impl Page {
             .to_string();
         let before = self.js("S.stage.join(' ') + '|' + S.moves.length").await;
         let (from, to) = step.split_once('/').unwrap();
+        // The board's keys are White's numbering; the person may play Black.
+        let key = |p: &str| format!("window.gulbara.key('{p}')");
+        let from = self.js(&key(from)).await.as_str().unwrap().to_string();
+        let to = self.js(&key(to)).await.as_str().unwrap().to_string();
+        let (from, to) = (from.as_str(), to.as_str());
         assert_eq!(
             self.js("S.legal[0].norm.slice(0, S.stage.length).join(' ') === S.stage.join(' ')")
                 .await,
@@ -1775,4 +1780,332 @@ async fn a_long_nardy_game_with_the_players_tools() {
         "S.base.startsWith('board 2,0,') && S.phase === 'roll' && S.board.off.w === 13",
     )
     .await;
+}
+
+/// Playing Black, then watching the engine play both sides (issue 30,
+/// "The opening and the sides"): a whole backgammon game as Black against
+/// the baseline, its record replayed by `gulbara replay`, then a game the
+/// engine plays alone from its opening throw to the end.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs chromium and chromium-driver (apt-get install -y chromium chromium-driver); run with --include-ignored"]
+async fn playing_black_and_watching_the_engine_play_both() {
+    let (browser, driver) = tools();
+    let page = Page::open_at(
+        "black-and-watch",
+        &browser,
+        &driver,
+        &[],
+        "anim=0&seed=11&side=b&start=you",
+    )
+    .await;
+    page.baseline_game("backgammon").await;
+    page.choose_session("money", 0, "off").await;
+    assert_eq!(page.js("S.starter").await, json!("b"));
+    assert_eq!(page.text("f-turn").await, "Black (you)");
+    let mut rolls = 0;
+    loop {
+        page.wait(
+            "Black's turn",
+            "['roll', 'move', 'done', 'over'].includes(S.phase)",
+        )
+        .await;
+        match page.js("S.phase").await.as_str().unwrap() {
+            "over" => break,
+            "roll" => {
+                rolls += 1;
+                assert!(rolls < 400, "the game does not end");
+                page.roll().await;
+            }
+            "move" => {
+                page.click_step().await;
+            }
+            "done" => page.end_turn().await,
+            other => panic!("unexpected phase {other}"),
+        }
+    }
+    assert_eq!(page.js("S.turns[0].side").await, json!("b"));
+    let record = page
+        .js("document.getElementById('record').textContent")
+        .await;
+    let record = record.as_str().unwrap();
+    assert!(
+        record.contains("White : gulbara") && record.contains("Black : you"),
+        "{record}"
+    );
+    page.replays(record, "black");
+
+    // Watching: the engine throws the opening and plays both sides to the end.
+    page.client
+        .find(Locator::Id("pref-side"))
+        .await
+        .expect("the side setting")
+        .select_by_value("watch")
+        .await
+        .expect("choose watching");
+    page.wait(
+        "the engine's game to its end",
+        "S.phase === 'over' && S.turns.length > 10",
+    )
+    .await;
+    assert_eq!(page.js("S.opening !== null").await, json!(true));
+    assert_eq!(
+        page.js("S.turns.some((t) => t.side === 'w') && S.turns.some((t) => t.side === 'b')")
+            .await,
+        json!(true)
+    );
+    let status = page.text("status").await;
+    assert!(
+        status.contains("White wins") || status.contains("Black wins"),
+        "{status}"
+    );
+    page.no_errors().await;
+    page.close().await;
+}
+
+/// The board asks before a game is thrown away, helps with the keyboard,
+/// the double-click and the automatic plays, loads a gnubg .mat, keeps the
+/// hints and messages in view on a 420-pixel window, and has its settings
+/// and rules in words (issue 30, "Keeping games", "Convenience", "Words a
+/// player understands", "Keyboard and narrow screens").
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs chromium and chromium-driver (apt-get install -y chromium chromium-driver); run with --include-ignored"]
+async fn the_board_asks_helps_and_fits() {
+    let page = backgammon_roll("asks-helps-fits", "31").await;
+    // Words: each setting's name and its rule beside it.
+    let label = page
+        .js("document.getElementById('opt-rules.opening').closest('label').textContent")
+        .await;
+    let label = label.as_str().unwrap();
+    assert!(
+        label.starts_with("Opening") && label.contains("the winner rolls both dice"),
+        "{label}"
+    );
+
+    // Picking a checker sends the focus, and Tab, to its destinations.
+    page.click_point("8").await;
+    page.wait("8 picked", "S.selected === '8'").await;
+    let focused = "document.activeElement.closest('[data-point]')?.dataset.point";
+    let dests = page
+        .js("[...document.querySelectorAll('.point.dest')].map((e) => e.dataset.point)")
+        .await;
+    let is_dest = |v: &Value| dests.as_array().unwrap().contains(v);
+    assert!(is_dest(&page.js(focused).await), "{dests}");
+    page.press('\u{E004}').await; // Tab
+    let next = page.js(focused).await;
+    assert!(
+        is_dest(&next) || next == json!("8"),
+        "Tab went to {next}; {dests}"
+    );
+    page.press('\u{E00C}').await; // Escape
+    page.wait("nothing picked", "S.selected === null").await;
+
+    // A double-click moves a checker by the higher die: 8/5 with 3-1.
+    let point = page
+        .client
+        .find(Locator::Css("[data-point=\"8\"]"))
+        .await
+        .expect("point 8");
+    let double = MouseActions::new("mouse".into())
+        .then(PointerAction::MoveToElement {
+            element: point,
+            duration: None,
+            x: 0.0,
+            y: 40.0,
+        })
+        .then(PointerAction::Down {
+            button: MOUSE_BUTTON_LEFT,
+        })
+        .then(PointerAction::Up {
+            button: MOUSE_BUTTON_LEFT,
+        })
+        .then(PointerAction::Down {
+            button: MOUSE_BUTTON_LEFT,
+        })
+        .then(PointerAction::Up {
+            button: MOUSE_BUTTON_LEFT,
+        });
+    page.client
+        .perform_actions(double)
+        .await
+        .expect("double-click");
+    page.wait("8/5 played", "S.stage.join(' ') === '8/5'").await;
+
+    // New game and another variant ask first; "Keep playing" keeps the game.
+    let moves = page.js("S.moves.join(' ') + '|' + S.stage.join(' ')").await;
+    page.click_css("#newgame").await;
+    page.wait("the question", "!document.getElementById('confirm').hidden")
+        .await;
+    page.click_css("#confirm-no").await;
+    page.wait(
+        "the question gone",
+        "document.getElementById('confirm').hidden",
+    )
+    .await;
+    assert_eq!(
+        page.js("S.moves.join(' ') + '|' + S.stage.join(' ')").await,
+        moves
+    );
+    page.client
+        .find(Locator::Id("variant"))
+        .await
+        .expect("select")
+        .select_by_value("long_nardy")
+        .await
+        .expect("choose");
+    page.wait("the question", "!document.getElementById('confirm').hidden")
+        .await;
+    page.press('\u{E00C}').await; // Escape: no
+    page.wait(
+        "the variant kept",
+        "document.getElementById('confirm').hidden && document.getElementById('variant').value === 'backgammon'",
+    )
+    .await;
+    assert_eq!(page.js("S.variant").await, json!("backgammon"));
+
+    // Hints and messages in view on a 420-pixel window.
+    page.click_css("#hint").await;
+    page.wait("the hints", "S.hints.length > 0").await;
+    page.resize(420, 860).await;
+    page.wait(
+        "the narrow layout",
+        "document.getElementById('board').getBoundingClientRect().width <= 420",
+    )
+    .await;
+    page.client
+        .execute("window.scrollTo(0, 0)", vec![])
+        .await
+        .expect("scroll");
+    let in_view = |id: &str| {
+        format!(
+            "(() => {{ const r = document.getElementById('{id}').getBoundingClientRect(); \
+             return r.top >= 0 && r.bottom <= window.innerHeight && r.height > 0; }})()"
+        )
+    };
+    let rect = |id: &str| {
+        format!(
+            "JSON.stringify([document.getElementById('{id}').getBoundingClientRect(), window.innerHeight])"
+        )
+    };
+    page.screenshot("narrow-hints.png", false).await;
+    for id in ["status", "hints"] {
+        assert_eq!(
+            page.js(&in_view(id)).await,
+            json!(true),
+            "{id} out of view: {}",
+            page.js(&rect(id)).await
+        );
+    }
+    page.resize(1100, 900).await;
+
+    // Automatic plays: a forced move, then a bear-off with no contact,
+    // each in a loaded position (the game in progress discarded first).
+    page.client
+        .execute(
+            "document.getElementById('pref-autoForced').click(); document.getElementById('pref-autoBearoff').click();",
+            vec![],
+        )
+        .await
+        .expect("the settings");
+    page.click_css("#load-box summary").await;
+    // White's last checker on its 2-point: 2-1 can only play 2/1 1/off.
+    page.type_into(
+        "#load-text",
+        "0,1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,-15 w 10 10",
+    )
+    .await;
+    page.click_css("#load").await;
+    page.wait("the question", "!document.getElementById('confirm').hidden")
+        .await;
+    page.click_css("#confirm-yes").await;
+    page.wait(
+        "the position",
+        "S.base.startsWith('board ') && S.phase === 'roll'",
+    )
+    .await;
+    page.type_into("#dice-input", "21").await;
+    page.click_css("#roll").await;
+    page.wait(
+        "the forced move played by itself",
+        "S.phase === 'done' && !!S.show.result",
+    )
+    .await;
+    page.click_css("#done").await;
+    page.wait("the game over", "S.phase === 'over'").await;
+    assert_eq!(
+        page.js("S.turns[0].steps.join(' ')").await,
+        json!("2/1 1/off")
+    );
+    // Two checkers home, Black's all past them: 5-4 bears both off.
+    page.client
+        .execute("document.getElementById('load-text').value = ''", vec![])
+        .await
+        .expect("clear");
+    page.type_into(
+        "#load-text",
+        "0,0,0,1,1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,-15 w 10 10",
+    )
+    .await;
+    page.click_css("#load").await;
+    page.wait(
+        "the position",
+        "S.base.startsWith('board 0,0,0,1,1') && S.phase === 'roll'",
+    )
+    .await;
+    page.type_into("#dice-input", "54").await;
+    page.click_css("#roll").await;
+    page.wait(
+        "the bear-off played by itself",
+        "S.phase === 'done' && !!S.show.result",
+    )
+    .await;
+    page.click_css("#done").await;
+    page.wait("the game over", "S.phase === 'over'").await;
+    let steps = page.js("S.turns[0].steps.slice().sort().join(' ')").await;
+    assert_eq!(steps, json!("4/off 5/off"));
+
+    // A gnubg .mat loads as a game, and play goes on from it.
+    let mat = " 0 point match\n\n Game 1\n gnubg : 0                      root : 0\n  1) 31: 8/5 6/5                 42: 8/4 6/4\n  2) 61: 13/7 8/7\n";
+    page.client
+        .execute(
+            "document.getElementById('load-text').value = arguments[0]",
+            vec![json!(mat)],
+        )
+        .await
+        .expect("paste");
+    page.click_css("#load").await;
+    page.wait(
+        "the game loaded and the engine's turn played",
+        "S.turns.length >= 4 && S.turns[2].steps.join(' ') === '13/7 8/7' && S.phase === 'roll'",
+    )
+    .await;
+    assert_eq!(page.js("S.variant").await, json!("backgammon"));
+    assert_eq!(page.js("S.turns[1].side").await, json!("b"));
+
+    // The rules page, reached from the board.
+    let href = page.js("document.getElementById('rules-link').href").await;
+    assert!(href.as_str().unwrap().ends_with("/rules.html"), "{href}");
+    page.client
+        .goto(&format!("http://{}/rules.html#gulbara", page._web.http))
+        .await
+        .expect("the rules page");
+    let rules = page
+        .client
+        .execute(
+            "return document.getElementById('gulbara').nextElementSibling.textContent",
+            vec![],
+        )
+        .await
+        .expect("the Gul bara rules");
+    let rules = rules.as_str().unwrap();
+    assert!(
+        rules.contains("Escalation") && rules.contains("Remainders"),
+        "{rules}"
+    );
+    let errors = page
+        .client
+        .execute("return document.querySelectorAll('h2').length", vec![])
+        .await
+        .expect("headings");
+    assert!(errors.as_u64().unwrap() >= 6);
+    page.close().await;
 }

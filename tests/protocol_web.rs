@@ -359,3 +359,67 @@ fn a_websocket_client_that_never_reads_is_closed_and_its_slot_given_back() {
         "sent {sent}, closed by the server: {closed}"
     );
 }
+
+/// A plain HTTP/1.1 POST of `body` with an optional `Origin`: status line and body.
+fn post(addr: &str, path: &str, body: &str, origin: Option<&str>) -> (String, String) {
+    let mut s = TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(GUARD)).unwrap();
+    let origin = origin.map_or(String::new(), |o| format!("Origin: {o}\r\n"));
+    write!(
+        s,
+        "POST {path} HTTP/1.1\r\nHost: {addr}\r\n{origin}Content-Type: text/plain\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut resp = Vec::new();
+    s.read_to_end(&mut resp).unwrap();
+    let text = String::from_utf8_lossy(&resp).into_owned();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let status = head.lines().next().unwrap_or_default().to_string();
+    (status, body.to_string())
+}
+
+/// The board's record and analysis requests over real HTTP: a record's
+/// turns and tokens, an analysis, clear refusals of nonsense, oversized
+/// text and other sites' pages, and the rules page.
+#[test]
+fn the_boards_record_and_analysis_requests() {
+    let web = Web::start(false, &[]);
+    let record = "; [Variant \"backgammon\"]\n\n Game 1\n White : a                                Black : b\n Opening 3-1 starter White\n  1) 31: 8/5 6/5                            64: 24/18 13/9\n Unfinished\n";
+    let (status, body) = post(&web.http, "/api/record", record, None);
+    assert_eq!(status, "HTTP/1.1 200 OK", "{body}");
+    let v: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(v["variant"], "backgammon");
+    assert_eq!(v["games"][0]["tokens"][0], "31");
+    assert_eq!(v["games"][0]["turns"][1]["steps"][0], "24/18");
+    let (status, body) = post(
+        &web.http,
+        "/api/analyse",
+        record,
+        Some(&format!("http://{}", web.http)),
+    );
+    assert_eq!(status, "HTTP/1.1 200 OK", "{body}");
+    let v: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(v["decisions"].as_array().unwrap().len(), 2, "{v}");
+    // An illegal play is refused with the record's own error, as JSON.
+    let bad = record.replace("8/5 6/5", "8/1 6/5");
+    let (status, body) = post(&web.http, "/api/record", &bad, None);
+    assert_eq!(status, "HTTP/1.1 400 Bad Request", "{body}");
+    let v: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert!(v["error"].as_str().unwrap().contains("'8/1'"), "{v}");
+    let big = "x".repeat(300 * 1024);
+    let (status, body) = post(&web.http, "/api/analyse", &big, None);
+    assert_eq!(status, "HTTP/1.1 400 Bad Request", "{body}");
+    assert!(body.contains("longer than"), "{body}");
+    let (status, _) = post(
+        &web.http,
+        "/api/record",
+        record,
+        Some("http://evil.example"),
+    );
+    assert_eq!(status, "HTTP/1.1 403 Forbidden");
+    let (status, headers, page) = get(&web.http, "/rules.html");
+    assert_eq!(status, "HTTP/1.1 200 OK");
+    assert!(headers.contains("content-type: text/html"));
+    assert!(page.contains("id=\"long_nardy\"") && page.contains("six-block"));
+}

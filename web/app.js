@@ -6,15 +6,18 @@
 // `go` for the engine's reply, `hint` and `eval` for advice.
 'use strict';
 
-const HUMAN = 'w';
-const ENGINE = 'b';
+// The person's side and the engine's, from the settings (`side`): White,
+// Black, or neither (watch: the engine plays both).
+let HUMAN = 'w';
+let ENGINE = 'b';
+let WATCH = false;
 const params = new URLSearchParams(location.search);
 
 // The player's own settings, kept in the browser across games and reloads.
 const PREFS_KEY = 'gulbara.prefs';
 const GAME_KEY = 'gulbara.game';
 const prefs = Object.assign(
-  { starts: 'throw', numbering: 'board', autoForced: false, autoBearoff: false, anim: 350 },
+  { side: 'w', starts: 'throw', numbering: 'board', autoForced: false, autoBearoff: false, anim: 350 },
   (() => {
     try {
       return JSON.parse(localStorage.getItem(PREFS_KEY) || '{}') || {};
@@ -29,8 +32,17 @@ const prefs = Object.assign(
 const visit = {};
 if (params.has('anim')) visit.anim = Math.max(0, Number(params.get('anim')) || 0);
 if (params.get('start') === 'you') visit.starts = 'you';
+if (['w', 'b', 'watch'].includes(params.get('side'))) visit.side = params.get('side');
 /** A setting: this visit's from the address, else the player's. */
 const pref = (name) => visit[name] ?? prefs[name];
+
+/** Takes the sides from the settings (at each new game). */
+function takeSides() {
+  const side = pref('side');
+  WATCH = side === 'watch';
+  HUMAN = side === 'b' ? 'b' : 'w';
+  ENGINE = other(HUMAN);
+}
 const RESTORE = params.get('saved') !== 'off';
 // ?seed=N: the dice not typed come from a seeded generator (to replay a
 // game's dice), else from Math.random.
@@ -248,10 +260,10 @@ function boardToken(side, tok) {
   return tok.replace(/(^|\/)(\d+)/g, (_, pre, n) => `${pre}${toWhite(side, Number(n))}`);
 }
 
-/** Steps of `side` as the move list shows them: the engine's in the board's
- *  numbering unless the player chose each side's own. */
+/** Steps of `side` as the move list shows them: in the board's numbering
+ *  (White's) unless the player chose each side's own. */
 function shownSteps(side, steps) {
-  if (side === HUMAN || pref('numbering') !== 'board') return steps;
+  if (pref('numbering') !== 'board') return steps;
   return steps.map((t) => boardToken(side, t));
 }
 
@@ -447,6 +459,7 @@ function save() {
     variant: S.variant,
     settings,
     session: M,
+    side: WATCH ? 'watch' : HUMAN,
     cubeChoice: $('cube').value,
     game: {
       base: S.base,
@@ -487,6 +500,9 @@ async function restore() {
     for (const [k, v] of Object.entries(kept.settings || {})) await engine.cmd(`set ${k} ${v}`);
     await loadKeys();
     M = kept.session;
+    WATCH = kept.side === 'watch';
+    HUMAN = kept.side === 'b' ? 'b' : 'w';
+    ENGINE = other(HUMAN);
     $('session-kind').value = M.kind;
     $('match-length').value = String(M.length || 5);
     $('cube').value = kept.cubeChoice || 'default';
@@ -572,7 +588,7 @@ async function syncCube() {
 
 /** Whether `side` may double now (before its roll). */
 function mayDouble(side) {
-  if (!M || !M.cube || M.crawford || M.winner || !S.show || S.show.result || S.drop) return false;
+  if (WATCH || !M || !M.cube || M.crawford || M.winner || !S.show || S.show.result || S.drop) return false;
   // Nobody doubles before the game's first roll.
   if (S.show.pending.kind !== 'roll' || S.passed || S.moves.length === 0) return false;
   return S.cube.owner === 'center' || S.cube.owner === side;
@@ -655,21 +671,22 @@ async function gameOver(winner, points, why, kind) {
   M.score[winner] += points;
   M.games += 1;
   const how = kind ? ` ${winWords(kind)}:` : '';
-  let text = `${why ? `${why} ` : ''}${winner === HUMAN ? 'You win' : 'The engine wins'}${how} ${points} point${points === 1 ? '' : 's'}.`;
+  const winnerWords = WATCH ? `${winner === 'w' ? 'White' : 'Black'} wins` : winner === HUMAN ? 'You win' : 'The engine wins';
+  let text = `${why ? `${why} ` : ''}${winnerWords}${how} ${points} point${points === 1 ? '' : 's'}.`;
   if (M.kind === 'match') {
     const away = (side) => M.length - M.score[side];
     if (M.score[winner] >= M.length) {
       M.winner = winner;
-      text += ` ${winner === HUMAN ? 'You win' : 'The engine wins'} the match ${M.score[winner]}-${M.score[other(winner)]}.`;
+      text += ` ${winnerWords} the match ${M.score[winner]}-${M.score[other(winner)]}.`;
     } else {
       // The Crawford game follows the game that first brings a side to one away.
       const wasCrawford = M.crawford;
       if (wasCrawford) M.crawfordPlayed = true;
       M.crawford = !wasCrawford && !M.crawfordPlayed && (away('w') === 1) !== (away('b') === 1);
-      text += ` Match to ${M.length}: you ${M.score.w}, the engine ${M.score.b}${M.crawford ? ' (next: the Crawford game)' : ''}.`;
+      text += ` Match to ${M.length}: ${scoreWords()}${M.crawford ? ' (next: the Crawford game)' : ''}.`;
     }
   } else {
-    text += ` Session: you ${M.score.w}, the engine ${M.score.b} after ${M.games} game${M.games === 1 ? '' : 's'}.`;
+    text += ` Session: ${scoreWords()} after ${M.games} game${M.games === 1 ? '' : 's'}.`;
   }
   save();
   setStatus(`${text} Press New game to go on.`);
@@ -677,34 +694,54 @@ async function gameOver(winner, points, why, kind) {
   evaluate().catch(() => {});
 }
 
+/** The session's score in words: the person's first. */
+function scoreWords() {
+  if (WATCH) return `White ${M.score.w}, Black ${M.score.b}`;
+  return `you ${M.score[HUMAN]}, the engine ${M.score[ENGINE]}`;
+}
+
 function sessionText() {
   if (!M) return '–';
   const cube = M.cube ? `cube ${S.cube.value}${S.cube.owner === 'center' ? ' in the middle' : S.cube.owner === HUMAN ? ' (yours)' : " (the engine's)"}` : 'no cube';
-  if (M.kind === 'money') return `money play, ${cube}; you ${M.score.w}, the engine ${M.score.b}`;
-  return `match to ${M.length}: you ${M.score.w}, the engine ${M.score.b}${M.crawford ? ', Crawford game' : ''}; ${cube}`;
+  if (M.kind === 'money') return `money play, ${cube}; ${scoreWords()}`;
+  return `match to ${M.length}: ${scoreWords()}${M.crawford ? ', Crawford game' : ''}; ${cube}`;
 }
 
 async function newGame() {
+  takeSides();
   const variant = $('variant').value;
   if (!M || M.winner) {
     // No session yet, or a finished match: the next game starts a new one.
     await newSession();
     return;
   }
-  S = Object.assign(newState(variant), { keys: S ? S.keys : [], crawfordGame: M.crawford });
+  // Without an opening throw the person starts.
+  const starter = pref('starts') === 'you' && !WATCH ? HUMAN : 'w';
+  S = Object.assign(newState(variant), { keys: S ? S.keys : [], crawfordGame: M.crawford, starter });
   setStatus('New game.');
   await engine.cmd('newgame');
   await syncCube();
   await sync();
-  if (pref('starts') === 'throw') {
+  if (pref('starts') === 'throw' || WATCH) {
     S.phase = 'opening';
-    setStatus('New game. Throw for the opening: press Roll (or type the two dice, yours first, e.g. 53).');
+    // Watching, the engine throws for both sides at once.
+    if (WATCH) {
+      await openingThrow();
+      return;
+    }
+    setStatus('New game. Throw for the opening: press Roll (or type the two dice, White\'s first, e.g. 53).');
     render();
     save();
     return;
   }
   render();
   await next();
+}
+
+/** The opening throw's dice in words (White's die first, as typed). */
+function throwWords(w, b) {
+  if (WATCH) return `White ${w}, Black ${b}`;
+  return HUMAN === 'w' ? `you ${w}, the engine ${b}` : `the engine ${w}, you ${b}`;
 }
 
 /** The opening throw: one die each, the higher starts, a tie throws again. */
@@ -720,7 +757,7 @@ async function openingThrow() {
   const w = Number(r[0]);
   const b = Number(r[1]);
   if (w === b) {
-    setStatus(`Opening throw: you ${w}, the engine ${b}. A tie: press Roll to throw again.`);
+    setStatus(`Opening throw: ${throwWords(w, b)}. A tie: press Roll to throw again.`);
     return;
   }
   S.phase = 'idle';
@@ -737,8 +774,8 @@ async function openingThrow() {
   }
   S.floor = S.moves.length;
   S.bounds = [];
-  const who = winner === HUMAN ? 'You start' : 'The engine starts';
-  S.last = `Opening throw: you ${w}, the engine ${b}. ${who}${single ? ` with ${Math.max(w, b)}-${Math.min(w, b)}` : ', rolling both dice afresh'}. `;
+  const who = WATCH ? `${winner === 'w' ? 'White' : 'Black'} starts` : winner === HUMAN ? 'You start' : 'The engine starts';
+  S.last = `Opening throw: ${throwWords(w, b)}. ${who}${single ? ` with ${Math.max(w, b)}-${Math.min(w, b)}` : ', rolling both dice afresh'}. `;
   await sync();
   render();
   await next();
@@ -762,7 +799,7 @@ async function next() {
     return;
   }
   const actor = S.passed ? other(s.tomove) : s.tomove;
-  if (actor === ENGINE) {
+  if (actor === ENGINE || WATCH) {
     await engineTurn();
     return;
   }
@@ -914,15 +951,19 @@ function multisetMinus(big, small) {
 const stepFrom = (s) => s.split('/')[0];
 const stepTo = (s) => s.split('/')[1];
 
+/** The board's key (White's numbering, `bar`, `off`) of a point of the person's. */
+const keyOf = (p) => (p === 'bar' || p === 'off' ? p : String(toWhite(HUMAN, Number(p))));
+
 function occupied(from) {
-  if (from === 'bar') return S.board.bar.w > 0;
-  return S.board.pts[Number(from)] > 0;
+  if (from === 'bar') return S.board.bar[HUMAN] > 0;
+  const n = S.board.pts[Number(keyOf(from))];
+  return HUMAN === 'w' ? n > 0 : n < 0;
 }
 
 /** Map source -> Map destination -> steps, for the person's next move. */
 function nextMoves() {
   const moves = new Map();
-  const mustEnter = hitting() && S.board.bar.w > 0;
+  const mustEnter = hitting() && S.board.bar[HUMAN] > 0;
   const add = (src, dest, path) => {
     if (!moves.has(src)) moves.set(src, new Map());
     const m = moves.get(src);
@@ -936,7 +977,7 @@ function nextMoves() {
       if (!occupied(f) || (mustEnter && f !== 'bar')) continue;
       // One die, then the same checker on along the play.
       const walk = (at, left, path) => {
-        add(f, stepTo(path[path.length - 1]), path);
+        add(keyOf(f), keyOf(stepTo(path[path.length - 1])), path);
         if (at === 'off') return;
         for (const t of new Set(left)) {
           if (stepFrom(t) === at) walk(stepTo(t), multisetMinus(left, [t]), [...path, t]);
@@ -1056,6 +1097,11 @@ function stagePlan(pending, n) {
   return plan;
 }
 
+/** Who moved, in the status's words. */
+function moverWords(side) {
+  return WATCH ? (side === 'w' ? 'White' : 'Black') : side === HUMAN ? 'You' : 'The engine';
+}
+
 /** The engine's turn(s): rolls for it, asks `go`, shows the reply step by step. */
 async function engineTurn() {
   // A new game or game started meanwhile (New game, another variant) ends
@@ -1067,8 +1113,8 @@ async function engineTurn() {
     const s = S.show;
     if (s.result) break;
     const actor = S.passed ? other(s.tomove) : s.tomove;
-    if (actor !== ENGINE) break;
-    if (!S.passed && s.pending.kind === 'roll' && (await engineCube())) return;
+    if (actor !== ENGINE && !WATCH) break;
+    if (!WATCH && !S.passed && s.pending.kind === 'roll' && (await engineCube())) return;
     if (gone()) return;
     if (S.passed || s.pending.kind === 'roll') {
       S.cubeAsked = false;
@@ -1087,16 +1133,16 @@ async function engineTurn() {
       }
       S.passed = false;
       S.moves.push(r);
-      S.turns.push({ side: ENGINE, label: r, steps: [] });
+      S.turns.push({ side: actor, label: r, steps: [] });
       await sync();
       if (gone()) return;
-      if (!S.show.result && (S.show.tomove !== ENGINE || S.show.pending.kind === 'roll')) {
+      if (!S.show.result && (S.show.tomove !== actor || S.show.pending.kind === 'roll')) {
         // Nothing to play with that roll: the turn passed by itself.
-        S.last = 'The engine could not move. ';
+        S.last = `${moverWords(actor)} could not move. `;
         continue;
       }
     } else if (s.pending.kind === 'remainder') {
-      S.turns.push({ side: ENGINE, label: `r${s.pending.text}`, steps: [] });
+      S.turns.push({ side: actor, label: `r${s.pending.text}`, steps: [] });
     }
     setStatus(`${S.warning ?? ''}The engine is thinking…`);
     render();
@@ -1108,7 +1154,7 @@ async function engineTurn() {
     const steps = bm.slice(9).split(' ').filter((x) => x && x !== 'pass');
     if (!steps.length) {
       S.passed = true;
-      S.last = 'The engine could not move. ';
+      S.last = `${moverWords(actor)} could not move. `;
       continue;
     }
     const plan = stagePlan(pending, steps.length);
@@ -1117,7 +1163,7 @@ async function engineTurn() {
         S.anim = plan[k];
         setStatus(`The engine plays its chain: ${plan[k].count} ${plan[k].die}s.`);
       }
-      applyStep(S.board, ENGINE, st);
+      applyStep(S.board, actor, st);
       render();
       if (pref('anim')) await sleep(pref('anim'));
       if (gone()) return;
@@ -1125,8 +1171,8 @@ async function engineTurn() {
     S.anim = null;
     S.moves.push(...steps);
     S.turns[S.turns.length - 1].steps.push(...steps);
-    S.marks[ENGINE] = S.turns[S.turns.length - 1].steps.slice();
-    S.last = `The engine played ${shownSteps(ENGINE, steps).join(' ')}. `;
+    S.marks[actor] = S.turns[S.turns.length - 1].steps.slice();
+    S.last = `${moverWords(actor)} played ${shownSteps(actor, steps).join(' ')}. `;
     const drawn = cloneBoard(S.board);
     await sync();
     if (gone()) return;
@@ -1378,8 +1424,9 @@ function render() {
     }
   };
   tray('b', 28, 1);
-  const offG = pointGroup('off', `borne off: ${b.off.w} white`);
-  offG.append(el('rect', { x: G.TRAY, y: 292, width: 98, height: 204, class: 'pt-hit' }));
+  // The person's tray takes the checkers it bears off: White's at the bottom.
+  const offG = pointGroup('off', `borne off: ${b.off[HUMAN]} ${HUMAN === 'w' ? 'white' : 'black'}`);
+  offG.append(el('rect', { x: G.TRAY, y: HUMAN === 'w' ? 292 : 24, width: 98, height: 204, class: 'pt-hit' }));
   svg.append(offG);
   tray('w', 492 - 8, -1);
   svg.append(el('text', { x: G.TRAY + 49, y: 190, class: 'label' }, `off ${b.off.b}`));
@@ -1443,8 +1490,8 @@ function showHint(i) {
   if (!h) return;
   for (const step of h.play.split(' ').filter((x) => x.includes('/'))) {
     const [f, t] = stripHit(step).split('/');
-    const a = markAt(f === 'bar' ? 'bar' : f, HUMAN);
-    const z = markAt(t === 'off' ? 'off' : t, HUMAN);
+    const a = markAt(keyOf(f), HUMAN);
+    const z = markAt(keyOf(t), HUMAN);
     const g = el('g', { class: 'hint-arrow', 'pointer-events': 'none', 'data-hint-step': step });
     g.append(el('line', { x1: a.x, y1: a.y, x2: z.x, y2: z.y }));
     g.append(el('circle', { cx: z.x, cy: z.y, r: 8 }));
@@ -1582,7 +1629,7 @@ function renderPanel(pp) {
   $('f-variant').textContent = VARIANT_NAMES[S.variant] || S.variant;
   if (s) {
     const actor = S.passed ? other(s.tomove) : s.tomove;
-    $('f-turn').textContent = s.result ? 'game over' : S.phase === 'opening' ? 'the opening throw' : actor === HUMAN ? 'White (you)' : 'Black (engine)';
+    $('f-turn').textContent = s.result ? 'game over' : S.phase === 'opening' ? 'the opening throw' : `${actor === 'w' ? 'White' : 'Black'} (${WATCH ? 'the engine' : actor === HUMAN ? 'you' : 'the engine'})`;
     $('f-rolls').textContent = `White ${s.rolls.w}, Black ${s.rolls.b}`;
   }
   $('f-pips').textContent = `White ${pp.w}, Black ${pp.b}`;
@@ -1672,7 +1719,8 @@ function recordText() {
   }
   out.push('');
   out.push(' Game 1');
-  out.push(` White : ${'you'.padEnd(32)} Black : gulbara`);
+  const names = WATCH ? { w: 'gulbara', b: 'gulbara' } : { [HUMAN]: 'you', [ENGINE]: 'gulbara' };
+  out.push(` White : ${names.w.padEnd(32)} Black : ${names.b}`);
   if (M && M.kind === 'match') {
     // The score when this game started.
     const before = { ...M.score };
@@ -1681,7 +1729,7 @@ function recordText() {
   }
   const first = S.turns.find((t) => t.side === 'w' && !t.label.startsWith('r'));
   const open = first ? first.label : '00';
-  out.push(` Opening ${open[0]}-${open[1]} starter White`);
+  out.push(` Opening ${S.opening ? `${S.opening.w}-${S.opening.b}` : `${open[0]}-${open[1]}`} starter ${S.starter === 'b' ? 'Black' : 'White'}`);
   const slots = [];
   let cur = [[], []];
   const hasRoll = (v) => v.some((x) => !x.startsWith('r'));
@@ -1973,6 +2021,9 @@ async function moveByHigher(key) {
 }
 
 let drag = null;
+/** The last click on a point, for double-clicks. */
+let lastTap = null;
+const DOUBLE_CLICK_MS = 400;
 
 function svgPoint(ev) {
   const svg = $('board');
@@ -1995,7 +2046,7 @@ function setupBoardInput() {
       drag.moved = true;
       S.selected = drag.key;
       render();
-      drag.ghost = el('circle', { r: G.R - 1, class: 'checker w', 'pointer-events': 'none', opacity: 0.8 });
+      drag.ghost = el('circle', { r: G.R - 1, class: `checker ${HUMAN}`, 'pointer-events': 'none', opacity: 0.8 });
       svg.append(drag.ghost);
     }
     if (drag.ghost) {
@@ -2009,7 +2060,22 @@ function setupBoardInput() {
     drag = null;
     if (!d) return;
     if (!d.moved) {
-      guard(() => activate(d.key));
+      // A second click (or tap) on the same point soon after the first is a
+      // double-click: the board is drawn anew between them, so the
+      // browser's own dblclick cannot be relied on.
+      const now = performance.now();
+      if (lastTap && lastTap.key === d.key && now - lastTap.at < DOUBLE_CLICK_MS) {
+        lastTap = null;
+        guard(() => moveByHigher(d.key));
+        return;
+      }
+      lastTap = null;
+      guard(async () => {
+        await activate(d.key);
+        // Only a click that picked the checker can begin a double-click (a
+        // click that moved one there cannot).
+        if (S.selected === d.key) lastTap = { key: d.key, at: now };
+      });
       return;
     }
     d.ghost?.remove();
@@ -2020,10 +2086,6 @@ function setupBoardInput() {
   svg.addEventListener('pointercancel', () => {
     drag?.ghost?.remove();
     drag = null;
-  });
-  svg.addEventListener('dblclick', (ev) => {
-    const g = ev.target.closest('[data-point]');
-    if (g) guard(() => moveByHigher(g.getAttribute('data-point')));
   });
   svg.addEventListener('keydown', (ev) => {
     const g = ev.target.closest?.('[data-point]');
@@ -2069,6 +2131,19 @@ function setupControls() {
   $('rules-link').addEventListener('click', () => {
     $('rules-link').href = `/rules.html#${S.variant}`;
   });
+  $('pref-side').value = prefs.side;
+  $('pref-side').addEventListener('change', (ev) =>
+    guard(async () => {
+      if (!(await askDiscard('Changing sides'))) {
+        ev.target.value = WATCH ? 'watch' : HUMAN;
+        return;
+      }
+      prefs.side = ev.target.value;
+      delete visit.side;
+      savePrefs();
+      await newGame();
+    }),
+  );
   const choices = { starts: 'starts', numbering: 'numbering', anim: 'anim' };
   for (const [id, name] of Object.entries(choices)) {
     $(`pref-${id}`).value = String(prefs[name]);
@@ -2166,6 +2241,8 @@ window.gulbara = {
   /** The last protocol lines, sent (`> `) and received (`< `). */
   log: () => protocolLog.slice(),
   errors: () => pageErrors.slice(),
+  /** The board's key of a point in the person's numbering (`bar` and `off` as they are). */
+  key: (p) => keyOf(String(p)),
   /** Sends one protocol line to the engine and resolves to its answer's lines (for the console). */
   command: (line) => engine.cmd(String(line)),
 };
