@@ -2081,6 +2081,24 @@ async fn the_board_asks_helps_and_fits() {
     assert_eq!(page.js("S.variant").await, json!("backgammon"));
     assert_eq!(page.js("S.turns[1].side").await, json!("b"));
 
+    // An XGID too (the game loaded above is in progress: asked first).
+    page.client
+        .execute(
+            "document.getElementById('load-text').value = arguments[0]",
+            vec![json!("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10")],
+        )
+        .await
+        .expect("paste");
+    page.click_css("#load").await;
+    page.wait("the question", "!document.getElementById('confirm').hidden")
+        .await;
+    page.click_css("#confirm-yes").await;
+    page.wait(
+        "the XGID's position, 5-2 to play",
+        "S.base.startsWith('xgid XGID=') && S.phase === 'move' && S.show.pending.dice === '52'",
+    )
+    .await;
+
     // The rules page, reached from the board.
     let href = page.js("document.getElementById('rules-link').href").await;
     assert!(href.as_str().unwrap().ends_with("/rules.html"), "{href}");
