@@ -371,6 +371,50 @@ fn supervised_data_commands_run_as_written() {
     assert!(out.contains("2 positions labelled"), "{out}");
     let labels = std::fs::read_to_string(dir.join("labels.txt")).unwrap();
     assert_eq!(labels.lines().count(), 2, "{labels}");
+    // docs/TRAINING.md, "Supervised training": two epochs here.
+    let out = gulbara(
+        &dir,
+        &[
+            "supervise",
+            "--variant",
+            "backgammon",
+            "--data",
+            ".",
+            "--from",
+            "shipped",
+            "--out",
+            "gen1.gbnn",
+            "--curve",
+            "gen1-curve.tsv",
+            "--epochs",
+            "2",
+        ],
+    );
+    assert!(out.contains("2 positions; weights in gen1.gbnn"), "{out}");
+    let curve = std::fs::read_to_string(dir.join("gen1-curve.tsv")).unwrap();
+    assert!(curve.starts_with("epoch\ttrain_ce"), "{curve}");
+    let loaded = gulbara(
+        &dir,
+        &[
+            "match",
+            "--variant",
+            "backgammon",
+            "--engine",
+            "cmd=builtin:net",
+            "name=gen1",
+            "option.engine.weights=gen1.gbnn",
+            "option.engine.ply=1",
+            "--engine",
+            "cmd=builtin:net",
+            "name=shipped",
+            "option.engine.ply=1",
+            "--games",
+            "4",
+            "--seed",
+            "7",
+        ],
+    );
+    assert!(loaded.contains("gen1 vs shipped"), "{loaded}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -16,6 +16,7 @@ pub mod replay;
 pub mod rollout;
 pub mod selfplay;
 pub mod serve;
+pub mod supervise;
 pub mod train;
 
 use std::path::PathBuf;
@@ -84,6 +85,9 @@ pub enum Commands {
     /// Label a positions file by rollouts, sharded and resumable (see
     /// docs/TRAINING.md).
     Label(label::LabelArgs),
+    /// Train a network on a generation's labelled positions (see
+    /// docs/TRAINING.md).
+    Supervise(supervise::SuperviseArgs),
     /// Play on a FIBS server as a bot (CLIP; see docs/CLIENTS.md).
     Fibs(fibs::FibsArgs),
     /// Serve GNU Backgammon's external-player interface (see docs/GNUBG.md).
@@ -166,6 +170,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Some(Commands::Refine(a)) => refine::run(a),
         Some(Commands::Positions(a)) => positions::run(a),
         Some(Commands::Label(a)) => label::run(a),
+        Some(Commands::Supervise(a)) => supervise::run(a),
         Some(Commands::GnubgExternal(a)) => gnubg_external::run(a),
         Some(Commands::Fibs(a)) => fibs::run(a),
         Some(Commands::Bearoff(a)) => bearoff::run(a),

@@ -5,5 +5,6 @@
 
 pub mod label;
 pub mod refine;
+pub mod supervise;
 pub mod td;
 pub mod td_hitting;

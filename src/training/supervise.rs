@@ -1,0 +1,397 @@
+//! Supervised training on rolled-out positions ([`super::label`]): the
+//! network's sigmoid outputs learn each position's rolled-out outcome
+//! distribution by cross-entropy, with AdamW on minibatches, and the epoch
+//! with the lowest loss on a held-out set is kept (early stopping).
+//!
+//! The project's own backpropagation serves: the networks have one hidden
+//! layer and a few hundred sparse inputs, so an epoch over 100,000
+//! positions takes seconds on one core; a tensor library (candle, burn)
+//! would add a large dependency for no speed that matters here.
+//!
+//! Reproducible: the held-out split and the minibatch order come from the
+//! seed, and training runs on one thread.
+
+use std::io::Read;
+use std::path::Path;
+
+use anyhow::Context;
+
+use crate::eval::net::{Inputs, NetOf};
+use crate::rules::{GameState, Variant};
+use crate::splitmix::SplitMix;
+
+/// One training example: the inputs and the target outputs.
+pub struct Example<const OUT: usize> {
+    /// The network's inputs of the position.
+    pub inputs: Inputs,
+    /// What the outputs should be.
+    pub target: [f32; OUT],
+}
+
+/// Settings of a supervised run.
+#[derive(Clone, Debug)]
+pub struct FitConfig {
+    /// Most epochs.
+    pub epochs: usize,
+    /// Epochs without a better held-out loss before stopping.
+    pub patience: usize,
+    /// Positions per minibatch.
+    pub batch: usize,
+    /// Adam's step size.
+    pub rate: f32,
+    /// Decoupled weight decay (AdamW) per step, times the rate.
+    pub decay: f32,
+    /// Share of positions held out.
+    pub holdout: f64,
+    /// Seed of the split and the order.
+    pub seed: u64,
+}
+
+impl Default for FitConfig {
+    fn default() -> Self {
+        FitConfig {
+            epochs: 60,
+            patience: 6,
+            batch: 64,
+            rate: 3e-4,
+            decay: 1e-4,
+            holdout: 0.05,
+            seed: 1,
+        }
+    }
+}
+
+/// One epoch's figures.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EpochLoss {
+    /// The epoch (1-based; 0 is the starting network).
+    pub epoch: usize,
+    /// Mean cross-entropy per output on the training set.
+    pub train: f64,
+    /// Mean cross-entropy per output on the held-out set.
+    pub held_out: f64,
+    /// Mean absolute error of the cubeless equity on the held-out set
+    /// (backgammon's scoring: win 1, gammon 2, backgammon 3).
+    pub equity_error: f64,
+}
+
+/// Mean binary cross-entropy per output of `out` against `t`.
+fn cross_entropy<const OUT: usize>(out: &[f32; OUT], t: &[f32; OUT]) -> f64 {
+    let mut s = 0.0;
+    for (o, t) in out.iter().zip(t) {
+        let o = f64::from(*o).clamp(1e-7, 1.0 - 1e-7);
+        let t = f64::from(*t);
+        s -= t * o.ln() + (1.0 - t) * (1.0 - o).ln();
+    }
+    s / OUT as f64
+}
+
+/// The cubeless equity of outputs in the hitting networks' order (win,
+/// win gammon, win backgammon, lose gammon, lose backgammon) or the running
+/// games' (win, win mars, lose mars).
+fn equity<const OUT: usize>(o: &[f32; OUT]) -> f64 {
+    let o: Vec<f64> = o.iter().map(|&x| f64::from(x)).collect();
+    match OUT {
+        5 => 2.0 * o[0] - 1.0 + o[1] + o[2] - o[3] - o[4],
+        _ => 2.0 * o[0] - 1.0 + o[1] - o[2],
+    }
+}
+
+/// The held-out split: example `i` is held out when its hash says so.
+fn held_out(seed: u64, i: usize, share: f64) -> bool {
+    let h = crate::splitmix::nth(seed ^ 0x4E1D_0075, i as u64);
+    ((h >> 11) as f64) < share * (1u64 << 53) as f64
+}
+
+/// Losses of `net` over `set`.
+fn losses<const OUT: usize>(net: &NetOf<OUT>, set: &[&Example<OUT>]) -> (f64, f64) {
+    if set.is_empty() {
+        return (0.0, 0.0);
+    }
+    let (mut ce, mut eq) = (0.0, 0.0);
+    for e in set {
+        let out = net.outputs(&e.inputs);
+        ce += cross_entropy(&out, &e.target);
+        eq += (equity(&out) - equity(&e.target)).abs();
+    }
+    (ce / set.len() as f64, eq / set.len() as f64)
+}
+
+/// Adam's moments of one parameter vector.
+struct Moments {
+    m: Vec<f32>,
+    v: Vec<f32>,
+}
+
+impl Moments {
+    fn new(n: usize) -> Moments {
+        Moments {
+            m: vec![0.0; n],
+            v: vec![0.0; n],
+        }
+    }
+
+    /// One AdamW step of `params` down `grad` (the mean gradient of the
+    /// batch); `t` is the step number from 1.
+    fn step(&mut self, params: &mut [f32], grad: &[f32], rate: f32, decay: f32, t: i32) {
+        const B1: f32 = 0.9;
+        const B2: f32 = 0.999;
+        const EPS: f32 = 1e-8;
+        let c1 = 1.0 - B1.powi(t);
+        let c2 = 1.0 - B2.powi(t);
+        for (((p, g), m), v) in params
+            .iter_mut()
+            .zip(grad)
+            .zip(self.m.iter_mut())
+            .zip(self.v.iter_mut())
+        {
+            *m = B1 * *m + (1.0 - B1) * g;
+            *v = B2 * *v + (1.0 - B2) * g * g;
+            let mh = *m / c1;
+            let vh = *v / c2;
+            *p -= rate * (mh / (vh.sqrt() + EPS) + decay * *p);
+        }
+    }
+}
+
+/// Trains `net` on `examples` (see the module's words); returns the curve,
+/// epoch 0 being the starting network. `net` ends as the best epoch's.
+pub fn fit<const OUT: usize>(
+    net: &mut NetOf<OUT>,
+    examples: &[Example<OUT>],
+    cfg: &FitConfig,
+    log: &mut dyn FnMut(&EpochLoss),
+) -> Vec<EpochLoss> {
+    let (mut train, mut hold): (Vec<&Example<OUT>>, Vec<&Example<OUT>>) = (Vec::new(), Vec::new());
+    for (i, e) in examples.iter().enumerate() {
+        if held_out(cfg.seed, i, cfg.holdout) {
+            hold.push(e);
+        } else {
+            train.push(e);
+        }
+    }
+    // Too few positions to hold any out: the training set judges the epochs.
+    if hold.is_empty() {
+        hold = train.clone();
+    }
+    let h = net.hidden;
+    let (mut g1, mut gb1, mut g2, mut gb2) = (
+        vec![0f32; net.w1.len()],
+        vec![0f32; h],
+        vec![0f32; net.w2.len()],
+        vec![0f32; OUT],
+    );
+    let (mut m1, mut mb1, mut m2, mut mb2) = (
+        Moments::new(net.w1.len()),
+        Moments::new(h),
+        Moments::new(net.w2.len()),
+        Moments::new(OUT),
+    );
+    let mut curve = Vec::new();
+    let start = losses(net, &train);
+    let (held, eq) = losses(net, &hold);
+    let first = EpochLoss {
+        epoch: 0,
+        train: start.0,
+        held_out: held,
+        equity_error: eq,
+    };
+    log(&first);
+    curve.push(first);
+    let mut best = (held, net.clone());
+    let mut since_best = 0;
+    let mut order: Vec<usize> = (0..train.len()).collect();
+    let mut rng = SplitMix::new(cfg.seed);
+    let mut t = 0i32;
+    let mut delta_hidden = vec![0f32; h];
+    for epoch in 1..=cfg.epochs {
+        // Fisher–Yates with the run's generator.
+        for i in (1..order.len()).rev() {
+            let j = rng.below(i + 1);
+            order.swap(i, j);
+        }
+        let mut train_ce = 0.0;
+        for chunk in order.chunks(cfg.batch.max(1)) {
+            g1.iter_mut().for_each(|x| *x = 0.0);
+            gb1.iter_mut().for_each(|x| *x = 0.0);
+            g2.iter_mut().for_each(|x| *x = 0.0);
+            gb2.iter_mut().for_each(|x| *x = 0.0);
+            let scale = 1.0 / chunk.len() as f32;
+            for &k in chunk {
+                let e = train[k];
+                let fwd = net.forward(&e.inputs);
+                train_ce += cross_entropy(&fwd.out, &e.target);
+                // Sigmoid and cross-entropy: the output's error is o − t.
+                let mut d_out = [0f32; OUT];
+                for (d, (o, tg)) in d_out.iter_mut().zip(fwd.out.iter().zip(&e.target)) {
+                    *d = (o - tg) * scale;
+                }
+                for (j, dh) in delta_hidden.iter_mut().enumerate() {
+                    let mut s = 0.0;
+                    for (kk, d) in d_out.iter().enumerate() {
+                        s += net.w2[kk * h + j] * d;
+                    }
+                    let a = fwd.hidden[j];
+                    *dh = s * a * (1.0 - a);
+                }
+                for (kk, d) in d_out.iter().enumerate() {
+                    for (g, a) in g2[kk * h..(kk + 1) * h].iter_mut().zip(&fwd.hidden) {
+                        *g += d * a;
+                    }
+                    gb2[kk] += d;
+                }
+                for &(i, v) in &e.inputs.active {
+                    let row = &mut g1[i as usize * h..(i as usize + 1) * h];
+                    for (g, d) in row.iter_mut().zip(&delta_hidden) {
+                        *g += d * v;
+                    }
+                }
+                for (g, d) in gb1.iter_mut().zip(&delta_hidden) {
+                    *g += d;
+                }
+            }
+            t += 1;
+            m1.step(&mut net.w1, &g1, cfg.rate, cfg.decay, t);
+            mb1.step(&mut net.b1, &gb1, cfg.rate, 0.0, t);
+            m2.step(&mut net.w2, &g2, cfg.rate, cfg.decay, t);
+            mb2.step(&mut net.b2, &gb2, cfg.rate, 0.0, t);
+        }
+        let (held, eq) = losses(net, &hold);
+        let e = EpochLoss {
+            epoch,
+            train: train_ce / train.len().max(1) as f64,
+            held_out: held,
+            equity_error: eq,
+        };
+        log(&e);
+        curve.push(e);
+        if held < best.0 {
+            best = (held, net.clone());
+            since_best = 0;
+        } else {
+            since_best += 1;
+            if since_best >= cfg.patience {
+                break;
+            }
+        }
+    }
+    *net = best.1;
+    curve
+}
+
+/// The text of a file, gunzipped when its name ends in `.gz`.
+pub fn read_text(path: &Path) -> anyhow::Result<String> {
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    if path.extension().is_some_and(|e| e == "gz") {
+        let mut s = String::new();
+        flate2::read::GzDecoder::new(&bytes[..])
+            .read_to_string(&mut s)
+            .with_context(|| format!("{} is not gzip text", path.display()))?;
+        Ok(s)
+    } else {
+        String::from_utf8(bytes).with_context(|| format!("{} is not UTF-8", path.display()))
+    }
+}
+
+/// The labelled positions of a generation's folder (`positions.txt.gz`
+/// and `labels.txt.gz`, or the same without `.gz`): each position with its five rolled-out chances
+/// (win, win mars, lose mars, win backgammon, lose backgammon).
+pub fn labelled_positions(
+    dir: &Path,
+    variant: Variant,
+) -> anyhow::Result<Vec<(GameState, [f32; 5])>> {
+    // The committed files are gzipped; a sitting's working files are not.
+    let pick = |name: &str| {
+        let gz = dir.join(format!("{name}.gz"));
+        if gz.exists() { gz } else { dir.join(name) }
+    };
+    let positions = read_text(&pick("positions.txt"))?;
+    let states: Vec<&str> = positions
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|l| l.split_once('\t').map_or(l, |(_, p)| p))
+        .collect();
+    let labels = read_text(&pick("labels.txt"))?;
+    let mut out = Vec::new();
+    for (n, line) in labels.lines().enumerate() {
+        let f: Vec<&str> = line.split('\t').collect();
+        let bad = || anyhow::anyhow!("labels line {}: {line:?}", n + 1);
+        if f.len() < 6 {
+            return Err(bad());
+        }
+        let i: usize = f[0].parse().map_err(|_| bad())?;
+        let mut p = [0f32; 5];
+        for (k, x) in p.iter_mut().enumerate() {
+            *x = f[k + 1].parse().map_err(|_| bad())?;
+        }
+        let text = states.get(i).ok_or_else(bad)?;
+        let s = crate::notation::parse_state_text_in(variant, text)
+            .with_context(|| format!("position {i}"))?;
+        out.push((s, p));
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::hitnet::{HitNet, features};
+
+    #[test]
+    fn fitting_learns_targets_and_keeps_the_best_epoch() {
+        // Positions of a short self-play game, each with a made-up target
+        // that depends on the position: the network must learn it.
+        let opts = crate::rules::RuleOptions::for_variant(Variant::Backgammon);
+        let eval = crate::eval::variants::baseline_shared(Variant::Backgammon);
+        let cfg = crate::training::label::FindConfig {
+            games: 4,
+            discrepancy: 0.0,
+            best_share: 1.0,
+            ..Default::default()
+        };
+        let found = crate::training::label::find_positions(eval.as_ref(), &opts, &cfg, &mut |_| {});
+        let examples: Vec<Example<5>> = found
+            .iter()
+            .map(|(_, s)| {
+                let pips: u32 = s.pos.own.pips();
+                let w = (pips as f32 / 300.0).clamp(0.05, 0.95);
+                Example {
+                    inputs: features(s),
+                    target: [w, w / 4.0, 0.0, (1.0 - w) / 4.0, 0.0],
+                }
+            })
+            .collect();
+        assert!(examples.len() > 100, "{}", examples.len());
+        let mut net = HitNet::random(16, 3);
+        let fit_cfg = FitConfig {
+            epochs: 30,
+            patience: 30,
+            rate: 3e-3,
+            holdout: 0.2,
+            ..FitConfig::default()
+        };
+        let curve = fit(&mut net, &examples, &fit_cfg, &mut |_| {});
+        let first = curve[0];
+        let best = curve
+            .iter()
+            .min_by(|a, b| a.held_out.total_cmp(&b.held_out))
+            .copied()
+            .expect("a curve");
+        assert!(best.held_out < first.held_out * 0.95, "{curve:?}");
+        assert!(best.equity_error < first.equity_error, "{curve:?}");
+        // The network kept is the best epoch's.
+        let mut again = HitNet::random(16, 3);
+        let curve2 = fit(&mut again, &examples, &fit_cfg, &mut |_| {});
+        assert_eq!(curve, curve2, "reproducible");
+        assert_eq!(net, again);
+    }
+
+    #[test]
+    fn adam_moves_a_parameter_down_its_gradient() {
+        let mut m = Moments::new(1);
+        let mut p = [1.0f32];
+        m.step(&mut p, &[2.0], 0.1, 0.0, 1);
+        // The first bias-corrected step is the rate times the gradient's sign.
+        assert!((p[0] - 0.9).abs() < 1e-5, "{p:?}");
+    }
+}
