@@ -10,7 +10,7 @@ use clap::Args;
 use crate::eval::hitnet::HitNet;
 use crate::eval::net::{Net, NetOf};
 use crate::rules::{EvalFamily, RuleOptions, Variant};
-use crate::training::supervise::{EpochLoss, Example, FitConfig, fit, labelled_positions};
+use crate::training::supervise::{EpochLoss, Example, FitConfig, fit_keeping, labelled_positions};
 
 /// Options of `supervise`.
 #[derive(Args, Debug)]
@@ -54,6 +54,14 @@ pub struct SuperviseArgs {
     /// Seed of the split and the order (and of a random start).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Choose among the three epochs with the lowest held-out loss by
+    /// matches of this many mirrored games (0-ply) against the starting
+    /// network; 0 keeps the lowest held-out loss.
+    #[arg(long, default_value_t = 0)]
+    pub match_games: usize,
+    /// Games at once in those matches.
+    #[arg(short = 'j', long = "jobs", default_value_t = 1)]
+    pub jobs: usize,
 }
 
 /// Runs `supervise`.
@@ -103,9 +111,10 @@ pub fn run(a: SuperviseArgs) -> anyhow::Result<()> {
                     target: [p[0], p[1], p[3], p[2], p[4]],
                 })
                 .collect();
-            fit(&mut net, &examples, &cfg, &mut log);
-            net.description = description;
-            net.to_bytes()
+            let start_bytes = net.to_bytes();
+            let (_, kept) = fit_keeping(&mut net, &examples, &cfg, 3, &mut log);
+            let kept = kept.into_iter().map(|(e, n)| (e, n.to_bytes())).collect();
+            choose(&a, start_bytes, net.to_bytes(), kept, &description)?
         }
         family => {
             let shipped = if family == EvalFamily::LongNardy {
@@ -122,9 +131,10 @@ pub fn run(a: SuperviseArgs) -> anyhow::Result<()> {
                     target: [p[0], p[1], p[2]],
                 })
                 .collect();
-            fit(&mut net, &examples, &cfg, &mut log);
-            net.description = description;
-            net.to_bytes()
+            let start_bytes = net.to_bytes();
+            let (_, kept) = fit_keeping(&mut net, &examples, &cfg, 3, &mut log);
+            let kept = kept.into_iter().map(|(e, n)| (e, n.to_bytes())).collect();
+            choose(&a, start_bytes, net.to_bytes(), kept, &description)?
         }
     };
     std::fs::write(&a.out, bytes).with_context(|| format!("cannot write {}", a.out.display()))?;
@@ -137,6 +147,79 @@ pub fn run(a: SuperviseArgs) -> anyhow::Result<()> {
     }
     println!("{} positions; weights in {}", data.len(), a.out.display());
     Ok(())
+}
+
+/// The weights kept: the lowest held-out loss's (`best`), or with
+/// `--match-games` the candidate that scores most against the starting
+/// network; the description set either way.
+fn choose(
+    a: &SuperviseArgs,
+    start: Vec<u8>,
+    best: Vec<u8>,
+    candidates: Vec<(EpochLoss, Vec<u8>)>,
+    description: &str,
+) -> anyhow::Result<Vec<u8>> {
+    let describe = |bytes: &[u8], epoch: usize| -> anyhow::Result<Vec<u8>> {
+        Ok(match a.variant.spec().eval {
+            EvalFamily::Hitting => {
+                let mut n = HitNet::from_bytes(bytes)?;
+                n.description = format!("{description}, epoch {epoch}");
+                n.to_bytes()
+            }
+            _ => {
+                let mut n = Net::from_bytes(bytes)?;
+                n.description = format!("{description}, epoch {epoch}");
+                n.to_bytes()
+            }
+        })
+    };
+    if a.match_games == 0 || candidates.is_empty() {
+        let epoch = candidates.first().map_or(0, |(e, _)| e.epoch);
+        return describe(&best, epoch);
+    }
+    let dir = std::env::temp_dir().join(format!("gulbara-supervise-{}", std::process::id()));
+    std::fs::create_dir_all(&dir)?;
+    let start_path = dir.join("start.gbnn");
+    std::fs::write(&start_path, &start)?;
+    let mut scored = Vec::new();
+    for (e, bytes) in &candidates {
+        let path = dir.join(format!("epoch-{}.gbnn", e.epoch));
+        std::fs::write(&path, bytes)?;
+        let spec = |name: &str, weights: &std::path::Path| crate::matchplay::engine::EngineSpec {
+            cmd: "builtin:net".into(),
+            name: name.into(),
+            options: vec![
+                ("engine.ply".into(), "1".into()),
+                ("engine.weights".into(), weights.display().to_string()),
+            ],
+        };
+        let cfg = crate::matchplay::MatchConfig {
+            engines: [spec("candidate", &path), spec("start", &start_path)],
+            games: a.match_games.max(2),
+            seed: a.seed,
+            jobs: a.jobs.max(1),
+            move_timeout: std::time::Duration::from_secs(60),
+            rules: crate::matchplay::parse_rules(a.variant, &[])?,
+            luck_adjust: false,
+            luck_reference: Default::default(),
+            sprt: None,
+            records: None,
+            progress: false,
+            shard: crate::matchplay::shard::Shard::WHOLE,
+            session: crate::cube::SessionSpec::cubeless(),
+        };
+        let report = crate::matchplay::run_match(&cfg);
+        eprintln!(
+            "supervise: epoch {} against the start: {:+.4} ± {:.4} ppg over {} games",
+            e.epoch, report.ppg, report.se, report.games
+        );
+        scored.push((report.ppg, e.epoch, bytes.clone()));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    scored.sort_by(|x, y| y.0.total_cmp(&x.0));
+    let (ppg, epoch, bytes) = scored.swap_remove(0);
+    eprintln!("supervise: kept epoch {epoch} ({ppg:+.4} ppg against the start)");
+    describe(&bytes, epoch)
 }
 
 /// The network to start from.

@@ -162,6 +162,20 @@ pub fn fit<const OUT: usize>(
     cfg: &FitConfig,
     log: &mut dyn FnMut(&EpochLoss),
 ) -> Vec<EpochLoss> {
+    let (curve, _) = fit_keeping(net, examples, cfg, 1, log);
+    curve
+}
+
+/// [`fit`], also returning the `keep` epochs with the lowest held-out
+/// loss (epoch 0 excluded), best first, with their networks: the
+/// candidates a match then chooses between.
+pub fn fit_keeping<const OUT: usize>(
+    net: &mut NetOf<OUT>,
+    examples: &[Example<OUT>],
+    cfg: &FitConfig,
+    keep: usize,
+    log: &mut dyn FnMut(&EpochLoss),
+) -> (Vec<EpochLoss>, Vec<(EpochLoss, NetOf<OUT>)>) {
     let (mut train, mut hold): (Vec<&Example<OUT>>, Vec<&Example<OUT>>) = (Vec::new(), Vec::new());
     for (i, e) in examples.iter().enumerate() {
         if held_out(cfg.seed, i, cfg.holdout) {
@@ -199,6 +213,7 @@ pub fn fit<const OUT: usize>(
     log(&first);
     curve.push(first);
     let mut best = (held, net.clone());
+    let mut kept: Vec<(EpochLoss, NetOf<OUT>)> = Vec::new();
     let mut since_best = 0;
     let mut order: Vec<usize> = (0..train.len()).collect();
     let mut rng = SplitMix::new(cfg.seed);
@@ -265,6 +280,9 @@ pub fn fit<const OUT: usize>(
         };
         log(&e);
         curve.push(e);
+        kept.push((e, net.clone()));
+        kept.sort_by(|a, b| a.0.held_out.total_cmp(&b.0.held_out));
+        kept.truncate(keep.max(1));
         if held < best.0 {
             best = (held, net.clone());
             since_best = 0;
@@ -276,7 +294,7 @@ pub fn fit<const OUT: usize>(
         }
     }
     *net = best.1;
-    curve
+    (curve, kept)
 }
 
 /// The text of a file, gunzipped when its name ends in `.gz`.
