@@ -1509,6 +1509,9 @@ async function playHint(i) {
   let rest = h.play.split(' ').filter((x) => x.includes('/')).map(stripHit);
   while (rest.length && S.phase === 'move') {
     const part = rest.slice(0, Math.max(1, S.playable));
+    // The stage must be one the rules list (a setting may have played a
+    // forced stage of the chain meanwhile): otherwise stop here.
+    if (![...S.legal, ...(S.orders ?? [])].some((p) => multisetMinus(p.norm, part)?.length === 0)) break;
     rest = rest.slice(part.length);
     await playSteps(part);
   }
