@@ -46,6 +46,22 @@ pub trait StepRules {
     fn end_allowed(&self, _end: Position) -> bool {
         true
     }
+
+    /// Whether every restriction of the stage depends only on where it
+    /// starts and where it ends, never on the order or the choice of steps
+    /// that get there ([`StepRules::end_ok`] then says it all): the fast
+    /// paths then run, their ends filtered.
+    #[inline]
+    fn by_ends(&self) -> bool {
+        false
+    }
+
+    /// With [`StepRules::by_ends`]: whether a play of the stage that began
+    /// with the mover's checkers `start` may end at `end`.
+    #[inline]
+    fn end_ok(&self, _start: Checkers, _end: Position) -> bool {
+        true
+    }
 }
 
 /// Gul bara: no restrictions beyond the common ones.
@@ -204,41 +220,98 @@ impl<R: StepRules> MoveGen<R> {
         }
         let occ = pos.own.mask();
         let blocked = pos.blocked();
-        if R::UNRESTRICTED {
-            // Fast paths: no bearing off can happen during the stage, so no
-            // two plays of the enumeration reach the same end (see
-            // `pair_no_bearoff` and `same_no_bearoff`).
-            match dice {
-                StageDice::Pair(a, b)
-                    if a != b
-                        && (1..=6).contains(&a)
-                        && (1..=6).contains(&b)
-                        && outside_at_least(pos.own, occ, 2) =>
-                {
-                    let (hi, lo) = if a > b { (a, b) } else { (b, a) };
-                    return pair_no_bearoff(pos, occ, blocked, hi, lo, out);
+        if !R::UNRESTRICTED && self.rules.by_ends() {
+            // The restrictions judge ends only: the fast paths' ends, those
+            // allowed kept, are the general enumeration's when some play of
+            // every die is allowed (same order, same plays: every play to
+            // an end is allowed or none is). Otherwise shorter plays may be
+            // the legal ones, which the general enumeration finds.
+            let full = match dice {
+                StageDice::Pair(..) => 2,
+                StageDice::Same { count, .. } => count.min(4),
+            };
+            if let Some(used) = fast_paths(pos, occ, blocked, dice, out)
+                && used == full
+            {
+                let start = pos.own;
+                out.retain(|e| self.rules.end_ok(start, e.pos));
+                if !out.is_empty() {
+                    return used;
                 }
-                StageDice::Same { die, count }
-                    if (1..=6).contains(&die)
-                        && count > 0
-                        && outside_at_least(pos.own, occ, count.min(4)) =>
-                {
-                    let used = same_no_bearoff(pos, occ, blocked, die, count.min(4), out);
-                    if used > 0 {
-                        return used;
-                    }
-                    out.push(StageEnd {
-                        pos,
-                        play: Play::EMPTY,
-                    });
-                    return 0;
-                }
-                _ => {}
             }
+            return self.general(pos, occ, blocked, dice, out);
+        }
+        if R::UNRESTRICTED
+            && let Some(used) = fast_paths(pos, occ, blocked, dice, out)
+        {
+            return used;
         }
         self.general(pos, occ, blocked, dice, out)
     }
 
+    /// [`MoveGen::generate`] by the general enumeration alone (for tests
+    /// that check the fast paths against it).
+    #[doc(hidden)]
+    pub fn generate_general(
+        &mut self,
+        pos: Position,
+        dice: StageDice,
+        out: &mut Vec<StageEnd>,
+    ) -> u8 {
+        out.clear();
+        if pos.is_over() {
+            out.push(StageEnd {
+                pos,
+                play: Play::EMPTY,
+            });
+            return 0;
+        }
+        self.general(pos, pos.own.mask(), pos.blocked(), dice, out)
+    }
+}
+
+/// The fast paths of a stage with no bearing off possible: `None` when
+/// they do not apply. No two plays of the enumeration then reach the same
+/// end (see `pair_no_bearoff` and `same_no_bearoff`).
+#[inline(always)]
+fn fast_paths(
+    pos: Position,
+    occ: u32,
+    blocked: u32,
+    dice: StageDice,
+    out: &mut Vec<StageEnd>,
+) -> Option<u8> {
+    match dice {
+        StageDice::Pair(a, b)
+            if a != b
+                && (1..=6).contains(&a)
+                && (1..=6).contains(&b)
+                && outside_at_least(pos.own, occ, 2) =>
+        {
+            let (hi, lo) = if a > b { (a, b) } else { (b, a) };
+            Some(pair_no_bearoff(pos, occ, blocked, hi, lo, out))
+        }
+        StageDice::Same { die, count }
+            if (1..=6).contains(&die)
+                && count > 0
+                && outside_at_least(pos.own, occ, count.min(4)) =>
+        {
+            let used = same_no_bearoff(pos, occ, blocked, die, count.min(4), out);
+            if used > 0 {
+                return Some(used);
+            }
+            out.clear();
+            out.push(StageEnd {
+                pos,
+                play: Play::EMPTY,
+            });
+            Some(0)
+        }
+        _ => None,
+    }
+}
+
+impl<R: StepRules> MoveGen<R> {
     /// The general enumeration (any rule set, bearing off, one-die plays),
     /// removing repeated ends with a hash set.
     fn general(

@@ -118,6 +118,21 @@ impl StepRules for LongNardySteps {
     fn end_allowed(&self, end: Position) -> bool {
         !has_illegal_block(end.own, end.opp)
     }
+
+    #[inline]
+    fn by_ends(&self) -> bool {
+        // A checker never comes back to the head, so the checkers that left
+        // it are the head's loss from start to end; judged at the end of the
+        // turn, the six-block rule looks at the end only. Judged per step,
+        // it depends on the order.
+        self.six_block == SixBlock::EndOfTurn
+    }
+
+    #[inline]
+    fn end_ok(&self, start: Checkers, end: Position) -> bool {
+        start.at(HEAD).saturating_sub(end.own.at(HEAD)) <= self.head_limit
+            && !has_illegal_block(end.own, end.opp)
+    }
 }
 
 /// Convenience: every distinct end of a long-nardy stage and the number of
@@ -161,6 +176,72 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The fast paths give exactly the general enumeration's ends, in the
+    /// same order with the same plays, and the same number of dice, on
+    /// positions of seeded random long-nardy games, for every roll, with
+    /// and without the first turn's second head checker.
+    #[test]
+    fn fast_paths_equal_the_general_enumeration() {
+        use crate::rules::game::SeededDice;
+        use crate::rules::{GameState, RuleOptions, Side, StageGen, Variant};
+        let opts = RuleOptions::for_variant(Variant::LongNardy);
+        let mut rng = crate::splitmix::SplitMix::new(17);
+        let mut positions = Vec::new();
+        for g in 0..60 {
+            let mut dice = SeededDice::new(g);
+            let mut s = GameState::start_of(Variant::LongNardy, Side::White);
+            let mut stages = StageGen::new();
+            let mut ends = Vec::new();
+            for _ in 0..400 {
+                if s.result().is_some() {
+                    break;
+                }
+                positions.push(s.pos);
+                use crate::rules::game::DiceSource;
+                let Ok(r) = s.roll(&opts, dice.die(), dice.die()) else {
+                    break;
+                };
+                s = r;
+                while s.result().is_none() && s.stage_dice().is_some() {
+                    let Some(stage) = s.stage_dice() else { break };
+                    let n = stages.generate(&opts, &s, stage, &mut ends);
+                    let pick = rng.below(ends.len());
+                    s = s.after_stage(&opts, ends[pick].pos, n);
+                }
+            }
+        }
+        assert!(positions.len() > 3000, "{}", positions.len());
+        let mut rolls: Vec<StageDice> = Vec::new();
+        for a in 1..=6u8 {
+            for b in 1..a {
+                rolls.push(StageDice::Pair(a, b));
+            }
+            rolls.push(StageDice::Same { die: a, count: 4 });
+        }
+        let (mut fast, mut general) = (Vec::new(), Vec::new());
+        let mut checked = 0;
+        for pos in &positions {
+            for &dice in &rolls {
+                for first_turn in [false, true] {
+                    let rules = LongNardySteps::for_turn(
+                        *pos,
+                        dice,
+                        first_turn,
+                        HeadFirstTurn::NeedsSecond,
+                        SixBlock::EndOfTurn,
+                    );
+                    let mut g = MoveGen::with_rules(rules);
+                    let n_fast = g.generate(*pos, dice, &mut fast);
+                    let n_general = g.generate_general(*pos, dice, &mut general);
+                    assert_eq!(n_fast, n_general, "{pos:?} {dice:?}");
+                    assert_eq!(fast, general, "{pos:?} {dice:?}");
+                    checked += fast.len();
+                }
+            }
+        }
+        assert!(checked > 100_000, "{checked} ends checked");
     }
 
     #[test]
