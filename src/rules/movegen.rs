@@ -176,6 +176,9 @@ pub struct MoveGen<R: StepRules = GulBaraSteps> {
     blocked: u32,
     opp: Checkers,
     play: Play,
+    /// The rule set's restrictions are set aside (an enumeration whose ends
+    /// are filtered afterwards: [`StepRules::by_ends`]).
+    free: bool,
 }
 
 impl MoveGen<GulBaraSteps> {
@@ -198,6 +201,7 @@ impl<R: StepRules> MoveGen<R> {
             blocked: 0,
             opp: Checkers::default(),
             play: Play::EMPTY,
+            free: false,
         }
     }
 
@@ -221,23 +225,26 @@ impl<R: StepRules> MoveGen<R> {
         let occ = pos.own.mask();
         let blocked = pos.blocked();
         if !R::UNRESTRICTED && self.rules.by_ends() {
-            // The restrictions judge ends only: the fast paths' ends, those
-            // allowed kept, are the general enumeration's when some play of
-            // every die is allowed (same order, same plays: every play to
-            // an end is allowed or none is). Otherwise shorter plays may be
-            // the legal ones, which the general enumeration finds.
-            let full = match dice {
-                StageDice::Pair(..) => 2,
-                StageDice::Same { count, .. } => count.min(4),
-            };
-            if let Some(used) = fast_paths(pos, occ, blocked, dice, out)
-                && used == full
-            {
-                let start = pos.own;
-                out.retain(|e| self.rules.end_ok(start, e.pos));
-                if !out.is_empty() {
-                    return used;
+            // The restrictions judge ends only, so every play to an end is
+            // allowed or none is. The longest plays without the
+            // restrictions (the fast paths, or where a checker could bear
+            // off the general enumeration set free), those with an allowed
+            // end kept, are then the legal plays whenever one is left, in
+            // the same order with the same plays; otherwise only shorter
+            // plays are allowed, and the restricted enumeration finds them.
+            let used = match fast_paths(pos, occ, blocked, dice, out) {
+                Some(used) => used,
+                None => {
+                    self.free = true;
+                    let used = self.general(pos, occ, blocked, dice, out);
+                    self.free = false;
+                    used
                 }
+            };
+            let start = pos.own;
+            out.retain(|e| self.rules.end_ok(start, e.pos));
+            if !out.is_empty() {
+                return used;
             }
             return self.general(pos, occ, blocked, dice, out);
         }
@@ -345,7 +352,7 @@ impl<R: StepRules> MoveGen<R> {
                 }
             }
             StageDice::Same { die, count } => {
-                if R::UNRESTRICTED {
+                if R::UNRESTRICTED || self.free {
                     self.same_unrestricted(die, count.min(4), 24, out);
                 } else {
                     self.same(die, count.min(4), 24, out);
@@ -364,9 +371,10 @@ impl<R: StepRules> MoveGen<R> {
     #[inline(always)]
     fn can(&self, from: u8, die: u8) -> bool {
         step_ok(self.occ, self.blocked, from, die)
-            && self
-                .rules
-                .allows(self.start, self.own, self.opp, Step::new(from, die))
+            && (self.free
+                || self
+                    .rules
+                    .allows(self.start, self.own, self.opp, Step::new(from, die)))
     }
 
     #[inline(always)]
@@ -399,7 +407,7 @@ impl<R: StepRules> MoveGen<R> {
             own: self.own,
             opp: self.opp,
         };
-        if !R::UNRESTRICTED && !self.rules.end_allowed(end) {
+        if !R::UNRESTRICTED && !self.free && !self.rules.end_allowed(end) {
             return false;
         }
         if used < self.max_used {
