@@ -750,11 +750,20 @@ pub fn replay(text: &str) -> Result<(RuleOptions, Vec<ReplayedGame>), RecordErro
             state = if over && words.is_empty() {
                 start
             } else {
-                notation::apply_turn(&start, &opts, &words).map_err(|why| {
-                    illegal(
-                        why.to_string(),
+                notation::apply_turn(&start, &opts, &words).map_err(|why| match why {
+                    // The word itself is named once, counted in the game's
+                    // whole token list (the roll token first).
+                    notation::TurnWordsError::Moves(e) => RecordError::Illegal {
+                        game: i + 1,
+                        err: MovesError {
+                            index: tokens.len() + usize::from(roll.is_some()) + e.index,
+                            ..e
+                        },
+                    },
+                    other => illegal(
+                        other.to_string(),
                         moves.first().map(String::as_str).unwrap_or(""),
-                    )
+                    ),
                 })?
             };
             if let Some((a, b)) = roll {
