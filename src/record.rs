@@ -849,6 +849,16 @@ mod tests {
     }
 
     #[test]
+    fn an_illegal_word_is_named_once_with_its_place_in_the_game() {
+        let text = "; [Variant \"backgammon\"]\n\n Game 1\n White : a  Black : b\n Opening 3-1 starter White\n  1) 31: 8/5 6/5     64: 24/18 13/9\n  2) 62: 24/18 18/1\n";
+        let err = replay(text).expect_err("18/1 is not a 2").to_string();
+        assert_eq!(
+            err,
+            "game 1: bad move token 9 '18/1': no legal way to play it with the dice left (2)"
+        );
+    }
+
+    #[test]
     fn random_games_round_trip_through_replay() {
         let mut chains = 0;
         for seed in 0..40 {
