@@ -1481,6 +1481,23 @@ async fn a_game_with_the_players_tools(
     page.baseline_game(variant).await;
     page.wait("the opening throw", "S.phase === 'opening'")
         .await;
+    // A reload before the opening throw keeps the game at its opening.
+    page.client
+        .goto(&format!("http://{}/?{query}", page._web.http))
+        .await
+        .expect("reload the board");
+    page.wait(
+        "the opening again after the reload",
+        "window.gulbara && S.phase === 'opening' && S.moves.length === 0 \
+         && document.getElementById('status').textContent.includes('Throw for the opening')",
+    )
+    .await;
+    assert_eq!(
+        page.js("S.keys.find((k) => k.name === 'engine.eval').value")
+            .await,
+        json!("heuristic"),
+        "{name}: the settings kept"
+    );
     page.type_into("#dice-input", "44 53").await;
     page.click_css("#roll").await;
     page.wait(

@@ -509,6 +509,8 @@ async function restore() {
     $('length-label').hidden = M.kind !== 'match';
     await must(sessionLine());
     S = Object.assign(newState(kept.variant), { keys: S.keys }, g);
+    // Still at the opening throw: kept so by the save in sync.
+    if (!g.opened) S.phase = 'opening';
     S.floor = S.moves.length;
     await syncCube();
     await sync();
@@ -1290,7 +1292,11 @@ async function changeOption(k, input) {
     k.value = input.value;
     // A rule changes how the game so far reads: it starts a new game.
     if (k.name.startsWith('rules.')) await newGame();
-    else setStatus(`${k.name} is ${input.value}.`);
+    else {
+      setStatus(`${OPTION_WORDS[k.name] || k.name}: ${input.value}.`);
+      // Kept with the game at once (a reload before the next move keeps it).
+      save();
+    }
   });
 }
 
