@@ -154,12 +154,7 @@ impl HitGen {
 
     /// [`HitGen::generate`], returning the dice the longest plays played.
     fn generate_plays(&mut self, pos: Position, dice: StageDice, out: &mut Vec<StageEnd>) -> u8 {
-        out.clear();
-        if pos.is_over() {
-            out.push(StageEnd {
-                pos,
-                play: Play::EMPTY,
-            });
+        if super::movegen::game_over_stage(pos, out) {
             return 0;
         }
         self.own = pos.own;

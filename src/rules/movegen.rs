@@ -214,12 +214,7 @@ impl<R: StepRules> MoveGen<R> {
     /// number of dice each legal play uses. With nothing playable, `out`
     /// holds the single unchanged position with the empty play.
     pub fn generate(&mut self, pos: Position, dice: StageDice, out: &mut Vec<StageEnd>) -> u8 {
-        out.clear();
-        if pos.is_over() {
-            out.push(StageEnd {
-                pos,
-                play: Play::EMPTY,
-            });
+        if game_over_stage(pos, out) {
             return 0;
         }
         let occ = pos.own.mask();
@@ -265,16 +260,26 @@ impl<R: StepRules> MoveGen<R> {
         dice: StageDice,
         out: &mut Vec<StageEnd>,
     ) -> u8 {
-        out.clear();
-        if pos.is_over() {
-            out.push(StageEnd {
-                pos,
-                play: Play::EMPTY,
-            });
+        if game_over_stage(pos, out) {
             return 0;
         }
         self.general(pos, pos.own.mask(), pos.blocked(), dice, out)
     }
+}
+
+/// Clears `out` and, when the game is over in `pos`, leaves in it the one
+/// end of a stage with nothing to play: `pos` by the empty play.
+#[inline(always)]
+pub(crate) fn game_over_stage(pos: Position, out: &mut Vec<StageEnd>) -> bool {
+    out.clear();
+    if pos.is_over() {
+        out.push(StageEnd {
+            pos,
+            play: Play::EMPTY,
+        });
+        return true;
+    }
+    false
 }
 
 /// The fast paths of a stage with no bearing off possible: `None` when
