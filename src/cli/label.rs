@@ -20,7 +20,7 @@ use anyhow::Context;
 use clap::Args;
 
 use crate::rules::{GameState, RuleOptions, Variant};
-use crate::training::label::{LabelConfig, label_position};
+use crate::training::label::{LabelConfig, label_position, parse_positions};
 
 /// Options of `label`.
 #[derive(Args, Debug)]
@@ -63,22 +63,11 @@ pub struct LabelArgs {
     pub max: usize,
 }
 
-/// The positions of a positions file, in order (comment lines skipped).
+/// The positions of a positions file (gzipped when its name ends in
+/// `.gz`), in order.
 pub fn read_positions(path: &Path, variant: Variant) -> anyhow::Result<Vec<GameState>> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let mut out = Vec::new();
-    for (n, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let pos = line.split_once('\t').map_or(line, |(_, p)| p);
-        let s = crate::notation::parse_state_text_in(variant, pos)
-            .with_context(|| format!("{}:{}: not a position", path.display(), n + 1))?;
-        out.push(s);
-    }
-    Ok(out)
+    let text = crate::training::supervise::read_text(path)?;
+    parse_positions(&text, variant, &path.display().to_string())
 }
 
 /// The indices a labels file already holds; a torn last line (no newline)

@@ -29,7 +29,7 @@ use crate::analysis::rollout::{Rollout, RolloutParams, before_roll_root};
 use crate::eval::Evaluator;
 use crate::rules::EvalFamily;
 use crate::rules::game::{SeededDice, open_game};
-use crate::rules::{GameState, Pending, RuleOptions};
+use crate::rules::{GameState, Pending, RuleOptions, Variant};
 use crate::search::Search;
 use crate::splitmix::SplitMix;
 
@@ -208,6 +208,24 @@ pub fn find_positions(
     found
 }
 
+/// The positions of a positions file's `text` (`kind<TAB>position text`
+/// lines, or bare position text; `#` lines are comments), in order; `name`
+/// names the file in errors.
+pub fn parse_positions(text: &str, variant: Variant, name: &str) -> anyhow::Result<Vec<GameState>> {
+    let mut out = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let pos = line.split_once('\t').map_or(line, |(_, p)| p);
+        let s = crate::notation::parse_state_text_in(variant, pos)
+            .map_err(|e| anyhow::anyhow!("{name}:{}: not a position: {e}", n + 1))?;
+        out.push(s);
+    }
+    Ok(out)
+}
+
 /// Settings of a label's rollout.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LabelConfig {
@@ -266,7 +284,6 @@ pub fn label_position(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::Variant;
 
     #[test]
     fn finding_is_reproducible_and_keeps_before_roll_positions_once() {

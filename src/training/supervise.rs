@@ -323,12 +323,12 @@ pub fn labelled_positions(
         let gz = dir.join(format!("{name}.gz"));
         if gz.exists() { gz } else { dir.join(name) }
     };
-    let positions = read_text(&pick("positions.txt"))?;
-    let states: Vec<&str> = positions
-        .lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-        .map(|l| l.split_once('\t').map_or(l, |(_, p)| p))
-        .collect();
+    let positions_file = pick("positions.txt");
+    let states = crate::training::label::parse_positions(
+        &read_text(&positions_file)?,
+        variant,
+        &positions_file.display().to_string(),
+    )?;
     let labels = read_text(&pick("labels.txt"))?;
     let mut out = Vec::new();
     for (n, line) in labels.lines().enumerate() {
@@ -342,10 +342,7 @@ pub fn labelled_positions(
         for (k, x) in p.iter_mut().enumerate() {
             *x = f[k + 1].parse().map_err(|_| bad())?;
         }
-        let text = states.get(i).ok_or_else(bad)?;
-        let s = crate::notation::parse_state_text_in(variant, text)
-            .with_context(|| format!("position {i}"))?;
-        out.push((s, p));
+        out.push((*states.get(i).ok_or_else(bad)?, p));
     }
     Ok(out)
 }
