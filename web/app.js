@@ -749,13 +749,8 @@ function throwWords(w, b) {
 /** The opening throw: one die each, the higher starts, a tie throws again. */
 async function openingThrow() {
   if (S.phase !== 'opening') return;
-  let r;
-  try {
-    r = nextRoll();
-  } catch (e) {
-    setStatus(e.message);
-    return;
-  }
+  const r = rollOrSay();
+  if (!r) return;
   const w = Number(r[0]);
   const b = Number(r[1]);
   if (w === b) {
@@ -891,6 +886,16 @@ function autoPlay() {
   return null;
 }
 
+/** [`nextRoll`], or null with the bad dice said in the status. */
+function rollOrSay() {
+  try {
+    return nextRoll();
+  } catch (e) {
+    setStatus(e.message);
+    return null;
+  }
+}
+
 /** The next roll: typed dice first (one or more, e.g. "65 31"), else random. */
 function nextRoll() {
   const input = $('dice-input');
@@ -912,13 +917,8 @@ async function roll() {
     return;
   }
   if (S.phase !== 'roll') return;
-  let r;
-  try {
-    r = nextRoll();
-  } catch (e) {
-    setStatus(e.message);
-    return;
-  }
+  const r = rollOrSay();
+  if (!r) return;
   S.last = '';
   S.warning = '';
   S.phase = 'idle';
