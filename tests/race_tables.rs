@@ -335,7 +335,7 @@ fn the_home_generator_agrees_with_every_games_stage_generator() {
             }
         }
     }
-    assert_eq!(checked, 600 * 4 * 21);
+    assert_eq!(checked, 600 * Variant::ALL.len() * 21);
 }
 
 #[test]

@@ -7,7 +7,9 @@
 //! and 2 and both six-block modes. Then properties of every end (checker
 //! conservation, one colour a point, each play replays step by step to its
 //! end), the first-turn head rule, and the perft from the long-nardy start
-//! computed with the naive generator alone.
+//! computed with the naive generator alone. Fevga's generator against its
+//! naive reference the same way, and the hitting presets (Portes, Tabla)
+//! against the hitting games' reference through `StageGen`.
 
 mod variants_common;
 
@@ -15,7 +17,7 @@ use gulbara::rules::hitting::{self, HitGen};
 use gulbara::rules::movegen::step_is_legal;
 use gulbara::rules::nardy::{self, LongNardySteps};
 use gulbara::rules::options::{HeadFirstTurn, SixBlock};
-use gulbara::rules::{MoveGen, Position, StageDice, StageEnd};
+use gulbara::rules::{MoveGen, Position, RuleOptions, StageDice, StageEnd, Variant};
 use variants_common::*;
 
 // ------------------------------------------------------------ sampling
@@ -446,6 +448,135 @@ fn naive_perft_from_the_start() {
     assert_eq!(got, [22, 489, 35_722, 22, 484, 35_387]);
 }
 
+// -------------------------------------------------------------------- Fevga
+
+/// Positions met in random Fevga games played with the real generator
+/// (`StageGen`, so the turn context is the game's); most choices go to the
+/// end with the longest row no opposing checker has passed, or the most
+/// points of the starting quarter held, so that walls are tried often.
+fn fevga_positions(seed: u64, games: usize, opts: &RuleOptions) -> Vec<Position> {
+    use gulbara::rules::{GameState, Side, StageGen};
+    let mut rng = Rng::new(seed);
+    let mut out = Vec::new();
+    let mut ends = Vec::new();
+    let mut stages = StageGen::new();
+    for _ in 0..games {
+        let mut s = GameState::start_of(Variant::Fevga, Side::White);
+        for _turn in 0..400 {
+            if s.result().is_some() {
+                break;
+            }
+            out.push(s.pos);
+            let Ok(rolled) = s.roll(opts, rng.die(), rng.die()) else {
+                break;
+            };
+            s = rolled;
+            while s.result().is_none() {
+                let Some(stage) = s.stage_dice() else { break };
+                let n = stages.generate(opts, &s, stage, &mut ends);
+                let pick = if rng.chance(70) {
+                    let opp = side_of(s.pos.opp);
+                    (0..ends.len())
+                        .max_by_key(|&i| {
+                            let own = side_of(ends[i].pos.own);
+                            let quarter = (19..=24).filter(|&p| own[p] > 0).count();
+                            (longest_free_row(&own, &opp).max(quarter), i)
+                        })
+                        .unwrap()
+                } else {
+                    rng.below(ends.len() as u64) as usize
+                };
+                s = s.after_stage(opts, ends[pick].pos, n);
+            }
+        }
+    }
+    out
+}
+
+/// Fevga's generator (both ways of judging the walls) against the naive
+/// reference on positions of random games and every first turn; then every
+/// play replays step by step under the starting rule to its end.
+fn compare_fevga(six_block: SixBlock) -> Vec<String> {
+    use gulbara::rules::fevga::FevgaSteps;
+    let mut opts = RuleOptions::for_variant(Variant::Fevga);
+    opts.six_block = six_block;
+    let mut positions = fevga_positions(31, 24, &opts);
+    positions.push(nardy_start());
+    assert!(positions.len() > 1500, "{}", positions.len());
+    let positions: Vec<Position> = positions.into_iter().step_by(2).collect();
+    let per_step = six_block == SixBlock::PerStep;
+    let mut out = Vec::new();
+    let mut failures = Vec::new();
+    let (mut walls_bit, mut start_bit) = (0u32, 0u32);
+    for &pos in &positions {
+        for dice in all_stages() {
+            let rules = FevgaSteps::for_stage(pos, six_block);
+            let n = MoveGen::with_rules(rules).generate(pos, dice, &mut out);
+            let naive = naive_fevga(pos, dice, per_step);
+            if let Err(e) = same_result(&format!("{rules:?}"), pos, dice, &out, n, &naive) {
+                failures.push(e);
+            }
+            // Where each rule bites: the naive walk without either rule
+            // (long nardy's with no head limit and no six-block) has more ends.
+            let free = naive_nardy(
+                pos,
+                dice,
+                NaiveNardy {
+                    head_limit: 15,
+                    per_step: false,
+                    six_rule: false,
+                },
+            );
+            let own = side_of(pos.own);
+            let pending = own[24] < 15 && own[0] == 0 && (1..12).all(|p| own[p] == 0);
+            if free.ends.len() > naive.ends.len() {
+                if pending {
+                    start_bit += 1;
+                } else {
+                    walls_bit += 1;
+                }
+            }
+            for e in &out {
+                let mut cur = side_of(pos.own);
+                for s in e.play.steps() {
+                    if s.from == 24 && cur[24] < 15 {
+                        assert!(
+                            cur[0] > 0 || (1..12).any(|p| cur[p] > 0),
+                            "{pos:?} {dice:?}: {:?} leaves the start before the runner passed",
+                            e.play
+                        );
+                    }
+                    cur[usize::from(s.from)] -= 1;
+                    if s.from > s.die {
+                        cur[usize::from(s.from - s.die)] += 1;
+                    } else {
+                        cur[0] += 1;
+                    }
+                }
+                assert_eq!(cur, side_of(e.pos.own), "{pos:?} {dice:?} {:?}", e.play);
+            }
+        }
+    }
+    eprintln!(
+        "Fevga {six_block:?}: {} positions; the starting rule cut ends {start_bit} times, \
+         the walls (past the start) {walls_bit} times",
+        positions.len()
+    );
+    assert!(walls_bit > 50, "the walls bit {walls_bit} times");
+    assert!(start_bit > 50, "the starting rule bit {start_bit} times");
+    failures
+}
+
+#[test]
+fn fevga_end_of_turn_matches_naive_reference() {
+    assert_no_failures(&compare_fevga(SixBlock::EndOfTurn));
+}
+
+#[test]
+fn fevga_per_step_matches_naive_reference() {
+    assert_no_failures(&compare_fevga(SixBlock::PerStep));
+}
+
 // ------------------------------------------------------------ hitting games
 
 fn hitting_samples() -> Vec<(Position, &'static str)> {
@@ -510,6 +641,34 @@ fn hitting_matches_naive_reference() {
         failures[..failures.len().min(5)].join("\n")
     );
     assert!(seen.iter().all(|&n| n > 10), "{seen:?}");
+}
+
+/// Portes and Tabla are presets of the hitting rules: `StageGen` plays
+/// their stages as the naive hitting reference does.
+#[test]
+fn the_hitting_presets_match_the_naive_reference() {
+    use gulbara::rules::{GameState, Side, StageGen};
+    let positions: Vec<(Position, &str)> = hitting_samples().into_iter().step_by(4).collect();
+    let mut stages = StageGen::new();
+    let mut out = Vec::new();
+    let mut failures = Vec::new();
+    for variant in [Variant::Portes, Variant::Tabla] {
+        let opts = RuleOptions::for_variant(variant);
+        for &(pos, kind) in &positions {
+            let mut s = GameState::start_of(variant, Side::White);
+            s.pos = pos;
+            for dice in all_stages() {
+                let n = stages.generate(&opts, &s, dice, &mut out);
+                let naive = naive_hitting(pos, dice);
+                if let Err(e) =
+                    same_result(&format!("{variant} {kind}"), pos, dice, &out, n, &naive)
+                {
+                    failures.push(e);
+                }
+            }
+        }
+    }
+    assert_no_failures(&failures);
 }
 
 /// Every end of `HitGen`: 15 checkers a side, never both colours on a

@@ -169,7 +169,21 @@ class Engine {
 
 let S = null; // the page's state, set by newState()
 
-const hitting = () => S.variant === 'short_nardy' || S.variant === 'backgammon';
+/** What the board needs to know of each game (the engine's variant table
+ *  says the rest): its name, whether it is played on backgammon's board with
+ *  hitting, and what a double win is called. */
+const GAMES = {
+  gulbara: { name: 'Gul bara', hitting: false, gammon: false },
+  long_nardy: { name: 'Long nardy', hitting: false, gammon: false },
+  short_nardy: { name: 'Short nardy', hitting: true, gammon: false },
+  backgammon: { name: 'Backgammon', hitting: true, gammon: true },
+  fevga: { name: 'Fevga', hitting: false, gammon: false },
+  portes: { name: 'Portes', hitting: true, gammon: true },
+  tabla: { name: 'Tabla', hitting: true, gammon: true },
+};
+const hitting = () => !!(GAMES[S.variant] && GAMES[S.variant].hitting);
+/** Whether this game calls a double win a gammon (else a mars). */
+const gammonGame = () => !!(GAMES[S.variant] && GAMES[S.variant].gammon);
 
 /** The mover's point `q` in White's numbering (NOTATION.md, "Numbering"). */
 function toWhite(side, q) {
@@ -660,8 +674,8 @@ async function answer(word) {
 /** What a win of `kind` points (1, 2 or 3, before the cube) is called in this game. */
 function winWords(kind) {
   if (kind === 3) return 'a backgammon';
-  if (kind === 2) return S.variant === 'backgammon' ? 'a gammon' : 'a mars';
-  return S.variant === 'backgammon' ? 'a single game' : 'an oin (a single game)';
+  if (kind === 2) return gammonGame() ? 'a gammon' : 'a mars';
+  return gammonGame() ? 'a single game' : 'an oin (a single game)';
 }
 
 /** Scores a finished game for `winner` and says so; the match may be over.
@@ -1590,7 +1604,7 @@ function drawDice(svg) {
   });
 }
 
-const VARIANT_NAMES = { gulbara: 'Gul bara', long_nardy: 'Long nardy', short_nardy: 'Short nardy', backgammon: 'Backgammon' };
+const VARIANT_NAMES = Object.fromEntries(Object.entries(GAMES).map(([k, g]) => [k, g.name]));
 
 function stageText() {
   const s = S.show;
@@ -1661,7 +1675,7 @@ function renderPanel(pp) {
   $('f-match').textContent = sessionText();
   const hints = $('hints');
   const pct = (p) => `${(Number(p) * 100).toFixed(1)}%`;
-  const gammon = S.variant === 'backgammon' ? 'gammon' : 'mars';
+  const gammon = gammonGame() ? 'gammon' : 'mars';
   hints.replaceChildren(
     ...S.hints.map((h, i) => {
       const li = document.createElement('li');

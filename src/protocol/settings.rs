@@ -107,7 +107,7 @@ impl Settings {
             KeyDef {
                 name: "rules.six_block",
                 kind: KeyKind::Enum(&["end_of_turn", "per_step"]),
-                description: "long nardy: when the six-block rule is judged",
+                description: "long nardy and Fevga: when the six-block (and Fevga's starting-quarter) rule is judged",
             },
             KeyDef {
                 name: "engine.ply",

@@ -2,6 +2,7 @@
 //!
 //! Knows nothing about the protocol, the search or the match runner.
 
+pub mod fevga;
 pub mod game;
 pub mod hitting;
 pub mod movegen;
@@ -24,4 +25,4 @@ pub use turn::{
     MoveError, MoveFailure, MoveSequence, MoveToken, TurnError, TurnSequence, apply_move_tokens,
     apply_turn_tokens, skip_forced_empty,
 };
-pub use variant::{Direction, EvalFamily, Landing, Scores, Variant, VariantSpec};
+pub use variant::{Direction, EvalFamily, Landing, RulesModule, Scores, Variant, VariantSpec};

@@ -1,12 +1,14 @@
 //! The rule set of each game: its start, its steps, its stage generator and
 //! its scoring, chosen once per game by [`Variant`].
 //!
-//! Each variant's generator is a separate, statically dispatched type
-//! (Gul bara's [`MoveGen`], long nardy's `MoveGen<LongNardySteps>`, the
-//! hitting games' [`HitGen`]); [`StageGen`] holds all three and picks one per
-//! call with a single `match`, so no step of the enumeration goes through a
-//! virtual call.
+//! Each rules module's generator is a separate, statically dispatched type
+//! (Gul bara's [`MoveGen`], long nardy's `MoveGen<LongNardySteps>`, Fevga's
+//! `MoveGen<FevgaSteps>`, the hitting games' [`HitGen`]); [`StageGen`] holds
+//! them all and picks one per call with a single `match` on the variant's
+//! [`RulesModule`], so no step of the enumeration goes through a virtual
+//! call.
 
+use super::fevga::FevgaSteps;
 use super::hitting::{self, HitGen};
 use super::movegen::{MoveGen, StageEnd, step_is_legal};
 use super::nardy::LongNardySteps;
@@ -14,7 +16,7 @@ use super::options::{RuleOptions, Variant};
 use super::position::{CHECKERS, Checkers, Position};
 use super::state::{GameState, step_illegal_reason};
 use super::step::{StageDice, Step};
-use super::variant::{Direction, Landing};
+use super::variant::{Direction, Landing, RulesModule};
 
 impl Variant {
     /// The starting position (either side to move: every start is symmetric).
@@ -94,6 +96,7 @@ impl Variant {
 pub struct StageGen {
     gul_bara: MoveGen,
     long_nardy: MoveGen<LongNardySteps>,
+    fevga: MoveGen<FevgaSteps>,
     hitting: HitGen,
 }
 
@@ -126,9 +129,9 @@ impl StageGen {
         dice: StageDice,
         out: &mut Vec<StageEnd>,
     ) -> u8 {
-        match state.variant {
-            Variant::GulBara => self.gul_bara.generate(pos, dice, out),
-            Variant::LongNardy => {
+        match state.variant.spec().module {
+            RulesModule::Running => self.gul_bara.generate(pos, dice, out),
+            RulesModule::LongNardy => {
                 let first_turn = state.rolls[state.to_move.index()] <= 1;
                 let rules = LongNardySteps::for_turn(
                     pos,
@@ -140,7 +143,12 @@ impl StageGen {
                 self.long_nardy.set_rules(rules);
                 self.long_nardy.generate(pos, dice, out)
             }
-            Variant::ShortNardy | Variant::Backgammon => self.hitting.generate(pos, dice, out),
+            RulesModule::Fevga => {
+                self.fevga
+                    .set_rules(FevgaSteps::for_stage(pos, opts.six_block));
+                self.fevga.generate(pos, dice, out)
+            }
+            RulesModule::Hitting => self.hitting.generate(pos, dice, out),
         }
     }
 }
@@ -205,7 +213,12 @@ mod tests {
             // other games have no 3-point win: a mars.
             let behind = match v {
                 Variant::Backgammon => 3,
-                Variant::GulBara | Variant::LongNardy | Variant::ShortNardy => 2,
+                Variant::GulBara
+                | Variant::LongNardy
+                | Variant::ShortNardy
+                | Variant::Fevga
+                | Variant::Portes
+                | Variant::Tabla => 2,
             };
             assert_eq!(v.points_won(none_off_back), behind, "{v}");
             assert_eq!(v.points_won(none_off_bar), behind, "{v}");

@@ -23,8 +23,16 @@ pub enum Variant {
     LongNardy,
     /// Short nardy: backgammon's board and hitting, oin/mars scoring.
     ShortNardy,
-    /// Standard backgammon (played cubeless so far).
+    /// Standard backgammon.
     Backgammon,
+    /// Fevga: the Greek running game on Gul bara's board, with the
+    /// starting rule and the limits on walls.
+    Fevga,
+    /// Portes: Greek backgammon (gammon 2, no backgammon, the winner of
+    /// the opening throw rolls afresh, no cube).
+    Portes,
+    /// Tabla: Bulgarian backgammon (gammon 2, no backgammon, no cube).
+    Tabla,
 }
 
 /// Which way the two sides travel round the board.
@@ -95,6 +103,9 @@ pub enum HeadRule {
     /// One a turn, except a side's first-turn doublets as the
     /// `head_first_turn` option says (long nardy).
     OnePerTurn,
+    /// No second checker leaves until one has passed the opponent's start
+    /// (Fevga).
+    RunnerFirst,
 }
 
 /// Which rows of held points a side may build.
@@ -105,6 +116,24 @@ pub enum BlockRule {
     /// No six points in a row with no opposing checker ahead of them, judged
     /// when the `six_block` option says (long nardy).
     NoSixBlock,
+    /// As [`BlockRule::NoSixBlock`], and never all six points of the
+    /// side's starting quarter (Fevga).
+    NoSixBlockNorStartQuarter,
+}
+
+/// The rules module that plays a game's steps and stages. Games whose rules
+/// are another's with other scores, opening or cube are presets of its
+/// module: rows of the table, not modules of their own.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum RulesModule {
+    /// [`super::movegen`] unrestricted: Gul bara.
+    Running,
+    /// [`super::nardy`]: long nardy's head and six-block rules.
+    LongNardy,
+    /// [`super::fevga`]: Fevga's starting rule and walls.
+    Fevga,
+    /// [`super::hitting`]: backgammon's board, bar and hits.
+    Hitting,
 }
 
 /// The evaluators a game uses: its network's input layouts, its hand-written
@@ -151,6 +180,8 @@ pub struct VariantSpec {
     pub options: &'static [&'static str],
     /// Whether the doubling cube is in play unless a session says otherwise.
     pub cube: bool,
+    /// The rules module that plays the game.
+    pub module: RulesModule,
     /// The game's match equity table for matches without the cube, as
     /// `gulbara met` writes it (from the game's own gammon rates); `None`:
     /// a published table (Kazaross-XG2) serves.
@@ -182,6 +213,7 @@ pub const GUL_BARA: VariantSpec = VariantSpec {
     opening: Opening::Single,
     options: &["opening", "exempt_rolls", "exempt_scope", "remainder"],
     cube: false,
+    module: RulesModule::Running,
     met: Some(include_str!("met/gulbara.met")),
     match_length: 0,
     eval: EvalFamily::GulBara,
@@ -206,6 +238,7 @@ pub const LONG_NARDY: VariantSpec = VariantSpec {
     opening: Opening::Reroll,
     options: &["opening", "head_first_turn", "six_block"],
     cube: false,
+    module: RulesModule::LongNardy,
     met: Some(include_str!("met/long_nardy.met")),
     match_length: 0,
     eval: EvalFamily::LongNardy,
@@ -230,6 +263,7 @@ pub const SHORT_NARDY: VariantSpec = VariantSpec {
     opening: Opening::Reroll,
     options: &["opening"],
     cube: false,
+    module: RulesModule::Hitting,
     met: Some(include_str!("met/short_nardy.met")),
     match_length: 0,
     eval: EvalFamily::Hitting,
@@ -254,7 +288,85 @@ pub const BACKGAMMON: VariantSpec = VariantSpec {
     opening: Opening::Single,
     options: &["opening"],
     cube: true,
+    module: RulesModule::Hitting,
     met: None,
+    match_length: 0,
+    eval: EvalFamily::Hitting,
+    start: hitting::START,
+};
+
+/// Fevga: the Greek running game (docs/RULES.md gives the sources).
+pub const FEVGA: VariantSpec = VariantSpec {
+    name: "fevga",
+    display_name: "Fevga",
+    direction: Direction::Same,
+    landing: Landing::Blocked,
+    gnubg: false,
+    scores: Scores {
+        single: 1,
+        double: 2,
+        triple: None,
+    },
+    escalating: false,
+    head: HeadRule::RunnerFirst,
+    block: BlockRule::NoSixBlockNorStartQuarter,
+    opening: Opening::Reroll,
+    options: &["opening", "six_block"],
+    cube: false,
+    module: RulesModule::Fevga,
+    met: Some(include_str!("met/fevga.met")),
+    match_length: 0,
+    eval: EvalFamily::LongNardy,
+    start: Position::START,
+};
+
+/// Portes: Greek backgammon, a preset of the hitting rules (gammon 2, no
+/// backgammon, the winner of the opening throw rolls afresh).
+pub const PORTES: VariantSpec = VariantSpec {
+    name: "portes",
+    display_name: "Portes",
+    direction: Direction::Opposite,
+    landing: Landing::Hit,
+    gnubg: true,
+    scores: Scores {
+        single: 1,
+        double: 2,
+        triple: None,
+    },
+    escalating: false,
+    head: HeadRule::Free,
+    block: BlockRule::Free,
+    opening: Opening::Reroll,
+    options: &["opening"],
+    cube: false,
+    module: RulesModule::Hitting,
+    met: Some(include_str!("met/portes.met")),
+    match_length: 0,
+    eval: EvalFamily::Hitting,
+    start: hitting::START,
+};
+
+/// Tabla: Bulgarian backgammon, a preset of the hitting rules (gammon 2,
+/// no backgammon, no cube; the opening as backgammon's).
+pub const TABLA: VariantSpec = VariantSpec {
+    name: "tabla",
+    display_name: "Tabla",
+    direction: Direction::Opposite,
+    landing: Landing::Hit,
+    gnubg: true,
+    scores: Scores {
+        single: 1,
+        double: 2,
+        triple: None,
+    },
+    escalating: false,
+    head: HeadRule::Free,
+    block: BlockRule::Free,
+    opening: Opening::Single,
+    options: &["opening"],
+    cube: false,
+    module: RulesModule::Hitting,
+    met: Some(include_str!("met/tabla.met")),
     match_length: 0,
     eval: EvalFamily::Hitting,
     start: hitting::START,
@@ -262,11 +374,14 @@ pub const BACKGAMMON: VariantSpec = VariantSpec {
 
 impl Variant {
     /// Every variant, in documentation order.
-    pub const ALL: [Variant; 4] = [
+    pub const ALL: [Variant; 7] = [
         Variant::GulBara,
         Variant::LongNardy,
         Variant::ShortNardy,
         Variant::Backgammon,
+        Variant::Fevga,
+        Variant::Portes,
+        Variant::Tabla,
     ];
 
     /// Every variant's name (`game.variant`'s values), in the order of [`Variant::ALL`].
@@ -291,6 +406,9 @@ impl Variant {
             Variant::LongNardy => &LONG_NARDY,
             Variant::ShortNardy => &SHORT_NARDY,
             Variant::Backgammon => &BACKGAMMON,
+            Variant::Fevga => &FEVGA,
+            Variant::Portes => &PORTES,
+            Variant::Tabla => &TABLA,
         }
     }
 
@@ -315,6 +433,14 @@ const _: () = {
         assert!(
             !matches!(spec.landing, Landing::Pin),
             "no rules module plays pinning yet"
+        );
+        // The module plays the board the row describes.
+        let hitting_module = matches!(spec.module, RulesModule::Hitting);
+        assert!(hitting_module == matches!(spec.landing, Landing::Hit));
+        assert!(hitting_module == matches!(spec.direction, Direction::Opposite));
+        assert!(
+            matches!(spec.head, HeadRule::Free)
+                == !matches!(spec.module, RulesModule::LongNardy | RulesModule::Fevga)
         );
         // gnubg's formats know a bar and opposite directions only.
         assert!(
@@ -367,7 +493,7 @@ mod tests {
         }
         assert_eq!(
             "chess".parse::<Variant>().unwrap_err().0,
-            "game.variant must be one of gulbara|long_nardy|short_nardy|backgammon, got 'chess'"
+            "game.variant must be one of gulbara|long_nardy|short_nardy|backgammon|fevga|portes|tabla, got 'chess'"
         );
     }
 
@@ -382,7 +508,7 @@ mod tests {
                 s.head == HeadRule::OnePerTurn,
                 "{v}"
             );
-            assert_eq!(has("six_block"), s.block == BlockRule::NoSixBlock, "{v}");
+            assert_eq!(has("six_block"), s.block != BlockRule::Free, "{v}");
             for n in ["exempt_rolls", "exempt_scope", "remainder"] {
                 assert_eq!(has(n), s.escalating, "{v} {n}");
             }

@@ -361,6 +361,72 @@ pub fn nardy_start() -> Position {
     position_of(&s, &s)
 }
 
+// -------------------------------------------------------------------- Fevga
+
+/// Whether `own` holds every point of its starting quarter, 19 to 24.
+pub fn naive_full_start_quarter(own: &Side) -> bool {
+    (19..=24).all(|p| own[p] > 0)
+}
+
+/// Whether the mover's walls break Fevga's rules: the starting quarter
+/// held whole, or six in a row with no opposing checker ahead.
+pub fn naive_fevga_walls(own: &Side, opp: &Side) -> bool {
+    naive_full_start_quarter(own) || naive_illegal_six(own, opp)
+}
+
+/// One Fevga step on plain arrays, or `None` when it is not legal: the
+/// common rules, then the starting rule read literally (a checker leaves
+/// the start while another is away from it only when some checker stands
+/// past the opponent's start, below the mover's 12, or is borne off), and
+/// per step the walls.
+fn fevga_step(per_step: bool, node: &Node, from: usize, die: u8) -> Option<Node> {
+    if !(1..=24).contains(&from) || node.own[from] == 0 {
+        return None;
+    }
+    if from == 24 {
+        let away = 15 - node.own[24];
+        let past = node.own[0] > 0 || (1..12).any(|p| node.own[p] > 0);
+        if away > 0 && !past {
+            return None;
+        }
+    }
+    let d = usize::from(die);
+    let mut n = node.clone();
+    if from > d {
+        let to = from - d;
+        if node.opp[nardy_other(to)] > 0 {
+            return None;
+        }
+        n.own[from] -= 1;
+        n.own[to] += 1;
+    } else {
+        if (7..=24).any(|p| node.own[p] > 0) {
+            return None;
+        }
+        if from != d && (from + 1..=6).any(|p| node.own[p] > 0) {
+            return None;
+        }
+        n.own[from] -= 1;
+        n.own[0] += 1;
+    }
+    if per_step && naive_fevga_walls(&n.own, &n.opp) {
+        return None;
+    }
+    Some(n)
+}
+
+/// The naive Fevga stage (`per_step`: the walls judged at every landing).
+pub fn naive_fevga(pos: Position, dice: StageDice, per_step: bool) -> Naive {
+    walk(
+        side_of(pos.own),
+        side_of(pos.opp),
+        dice,
+        true,
+        |node, from, die| fevga_step(per_step, node, from, die),
+        |node| !naive_fevga_walls(&node.own, &node.opp),
+    )
+}
+
 // ------------------------------------------------------------ hitting games
 
 /// One hitting-game step on plain arrays, or `None` when it is not legal.

@@ -220,13 +220,13 @@ impl Net {
     /// Whether the input layout is one of `variant`'s (Gul bara's two or
     /// long nardy's); the error names both.
     pub fn check_game(&self, variant: crate::rules::Variant) -> Result<(), WeightsError> {
-        let (want, also) = if variant == crate::rules::Variant::LongNardy {
+        let long = variant.spec().eval == crate::rules::EvalFamily::LongNardy;
+        let (want, also) = if long {
             (LONG_LAYOUT, LONG_LAYOUT)
         } else {
             (LAYOUT_VERSION, BLOCK_LAYOUT)
         };
-        let gul_bara_too =
-            variant != crate::rules::Variant::LongNardy && self.layout == MOBILITY_LAYOUT;
+        let gul_bara_too = !long && self.layout == MOBILITY_LAYOUT;
         if self.layout == want || self.layout == also || gul_bara_too {
             Ok(())
         } else {
