@@ -10,7 +10,9 @@
 //!   remainder: `N` dice of `D`, then four of each higher number) and
 //!   `stuck=N` (rolls in a row without a checker moving), and in the
 //!   hitting games `bar=W,B` (checkers on the bar) whenever either is
-//!   non-zero. Black's own point `q` is White's `q ± 12` in Gul bara and long
+//!   non-zero, and in the pinning games `pins=P,...` (White's points where a
+//!   checker lies pinned under the other colour's; the count gives the
+//!   pinner's checkers). Black's own point `q` is White's `q ± 12` in Gul bara and long
 //!   nardy, White's `25 − q` in short nardy and backgammon.
 //! - A step: `from/to` in the mover's numbering, `from/off` when borne off,
 //!   `bar/to` when it enters, a `*` after a hit. A play is its steps in
@@ -47,11 +49,31 @@ pub fn white_view(state: &GameState) -> [i8; 24] {
     };
     let mut out = [0i8; 24];
     for p in 1..=24u8 {
+        let q = state.variant.opponent_point(p);
         let w = white.at(p) as i8;
-        let b = black.at(state.variant.opponent_point(p)) as i8;
-        out[p as usize - 1] = w - b;
+        let b = black.at(q) as i8;
+        // A pinned checker is written in `pins=`, its pinner's count here.
+        out[p as usize - 1] = if black.pinned(q) {
+            w
+        } else if white.pinned(p) {
+            -b
+        } else {
+            w - b
+        };
     }
     out
+}
+
+/// The points (White's numbering, increasing) where a checker lies pinned
+/// under the other colour's (the pinning games).
+pub fn pinned_points(state: &GameState) -> Vec<u8> {
+    let (white, black) = match state.to_move {
+        Side::White => (state.pos.own, state.pos.opp),
+        Side::Black => (state.pos.opp, state.pos.own),
+    };
+    (1..=24u8)
+        .filter(|&p| white.pinned(p) || black.pinned(state.variant.opponent_point(p)))
+        .collect()
 }
 
 /// White's and Black's checkers on the bar.
@@ -69,6 +91,49 @@ pub fn position_from_white_view(
     to_move: Side,
 ) -> Result<Position, NotationError> {
     position_from_white_view_in(Variant::default(), counts, [0, 0], to_move)
+}
+
+/// [`position_from_white_view_in`] with the pinned checkers of the pinning
+/// games: on each of `pins` (White's numbering) a single checker of the
+/// other colour than the count's lies pinned under the count's checkers.
+pub fn position_from_white_view_pinned(
+    variant: Variant,
+    counts: &[i8; 24],
+    bar: [u8; 2],
+    pins: &[u8],
+    to_move: Side,
+) -> Result<Position, NotationError> {
+    if pins.is_empty() {
+        return position_from_white_view_in(variant, counts, bar, to_move);
+    }
+    // Each side's checkers without the pinned ones, then the pinned added.
+    let base = position_from_white_view_in(variant, counts, bar, Side::White)?;
+    let (mut white, mut black) = (base.own, base.opp);
+    for &p in pins {
+        let q = variant.opponent_point(p);
+        let c = counts[usize::from(p) - 1];
+        let (who, side, at) = match c {
+            1.. => ("Black", &mut black, q),
+            ..=-1 => ("White", &mut white, p),
+            0 => return err(format!("pins={p}: no checker on {p} to pin it")),
+        };
+        if side.off() == 0 {
+            return err(format!(
+                "{who} has more than 15 checkers with the pinned ones"
+            ));
+        }
+        *side = side.moved(0, at).with_pin(at, true);
+    }
+    Ok(match to_move {
+        Side::White => Position {
+            own: white,
+            opp: black,
+        },
+        Side::Black => Position {
+            own: black,
+            opp: white,
+        },
+    })
 }
 
 /// Builds the mover-view position of `variant` from White-view counts and
@@ -145,6 +210,11 @@ pub fn state_text(state: &GameState) -> String {
     if bar != [0, 0] {
         s.push_str(&format!(" bar={},{}", bar[0], bar[1]));
     }
+    let pins = pinned_points(state);
+    if !pins.is_empty() {
+        let list: Vec<String> = pins.iter().map(u8::to_string).collect();
+        s.push_str(&format!(" pins={}", list.join(",")));
+    }
     s
 }
 
@@ -216,6 +286,7 @@ pub fn parse_state_in(
     // The optional bar field may come anywhere among the optional fields;
     // the board is built once it is known.
     let mut bar = [0u8; 2];
+    let mut pins: Vec<u8> = Vec::new();
     let mut state = GameState {
         variant,
         pos: variant.start(),
@@ -243,6 +314,25 @@ pub fn parse_state_in(
                 return err(format!("bar=W,B needs two counts 0..15, got '{v}'"));
             };
             bar = counts;
+        } else if let Some(v) = t.strip_prefix("pins=") {
+            if variant.spec().landing != crate::rules::Landing::Pin {
+                return err(format!(
+                    "{variant} has no pinned checkers (pins= is for the pinning games)"
+                ));
+            }
+            if !pins.is_empty() {
+                return err("pins= may be given once");
+            }
+            for p in v.split(',') {
+                let p = match p.parse::<u8>() {
+                    Ok(p) if (1..=24).contains(&p) => p,
+                    _ => return err(format!("pins= needs points 1..24, got '{v}'")),
+                };
+                if pins.contains(&p) {
+                    return err(format!("pins= names {p} twice"));
+                }
+                pins.push(p);
+            }
         } else if let Some(v) = t.strip_prefix("chain=") {
             if !variant.escalating() {
                 return err(format!("{variant} has no escalating chains"));
@@ -291,7 +381,7 @@ pub fn parse_state_in(
         }
         used += 1;
     }
-    state.pos = position_from_white_view_in(variant, &counts, bar, to_move)?;
+    state.pos = position_from_white_view_pinned(variant, &counts, bar, &pins, to_move)?;
     if let Err(why) = crate::rules::ruleset::check_position(variant, state.pos) {
         return err(why.to_string());
     }

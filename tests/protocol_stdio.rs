@@ -194,7 +194,7 @@ fn the_variant_flag_starts_the_engine_in_that_game() {
     assert!(!bad.status.success());
     let err = String::from_utf8_lossy(&bad.stderr);
     assert!(
-        err.contains("gulbara|long_nardy|short_nardy|backgammon|fevga|portes|tabla"),
+        err.contains("gulbara|long_nardy|short_nardy|backgammon|fevga|portes|tabla|plakoto|tapa"),
         "{err}"
     );
 }

@@ -99,7 +99,7 @@ pub fn run(a: SuperviseArgs) -> anyhow::Result<()> {
         a.seed
     );
     let bytes = match a.variant.spec().eval {
-        EvalFamily::Hitting => {
+        EvalFamily::Hitting | EvalFamily::Pinning => {
             let mut net: HitNet = start(&a, HitNet::shipped, HitNet::random)?;
             let examples: Vec<Example<5>> = data
                 .iter()
@@ -161,7 +161,7 @@ fn choose(
 ) -> anyhow::Result<Vec<u8>> {
     let describe = |bytes: &[u8], epoch: usize| -> anyhow::Result<Vec<u8>> {
         Ok(match a.variant.spec().eval {
-            EvalFamily::Hitting => {
+            EvalFamily::Hitting | EvalFamily::Pinning => {
                 let mut n = HitNet::from_bytes(bytes)?;
                 n.description = format!("{description}, epoch {epoch}");
                 n.to_bytes()

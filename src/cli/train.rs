@@ -85,7 +85,7 @@ pub fn run(a: TrainArgs) -> anyhow::Result<()> {
         EvalFamily::GulBara | EvalFamily::LongNardy => {
             crate::training::td::train(&cfg, &mut |line| eprintln!("{line}"))?;
         }
-        EvalFamily::Hitting => {
+        EvalFamily::Hitting | EvalFamily::Pinning => {
             let cfg = crate::training::td::TrainConfig {
                 lambda: if cfg.lambda > 0.0 { cfg.lambda } else { 0.7 },
                 ..cfg

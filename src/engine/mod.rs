@@ -96,7 +96,7 @@ pub struct Engine {
     settings: Settings,
     /// The networks `engine.weights` named, each while a game of its own
     /// was set (by [`GameNet::slot`]); `None`: the shipped one.
-    nets: [Option<GameNet>; 3],
+    nets: [Option<GameNet>; 4],
     state: GameState,
     /// Money play or a match, the score and the cube.
     session: MatchState,
@@ -110,7 +110,7 @@ impl Engine {
         Engine {
             config,
             settings: Settings::default(),
-            nets: [None, None, None],
+            nets: [None, None, None, None],
             state: GameState::start(Side::White),
             session: default_session(Variant::default()),
             worker: None,

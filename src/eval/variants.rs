@@ -233,7 +233,7 @@ pub fn baseline_shared_with(variant: Variant, tables: bool) -> std::sync::Arc<dy
     let plain: std::sync::Arc<dyn Evaluator> = match variant.spec().eval {
         EvalFamily::GulBara => std::sync::Arc::new(super::heuristic::Heuristic),
         EvalFamily::LongNardy => std::sync::Arc::new(LongNardyBaseline),
-        EvalFamily::Hitting => std::sync::Arc::new(HittingBaseline),
+        EvalFamily::Hitting | EvalFamily::Pinning => std::sync::Arc::new(HittingBaseline),
     };
     if tables {
         super::race::with_tables(plain)
@@ -252,7 +252,7 @@ pub fn baseline(variant: Variant) -> &'static dyn Evaluator {
     match variant.spec().eval {
         EvalFamily::GulBara => &GUL_BARA,
         EvalFamily::LongNardy => &LONG_NARDY,
-        EvalFamily::Hitting => &HITTING,
+        EvalFamily::Hitting | EvalFamily::Pinning => &HITTING,
     }
 }
 
@@ -261,7 +261,7 @@ pub fn plain_baseline(variant: Variant) -> &'static dyn Evaluator {
     match variant.spec().eval {
         EvalFamily::GulBara => &super::heuristic::Heuristic,
         EvalFamily::LongNardy => &LongNardyBaseline,
-        EvalFamily::Hitting => &HittingBaseline,
+        EvalFamily::Hitting | EvalFamily::Pinning => &HittingBaseline,
     }
 }
 

@@ -227,6 +227,7 @@ mod tests {
             let want = match v.spec().eval {
                 crate::rules::EvalFamily::GulBara | crate::rules::EvalFamily::LongNardy => "net",
                 crate::rules::EvalFamily::Hitting => "hitnet",
+                crate::rules::EvalFamily::Pinning => crate::eval::variants::baseline(v).name(),
             };
             assert_eq!(n.evaluator().name(), want);
             let h = Builtin::new("heuristic", &set(&[])).unwrap();

@@ -8,6 +8,7 @@ pub mod hitting;
 pub mod movegen;
 pub mod nardy;
 pub mod options;
+pub mod pinning;
 pub mod position;
 pub mod ruleset;
 pub mod state;

@@ -15,6 +15,10 @@ pub const CHECKERS: u8 = 15;
 /// from the bar (a checker there is 25 points from home).
 pub const BAR: u8 = 25;
 
+/// The first bit of the pin marks in [`Checkers`]: nibbles 26–31, unused by
+/// the counts, hold one bit per point.
+const PIN_SHIFT: u32 = 4 * 26;
+
 /// Mover's point `p` seen from the opponent's numbering (an involution).
 #[inline]
 pub const fn other_numbering(p: u8) -> u8 {
@@ -39,7 +43,8 @@ pub(crate) const fn compress_nibbles(x: u64) -> u32 {
 ///
 /// Nibble 0 holds the borne-off count, nibble `p` the checkers on point `p`,
 /// nibble [`BAR`] the checkers on the bar (always 0 in the games without
-/// hitting).
+/// hitting); in the pinning games, bits 104–127 mark the side's pinned
+/// checkers (bit `104 + p - 1` for point `p`), always 0 elsewhere.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug, Default)]
 pub struct Checkers(pub u128);
 
@@ -148,6 +153,33 @@ impl Checkers {
         total
     }
 
+    /// Mask (bit `p - 1` for point `p`, own numbering) of this side's
+    /// checkers pinned under an opposing one (the pinning games only: a
+    /// pinned checker is alone on its point and cannot move).
+    #[inline]
+    pub const fn pinned_mask(self) -> u32 {
+        (self.0 >> PIN_SHIFT) as u32
+    }
+
+    /// Whether this side's checker on point `p` (1..=24) is pinned.
+    #[inline]
+    pub const fn pinned(self, p: u8) -> bool {
+        self.pinned_mask() & (1 << (p - 1)) != 0
+    }
+
+    /// The same checkers with the one on point `p` pinned (`true`) or free.
+    #[inline]
+    pub const fn with_pin(self, p: u8, pinned: bool) -> Checkers {
+        let bit = 1u128 << (PIN_SHIFT + p as u32 - 1);
+        Checkers(if pinned { self.0 | bit } else { self.0 & !bit })
+    }
+
+    /// The same checkers with no pin marks.
+    #[inline]
+    pub const fn unpinned(self) -> Checkers {
+        Checkers(self.0 & ((1u128 << PIN_SHIFT) - 1))
+    }
+
     /// Moves one checker from `from` to `to` (0 is off, [`BAR`] the bar).
     /// No legality check.
     #[inline]
@@ -193,10 +225,32 @@ impl Position {
         self.opp.at(other_numbering(p))
     }
 
-    /// Whether either side has borne off all its checkers.
+    /// Whether the game is over: either side has borne off all its
+    /// checkers, or (the pinning games) a mother is pinned for good (see
+    /// [`Position::mothers`]).
     #[inline]
     pub fn is_over(self) -> bool {
-        self.own.off() == CHECKERS || self.opp.off() == CHECKERS
+        self.own.off() == CHECKERS || self.opp.off() == CHECKERS || self.mothers().is_some()
+    }
+
+    /// The pinning games' mother rule: a side whose last checker on its
+    /// start (its 24) is pinned loses, unless the pinner still has checkers
+    /// on its own start (then it may yet pin that mother too: both pinned
+    /// is a draw). `Some([mover lost, opponent lost])` when the rule ends
+    /// the game (both: a draw), `None` while it does not.
+    #[inline]
+    pub fn mothers(self) -> Option<[bool; 2]> {
+        const MOTHER: u32 = 1 << 23;
+        if (self.own.pinned_mask() | self.opp.pinned_mask()) & MOTHER == 0 {
+            return None;
+        }
+        let (mine, theirs) = (self.own.pinned(24), self.opp.pinned(24));
+        match (mine, theirs) {
+            (true, true) => Some([true, true]),
+            (true, false) if self.opp.at(24) == 0 => Some([true, false]),
+            (false, true) if self.own.at(24) == 0 => Some([false, true]),
+            _ => None,
+        }
     }
 }
 

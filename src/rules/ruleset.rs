@@ -13,6 +13,7 @@ use super::hitting::{self, HitGen};
 use super::movegen::{MoveGen, StageEnd, step_is_legal};
 use super::nardy::LongNardySteps;
 use super::options::{RuleOptions, Variant};
+use super::pinning::{self, PinGen};
 use super::position::{CHECKERS, Checkers, Position};
 use super::state::{GameState, step_illegal_reason};
 use super::step::{StageDice, Step};
@@ -32,41 +33,36 @@ impl Variant {
         }
     }
 
-    /// Whether the hitting games' steps (bar, hits, opposite directions)
-    /// are this game's. The table's build-time check keeps [`Landing::Pin`]
-    /// out until a rules module plays it.
-    const fn hitting_steps(self) -> bool {
-        matches!(self.spec().landing, Landing::Hit)
-    }
-
     /// Why `step` breaks the common rules of the variant in `pos`, or `None`.
     pub fn step_problem(self, pos: Position, step: Step) -> Option<String> {
-        if self.hitting_steps() {
-            hitting::step_problem(pos, step)
-        } else if step_is_legal(pos, step) {
-            None
-        } else {
-            Some(step_illegal_reason(pos, step))
+        match self.spec().landing {
+            Landing::Hit => hitting::step_problem(pos, step),
+            Landing::Pin => pinning::step_problem(pos, step),
+            Landing::Blocked if step_is_legal(pos, step) => None,
+            Landing::Blocked => Some(step_illegal_reason(pos, step)),
         }
     }
 
     /// Whether `step` is legal under the common rules of the variant.
     pub fn step_legal(self, pos: Position, step: Step) -> bool {
-        if self.hitting_steps() {
-            hitting::step_problem(pos, step).is_none()
-        } else {
-            step_is_legal(pos, step)
+        match self.spec().landing {
+            Landing::Hit => hitting::step_problem(pos, step).is_none(),
+            Landing::Pin => pinning::step_problem(pos, step).is_none(),
+            Landing::Blocked => step_is_legal(pos, step),
         }
     }
 
-    /// Plays a legal step (a hit sends the blot to the bar).
+    /// Plays a legal step (a hit sends the blot to the bar, a landing on a
+    /// lone checker of a pinning game pins it).
     pub fn apply_step(self, pos: Position, step: Step) -> Position {
-        if self.hitting_steps() {
-            hitting::apply_step(pos, step)
-        } else {
-            let mut next = pos;
-            next.own = pos.own.moved(step.from, step.to());
-            next
+        match self.spec().landing {
+            Landing::Hit => hitting::apply_step(pos, step),
+            Landing::Pin => pinning::apply_step(pos, step),
+            Landing::Blocked => {
+                let mut next = pos;
+                next.own = pos.own.moved(step.from, step.to());
+                next
+            }
         }
     }
 
@@ -98,6 +94,7 @@ pub struct StageGen {
     long_nardy: MoveGen<LongNardySteps>,
     fevga: MoveGen<FevgaSteps>,
     hitting: HitGen,
+    pinning: PinGen,
 }
 
 impl StageGen {
@@ -149,6 +146,7 @@ impl StageGen {
                 self.fevga.generate(pos, dice, out)
             }
             RulesModule::Hitting => self.hitting.generate(pos, dice, out),
+            RulesModule::Pinning => self.pinning.generate(pos, dice, out),
         }
     }
 }
@@ -162,6 +160,10 @@ pub enum PositionError {
     /// Both colours on one point.
     #[error("both sides have checkers on the mover's point {0}")]
     SharedPoint(u8),
+    /// A pin where the game has none, or one that cannot be (a pinned
+    /// checker alone under at least one opposing checker).
+    #[error("no pin can be on the mover's point {0}")]
+    BadPin(u8),
     /// Nobody has anything left to play.
     #[error("both sides have borne off all checkers")]
     BothFinished,
@@ -174,9 +176,18 @@ pub fn check_position(variant: Variant, pos: Position) -> Result<(), PositionErr
     if !variant.spec().landing.has_bar() && (pos.own.bar() > 0 || pos.opp.bar() > 0) {
         return Err(PositionError::NoBar(variant));
     }
-    for p in 1..=24u8 {
-        if pos.own.at(p) > 0 && pos.opp.at(variant.opponent_point(p)) > 0 {
-            return Err(PositionError::SharedPoint(p));
+    if variant.spec().landing == Landing::Pin {
+        pinning::pins_consistent(pos.own, pos.opp).map_err(PositionError::BadPin)?;
+        pinning::pins_consistent(pos.opp, pos.own)
+            .map_err(|q| PositionError::BadPin(variant.opponent_point(q)))?;
+    } else if pos.own.pinned_mask() != 0 || pos.opp.pinned_mask() != 0 {
+        let m = pos.own.pinned_mask() | pos.opp.pinned_mask();
+        return Err(PositionError::BadPin(m.trailing_zeros() as u8 + 1));
+    } else {
+        for p in 1..=24u8 {
+            if pos.own.at(p) > 0 && pos.opp.at(variant.opponent_point(p)) > 0 {
+                return Err(PositionError::SharedPoint(p));
+            }
         }
     }
     if pos.own.off() == CHECKERS && pos.opp.off() == CHECKERS {
@@ -218,7 +229,9 @@ mod tests {
                 | Variant::ShortNardy
                 | Variant::Fevga
                 | Variant::Portes
-                | Variant::Tabla => 2,
+                | Variant::Tabla
+                | Variant::Plakoto
+                | Variant::Tapa => 2,
             };
             assert_eq!(v.points_won(none_off_back), behind, "{v}");
             assert_eq!(v.points_won(none_off_bar), behind, "{v}");

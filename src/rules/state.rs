@@ -148,6 +148,23 @@ impl GameState {
 
     /// The result, once the game is over.
     pub fn result(&self) -> Option<GameResult> {
+        if let Some(lost) = self.pos.mothers() {
+            // The pinning games' mother rule: a double game, or a draw.
+            return Some(match lost {
+                [true, true] => GameResult {
+                    winner: None,
+                    points: 0,
+                },
+                [mover, _] => GameResult {
+                    winner: Some(if mover {
+                        self.to_move.opponent()
+                    } else {
+                        self.to_move
+                    }),
+                    points: self.variant.spec().scores.double,
+                },
+            });
+        }
         let (winner, loser) = if self.pos.own.off() == CHECKERS {
             (self.to_move, self.pos.opp)
         } else if self.pos.opp.off() == CHECKERS {
@@ -255,7 +272,7 @@ impl GameState {
         if moved && !matches!(self.pending, Pending::Remainder { .. }) {
             next.moved_this_turn = true;
         }
-        if end.own.off() == CHECKERS {
+        if end.is_over() {
             // The last checker ended the game: nothing more is played.
             next.pending = Pending::Roll;
             next.stuck = 0;
@@ -332,7 +349,7 @@ impl GameState {
         })?;
         let playable = movegen.generate(opts, self, dice, ends);
         let pos = apply_steps_in(self.variant, self.pos, dice, steps, 0)?;
-        if steps.len() < playable as usize && pos.own.off() != CHECKERS {
+        if steps.len() < playable as usize && !pos.is_over() {
             return Err(PlayError::IllegalPlay(format!(
                 "{} of the dice {} must be played, only {} given",
                 playable,
@@ -382,7 +399,7 @@ pub fn apply_steps_in(
             index: offset + i + 1,
             why,
         };
-        if pos.own.off() == CHECKERS {
+        if pos.is_over() {
             return Err(err("the game already ended with the previous step".into()));
         }
         let Some(k) = left.iter().position(|&d| d == s.die) else {

@@ -5,7 +5,7 @@
 use super::movegen::StageEnd;
 use super::options::RuleOptions;
 use super::options::Variant;
-use super::position::{CHECKERS, Position};
+use super::position::Position;
 use super::ruleset::StageGen;
 use super::state::{GameState, Pending, PlayError, Side, dice_text};
 use super::step::{StageDice, Step};
@@ -396,7 +396,7 @@ impl<'a> MoveSequence<'a> {
         for st in &given {
             after = self.state.variant.apply_step(after, *st);
         }
-        if given.len() >= playable as usize || after.own.off() == CHECKERS {
+        if given.len() >= playable as usize || after.is_over() {
             let next = self
                 .state
                 .play_stage(self.opts, &mut self.movegen, &mut self.ends, &given)

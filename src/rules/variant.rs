@@ -33,6 +33,10 @@ pub enum Variant {
     Portes,
     /// Tabla: Bulgarian backgammon (gammon 2, no backgammon, no cube).
     Tabla,
+    /// Plakoto: the Greek pinning game.
+    Plakoto,
+    /// Tapa: the Bulgarian pinning game, a preset of Plakoto's rules.
+    Tapa,
 }
 
 /// Which way the two sides travel round the board.
@@ -55,8 +59,7 @@ pub enum Landing {
     /// first; plays that hit are written with a `*` (backgammon).
     Hit,
     /// The checker is pinned under the one that landed and cannot move until
-    /// it leaves (the pinning games, not played yet: no variant may claim it
-    /// before the rules modules play it, which a check below enforces).
+    /// it leaves (the pinning games).
     Pin,
 }
 
@@ -134,6 +137,8 @@ pub enum RulesModule {
     Fevga,
     /// [`super::hitting`]: backgammon's board, bar and hits.
     Hitting,
+    /// [`super::pinning`]: backgammon's directions, pins and the mother rule.
+    Pinning,
 }
 
 /// The evaluators a game uses: its network's input layouts, its hand-written
@@ -148,6 +153,9 @@ pub enum EvalFamily {
     LongNardy,
     /// The hitting games' (network input layout 2, trained by TD(λ)).
     Hitting,
+    /// The pinning games' (the hitting games' baseline and network shape;
+    /// no network shipped yet, so `engine.eval net` plays the baseline).
+    Pinning,
 }
 
 /// What the rest of the code needs to know about one game.
@@ -372,9 +380,60 @@ pub const TABLA: VariantSpec = VariantSpec {
     start: hitting::START,
 };
 
+/// Plakoto: the Greek pinning game (docs/RULES.md gives the sources).
+pub const PLAKOTO: VariantSpec = VariantSpec {
+    name: "plakoto",
+    display_name: "Plakoto",
+    direction: Direction::Opposite,
+    landing: Landing::Pin,
+    gnubg: false,
+    scores: Scores {
+        single: 1,
+        double: 2,
+        triple: None,
+    },
+    escalating: false,
+    head: HeadRule::Free,
+    block: BlockRule::Free,
+    opening: Opening::Reroll,
+    options: &["opening"],
+    cube: false,
+    module: RulesModule::Pinning,
+    met: Some(include_str!("met/plakoto.met")),
+    match_length: 0,
+    eval: EvalFamily::Pinning,
+    start: Position::START,
+};
+
+/// Tapa: the Bulgarian pinning game, a preset of Plakoto's rules (the
+/// opening as Tabla's and Gul bara's).
+pub const TAPA: VariantSpec = VariantSpec {
+    name: "tapa",
+    display_name: "Tapa",
+    direction: Direction::Opposite,
+    landing: Landing::Pin,
+    gnubg: false,
+    scores: Scores {
+        single: 1,
+        double: 2,
+        triple: None,
+    },
+    escalating: false,
+    head: HeadRule::Free,
+    block: BlockRule::Free,
+    opening: Opening::Single,
+    options: &["opening"],
+    cube: false,
+    module: RulesModule::Pinning,
+    met: Some(include_str!("met/tapa.met")),
+    match_length: 0,
+    eval: EvalFamily::Pinning,
+    start: Position::START,
+};
+
 impl Variant {
     /// Every variant, in documentation order.
-    pub const ALL: [Variant; 7] = [
+    pub const ALL: [Variant; 9] = [
         Variant::GulBara,
         Variant::LongNardy,
         Variant::ShortNardy,
@@ -382,6 +441,8 @@ impl Variant {
         Variant::Fevga,
         Variant::Portes,
         Variant::Tabla,
+        Variant::Plakoto,
+        Variant::Tapa,
     ];
 
     /// Every variant's name (`game.variant`'s values), in the order of [`Variant::ALL`].
@@ -409,6 +470,8 @@ impl Variant {
             Variant::Fevga => &FEVGA,
             Variant::Portes => &PORTES,
             Variant::Tabla => &TABLA,
+            Variant::Plakoto => &PLAKOTO,
+            Variant::Tapa => &TAPA,
         }
     }
 
@@ -423,21 +486,21 @@ impl Variant {
     }
 }
 
-// The table's promises, checked when the crate builds: no game claims
-// pinning before the rules modules play it, and gnubg's own game is one
-// gnubg can describe.
+// The table's promises, checked when the crate builds: each row's module
+// plays the board the row describes, and gnubg's own game is one gnubg can
+// describe.
 const _: () = {
     let mut i = 0;
     while i < Variant::ALL.len() {
         let spec = Variant::ALL[i].spec();
-        assert!(
-            !matches!(spec.landing, Landing::Pin),
-            "no rules module plays pinning yet"
-        );
         // The module plays the board the row describes.
         let hitting_module = matches!(spec.module, RulesModule::Hitting);
+        let pinning_module = matches!(spec.module, RulesModule::Pinning);
         assert!(hitting_module == matches!(spec.landing, Landing::Hit));
-        assert!(hitting_module == matches!(spec.direction, Direction::Opposite));
+        assert!(pinning_module == matches!(spec.landing, Landing::Pin));
+        assert!(
+            (hitting_module || pinning_module) == matches!(spec.direction, Direction::Opposite)
+        );
         assert!(
             matches!(spec.head, HeadRule::Free)
                 == !matches!(spec.module, RulesModule::LongNardy | RulesModule::Fevga)
@@ -493,7 +556,7 @@ mod tests {
         }
         assert_eq!(
             "chess".parse::<Variant>().unwrap_err().0,
-            "game.variant must be one of gulbara|long_nardy|short_nardy|backgammon|fevga|portes|tabla, got 'chess'"
+            "game.variant must be one of gulbara|long_nardy|short_nardy|backgammon|fevga|portes|tabla|plakoto|tapa, got 'chess'"
         );
     }
 
@@ -528,10 +591,10 @@ mod tests {
                 Ok(()),
                 "{v}"
             );
-            // Opposite directions start spread (backgammon's 2-5-3-5), the
-            // same direction all on the head.
+            // The hitting games start spread (backgammon's 2-5-3-5), the
+            // others all on the start point.
             let on_head = s.start.own.at(24) == 15;
-            assert_eq!(on_head, s.direction == Direction::Same, "{v}");
+            assert_eq!(on_head, s.landing != Landing::Hit, "{v}");
         }
     }
 }

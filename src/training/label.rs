@@ -116,7 +116,9 @@ impl Default for FindConfig {
 /// whether both have every checker home.
 fn phase(state: &GameState) -> (bool, bool) {
     let contact = match state.variant.spec().eval {
-        EvalFamily::Hitting => crate::eval::hitnet::contact(state.pos.own, state.pos.opp),
+        EvalFamily::Hitting | EvalFamily::Pinning => {
+            crate::eval::hitnet::contact(state.pos.own, state.pos.opp)
+        }
         // A running game has no hits; its contact ends with the race
         // tables' all-home positions.
         _ => !crate::eval::race::is_race(state),

@@ -433,7 +433,10 @@ pub fn gate_in(
 /// Runs (or resumes) a training run. `log` receives one line per checkpoint.
 pub fn train(cfg: &TrainConfig, log: &mut dyn FnMut(&str)) -> anyhow::Result<Vec<Gate>> {
     anyhow::ensure!(
-        cfg.variant.spec().eval != EvalFamily::Hitting,
+        !matches!(
+            cfg.variant.spec().eval,
+            EvalFamily::Hitting | EvalFamily::Pinning
+        ),
         "{} trains in train_hitting",
         cfg.variant
     );

@@ -76,7 +76,10 @@ pub fn train(
     log: &mut dyn FnMut(&str),
 ) -> anyhow::Result<Vec<Gate>> {
     anyhow::ensure!(
-        variant.spec().eval == EvalFamily::Hitting,
+        matches!(
+            variant.spec().eval,
+            EvalFamily::Hitting | EvalFamily::Pinning
+        ),
         "{variant} has no hitting-game network"
     );
     let (folder, net) = RunFolder::open(

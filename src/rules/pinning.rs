@@ -1,0 +1,381 @@
+//! The pinning games (Plakoto, Tapa): backgammon's directions and start
+//! point, and no hitting: a checker that lands on a lone opposing checker
+//! pins it, and the pinned checker cannot move until its pinner's point is
+//! left.
+//!
+//! The rules, with their sources, are in docs/RULES.md:
+//! - a point is open to the mover unless the opponent has two or more
+//!   checkers there, or has one there pinning a checker of the mover's;
+//! - landing on a lone free opposing checker pins it; the pinner's side may
+//!   then stack more checkers there, the pinned side may not land there;
+//! - leaving the point with the last pinning checker frees the pinned one;
+//! - a side bears off once all its checkers are home and none is pinned;
+//! - the mother rule ([`Position::mothers`]): a side whose last checker on
+//!   its start is pinned loses a double game, unless the pinner still has
+//!   checkers on its own start; both mothers pinned is a draw.
+//!
+//! The pinned checkers are marked in [`Checkers`] (see
+//! [`Checkers::pinned`]), so a position says who is pinned where.
+//!
+//! Which points are open to the mover does not change while it plays a
+//! stage: its landings only pin (the point stays open to it) and its
+//! departures only free opposing checkers on points it leaves. Equal dice
+//! are therefore enumerated with non-increasing sources, as in the other
+//! games, and two different dice in both orders; the end set removes
+//! repeats. A play that ends the game (the last checker borne off, or a
+//! mother pinned for good) counts as playing all its dice.
+
+use super::movegen::{EndSet, StageEnd, game_over_stage};
+use super::position::{CHECKERS, Checkers, HOME_MASK, Position};
+use super::step::{Play, StageDice, Step};
+
+/// The mover's point `p` in the opponent's numbering (and back).
+#[inline(always)]
+const fn mirrored(p: u8) -> u8 {
+    25 - p
+}
+
+/// Why a single step is not legal in a pinning game, or `None` when it is.
+pub fn step_problem(pos: Position, step: Step) -> Option<String> {
+    let own = pos.own;
+    if !(1..=6).contains(&step.die) {
+        return Some(format!("no die {}", step.die));
+    }
+    if !(1..=24).contains(&step.from) || own.at(step.from) == 0 {
+        return Some(format!("no checker of the mover on {}", step.from));
+    }
+    if own.pinned(step.from) {
+        return Some(format!("the checker on {} is pinned", step.from));
+    }
+    if step.from > step.die {
+        let to = step.from - step.die;
+        if !open(pos, to) {
+            return Some(format!("point {to} is closed by the opponent"));
+        }
+        return None;
+    }
+    if own.mask() & !HOME_MASK != 0 {
+        return Some("cannot bear off before all checkers are home".into());
+    }
+    if own.pinned_mask() != 0 {
+        return Some("cannot bear off while a checker is pinned".into());
+    }
+    if step.from != step.die && own.mask() >> step.from != 0 {
+        return Some(format!(
+            "a {} bears off from {} only when no checker stands higher",
+            step.die, step.from
+        ));
+    }
+    None
+}
+
+/// Whether the mover may land on its point `to`: no opposing point of two
+/// or more there, nor an opposing checker pinning one of the mover's.
+#[inline]
+pub fn open(pos: Position, to: u8) -> bool {
+    match pos.opp.at(mirrored(to)) {
+        0 => true,
+        1 => !pos.own.pinned(to),
+        _ => false,
+    }
+}
+
+/// Plays a legal step: a landing on a lone free opposing checker pins it,
+/// and leaving the last pinning checker's point frees the one under it.
+pub fn apply_step(pos: Position, step: Step) -> Position {
+    let to = step.to();
+    let own = pos.own.moved(step.from, to);
+    let mut opp = pos.opp;
+    if to > 0 {
+        let q = mirrored(to);
+        if opp.at(q) == 1 && pos.own.at(to) == 0 {
+            opp = opp.with_pin(q, true);
+        }
+    }
+    let from_q = mirrored(step.from);
+    if own.at(step.from) == 0 && opp.pinned(from_q) {
+        opp = opp.with_pin(from_q, false);
+    }
+    Position { own, opp }
+}
+
+/// Whether the step lands on a lone free opposing checker (and so pins it).
+pub fn step_pins(pos: Position, step: Step) -> bool {
+    let to = step.to();
+    to > 0 && pos.own.at(to) == 0 && pos.opp.at(mirrored(to)) == 1
+}
+
+/// Reusable stage generator for the pinning games.
+#[derive(Default)]
+pub struct PinGen {
+    seen: EndSet,
+    best: u8,
+    play: Play,
+}
+
+impl PinGen {
+    /// A new generator.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Fills `out` with every distinct end of the stage and returns the
+    /// number of dice each legal play uses (a play that ends the game
+    /// counts as all of them). With nothing playable, `out` holds the
+    /// unchanged position with the empty play.
+    pub fn generate(&mut self, pos: Position, dice: StageDice, out: &mut Vec<StageEnd>) -> u8 {
+        if game_over_stage(pos, out) {
+            return 0;
+        }
+        self.seen.clear();
+        self.best = 0;
+        self.play = Play::EMPTY;
+        let total = dice.count();
+        match dice {
+            StageDice::Pair(a, b) if a != b => {
+                let (hi, lo) = if a > b { (a, b) } else { (b, a) };
+                self.walk(pos, &[hi, lo], 0, 25, total, out);
+                self.walk(pos, &[lo, hi], 0, 25, total, out);
+                if self.best == 1 && out.iter().any(|e| e.play.steps()[0].die == hi) {
+                    // Only one die fits: the larger must be played if it can.
+                    out.retain(|e| e.play.steps()[0].die == hi);
+                }
+            }
+            _ => {
+                let list = dice.dice();
+                self.walk(pos, &list, 0, 25, total, out);
+            }
+        }
+        if out.is_empty() {
+            out.push(StageEnd {
+                pos,
+                play: Play::EMPTY,
+            });
+        }
+        self.best
+    }
+
+    /// Plays `dice[i..]` from `pos` in order; with equal dice the sources
+    /// never increase (`max_from`), the one order of each multiset.
+    fn walk(
+        &mut self,
+        pos: Position,
+        dice: &[u8],
+        i: usize,
+        max_from: u8,
+        total: u8,
+        out: &mut Vec<StageEnd>,
+    ) {
+        let used = i as u8;
+        let over = pos.is_over();
+        let counted = if over { total } else { used };
+        if counted >= self.best && used > 0 {
+            if counted > self.best {
+                self.best = counted;
+                out.clear();
+                self.seen.clear();
+            }
+            if self.seen.insert(pos.own.0) {
+                out.push(StageEnd {
+                    pos,
+                    play: self.play,
+                });
+            }
+        }
+        if over || i == dice.len() {
+            return;
+        }
+        let die = dice[i];
+        let equal_next = i > 0 && dice[i - 1] == die;
+        let top = if equal_next { max_from } else { 24 };
+        let mut m = pos.own.mask() & !pos.own.pinned_mask();
+        while m != 0 {
+            let from = 32 - m.leading_zeros() as u8;
+            m &= !(1 << (from - 1));
+            if from > top {
+                continue;
+            }
+            let step = Step::new(from, die);
+            if step_problem(pos, step).is_some() {
+                continue;
+            }
+            self.play.push(step);
+            self.walk(apply_step(pos, step), dice, i + 1, from, total, out);
+            self.play.pop();
+        }
+    }
+}
+
+/// Convenience: every distinct end of a pinning-game stage and the number
+/// of playable dice.
+pub fn stage_ends(pos: Position, dice: StageDice) -> (Vec<StageEnd>, u8) {
+    let mut out = Vec::new();
+    let n = PinGen::new().generate(pos, dice, &mut out);
+    (out, n)
+}
+
+/// Whether `c` could be one side of a pinning-game position against
+/// `other` (both in their own numbering): every pinned checker alone on its
+/// point under an opposing one, and no point shared otherwise.
+pub fn pins_consistent(c: Checkers, other: Checkers) -> Result<(), u8> {
+    for p in 1..=24u8 {
+        let (mine, theirs) = (c.at(p), other.at(mirrored(p)));
+        let pinned = c.pinned(p);
+        if pinned && (mine != 1 || theirs == 0) {
+            return Err(p);
+        }
+        if mine > 0 && theirs > 0 && !pinned && !(theirs == 1 && other.pinned(mirrored(p))) {
+            return Err(p);
+        }
+    }
+    if c.bar() > 0 || c.off() > CHECKERS {
+        return Err(0);
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(points: &[(u8, u8)]) -> Checkers {
+        let mut c = [0u8; 24];
+        for &(p, n) in points {
+            c[p as usize - 1] = n;
+        }
+        Checkers::from_counts(&c).unwrap()
+    }
+
+    const START: Position = Position {
+        own: Checkers::START,
+        opp: Checkers::START,
+    };
+
+    #[test]
+    fn a_landing_pins_and_a_departure_frees() {
+        // The opponent's blot on its 20 is the mover's 5.
+        let pos = Position {
+            own: at(&[(24, 13), (8, 2)]),
+            opp: at(&[(24, 14), (20, 1)]),
+        };
+        let pinned = apply_step(pos, Step::new(8, 3));
+        assert!(pinned.opp.pinned(20));
+        assert!(step_pins(pos, Step::new(8, 3)));
+        // The pinned checker cannot move; the pinner's side may stack.
+        let seen = pinned.flipped();
+        assert!(step_problem(seen, Step::new(20, 1)).is_some());
+        assert!(open(pinned, 5));
+        let stacked = apply_step(pinned, Step::new(8, 3));
+        assert_eq!(stacked.own.at(5), 2);
+        assert!(stacked.opp.pinned(20));
+        // The opponent may not land on its pinned checker's point.
+        assert!(!open(stacked.flipped(), 20));
+        // Leaving with one of two keeps the pin; with the last, frees it.
+        let one_left = apply_step(stacked, Step::new(5, 1));
+        assert!(one_left.opp.pinned(20));
+        let freed = apply_step(one_left, Step::new(5, 2));
+        assert!(!freed.opp.pinned(20));
+        assert_eq!(freed.opp.at(20), 1);
+    }
+
+    #[test]
+    fn a_checker_pinned_under_one_closes_its_point_to_its_side() {
+        // The mover's checker on 10 is pinned by one opposing checker.
+        let pos = Position {
+            own: at(&[(24, 14), (10, 1)]).with_pin(10, true),
+            opp: at(&[(24, 14), (15, 1)]),
+        };
+        assert_eq!(pins_consistent(pos.own, pos.opp), Ok(()));
+        assert_eq!(pins_consistent(pos.opp, pos.own), Ok(()));
+        assert!(!open(pos, 10));
+        assert_eq!(
+            step_problem(pos, Step::new(10, 2)).as_deref(),
+            Some("the checker on 10 is pinned")
+        );
+        let (ends, n) = stage_ends(pos, StageDice::Pair(6, 5));
+        assert_eq!(n, 2);
+        // 24/18 24/19, or 24/13; never onto 10 (24/14/... passes it).
+        assert!(ends.iter().all(|e| e.pos.own.pinned(10)));
+    }
+
+    #[test]
+    fn the_mother_rule() {
+        // The opponent's last checker on its start (the mover's 1) is
+        // pinned: the opponent loses unless the mover still has checkers
+        // on its own start.
+        let pos = Position {
+            own: at(&[(6, 14), (2, 1)]),
+            opp: at(&[(24, 1), (3, 14)]),
+        };
+        let pinning = apply_step(pos, Step::new(2, 1));
+        assert!(pinning.opp.pinned(24));
+        assert_eq!(pinning.mothers(), Some([false, true]));
+        assert!(pinning.is_over());
+        // With a checker of the mover's still on its start: play goes on.
+        let pos2 = Position {
+            own: at(&[(24, 1), (6, 13), (2, 1)]),
+            opp: pos.opp,
+        };
+        let p2 = apply_step(pos2, Step::new(2, 1));
+        assert_eq!(p2.mothers(), None);
+        // Both mothers pinned: a draw.
+        let both = Position {
+            own: p2.own.with_pin(24, true),
+            opp: p2.opp.moved(3, 1),
+        };
+        assert_eq!(both.mothers(), Some([true, true]));
+    }
+
+    #[test]
+    fn a_mother_pin_ends_the_play_and_counts_as_every_die() {
+        // 6-5: the 5 pins the mother on the mover's 1 (6/1); the game ends
+        // there, so 6/1 counts as both dice.
+        let pos = Position {
+            own: at(&[(6, 10), (8, 5)]),
+            opp: at(&[(24, 1), (10, 14)]),
+        };
+        let (ends, n) = stage_ends(pos, StageDice::Pair(6, 5));
+        assert_eq!(n, 2);
+        // 6/1 alone, or 8/2 then 6/1: both win.
+        let win: Vec<_> = ends.iter().filter(|e| e.pos.is_over()).collect();
+        assert_eq!(win.len(), 2);
+        assert!(win.iter().any(|e| e.play.len() == 1));
+        assert!(win.iter().all(|e| e.pos.mothers() == Some([false, true])));
+    }
+
+    #[test]
+    fn no_bearing_off_while_pinned() {
+        let own = at(&[(1, 5), (2, 5), (3, 4), (5, 1)]).with_pin(5, true);
+        let pos = Position {
+            own,
+            opp: at(&[(20, 1), (13, 14)]),
+        };
+        assert_eq!(pins_consistent(pos.own, pos.opp), Ok(()));
+        assert_eq!(
+            step_problem(pos, Step::new(3, 3)).as_deref(),
+            Some("cannot bear off while a checker is pinned")
+        );
+        let (ends, n) = stage_ends(pos, StageDice::Pair(2, 1));
+        assert_eq!(n, 2);
+        assert!(ends.iter().all(|e| e.pos.own.off() == 0));
+    }
+
+    #[test]
+    fn the_opening_moves_one_or_two_checkers_off_the_start() {
+        for a in 1..=6u8 {
+            for b in 1..=6u8 {
+                let dice = StageDice::from_roll(a, b);
+                let (ends, n) = stage_ends(START, dice);
+                assert_eq!(n, dice.count(), "{a}{b}");
+                for e in &ends {
+                    assert_eq!(e.pos.own.pinned_mask() | e.pos.opp.pinned_mask(), 0);
+                    assert!(e.pos.own.at(24) >= 11, "{a}{b}");
+                }
+                if a != b {
+                    // 24/x 24/y, or one checker 24/x/y.
+                    assert_eq!(ends.len(), 2, "{a}{b}");
+                }
+            }
+        }
+    }
+}
