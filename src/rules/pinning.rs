@@ -23,7 +23,9 @@
 //! are therefore enumerated with non-increasing sources, as in the other
 //! games, and two different dice in both orders; the end set removes
 //! repeats. A play that ends the game (the last checker borne off, or a
-//! mother pinned for good) counts as playing all its dice.
+//! mother pinned for good) counts as playing all its dice, and stops there:
+//! so when the opponent's mother stands alone, and a step may end the game
+//! before the others are played, equal dice go in every order.
 
 use super::movegen::{EndSet, StageEnd, game_over_stage};
 use super::position::{CHECKERS, Checkers, HOME_MASK, Position};
@@ -111,6 +113,8 @@ pub struct PinGen {
     seen: EndSet,
     best: u8,
     play: Play,
+    /// Equal dice tried in every order of their sources.
+    any_order: bool,
 }
 
 impl PinGen {
@@ -130,6 +134,7 @@ impl PinGen {
         self.seen.clear();
         self.best = 0;
         self.play = Play::EMPTY;
+        self.any_order = false;
         let total = dice.count();
         match dice {
             StageDice::Pair(a, b) if a != b => {
@@ -143,6 +148,7 @@ impl PinGen {
             }
             _ => {
                 let list = dice.dice();
+                self.any_order = pos.opp.at(24) == 1;
                 self.walk(pos, &list, 0, 25, total, out);
             }
         }
@@ -187,7 +193,11 @@ impl PinGen {
         }
         let die = dice[i];
         let equal_next = i > 0 && dice[i - 1] == die;
-        let top = if equal_next { max_from } else { 24 };
+        let top = if equal_next && !self.any_order {
+            max_from
+        } else {
+            24
+        };
         let mut m = pos.own.mask() & !pos.own.pinned_mask();
         while m != 0 {
             let from = 32 - m.leading_zeros() as u8;

@@ -1,0 +1,316 @@
+//! The pinning games' stage generator (Plakoto, Tapa) against a naive
+//! reference written from the rule texts alone: a breadth-first walk over
+//! every legal step with every die left, in every order, on plain arrays
+//! with a pinned flag per point, judged by the must-play rules read
+//! literally. The same distinct ends (pins included) and the same number of
+//! playable dice on positions of random games, all 21 rolls and partial
+//! stages; then each play replays step by step to its end, and the
+//! position text writes and reads every position back.
+
+mod variants_common;
+
+use std::collections::BTreeSet;
+
+use gulbara::notation::{parse_state_text_in, state_text};
+use gulbara::rules::{GameState, Position, RuleOptions, Side, StageDice, StageGen, Variant};
+use variants_common::{Rng, all_rolls, dice_list, partial_stages};
+
+/// One side: counts (0 off, 1..=24 points) and pinned flags per point.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
+struct Plain {
+    n: [u8; 25],
+    pinned: [bool; 25],
+}
+
+fn plain(c: gulbara::rules::Checkers) -> Plain {
+    let mut p = Plain {
+        n: [0; 25],
+        pinned: [false; 25],
+    };
+    p.n[0] = c.off();
+    for q in 1..=24u8 {
+        p.n[usize::from(q)] = c.at(q);
+        p.pinned[usize::from(q)] = c.pinned(q);
+    }
+    p
+}
+
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord)]
+struct Node {
+    own: Plain,
+    opp: Plain,
+    left: [u8; 7],
+    first: u8,
+}
+
+/// The mother rule read from the texts: a side whose last checker on its
+/// start (its 24) is pinned loses unless the pinner still has checkers on
+/// its own start; both pinned is a draw. Either way the game is over.
+fn over(own: &Plain, opp: &Plain) -> bool {
+    let mother = |me: &Plain, them: &Plain| me.pinned[24] && (them.n[24] == 0 || them.pinned[24]);
+    own.n[0] == 15 || mother(own, opp) || mother(opp, own)
+}
+
+/// One step, or `None` when the texts forbid it.
+fn step(node: &Node, from: usize, die: u8) -> Option<Node> {
+    let d = usize::from(die);
+    if node.own.n[from] == 0 || node.own.pinned[from] {
+        return None;
+    }
+    let mut n = node.clone();
+    if from > d {
+        let to = from - d;
+        let q = 25 - to;
+        // Two or more opposing checkers, or one on top of a pinned checker
+        // of the mover's, close the point.
+        if node.opp.n[q] >= 2 || (node.opp.n[q] == 1 && node.own.pinned[to]) {
+            return None;
+        }
+        if node.opp.n[q] == 1 && node.own.n[to] == 0 {
+            n.opp.pinned[q] = true;
+        }
+        n.own.n[from] -= 1;
+        n.own.n[to] += 1;
+    } else {
+        // Bearing off: every checker home and free; a higher die only from
+        // the highest point.
+        if (7..=24).any(|p| node.own.n[p] > 0) || node.own.pinned.iter().any(|&b| b) {
+            return None;
+        }
+        if from != d && (from + 1..=6).any(|p| node.own.n[p] > 0) {
+            return None;
+        }
+        n.own.n[from] -= 1;
+        n.own.n[0] += 1;
+    }
+    // The last pinner leaving frees the checker under it.
+    if n.own.n[from] == 0 && n.opp.pinned[25 - from] {
+        n.opp.pinned[25 - from] = false;
+    }
+    Some(n)
+}
+
+struct Naive {
+    ends: BTreeSet<(Plain, Plain)>,
+    playable: u8,
+}
+
+fn naive(pos: Position, dice: StageDice) -> Naive {
+    let list = dice_list(dice);
+    let total = list.len() as u8;
+    let mut left = [0u8; 7];
+    for &d in &list {
+        left[usize::from(d)] += 1;
+    }
+    let start = Node {
+        own: plain(pos.own),
+        opp: plain(pos.opp),
+        left,
+        first: 0,
+    };
+    let mut reached: Vec<(Node, u8)> = Vec::new();
+    let mut level = BTreeSet::from([start]);
+    for used in 1..=total {
+        let mut next = BTreeSet::new();
+        for node in &level {
+            if over(&node.own, &node.opp) {
+                continue;
+            }
+            for die in 1..=6u8 {
+                if node.left[usize::from(die)] == 0 {
+                    continue;
+                }
+                for from in 1..=24 {
+                    if let Some(mut n) = step(node, from, die) {
+                        n.left[usize::from(die)] -= 1;
+                        if n.first == 0 {
+                            n.first = die;
+                        }
+                        next.insert(n);
+                    }
+                }
+            }
+        }
+        for n in &next {
+            // A play that ends the game has played all it needs to.
+            let u = if over(&n.own, &n.opp) { total } else { used };
+            reached.push((n.clone(), u));
+        }
+        level = next;
+    }
+    let playable = reached.iter().map(|(_, u)| *u).max().unwrap_or(0);
+    let mut best: Vec<&Node> = reached
+        .iter()
+        .filter(|(_, u)| *u == playable)
+        .map(|(n, _)| n)
+        .collect();
+    if let (StageDice::Pair(a, b), 1) = (dice, playable) {
+        let hi = a.max(b);
+        if best.iter().any(|n| n.first == hi) {
+            best.retain(|n| n.first == hi);
+        }
+    }
+    let mut ends: BTreeSet<(Plain, Plain)> = best.iter().map(|n| (n.own, n.opp)).collect();
+    if ends.is_empty() {
+        ends.insert((plain(pos.own), plain(pos.opp)));
+    }
+    Naive { ends, playable }
+}
+
+/// Positions met in random games of `variant` played with the real
+/// generator; four choices in ten prefer an end that pins.
+fn game_positions(variant: Variant, seed: u64, games: usize) -> Vec<GameState> {
+    let opts = RuleOptions::for_variant(variant);
+    let mut rng = Rng::new(seed);
+    let mut stages = StageGen::new();
+    let mut ends = Vec::new();
+    let mut out = Vec::new();
+    for _ in 0..games {
+        let mut s = GameState::start_of(variant, Side::White);
+        for _ in 0..300 {
+            if s.result().is_some() {
+                break;
+            }
+            out.push(s);
+            let Ok(rolled) = s.roll(&opts, rng.die(), rng.die()) else {
+                break;
+            };
+            s = rolled;
+            while s.result().is_none() {
+                let Some(stage) = s.stage_dice() else { break };
+                let n = stages.generate(&opts, &s, stage, &mut ends);
+                let pins = |i: usize| ends[i].pos.opp.pinned_mask().count_ones();
+                let most = (0..ends.len()).max_by_key(|&i| (pins(i), i)).unwrap_or(0);
+                let pick = if rng.chance(40) {
+                    most
+                } else {
+                    rng.below(ends.len() as u64) as usize
+                };
+                s = s.after_stage(&opts, ends[pick].pos, n);
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn plakoto_and_tapa_match_the_naive_reference() {
+    let mut stages_all = all_rolls();
+    stages_all.extend(partial_stages());
+    let mut stages = StageGen::new();
+    let mut out = Vec::new();
+    let mut failures = Vec::new();
+    // Cases seen: pins made, pinned checkers held, pins freed, mothers
+    // pinned for good, bear-offs.
+    let mut seen = [0u32; 5];
+    let mut checked = 0;
+    for (variant, seed) in [(Variant::Plakoto, 41), (Variant::Tapa, 42)] {
+        let opts = RuleOptions::for_variant(variant);
+        let states = game_positions(variant, seed, 30);
+        assert!(states.len() > 1500, "{}", states.len());
+        for s in states.iter().step_by(2) {
+            let pos = s.pos;
+            for &dice in &stages_all {
+                let n = stages.generate(&opts, s, dice, &mut out);
+                let want = naive(pos, dice);
+                let got: BTreeSet<(Plain, Plain)> = out
+                    .iter()
+                    .map(|e| (plain(e.pos.own), plain(e.pos.opp)))
+                    .collect();
+                checked += 1;
+                if got.len() != out.len() {
+                    failures.push(format!("{variant} {pos:?} {dice:?}: an end listed twice"));
+                }
+                if got != want.ends || n != want.playable {
+                    failures.push(format!(
+                        "{variant} {} {dice:?}: playable {n}, naive {}; {} ends, naive {}",
+                        state_text(s),
+                        want.playable,
+                        got.len(),
+                        want.ends.len()
+                    ));
+                }
+                let pins_before = pos.opp.pinned_mask().count_ones();
+                seen[0] +=
+                    u32::from(want.ends.iter().any(|(_, o)| {
+                        o.pinned.iter().filter(|&&b| b).count() as u32 > pins_before
+                    }));
+                seen[1] += u32::from(pos.own.pinned_mask() != 0);
+                seen[2] +=
+                    u32::from(want.ends.iter().any(|(_, o)| {
+                        (o.pinned.iter().filter(|&&b| b).count() as u32) < pins_before
+                    }));
+                seen[3] += u32::from(want.ends.iter().any(|(m, o)| over(m, o) && m.n[0] < 15));
+                seen[4] += u32::from(want.ends.iter().any(|(m, _)| m.n[0] > pos.own.off()));
+                // Each play replays, step by step, to its end.
+                for e in &out {
+                    let mut cur = pos;
+                    for &st in e.play.steps() {
+                        assert_eq!(variant.step_problem(cur, st), None, "{:?}", e.play);
+                        cur = variant.apply_step(cur, st);
+                    }
+                    assert_eq!(cur, e.pos, "{} {dice:?} {:?}", state_text(s), e.play);
+                }
+            }
+            // The position text keeps the pins.
+            let text = state_text(s);
+            let back = parse_state_text_in(variant, &text).unwrap();
+            assert_eq!(back.pos, s.pos, "{text}");
+        }
+    }
+    eprintln!(
+        "pinning: {checked} cases; pins made {}, pinned checkers {}, pins freed {}, \
+         mothers pinned for good {}, bear-offs {}",
+        seen[0], seen[1], seen[2], seen[3], seen[4]
+    );
+    assert!(
+        failures.is_empty(),
+        "{} mismatches, first ones:\n{}",
+        failures.len(),
+        failures[..failures.len().min(5)].join("\n")
+    );
+    assert!(seen.iter().all(|&n| n > 10), "{seen:?}");
+}
+
+/// The worked cases of the rule texts, through the protocol's position
+/// text: a pin written with `pins=`, a pinned checker that cannot move, and
+/// the mother rule (a loss of two points, and a draw when both are pinned).
+#[test]
+fn the_texts_cases_in_position_text() {
+    let v = Variant::Plakoto;
+    // Black's 14 on its start (White's 1); White has pinned Black's blot
+    // on White's 5 (Black's 20).
+    let text = "-14,0,0,0,1,0,0,2,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,12 w 3 3 pins=5";
+    let s = parse_state_text_in(v, text).unwrap();
+    assert!(s.pos.opp.pinned(20));
+    assert_eq!(state_text(&s), text);
+    // A pin where there is no checker above it, or in a game without pins.
+    let unpinned = "-14,0,0,0,0,0,0,2,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,13 w 3 3 pins=5";
+    assert!(parse_state_text_in(v, unpinned).is_err());
+    assert!(parse_state_text_in(Variant::Backgammon, text).is_err());
+    // Black, to move, cannot move its pinned checker on its 20.
+    let b = parse_state_text_in(v, &text.replace(" w ", " b ")).unwrap();
+    let opts = RuleOptions::for_variant(v);
+    let mut stages = StageGen::new();
+    let mut ends = Vec::new();
+    let rolled = b.roll(&opts, 6, 5).unwrap();
+    stages.generate(&opts, &rolled, StageDice::Pair(6, 5), &mut ends);
+    assert!(
+        ends.iter()
+            .all(|e| e.pos.own.pinned(20) && e.pos.own.at(20) == 1)
+    );
+    // The mother rule: White pins Black's last checker on Black's 24
+    // (White's 1) and has none left on its own start: White wins 2.
+    let mother = "-1,2,0,0,0,13,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,-14 w 9 9";
+    let s = parse_state_text_in(v, mother).unwrap();
+    let rolled = s.roll(&opts, 1, 3).unwrap();
+    let n = stages.generate(&opts, &rolled, StageDice::Pair(1, 3), &mut ends);
+    let win = ends
+        .iter()
+        .find(|e| e.pos.is_over())
+        .expect("2/1 pins the mother");
+    let after = rolled.after_stage(&opts, win.pos, n);
+    let r = after.result().unwrap();
+    assert_eq!((r.winner, r.points), (Some(Side::White), 2));
+    assert!(state_text(&after).contains("pins=1"));
+}
