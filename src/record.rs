@@ -468,6 +468,9 @@ pub struct ReplayedTurn {
 /// One replayed game.
 #[derive(Clone, Debug)]
 pub struct ReplayedGame {
+    /// The rules the game was played under (in a rotating match, its
+    /// game of the rotation).
+    pub opts: RuleOptions,
     /// White's and Black's names from the record.
     pub players: [String; 2],
     /// Every turn with the state before it.
@@ -501,6 +504,7 @@ pub fn replay(text: &str) -> Result<(RuleOptions, Vec<ReplayedGame>), RecordErro
     // Tags are read wherever they stand; the rules are settled once the
     // whole text is read, whichever order `Variant` and `Rules` came in.
     let mut variant_tag: Option<(usize, String)> = None;
+    let mut rotation_tag: Option<(usize, String)> = None;
     let mut rules_words: Option<(usize, String)> = None;
     let mut games: Vec<(Side, Vec<String>, Option<String>)> = Vec::new();
     let mut session_tag: Option<(usize, String)> = None;
@@ -518,6 +522,8 @@ pub fn replay(text: &str) -> Result<(RuleOptions, Vec<ReplayedGame>), RecordErro
                     None => (ln + 1, value(rest)),
                 };
                 rules_words = Some(words);
+            } else if let Some(rest) = tag.strip_prefix("Rotation \"") {
+                rotation_tag = Some((ln + 1, value(rest)));
             } else if let Some(rest) = tag.strip_prefix("Session \"") {
                 session_tag = Some((ln + 1, value(rest)));
             } else if let Some(rest) = tag.strip_prefix("Variant \"") {
@@ -637,8 +643,43 @@ pub fn replay(text: &str) -> Result<(RuleOptions, Vec<ReplayedGame>), RecordErro
         }
         None => crate::rules::game::cubeless(),
     };
+    // A rotating match: game k is the (k mod n)-th game of the rotation,
+    // each under its defaults; the first is the Variant tag's game.
+    let rotation: Vec<RuleOptions> = match &rotation_tag {
+        None => Vec::new(),
+        Some((line, text)) => {
+            let mut list = Vec::new();
+            for name in text.split(',') {
+                let v: Variant =
+                    name.trim()
+                        .parse()
+                        .map_err(
+                            |e: crate::rules::options::OptionError| RecordError::Syntax {
+                                line: *line,
+                                msg: format!("Rotation: {e}"),
+                            },
+                        )?;
+                list.push(RuleOptions::for_variant(v));
+            }
+            if list.len() > 16 || list.first().map(|o| o.variant) != Some(opts.variant) {
+                return Err(RecordError::Syntax {
+                    line: *line,
+                    msg: format!(
+                        "Rotation '{text}' must list at most 16 games, the first the Variant tag's ({})",
+                        opts.variant
+                    ),
+                });
+            }
+            list
+        }
+    };
     let mut out = Vec::new();
     for (i, (starter, marked, result_line)) in games.into_iter().enumerate() {
+        let opts = if rotation.is_empty() {
+            opts
+        } else {
+            rotation[i % rotation.len()]
+        };
         let mut session = base;
         if let Some(Some((white, black, crawford))) = scores.get(i) {
             session
@@ -802,6 +843,7 @@ pub fn replay(text: &str) -> Result<(RuleOptions, Vec<ReplayedGame>), RecordErro
             }
         }
         out.push(ReplayedGame {
+            opts,
             players: names.get(i).cloned().unwrap_or_default(),
             turns,
             final_state: state,

@@ -144,8 +144,11 @@ pub const CUBE_CLOSE: f64 = 0.1;
 /// The analysis of a record.
 #[derive(Clone, Debug, Default)]
 pub struct Analysis {
-    /// The game of the record.
+    /// The game of the record (a rotating match's first game).
     pub variant: Variant,
+    /// A rotating match's games, in order of play (empty otherwise): its
+    /// decisions then say which game each came from.
+    pub rotation: Vec<Variant>,
     /// Every decision in order.
     pub decisions: Vec<Decision>,
     /// Totals per player name.
@@ -159,7 +162,10 @@ impl Analysis {
     /// other than Gul bara).
     pub fn to_text(&self) -> String {
         let mut s = String::new();
-        if self.variant != Variant::default() {
+        if !self.rotation.is_empty() {
+            let games: Vec<String> = self.rotation.iter().map(|v| v.to_string()).collect();
+            s.push_str(&format!("rotation {}\n", games.join(",")));
+        } else if self.variant != Variant::default() {
             s.push_str(&format!("variant {}\n", self.variant));
         }
         for d in &self.decisions {
@@ -370,6 +376,56 @@ pub fn analyse_replayed(
         }
     }
     out
+}
+
+/// [`analyse_replayed`] for a record whose games were played under
+/// different rules (a rotating match): each game under its own rules,
+/// judged by `judge_for` its game, the decisions numbered by the record's
+/// games and the players' totals summed.
+pub fn analyse_rotation(
+    games: &[ReplayedGame],
+    judge_for: &dyn Fn(Variant) -> anyhow::Result<std::sync::Arc<dyn Evaluator>>,
+    plies: u8,
+    rollout: Option<&RolloutParams>,
+) -> anyhow::Result<Analysis> {
+    let mut out = Analysis {
+        variant: games
+            .first()
+            .map_or_else(Variant::default, |g| g.opts.variant),
+        ..Analysis::default()
+    };
+    for (gi, g) in games.iter().enumerate() {
+        let judge = judge_for(g.opts.variant)?;
+        let one = analyse_replayed(
+            &g.opts,
+            std::slice::from_ref(g),
+            judge.as_ref(),
+            plies,
+            rollout,
+        );
+        out.rotation.push(g.opts.variant);
+        out.decisions.extend(
+            one.decisions
+                .into_iter()
+                .map(|d| Decision { game: gi + 1, ..d }),
+        );
+        out.cube.extend(
+            one.cube
+                .into_iter()
+                .map(|c| CubeDecisionRecord { game: gi + 1, ..c }),
+        );
+        for (name, p) in one.players {
+            let t = out.players.entry(name).or_default();
+            t.decisions += p.decisions;
+            t.total_loss += p.total_loss;
+            t.cube_decisions += p.cube_decisions;
+            for (a, b) in t.cube_errors.iter_mut().zip(p.cube_errors) {
+                *a += b;
+            }
+            t.cube_loss += p.cube_loss;
+        }
+    }
+    Ok(out)
 }
 
 /// The cube decisions of game `gi` (its session's cube on): before each

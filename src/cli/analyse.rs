@@ -1,5 +1,6 @@
 //! `gulbara analyse`: a game record judged decision by decision.
 
+use crate::rules::Variant;
 use std::path::PathBuf;
 
 use anyhow::Context;
@@ -54,14 +55,18 @@ pub fn run(a: AnalyseArgs) -> anyhow::Result<()> {
         a.eval == "net" || a.weights.is_none(),
         "--weights needs --eval net"
     );
-    let judge: std::sync::Arc<dyn crate::eval::Evaluator> = if a.eval == "baseline" {
-        crate::eval::variants::baseline_shared(variant)
-    } else {
-        let weights = a.weights.clone().map_or(Weights::Shipped, Weights::File);
-        load_net(variant, &weights, &FileAccess::Local)
-            .with_context(|| format!("--weights {weights}"))?
-            .evaluator()
-    };
+    let judge_for =
+        |variant: Variant| -> anyhow::Result<std::sync::Arc<dyn crate::eval::Evaluator>> {
+            Ok(if a.eval == "baseline" {
+                crate::eval::variants::baseline_shared(variant)
+            } else {
+                let weights = a.weights.clone().map_or(Weights::Shipped, Weights::File);
+                load_net(variant, &weights, &FileAccess::Local)
+                    .with_context(|| format!("--weights {weights}"))?
+                    .evaluator()
+            })
+        };
+    let rotating = games.iter().any(|g| g.opts != opts);
     // Both depths are in range: clap checked them.
     let ply = |n: u8| Ply::new(n).unwrap_or(Ply::MAX).gnubg();
     let rollout = a
@@ -74,13 +79,27 @@ pub fn run(a: AnalyseArgs) -> anyhow::Result<()> {
             threads: usize::from(a.threads),
             ..crate::analysis::rollout::RolloutParams::default()
         });
-    let an = crate::analysis::records::analyse_replayed(
-        &opts,
-        &games,
-        judge.as_ref(),
-        ply(a.ply),
-        rollout.as_ref(),
-    );
+    let an = if rotating {
+        anyhow::ensure!(
+            a.weights.is_none(),
+            "--weights names one game's network: a rotating match's games each take their own"
+        );
+        crate::analysis::records::analyse_rotation(
+            &games,
+            &judge_for,
+            ply(a.ply),
+            rollout.as_ref(),
+        )?
+    } else {
+        let judge = judge_for(variant)?;
+        crate::analysis::records::analyse_replayed(
+            &opts,
+            &games,
+            judge.as_ref(),
+            ply(a.ply),
+            rollout.as_ref(),
+        )
+    };
     print!("{}", an.to_text());
     Ok(())
 }

@@ -52,7 +52,8 @@ pub struct MatchArgs {
     /// Milliseconds an engine has for one decision before it forfeits.
     #[arg(long, default_value_t = 30_000)]
     pub timeout_ms: u64,
-    /// The game played: gulbara, long_nardy, short_nardy or backgammon. The
+    /// The game played: gulbara, long_nardy, short_nardy, backgammon,
+    /// fevga, portes, tabla, plakoto or tapa. The
     /// referee plays it and both engines are told it (`set game.variant`,
     /// before the `rules.*` options); --rule takes that game's options.
     #[arg(long, default_value = "gulbara")]
@@ -60,6 +61,12 @@ pub struct MatchArgs {
     /// A rule option `name=value` for the referee and both engines (repeatable).
     #[arg(long = "rule")]
     pub rule: Vec<String>,
+    /// A rotating match (with --match-to): its games, in order, each played
+    /// under its own default rules: `portes,plakoto,fevga` (Greek tavli) or
+    /// `tabla,tapa,gulbara` (Bulgarian tabla). Game k of a match is the
+    /// (k mod n)-th of the list.
+    #[arg(long, value_delimiter = ',', value_name = "GAME,GAME,...")]
+    pub rotation: Vec<Variant>,
     /// Also report a luck-adjusted ppg.
     #[arg(long)]
     pub luck_adjust: bool,
@@ -137,7 +144,24 @@ pub fn run(mut a: MatchArgs) -> anyhow::Result<()> {
     }
     let e0 = EngineSpec::parse(&groups[0])?;
     let e1 = EngineSpec::parse(&groups[1])?;
+    if !a.rotation.is_empty() {
+        if a.match_to.is_none() {
+            bail!("--rotation plays matches: give --match-to N");
+        }
+        if !a.rule.is_empty() {
+            bail!("--rotation plays each game under its default rules: --rule does not apply");
+        }
+        if a.rotation.len() > 16 {
+            bail!("--rotation takes at most 16 games");
+        }
+        a.variant = a.rotation[0];
+    }
     let rules = parse_rules(a.variant, &a.rule)?;
+    let rotation: Vec<crate::rules::RuleOptions> = a
+        .rotation
+        .iter()
+        .map(|&v| crate::rules::RuleOptions::for_variant(v))
+        .collect();
     let sprt = a.sprt.as_deref().map(Sprt::parse).transpose()?;
     if a.games == 0 {
         bail!("--games must be at least 1");
@@ -170,6 +194,7 @@ pub fn run(mut a: MatchArgs) -> anyhow::Result<()> {
         records: a.records,
         progress: !a.no_progress,
         shard,
+        rotation,
     };
     let report = run_match(&cfg);
     write_json(&a.split.out, || {

@@ -23,12 +23,19 @@ pub fn run(a: ReplayArgs) -> anyhow::Result<()> {
     let text = std::fs::read_to_string(&a.file)
         .with_context(|| format!("cannot read {}", a.file.display()))?;
     let (opts, games) = replay(&text).map_err(|e| anyhow::anyhow!("{}: {e}", a.file.display()))?;
-    if opts.variant != Variant::default() {
+    let rotating = games.iter().any(|g| g.opts != opts);
+    if opts.variant != Variant::default() || rotating {
         println!("variant {}", opts.variant);
     }
     for (i, g) in games.iter().enumerate() {
+        // A rotating match names each game's variant.
+        let game = if rotating {
+            format!(" variant {}", g.opts.variant)
+        } else {
+            String::new()
+        };
         println!(
-            "game {} final {} result {}",
+            "game {}{game} final {} result {}",
             i + 1,
             state_text(&g.final_state),
             g.result_line.as_deref().unwrap_or("none")

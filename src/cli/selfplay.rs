@@ -49,6 +49,7 @@ pub fn run(a: SelfplayArgs) -> anyhow::Result<()> {
         options: vec![("engine.ply".into(), a.ply.to_string())],
     };
     let cfg = MatchConfig {
+        rotation: Vec::new(),
         engines: [spec("gulbara-a"), spec("gulbara-b")],
         games: a.games.max(1),
         seed: a.seed,

@@ -194,6 +194,7 @@ fn choose(
             ],
         };
         let cfg = crate::matchplay::MatchConfig {
+            rotation: Vec::new(),
             engines: [spec("candidate", &path), spec("start", &start_path)],
             games: a.match_games.max(2),
             seed: a.seed,

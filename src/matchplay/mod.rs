@@ -97,6 +97,26 @@ pub struct MatchConfig {
     /// What a pair is: two money games, or two matches (seats swapped,
     /// game k of both on the same dice); with or without the cube.
     pub session: SessionSpec,
+    /// A rotating match (`--rotation`): game k of each match is played under
+    /// `rotation[k % len]` (Tavli's Portes, Plakoto, Fevga; Bulgaria's Tabla,
+    /// Tapa, Gul bara). Empty: every game under `rules`.
+    pub rotation: Vec<RuleOptions>,
+}
+
+impl MatchConfig {
+    /// The rules of game `k` (from 0) of a match.
+    pub fn game_rules(&self, k: u32) -> RuleOptions {
+        if self.rotation.is_empty() {
+            self.rules
+        } else {
+            self.rotation[k as usize % self.rotation.len()]
+        }
+    }
+
+    /// The rotation's games, in order (empty without one).
+    pub fn rotation_variants(&self) -> Vec<Variant> {
+        self.rotation.iter().map(|r| r.variant).collect()
+    }
 }
 
 impl MatchConfig {
@@ -125,6 +145,7 @@ impl MatchConfig {
             progress: false,
             shard: shard::Shard::WHOLE,
             session: SessionSpec::cubeless(),
+            rotation: Vec::new(),
         }
     }
 }
@@ -210,8 +231,10 @@ impl GameOutcome {
 pub struct MatchReport {
     /// Engine names.
     pub names: [String; 2],
-    /// The game played.
+    /// The game played (in a rotating match, its first game).
     pub variant: Variant,
+    /// A rotating match's games, in order (empty without one).
+    pub rotation: Vec<Variant>,
     /// Games played.
     pub games: usize,
     /// Wins per engine.
@@ -259,6 +282,7 @@ impl MatchReport {
         let mut report = MatchReport {
             names,
             variant,
+            rotation: Vec::new(),
             session,
             matches: None,
             cube: Default::default(),
@@ -355,6 +379,9 @@ impl MatchReport {
             v["sprt"] = serde_json::json!(format!("{s:?}"));
         }
         v["session"] = serde_json::json!(self.session.to_string());
+        if !self.rotation.is_empty() {
+            v["rotation"] = serde_json::json!(rotation_text(&self.rotation));
+        }
         if let Some(m) = &self.matches {
             v["matches"] = serde_json::json!({
                 "length": m.length,
@@ -401,7 +428,10 @@ impl MatchReport {
             let at = s.find('\n').map_or(s.len(), |i| i + 1);
             s.insert_str(at, &format!("session {}\n", self.session));
         }
-        if self.variant != Variant::default() {
+        if !self.rotation.is_empty() {
+            let at = s.find('\n').map_or(s.len(), |i| i + 1);
+            s.insert_str(at, &format!("rotation {}\n", rotation_text(&self.rotation)));
+        } else if self.variant != Variant::default() {
             let at = s.find('\n').map_or(s.len(), |i| i + 1);
             s.insert_str(at, &format!("variant {}\n", self.variant));
         }
@@ -451,6 +481,15 @@ impl MatchReport {
     }
 }
 
+/// A rotation as its games' names joined by commas (`portes,plakoto,fevga`).
+pub fn rotation_text(games: &[Variant]) -> String {
+    games
+        .iter()
+        .map(|v| v.to_string())
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
 /// Seed of pair `i` of a match seeded `seed` (splitmix64).
 pub fn pair_seed(seed: u64, i: usize) -> u64 {
     crate::splitmix::nth(seed, i as u64)
@@ -493,6 +532,9 @@ pub fn roll_luck(
 struct Seats<'a> {
     cfg: &'a MatchConfig,
     engines: [Option<Box<dyn Player>>; 2],
+    /// The rules each engine was started with (a rotating match starts it
+    /// anew for a game of another rule set).
+    started: [Option<RuleOptions>; 2],
 }
 
 impl Seats<'_> {
@@ -500,6 +542,7 @@ impl Seats<'_> {
         if let Some(mut e) = self.engines[i].take() {
             e.quit();
         }
+        self.started[i] = None;
     }
 }
 
@@ -524,8 +567,12 @@ pub fn rule_settings(rules: &RuleOptions) -> Vec<(String, String)> {
 }
 
 /// Starts engine `i` of the match: a builtin player or an external engine.
-fn start_player(cfg: &MatchConfig, i: usize) -> Result<Box<dyn Player>, EngineError> {
-    let extra = rule_settings(&cfg.rules);
+fn start_player(
+    cfg: &MatchConfig,
+    i: usize,
+    rules: &RuleOptions,
+) -> Result<Box<dyn Player>, EngineError> {
+    let extra = rule_settings(rules);
     let spec = &cfg.engines[i];
     Ok(if let Some(kind) = spec.cmd.strip_prefix("builtin:") {
         let mut all = spec.options.clone();
@@ -543,6 +590,9 @@ struct Seat<'a> {
     cfg: &'a MatchConfig,
     index: usize,
     slot: &'a mut Option<Box<dyn Player>>,
+    /// The game's rules, and those the seated player was started with.
+    rules: RuleOptions,
+    started: &'a mut Option<RuleOptions>,
 }
 
 impl Seat<'_> {
@@ -552,10 +602,16 @@ impl Seat<'_> {
         &mut self,
         f: impl FnOnce(&mut dyn Player) -> Result<T, PlayerFault>,
     ) -> Result<T, PlayerFault> {
+        if *self.started != Some(self.rules)
+            && let Some(mut p) = self.slot.take()
+        {
+            p.quit();
+        }
         if self.slot.is_none() {
-            let started =
-                start_player(self.cfg, self.index).map_err(|e| PlayerFault::Failed(Box::new(e)))?;
+            let started = start_player(self.cfg, self.index, &self.rules)
+                .map_err(|e| PlayerFault::Failed(Box::new(e)))?;
             *self.slot = Some(started);
+            *self.started = Some(self.rules);
         }
         let Some(player) = self.slot.as_mut() else {
             return Err(PlayerFault::Failed(Box::new(EngineError::Closed)));
@@ -633,9 +689,9 @@ fn play_game(
     white_engine: usize,
     dice_seed: u64,
     session: &crate::cube::MatchState,
+    opts: RuleOptions,
 ) -> GameOutcome {
     let cfg = seats.cfg;
-    let opts = cfg.rules;
     let engine_of = |s: Side| {
         if s == Side::White {
             white_engine
@@ -652,15 +708,20 @@ fn play_game(
         luck: [0.0; 2],
     };
     let [slot0, slot1] = &mut seats.engines;
+    let [started0, started1] = &mut seats.started;
     let mut seat0 = Seat {
         cfg,
         index: 0,
         slot: slot0,
+        rules: opts,
+        started: started0,
     };
     let mut seat1 = Seat {
         cfg,
         index: 1,
         slot: slot1,
+        rules: opts,
+        started: started1,
     };
     let players: [&mut dyn Player; 2] = if white_engine == 0 {
         [&mut seat0, &mut seat1]
@@ -766,6 +827,7 @@ fn play_match(
             white_engine,
             crate::splitmix::nth(dice_seed, u64::from(k)),
             &session,
+            seats.cfg.game_rules(k),
         );
         let forfeit = g.forfeit.as_ref().map(|(who, _)| *who);
         if let Some((w, _)) = g.winner.filter(|_| forfeit.is_none()) {
@@ -818,7 +880,8 @@ fn play_seating(seats: &mut Seats, pair: usize, white_engine: usize, dice_seed: 
         }
     } else {
         let session = seats.cfg.session.0;
-        let g = play_game(seats, pair, white_engine, dice_seed, &session);
+        let rules = seats.cfg.rules;
+        let g = play_game(seats, pair, white_engine, dice_seed, &session, rules);
         Seating {
             pair,
             white_engine,
@@ -835,6 +898,9 @@ fn write_records(cfg: &MatchConfig, dir: &std::path::Path, seating: &Seating) {
     let n = seating.pair * 2 + seating.white_engine + 1;
     let mut tags = vec![("Event".to_string(), "gulbara match".to_string())];
     tags.extend(game_tags(&cfg.rules));
+    if !cfg.rotation.is_empty() {
+        tags.push(("Rotation".into(), rotation_text(&cfg.rotation_variants())));
+    }
     tags.extend(crate::record::session_tags(&cfg.session.0));
     tags.extend([
         ("Seed".into(), seating.dice_seed.to_string()),
@@ -854,7 +920,7 @@ fn write_records(cfg: &MatchConfig, dir: &std::path::Path, seating: &Seating) {
     };
     let _ = std::fs::write(dir.join(format!("{stem}.txt")), write_record(&rec));
     // Backgammon and short nardy also as gnubg's .mat (`import mat`).
-    if cfg.rules.variant.spec().gnubg {
+    if cfg.rules.variant.spec().gnubg && cfg.rotation.is_empty() {
         match crate::gnubg::mat::write(&cfg.rules, &rec.tags, &rec.games) {
             Ok(mat) => {
                 let _ = std::fs::write(dir.join(format!("{stem}.mat")), mat);
@@ -904,6 +970,7 @@ pub fn run_match(cfg: &MatchConfig) -> MatchReport {
                 let mut seats = Seats {
                     cfg,
                     engines: [None, None],
+                    started: [None, None],
                 };
                 loop {
                     let k = next.fetch_add(1, Ordering::SeqCst);
@@ -987,6 +1054,7 @@ pub fn run_match(cfg: &MatchConfig) -> MatchReport {
         cfg.luck_adjust,
     );
     report.sprt = sprt_state;
+    report.rotation = cfg.rotation_variants();
     if cfg.sprt.is_some() && report.sprt.is_none() {
         report.sprt = Some(SprtState::Continue);
     }
@@ -999,9 +1067,15 @@ pub fn shard_of(cfg: &MatchConfig, report: &MatchReport) -> shard::MatchShard {
         key: shard::MatchKey {
             names: report.names.clone(),
             variant: cfg.rules.variant,
+            // A rotation is part of what was played: shards of another
+            // rotation do not merge.
             rules: rule_settings(&cfg.rules)
                 .into_iter()
                 .map(|(k, v)| format!("{k}={v}"))
+                .chain(
+                    (!cfg.rotation.is_empty())
+                        .then(|| format!("rotation={}", rotation_text(&cfg.rotation_variants()))),
+                )
                 .collect(),
             seed: cfg.seed,
             games: cfg.games,
@@ -1122,6 +1196,7 @@ mod match_tests {
             progress: false,
             shard: shard::Shard::WHOLE,
             session: SessionSpec::cubeless(),
+            rotation: Vec::new(),
         };
         let a = run_match(&cfg);
         assert_eq!(a.games, 8);
@@ -1161,6 +1236,7 @@ mod match_tests {
                 progress: false,
                 shard: shard::Shard::WHOLE,
                 session: SessionSpec::cubeless(),
+                rotation: Vec::new(),
             };
             let a = run_match(&cfg);
             assert_eq!(a.variant, v);
@@ -1214,6 +1290,7 @@ mod match_tests {
             progress: false,
             shard: shard::Shard::WHOLE,
             session: "match 5 cube on crawford on".parse().unwrap(),
+            rotation: Vec::new(),
         };
         let a = run_match(&cfg);
         let m = a.matches.expect("match figures");
@@ -1264,6 +1341,69 @@ mod match_tests {
             replayed += games.len();
         }
         assert_eq!(replayed, a.games);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A rotating match plays its games in the rotation's order, each
+    /// under its own rules, and its records say so and replay game by game.
+    #[test]
+    fn a_rotating_match_plays_its_games_in_turn() {
+        let dir = std::env::temp_dir().join(format!("gulbara-rotation-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let rotation: Vec<RuleOptions> = [Variant::Portes, Variant::Plakoto, Variant::Fevga]
+            .into_iter()
+            .map(RuleOptions::for_variant)
+            .collect();
+        let cfg = MatchConfig {
+            engines: [
+                spec("builtin:net", "net", &[("engine.ply", "1")]),
+                spec("builtin:random", "random", &[]),
+            ],
+            games: 4,
+            seed: 11,
+            jobs: 2,
+            move_timeout: Duration::from_secs(10),
+            rules: rotation[0],
+            luck_adjust: false,
+            luck_reference: LuckReference::Net,
+            sprt: None,
+            records: Some(dir.clone()),
+            progress: false,
+            shard: shard::Shard::WHOLE,
+            session: "match 5 cube off crawford on".parse().unwrap(),
+            rotation: rotation.clone(),
+        };
+        let a = run_match(&cfg);
+        assert_eq!(a.forfeits, [0, 0], "{:?}", a.forfeit_log);
+        assert_eq!(
+            a.rotation,
+            [Variant::Portes, Variant::Plakoto, Variant::Fevga]
+        );
+        assert!(
+            a.to_text().contains("rotation portes,plakoto,fevga\n"),
+            "{}",
+            a.to_text()
+        );
+        let m = a.matches.expect("match figures");
+        assert_eq!(m.played, 4);
+        let mut longest = 0;
+        for n in 1..=4 {
+            let text = std::fs::read_to_string(dir.join(format!("match-{n:06}.txt"))).unwrap();
+            assert!(text.contains("; [Rotation \"portes,plakoto,fevga\"]"));
+            let (opts, games) = crate::record::replay(&text).unwrap();
+            assert_eq!(opts.variant, Variant::Portes);
+            for (k, g) in games.iter().enumerate() {
+                assert_eq!(g.opts, rotation[k % 3], "match {n} game {}", k + 1);
+                assert_eq!(g.final_state.variant, rotation[k % 3].variant);
+            }
+            longest = longest.max(games.len());
+            // No .mat: gnubg has no Plakoto nor Fevga.
+            assert!(!dir.join(format!("match-{n:06}.mat")).exists());
+        }
+        assert!(
+            longest >= 3,
+            "a match of {longest} games never reached Fevga"
+        );
         let _ = std::fs::remove_dir_all(&dir);
     }
 

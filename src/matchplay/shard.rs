@@ -503,13 +503,21 @@ pub fn merge(shards: Vec<(String, MatchShard)>) -> Result<MatchShard, ShardError
 
 /// The report of a whole (merged) match.
 pub fn report_of(whole: &MatchShard) -> MatchReport {
-    MatchReport::tally(
+    let mut report = MatchReport::tally(
         whole.key.names.clone(),
         whole.key.variant,
         whole.key.session,
         &whole.pairs,
         whole.key.luck_adjust,
-    )
+    );
+    report.rotation = whole
+        .key
+        .rules
+        .iter()
+        .filter_map(|r| r.strip_prefix("rotation="))
+        .flat_map(|games| games.split(',').filter_map(|g| g.parse().ok()))
+        .collect();
+    report
 }
 
 #[cfg(test)]
