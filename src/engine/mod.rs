@@ -100,7 +100,27 @@ pub struct Engine {
     state: GameState,
     /// Money play or a match, the score and the cube.
     session: MatchState,
+    /// A rotating match's games and the place of the current one.
+    rotation: Option<Rotation>,
     worker: Option<Worker>,
+}
+
+/// A rotating match (Greek tavli, Bulgarian tabla): its games in order, and
+/// which of the session's games is being played.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rotation {
+    /// The games, in the order they rotate.
+    pub games: Vec<Variant>,
+    /// The session's games started so far, less one: game `played` (from
+    /// 0) is `games[played % games.len()]`.
+    pub played: usize,
+}
+
+impl Rotation {
+    /// The game being played.
+    pub fn current(&self) -> Variant {
+        self.games[self.played % self.games.len()]
+    }
 }
 
 impl Engine {
@@ -113,6 +133,7 @@ impl Engine {
             nets: [None, None, None, None],
             state: GameState::start(Side::White),
             session: default_session(Variant::default()),
+            rotation: None,
             worker: None,
         }
     }
@@ -161,6 +182,7 @@ impl Engine {
             Setting::Variant(v) => {
                 self.settings.apply(Setting::Variant(v));
                 self.session = default_session(v);
+                self.rotation = None;
                 self.new_game();
             }
             other => self.settings.apply(other),
@@ -192,6 +214,37 @@ impl Engine {
     /// A new game at the start (White to roll).
     pub fn new_game(&mut self) {
         self.state = GameState::start_of(self.settings.rules.variant, Side::White);
+    }
+
+    /// Starts a rotating match: `session` (a match), its first game (the
+    /// first of `games`, under its default rules) at the start. Refused
+    /// with an empty rotation.
+    pub fn start_rotation(&mut self, games: Vec<Variant>, session: MatchState) -> bool {
+        let Some(&first) = games.first() else {
+            return false;
+        };
+        self.settings.apply(Setting::Variant(first));
+        self.session = session;
+        self.rotation = Some(Rotation { games, played: 0 });
+        self.new_game();
+        true
+    }
+
+    /// The next game: in a rotating match, the rotation's next game (its
+    /// default rules, the session kept); otherwise a new game of the
+    /// current one.
+    pub fn next_game(&mut self) {
+        if let Some(r) = &mut self.rotation {
+            r.played += 1;
+            let v = r.current();
+            self.settings.apply(Setting::Variant(v));
+        }
+        self.new_game();
+    }
+
+    /// The rotating match being played, if any.
+    pub fn rotation(&self) -> Option<&Rotation> {
+        self.rotation.as_ref()
     }
 
     /// Puts the engine at `state`, stopping any search. The state's game

@@ -1,6 +1,9 @@
 //! `newsession type money|match [length N] [jacoby on|off] [crawford on|off]
-//! [beavers on|off] [cube on|off]`: a new session (money play or a match to
-//! N points) at 0-0, the cube at 1 in the middle, and a new game.
+//! [beavers on|off] [cube on|off] [rotation GAME,GAME,...]`: a new session
+//! (money play or a match to N points) at 0-0, the cube at 1 in the middle,
+//! and a new game. A match with a rotation (Greek tavli
+//! `portes,plakoto,fevga`, Bulgarian tabla `tabla,tapa,gulbara`) plays its
+//! games in turn: the first now, the next at each `newgame`.
 
 use crate::cube::{MatchState, SessionRules};
 use crate::engine::Engine;
@@ -22,9 +25,11 @@ pub struct SessionSpec {
     pub beavers: Option<bool>,
     /// `cube on|off`; `None`: the game's default.
     pub cube: Option<bool>,
+    /// `rotation GAME,...` (matches): the games played in turn.
+    pub rotation: Option<Vec<crate::rules::Variant>>,
 }
 
-const USAGE: &str = "usage: newsession type money|match [length <n>] [jacoby on|off] [crawford on|off] [beavers on|off] [cube on|off]";
+const USAGE: &str = "usage: newsession type money|match [length <n>] [jacoby on|off] [crawford on|off] [beavers on|off] [cube on|off] [rotation <game,game,...>]";
 
 fn on_off(what: &str, v: Option<&&str>) -> Result<bool, ProtocolError> {
     match v.copied() {
@@ -50,6 +55,7 @@ pub(crate) fn parse(args: &[&str]) -> Result<Command, ProtocolError> {
         crawford: None,
         beavers: None,
         cube: None,
+        rotation: None,
     };
     let is_match = match kind {
         "money" => false,
@@ -70,9 +76,29 @@ pub(crate) fn parse(args: &[&str]) -> Result<Command, ProtocolError> {
             "beavers" if !is_match => spec.beavers = Some(on_off(t, v)?),
             "crawford" if is_match => spec.crawford = Some(on_off(t, v)?),
             "cube" => spec.cube = Some(on_off(t, v)?),
+            "rotation" if is_match => {
+                let Some(list) = v else {
+                    return Err(ProtocolError::bad_command(USAGE));
+                };
+                let mut games = Vec::new();
+                for name in list.split(',') {
+                    let g: crate::rules::Variant =
+                        name.parse()
+                            .map_err(|e: crate::rules::options::OptionError| {
+                                ProtocolError::bad_value(format!("newsession rotation: {e}"))
+                            })?;
+                    games.push(g);
+                }
+                if games.len() > 16 {
+                    return Err(ProtocolError::bad_value(
+                        "newsession rotation takes at most 16 games",
+                    ));
+                }
+                spec.rotation = Some(games);
+            }
             _ => {
                 return Err(ProtocolError::bad_command(format!(
-                    "{USAGE}; got {} (length and crawford are for matches, jacoby and beavers for money)",
+                    "{USAGE}; got {} (length, crawford and rotation are for matches, jacoby and beavers for money)",
                     quote(t)
                 )));
             }
@@ -90,7 +116,10 @@ pub(crate) fn parse(args: &[&str]) -> Result<Command, ProtocolError> {
 /// Applies `newsession` to `engine`: the session, then a new game. On
 /// error nothing changes.
 pub fn apply(engine: &mut Engine, spec: &SessionSpec) -> Result<(), ProtocolError> {
-    let variant = engine.settings().rules.variant;
+    let variant = match &spec.rotation {
+        Some(games) => games[0],
+        None => engine.settings().rules.variant,
+    };
     let rules = SessionRules {
         cube: spec.cube.unwrap_or(variant.spec().cube),
         jacoby: spec.jacoby.unwrap_or(false),
@@ -103,7 +132,14 @@ pub fn apply(engine: &mut Engine, spec: &SessionSpec) -> Result<(), ProtocolErro
             MatchState::match_to(n, rules).map_err(|e| ProtocolError::bad_value(e.to_string()))?
         }
     };
-    engine.set_session(session);
-    engine.new_game();
+    match &spec.rotation {
+        Some(games) => {
+            engine.start_rotation(games.clone(), session);
+        }
+        None => {
+            engine.set_session(session);
+            engine.new_game();
+        }
+    }
     Ok(())
 }

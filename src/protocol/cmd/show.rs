@@ -90,12 +90,22 @@ impl Session {
                     side_text(side),
                     r.points
                 )),
+                // Both mothers pinned (the pinning games) is a draw.
+                None if s.pos.mothers().is_some() => self.say("result draw points 0"),
                 None => self.say("result stuck points 0"),
             }
         }
         let session = self.engine().session();
         if *session != crate::engine::default_session(s.variant) {
             self.say(&session_line(session));
+        }
+        if let Some(r) = self.engine().rotation() {
+            let games: Vec<String> = r.games.iter().map(|g| g.to_string()).collect();
+            self.say(&format!(
+                "rotation {} game {}",
+                games.join(","),
+                r.played + 1
+            ));
         }
         self.say("showok");
     }
@@ -142,14 +152,20 @@ pub fn session_line(m: &crate::cube::MatchState) -> String {
 
 /// The ASCII board of `show`: four lines starting with `board`, points
 /// 13..24 on top and 12..1 below (White's numbering), `15W` for fifteen
-/// White checkers, `3B` for three Black ones, `.` for an empty point.
+/// White checkers, `3B` for three Black ones, `.` for an empty point; in the
+/// pinning games `1Wb` for one White checker pinning a Black one (`2Bw`:
+/// two Black pinning a White).
 pub fn board_lines(state: &GameState) -> Vec<String> {
     let v = white_view(state);
+    let pins = crate::notation::pinned_points(state);
     let cell = |p: usize| -> String {
         let c = v[p - 1];
+        let pinned = pins.contains(&(p as u8));
         let t = match c {
             0 => ".".to_string(),
+            n if n > 0 && pinned => format!("{n}Wb"),
             n if n > 0 => format!("{n}W"),
+            n if pinned => format!("{}Bw", -n),
             n => format!("{}B", -n),
         };
         format!("{t:>4}")
