@@ -9,6 +9,8 @@
 //!   `HitGen`); measured over its own corpus of random-game positions.
 //! * Long nardy: `StageGen` (i.e. `MoveGen<LongNardySteps>` with the turn's
 //!   head limit) over a corpus of random-game positions.
+//! * Fevga (`MoveGen<FevgaSteps>`), Portes and Tabla (`HitGen`), Plakoto and
+//!   Tapa (`PinGen`): `StageGen` over corpora of their own random games.
 //!
 //! The random-game corpora are built at start-up: seeded games, both sides
 //! picking a uniformly random distinct end with the real generator, every
@@ -184,6 +186,12 @@ fn cases() -> Vec<Case> {
     let short = random_corpus(Variant::ShortNardy, 1_000, 0x7368_6F72);
     let ln = RuleOptions::for_variant(Variant::LongNardy);
     let sn = RuleOptions::for_variant(Variant::ShortNardy);
+    let own = |v: Variant, seed: u64| (RuleOptions::for_variant(v), random_corpus(v, 1_000, seed));
+    let (fe, fevga) = own(Variant::Fevga, 0x6665_7667);
+    let (po, portes) = own(Variant::Portes, 0x706F_7274);
+    let (ta, tabla) = own(Variant::Tabla, 0x7461_626C);
+    let (pl, plakoto) = own(Variant::Plakoto, 0x706C_616B);
+    let (tp, tapa) = own(Variant::Tapa, 0x7461_7061);
     let mut g = Gens::default();
     let mut v = Vec::new();
     for (name, input, stages, expected) in [
@@ -235,6 +243,51 @@ fn cases() -> Vec<Case> {
             doublets(),
             None,
         ),
+        (
+            "fevga/non_doublets",
+            Input::Stage(fe, fevga.clone()),
+            non_doublets(),
+            None,
+        ),
+        ("fevga/doublets", Input::Stage(fe, fevga), doublets(), None),
+        (
+            "portes/non_doublets",
+            Input::Stage(po, portes.clone()),
+            non_doublets(),
+            None,
+        ),
+        (
+            "portes/doublets",
+            Input::Stage(po, portes),
+            doublets(),
+            None,
+        ),
+        (
+            "tabla/non_doublets",
+            Input::Stage(ta, tabla.clone()),
+            non_doublets(),
+            None,
+        ),
+        ("tabla/doublets", Input::Stage(ta, tabla), doublets(), None),
+        (
+            "plakoto/non_doublets",
+            Input::Stage(pl, plakoto.clone()),
+            non_doublets(),
+            None,
+        ),
+        (
+            "plakoto/doublets",
+            Input::Stage(pl, plakoto),
+            doublets(),
+            None,
+        ),
+        (
+            "tapa/non_doublets",
+            Input::Stage(tp, tapa.clone()),
+            non_doublets(),
+            None,
+        ),
+        ("tapa/doublets", Input::Stage(tp, tapa), doublets(), None),
     ] {
         let ends = pass(&mut g, &input, &stages);
         if let Some(e) = expected {

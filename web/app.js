@@ -170,32 +170,38 @@ class Engine {
 let S = null; // the page's state, set by newState()
 
 /** What the board needs to know of each game (the engine's variant table
- *  says the rest): its name, whether it is played on backgammon's board with
- *  hitting, and what a double win is called. */
+ *  says the rest): its name, whether the sides run towards each other
+ *  (`opposite`), whether a blot landed on is hit to the bar (`hitting`) or
+ *  pinned (`pinning`), and what a double win is called. */
 const GAMES = {
-  gulbara: { name: 'Gul bara', hitting: false, gammon: false },
-  long_nardy: { name: 'Long nardy', hitting: false, gammon: false },
-  short_nardy: { name: 'Short nardy', hitting: true, gammon: false },
-  backgammon: { name: 'Backgammon', hitting: true, gammon: true },
-  fevga: { name: 'Fevga', hitting: false, gammon: false },
-  portes: { name: 'Portes', hitting: true, gammon: true },
-  tabla: { name: 'Tabla', hitting: true, gammon: true },
+  gulbara: { name: 'Gul bara', gammon: false },
+  long_nardy: { name: 'Long nardy', gammon: false },
+  short_nardy: { name: 'Short nardy', opposite: true, hitting: true, gammon: false },
+  backgammon: { name: 'Backgammon', opposite: true, hitting: true, gammon: true },
+  fevga: { name: 'Fevga', gammon: false },
+  portes: { name: 'Portes', opposite: true, hitting: true, gammon: true },
+  tabla: { name: 'Tabla', opposite: true, hitting: true, gammon: true },
+  plakoto: { name: 'Plakoto', opposite: true, pinning: true, gammon: false },
+  tapa: { name: 'Tapa', opposite: true, pinning: true, gammon: false },
 };
-const hitting = () => !!(GAMES[S.variant] && GAMES[S.variant].hitting);
+const game = () => GAMES[S.variant] || {};
+const hitting = () => !!game().hitting;
+const pinning = () => !!game().pinning;
+const opposite = () => !!game().opposite;
 /** Whether this game calls a double win a gammon (else a mars). */
-const gammonGame = () => !!(GAMES[S.variant] && GAMES[S.variant].gammon);
+const gammonGame = () => !!game().gammon;
 
 /** The mover's point `q` in White's numbering (NOTATION.md, "Numbering"). */
 function toWhite(side, q) {
   if (side === 'w') return q;
-  if (hitting()) return 25 - q;
+  if (opposite()) return 25 - q;
   return q <= 12 ? q + 12 : q - 12;
 }
 
 /** A point in White's numbering in `side`'s own numbering. */
 function toOwn(side, p) {
   if (side === 'w') return p;
-  if (hitting()) return 25 - p;
+  if (opposite()) return 25 - p;
   return p > 12 ? p - 12 : p + 12;
 }
 
@@ -203,13 +209,17 @@ function toOwn(side, p) {
 function parsePosition(text) {
   const toks = text.trim().split(/\s+/);
   const counts = toks[0].split(',').map((c) => Number(c || 0));
-  const b = { pts: [0, ...counts], bar: { w: 0, b: 0 }, off: { w: 0, b: 0 } };
+  // `pins[p]`: the colour of the checker pinned on White's point p under
+  // the other colour's (the pinning games).
+  const b = { pts: [0, ...counts], bar: { w: 0, b: 0 }, off: { w: 0, b: 0 }, pins: {} };
   const pos = { board: b, tomove: toks[1], rolls: { w: Number(toks[2]), b: Number(toks[3]) } };
   for (const f of toks.slice(4)) {
     const [k, v] = f.split('=');
     if (k === 'bar') {
       const [w, bl] = v.split(',').map(Number);
       b.bar = { w, b: bl };
+    } else if (k === 'pins') {
+      for (const p of v.split(',').map(Number)) b.pins[p] = b.pts[p] > 0 ? 'b' : 'w';
     } else if (k === 'chain') pos.chain = Number(v);
     else if (k === 'rem') pos.rem = v;
     else if (k === 'stuck') pos.stuck = Number(v);
@@ -218,13 +228,16 @@ function parsePosition(text) {
   for (let p = 1; p <= 24; p++) {
     if (b.pts[p] > 0) w += b.pts[p];
     else bl -= b.pts[p];
+    if (b.pins[p] === 'w') w++;
+    if (b.pins[p] === 'b') bl++;
   }
   b.off = { w: 15 - w, b: 15 - bl };
   return pos;
 }
 
-const cloneBoard = (b) => ({ pts: b.pts.slice(), bar: { ...b.bar }, off: { ...b.off } });
-const boardKey = (b) => `${b.pts.slice(1).join(',')} bar ${b.bar.w},${b.bar.b} off ${b.off.w},${b.off.b}`;
+const cloneBoard = (b) => ({ pts: b.pts.slice(), bar: { ...b.bar }, off: { ...b.off }, pins: { ...(b.pins || {}) } });
+const pinsKey = (b) => Object.keys(b.pins || {}).sort((x, y) => x - y).map((p) => `${p}${b.pins[p]}`).join(',');
+const boardKey = (b) => `${b.pts.slice(1).join(',')} bar ${b.bar.w},${b.bar.b} off ${b.off.w},${b.off.b} pins ${pinsKey(b)}`;
 
 /** The board drawn step by step must be the engine's after the play: a
  *  difference is a bug of this page, reported on the console. */
@@ -240,16 +253,29 @@ const stripHit = (s) => s.replace(/\*/g, '');
 function applyStep(b, side, step) {
   const [f, t] = stripHit(step).split('/');
   const sign = side === 'w' ? 1 : -1;
+  if (!b.pins) b.pins = {};
   if (f === 'bar') b.bar[side]--;
-  else b.pts[toWhite(side, Number(f))] -= sign;
+  else {
+    const from = toWhite(side, Number(f));
+    b.pts[from] -= sign;
+    // The last pinner leaving frees the checker under it.
+    if (b.pts[from] === 0 && b.pins[from]) {
+      b.pts[from] = b.pins[from] === 'w' ? 1 : -1;
+      delete b.pins[from];
+    }
+  }
   if (t === 'off') {
     b.off[side]++;
     return false;
   }
   const p = toWhite(side, Number(t));
   let hit = false;
-  if (b.pts[p] === -sign) {
-    // Only the hitting games let a checker land on a lone opposing one.
+  if (b.pts[p] === -sign && pinning()) {
+    // A lone opposing checker landed on is pinned under the lander.
+    b.pts[p] = 0;
+    b.pins[p] = other(side);
+  } else if (b.pts[p] === -sign) {
+    // The hitting games: it goes to the bar.
     b.pts[p] = 0;
     b.bar[other(side)]++;
     hit = true;
@@ -263,6 +289,8 @@ function pips(b) {
   for (let p = 1; p <= 24; p++) {
     if (b.pts[p] > 0) w += b.pts[p] * p;
     else if (b.pts[p] < 0) bl += -b.pts[p] * toOwn('b', p);
+    if (b.pins && b.pins[p] === 'w') w += p;
+    if (b.pins && b.pins[p] === 'b') bl += toOwn('b', p);
   }
   return { w, b: bl };
 }
@@ -374,7 +402,8 @@ function parseShow(lines) {
       else if (k === 'chain') s.pending = { kind: 'chain', die: Number(a) };
       else if (k === 'remainder') s.pending = { kind: 'remainder', text: a };
     } else if (head === 'result') {
-      s.result = rest[0] === 'winner' ? { winner: rest[1], points: Number(rest[3]) } : { stuck: true };
+      // `result stuck` or `result draw` (both mothers pinned): no points.
+      s.result = rest[0] === 'winner' ? { winner: rest[1], points: Number(rest[3]) } : { stuck: true, draw: rest[0] === 'draw' };
     } else if (head === 'pips') s.pips = { w: Number(rest[1]), b: Number(rest[3]) };
   }
   return s;
@@ -799,7 +828,7 @@ async function next() {
     const r = s.result;
     if (r.stuck) {
       S.phase = 'over';
-      setStatus('The game is stuck: no points.');
+      setStatus(r.draw ? 'Both mothers are pinned: a draw, no points.' : 'The game is stuck: no points.');
       render();
       return;
     }
@@ -871,7 +900,8 @@ async function loadLegal() {
 function noContact() {
   const b = S.board;
   if (b.bar.w || b.bar.b) return false;
-  if (hitting()) {
+  if (b.pins && Object.keys(b.pins).length) return false;
+  if (opposite()) {
     // White runs down to 1, Black up to 24 (White's numbering).
     let lowestBlack = 25;
     let highestWhite = 0;
@@ -1402,7 +1432,9 @@ function render() {
     const { col, top } = pointCol(p);
     const x = colX(col);
     const n = b.pts[p];
-    const g = pointGroup(String(p), `point ${p}, ${describe(n)}`);
+    const pinned = b.pins && b.pins[p];
+    const pinText = pinned ? `, pinning a ${pinned === 'w' ? 'white' : 'black'} checker` : '';
+    const g = pointGroup(String(p), `point ${p}, ${describe(n)}${pinText}`);
     const tip = top ? G.TOP + G.H : G.BOT - G.H;
     const base = top ? G.TOP : G.BOT;
     g.append(el('rect', { x, y: top ? 2 : G.BOT, width: G.W, height: 26, class: 'pt-hit' }));
@@ -1414,7 +1446,14 @@ function render() {
     );
     g.append(el('rect', { x, y: top ? G.TOP : G.BOT - G.H - 10, width: G.W, height: G.H + 10, class: 'pt-hit' }));
     g.append(el('text', { x: x + G.W / 2, y: top ? 18 : 510, class: 'num' }, String(p)));
-    if (n) stack(g, x + G.W / 2, Math.abs(n), n > 0 ? 'w' : 'b', top, base);
+    if (pinned) {
+      // The pinned checker at the edge, its pinners on top of it.
+      const under = checker(x + G.W / 2, top ? base + G.R : base - G.R, pinned, '');
+      under.setAttribute('class', 'pinned');
+      under.setAttribute('data-pinned', pinned);
+      g.append(under);
+      stack(g, x + G.W / 2, Math.abs(n), n > 0 ? 'w' : 'b', top, top ? base + 2 * G.R : base - 2 * G.R);
+    } else if (n) stack(g, x + G.W / 2, Math.abs(n), n > 0 ? 'w' : 'b', top, base);
     svg.append(g);
   }
   // The bar (the hitting games): White's checkers below, Black's above.
