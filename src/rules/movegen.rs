@@ -286,7 +286,7 @@ pub(crate) fn game_over_stage(pos: Position, out: &mut Vec<StageEnd>) -> bool {
 /// they do not apply. No two plays of the enumeration then reach the same
 /// end (see `pair_no_bearoff` and `same_no_bearoff`).
 #[inline(always)]
-fn fast_paths(
+pub(crate) fn fast_paths(
     pos: Position,
     occ: u32,
     blocked: u32,

@@ -26,8 +26,15 @@
 //! mother pinned for good) counts as playing all its dice, and stops there:
 //! so when the opponent's mother stands alone, and a step may end the game
 //! before the others are played, equal dice go in every order.
+//!
+//! With no bearing off possible in the stage and no mother to pin, a stage
+//! is Gul bara's with other closed points: the mover's free checkers run
+//! past the points closed to them, and the pins at the end follow from
+//! where the mover stands. Gul bara's fast paths then play it, on the board
+//! without the mover's pinned checkers, which are put back on every end.
 
-use super::movegen::{EndSet, StageEnd, game_over_stage};
+use super::hitting::{blot_points, closed_points, mirror_mask};
+use super::movegen::{EndSet, StageEnd, fast_paths, game_over_stage};
 use super::position::{CHECKERS, Checkers, HOME_MASK, Position};
 use super::step::{Play, StageDice, Step};
 
@@ -131,6 +138,30 @@ impl PinGen {
         if game_over_stage(pos, out) {
             return 0;
         }
+        if pos.opp.at(24) != 1
+            && let Some(used) = fast_stage(pos, dice, out)
+        {
+            return used;
+        }
+        self.general(pos, dice, out)
+    }
+
+    /// [`PinGen::generate`] by the general enumeration alone (for tests
+    /// that check the fast paths against it).
+    #[doc(hidden)]
+    pub fn generate_general(
+        &mut self,
+        pos: Position,
+        dice: StageDice,
+        out: &mut Vec<StageEnd>,
+    ) -> u8 {
+        if game_over_stage(pos, out) {
+            return 0;
+        }
+        self.general(pos, dice, out)
+    }
+
+    fn general(&mut self, pos: Position, dice: StageDice, out: &mut Vec<StageEnd>) -> u8 {
         self.seen.clear();
         self.best = 0;
         self.play = Play::EMPTY;
@@ -214,6 +245,36 @@ impl PinGen {
             self.play.pop();
         }
     }
+}
+
+/// The stage by Gul bara's fast paths, when they apply (no bearing off
+/// possible): the mover's pinned checkers set aside, the points closed to
+/// it blocked, and every end's pins made from where the mover stands. Only
+/// for a stage in which no mother can be pinned (the opponent's start not
+/// down to one checker), so that no play ends the game early.
+fn fast_stage(pos: Position, dice: StageDice, out: &mut Vec<StageEnd>) -> Option<u8> {
+    let pinned = pos.own.pinned_mask();
+    let mut back = 0u128;
+    let mut m = pinned;
+    while m != 0 {
+        back += 1u128 << (4 * (m.trailing_zeros() + 1));
+        m &= m - 1;
+    }
+    let free = Position {
+        own: Checkers(pos.own.unpinned().0 - back),
+        opp: pos.opp,
+    };
+    let blocked = closed_points(pos) | pinned;
+    let used = fast_paths(free, free.own.mask(), blocked, dice, out)?;
+    // A lone opposing checker is pinned at the end exactly where the mover
+    // stands on it (and is not itself pinned there).
+    let blots = blot_points(pos) & !pinned;
+    for e in out.iter_mut() {
+        let own = Checkers(e.pos.own.0 + back).with_pinned_mask(pinned);
+        let opp = pos.opp.with_pinned_mask(mirror_mask(blots & own.mask()));
+        e.pos = Position { own, opp };
+    }
+    Some(used)
 }
 
 /// Convenience: every distinct end of a pinning-game stage and the number
@@ -368,6 +429,71 @@ mod tests {
         let (ends, n) = stage_ends(pos, StageDice::Pair(2, 1));
         assert_eq!(n, 2);
         assert!(ends.iter().all(|e| e.pos.own.off() == 0));
+    }
+
+    /// The fast paths give the general enumeration's ends (as a set: the
+    /// order may differ) and the same number of dice, on positions of
+    /// seeded random Plakoto games, for every roll.
+    #[test]
+    fn fast_paths_equal_the_general_enumeration() {
+        use crate::rules::game::{DiceSource, SeededDice};
+        use crate::rules::{GameState, RuleOptions, Side, StageGen, Variant};
+        let opts = RuleOptions::for_variant(Variant::Plakoto);
+        let mut rng = crate::splitmix::SplitMix::new(31);
+        let mut positions = Vec::new();
+        for g in 0..60 {
+            let mut dice = SeededDice::new(g);
+            let mut s = GameState::start_of(Variant::Plakoto, Side::White);
+            let mut stages = StageGen::new();
+            let mut ends = Vec::new();
+            for _ in 0..300 {
+                if s.result().is_some() {
+                    break;
+                }
+                positions.push(s.pos);
+                let Ok(r) = s.roll(&opts, dice.die(), dice.die()) else {
+                    break;
+                };
+                s = r;
+                while s.result().is_none() && s.stage_dice().is_some() {
+                    let Some(stage) = s.stage_dice() else { break };
+                    let n = stages.generate(&opts, &s, stage, &mut ends);
+                    let pick = rng.below(ends.len());
+                    s = s.after_stage(&opts, ends[pick].pos, n);
+                }
+            }
+        }
+        assert!(positions.len() > 3000, "{}", positions.len());
+        let (mut fast, mut general) = (Vec::new(), Vec::new());
+        let mut g = PinGen::new();
+        let (mut checked, mut pinned) = (0, 0);
+        for pos in &positions {
+            pinned += usize::from(pos.own.pinned_mask() != 0);
+            for a in 1..=6u8 {
+                for b in 1..=a {
+                    let dice = StageDice::from_roll(a, b);
+                    let n_fast = g.generate(*pos, dice, &mut fast);
+                    let n_general = g.generate_general(*pos, dice, &mut general);
+                    assert_eq!(n_fast, n_general, "{pos:?} {dice:?}");
+                    let mut f: Vec<Position> = fast.iter().map(|e| e.pos).collect();
+                    let mut h: Vec<Position> = general.iter().map(|e| e.pos).collect();
+                    f.sort();
+                    h.sort();
+                    assert_eq!(f, h, "{pos:?} {dice:?}");
+                    for e in &fast {
+                        let mut cur = *pos;
+                        for &st in e.play.steps() {
+                            assert_eq!(step_problem(cur, st), None, "{pos:?} {:?}", e.play);
+                            cur = apply_step(cur, st);
+                        }
+                        assert_eq!(cur, e.pos, "{pos:?} {:?}", e.play);
+                    }
+                    checked += fast.len();
+                }
+            }
+        }
+        assert!(checked > 100_000, "{checked} ends checked");
+        assert!(pinned > 300, "{pinned} positions with a pinned checker");
     }
 
     #[test]

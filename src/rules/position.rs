@@ -174,6 +174,13 @@ impl Checkers {
         Checkers(if pinned { self.0 | bit } else { self.0 & !bit })
     }
 
+    /// The same checkers with exactly the pin marks of `mask` (bit `p - 1`
+    /// for point `p`).
+    #[inline]
+    pub const fn with_pinned_mask(self, mask: u32) -> Checkers {
+        Checkers(self.unpinned().0 | ((mask as u128) << PIN_SHIFT))
+    }
+
     /// The same checkers with no pin marks.
     #[inline]
     pub const fn unpinned(self) -> Checkers {
