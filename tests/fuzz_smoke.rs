@@ -19,7 +19,8 @@ use gulbara::record::{Record, RecordedGame, RecordedTurn, rules_tag, write_recor
 use gulbara::rules::game::{RandomChooser, SeededDice, play_choosers};
 use gulbara::rules::{GameState, MoveGen, RuleOptions, Side};
 
-const TRANSCRIPTS: [&str; 7] = [
+const TRANSCRIPTS: [&str; 8] = [
+    include_str!("../protocol/transcripts/pinning.txt"),
     include_str!("../protocol/transcripts/backgammon.txt"),
     include_str!("../protocol/transcripts/long_nardy.txt"),
     include_str!("../protocol/transcripts/short_nardy.txt"),
@@ -273,10 +274,33 @@ fn move_list_input(seed: u64) -> Input {
 
 fn position_input(seed: u64) -> Input {
     let mut rng = StdRng::seed_from_u64(seed);
-    let text = match rng.random_range(0..3) {
+    let text = match rng.random_range(0..4) {
         0 => {
             let lines = corpus_lines();
             lines[rng.random_range(0..lines.len())].to_string()
+        }
+        1 => {
+            // A Plakoto state met in random play: pins= and pinned checkers.
+            let opts = RuleOptions::for_variant(gulbara::rules::Variant::Plakoto);
+            let mut s = GameState::start_of(opts.variant, Side::White);
+            let mut stages = gulbara::rules::StageGen::new();
+            let mut ends = Vec::new();
+            for _ in 0..rng.random_range(0..160) {
+                if s.result().is_some() {
+                    break;
+                }
+                s = match s.stage_dice() {
+                    None => s
+                        .roll(&opts, rng.random_range(1..=6), rng.random_range(1..=6))
+                        .expect("roll"),
+                    Some(d) => {
+                        let k = stages.generate(&opts, &s, d, &mut ends);
+                        let e = ends[rng.random_range(0..ends.len())];
+                        s.after_stage(&opts, e.pos, k)
+                    }
+                };
+            }
+            state_text(&s)
         }
         _ => {
             // A state met in random play, with its optional fields.
