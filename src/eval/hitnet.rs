@@ -26,8 +26,12 @@ pub const OUTPUTS: usize = 5;
 /// The hitting games' network.
 pub type HitNet = NetOf<OUTPUTS>;
 
-/// The shipped backgammon weights (also short nardy's).
+/// The shipped backgammon weights (also short nardy's, Portes' and Tabla's).
 pub static SHIPPED: &[u8] = include_bytes!("backgammon.gbnn");
+
+/// The shipped weights of the pinning games (Plakoto, Tapa): the same
+/// shape and inputs, trained by TD(λ) on Plakoto's own games.
+pub static PINNING_SHIPPED: &[u8] = include_bytes!("plakoto.gbnn");
 
 #[inline(always)]
 fn side_features(c: Checkers, m: u32, side: usize, base: usize, out: &mut impl InputSink) {
@@ -166,6 +170,14 @@ pub fn shipped_shared() -> Result<std::sync::Arc<HitNet>, WeightsError> {
     use std::sync::{Arc, OnceLock};
     static NET: OnceLock<Result<Arc<HitNet>, WeightsError>> = OnceLock::new();
     NET.get_or_init(|| HitNet::shipped().map(Arc::new)).clone()
+}
+
+/// The pinning games' shipped network, parsed once.
+pub fn pinning_shipped_shared() -> Result<std::sync::Arc<HitNet>, WeightsError> {
+    use std::sync::{Arc, OnceLock};
+    static NET: OnceLock<Result<Arc<HitNet>, WeightsError>> = OnceLock::new();
+    NET.get_or_init(|| HitNet::from_bytes(PINNING_SHIPPED).map(Arc::new))
+        .clone()
 }
 
 impl Evaluator for HitNet {

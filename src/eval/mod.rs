@@ -27,11 +27,9 @@ pub enum GameNet {
     LongNardy(Arc<net::Net>),
     /// Backgammon and short nardy's (input layout 2).
     Hitting(Arc<hitnet::HitNet>),
-    /// A network of the pinning games' (the hitting games' shape), read
-    /// from a weights file.
+    /// The pinning games' (the hitting games' shape and inputs, its own
+    /// weights).
     Pinning(Arc<hitnet::HitNet>),
-    /// A game with no shipped network yet: its baseline serves.
-    Baseline(Arc<dyn Evaluator>),
 }
 
 impl GameNet {
@@ -47,10 +45,10 @@ impl GameNet {
                 None => net::long_shipped_shared()?,
                 Some(b) => Arc::new(net::Net::for_game(net::Net::from_bytes(b)?, variant)?),
             }),
-            EvalFamily::Pinning => match bytes {
-                None => GameNet::Baseline(variants::baseline_shared_with(variant, false)),
-                Some(b) => GameNet::Pinning(Arc::new(hitnet::HitNet::from_bytes(b)?)),
-            },
+            EvalFamily::Pinning => GameNet::Pinning(match bytes {
+                None => hitnet::pinning_shipped_shared()?,
+                Some(b) => Arc::new(hitnet::HitNet::from_bytes(b)?),
+            }),
             EvalFamily::GulBara => {
                 let n = match bytes {
                     None => net::shipped_shared()?,
@@ -85,7 +83,6 @@ impl GameNet {
         match self {
             GameNet::GulBara(n) | GameNet::LongNardy(n) => n.clone(),
             GameNet::Hitting(n) | GameNet::Pinning(n) => n.clone(),
-            GameNet::Baseline(e) => e.clone(),
         }
     }
 

@@ -226,8 +226,7 @@ mod tests {
             // Each game's own network.
             let want = match v.spec().eval {
                 crate::rules::EvalFamily::GulBara | crate::rules::EvalFamily::LongNardy => "net",
-                crate::rules::EvalFamily::Hitting => "hitnet",
-                crate::rules::EvalFamily::Pinning => crate::eval::variants::baseline(v).name(),
+                crate::rules::EvalFamily::Hitting | crate::rules::EvalFamily::Pinning => "hitnet",
             };
             assert_eq!(n.evaluator().name(), want);
             let h = Builtin::new("heuristic", &set(&[])).unwrap();

@@ -153,8 +153,8 @@ pub enum EvalFamily {
     LongNardy,
     /// The hitting games' (network input layout 2, trained by TD(λ)).
     Hitting,
-    /// The pinning games' (the hitting games' baseline and network shape;
-    /// no network shipped yet, so `engine.eval net` plays the baseline).
+    /// The pinning games' (the hitting games' baseline and network shape
+    /// and inputs, their own weights trained by TD(λ) on Plakoto).
     Pinning,
 }
 
