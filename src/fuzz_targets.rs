@@ -220,12 +220,19 @@ pub fn position_text(data: &[u8]) {
         Err(_) => assert!(whole.is_err(), "the two parsers disagree"),
     }
     // The same text in a pinning game (`pins=`) and a hitting one (`bar=`).
-    for variant in [crate::rules::Variant::Plakoto, crate::rules::Variant::Portes] {
+    for variant in [
+        crate::rules::Variant::Plakoto,
+        crate::rules::Variant::Portes,
+    ] {
         if let Ok(s) = crate::notation::parse_state_text_in(variant, &text) {
             check_state(&s);
             let written = state_text(&s);
             let back = crate::notation::parse_state_text_in(variant, &written);
-            assert_eq!(back.as_ref().ok(), Some(&s), "'{written}' reads back otherwise");
+            assert_eq!(
+                back.as_ref().ok(),
+                Some(&s),
+                "'{written}' reads back otherwise"
+            );
         }
     }
     let Ok(s) = whole else { return };

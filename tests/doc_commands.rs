@@ -326,6 +326,88 @@ fn match_to_and_cube_commands_run() {
 }
 
 #[test]
+fn greek_and_bulgarian_commands_run() {
+    // docs/MATCHES.md, "Rotating matches" (40 matches there): two here.
+    let dir = scratch("rotation");
+    let out = gulbara(
+        &dir,
+        &[
+            "match",
+            "--rotation",
+            "portes,plakoto,fevga",
+            "--match-to",
+            "5",
+            "--games",
+            "2",
+            "--seed",
+            "3",
+            "-j",
+            "2",
+            "--records",
+            "rot/",
+            "--no-progress",
+            "--engine",
+            "cmd=builtin:net",
+            "name=net",
+            "--engine",
+            "cmd=builtin:heuristic",
+            "name=baseline",
+        ],
+    );
+    assert!(out.contains("rotation portes,plakoto,fevga\n"), "{out}");
+    let replayed = gulbara(&dir, &["replay", "rot/match-000001.txt"]);
+    assert!(replayed.contains("game 1 variant portes"), "{replayed}");
+    let analysed = gulbara(&dir, &["analyse", "rot/match-000001.txt"]);
+    assert!(
+        analysed.starts_with("rotation portes,plakoto,fevga"),
+        "{analysed}"
+    );
+    // docs/TRAINING.md, "Plakoto and Tapa" (600,000 games there): a few here.
+    gulbara(
+        &dir,
+        &[
+            "train",
+            "--variant",
+            "plakoto",
+            "--dir",
+            "pl128",
+            "--games",
+            "40",
+            "--hidden",
+            "16",
+            "--seed",
+            "12",
+            "--lambda",
+            "0.7",
+            "--checkpoint-every",
+            "20",
+            "--gate-games",
+            "4",
+            "--no-progress",
+        ],
+    );
+    assert!(dir.join("pl128/checkpoint.gbnn").is_file());
+    // docs/STRENGTH.md, "The Greek and Bulgarian games" (4,000 games and
+    // 400 matches there): two each here.
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/greek-strength.sh");
+    let run = Command::new("bash")
+        .arg(&script)
+        .args(["2", "2", "1"])
+        .env("GULBARA", BIN)
+        .current_dir(&dir)
+        .output()
+        .expect("run scripts/greek-strength.sh");
+    let text = String::from_utf8_lossy(&run.stdout);
+    assert!(
+        run.status.success(),
+        "{text}\n{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    assert_eq!(text.matches("\nppg ").count(), 12, "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn supervised_data_commands_run_as_written() {
     let dir = scratch("supervised");
     // docs/TRAINING.md, "Supervised training data": a few games here.
