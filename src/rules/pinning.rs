@@ -292,7 +292,8 @@ pub fn pins_consistent(c: Checkers, other: Checkers) -> Result<(), u8> {
     for p in 1..=24u8 {
         let (mine, theirs) = (c.at(p), other.at(mirrored(p)));
         let pinned = c.pinned(p);
-        if pinned && (mine != 1 || theirs == 0) {
+        // A pinned checker is alone, under a free opposing one.
+        if pinned && (mine != 1 || theirs == 0 || other.pinned(mirrored(p))) {
             return Err(p);
         }
         if mine > 0 && theirs > 0 && !pinned && !(theirs == 1 && other.pinned(mirrored(p))) {
@@ -358,6 +359,11 @@ mod tests {
         };
         assert_eq!(pins_consistent(pos.own, pos.opp), Ok(()));
         assert_eq!(pins_consistent(pos.opp, pos.own), Ok(()));
+        // Not both pinned, nor a pin with nothing on top, nor two pinned.
+        let both = pos.opp.with_pin(15, true);
+        assert_eq!(pins_consistent(pos.own, both), Err(10));
+        let bare = pos.own.with_pin(10, false).moved(10, 9).with_pin(9, true);
+        assert_eq!(pins_consistent(bare, pos.opp), Err(9));
         assert!(!open(pos, 10));
         assert_eq!(
             step_problem(pos, Step::new(10, 2)).as_deref(),
