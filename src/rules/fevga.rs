@@ -260,33 +260,8 @@ mod tests {
     /// positions of seeded random Fevga games, for every roll.
     #[test]
     fn fast_paths_equal_the_general_enumeration() {
-        use crate::rules::game::{DiceSource, SeededDice};
-        use crate::rules::{GameState, RuleOptions, Side, StageGen, Variant};
-        let opts = RuleOptions::for_variant(Variant::Fevga);
-        let mut rng = crate::splitmix::SplitMix::new(29);
-        let mut positions = Vec::new();
-        for g in 0..60 {
-            let mut dice = SeededDice::new(g);
-            let mut s = GameState::start_of(Variant::Fevga, Side::White);
-            let mut stages = StageGen::new();
-            let mut ends = Vec::new();
-            for _ in 0..400 {
-                if s.result().is_some() {
-                    break;
-                }
-                positions.push(s.pos);
-                let Ok(r) = s.roll(&opts, dice.die(), dice.die()) else {
-                    break;
-                };
-                s = r;
-                while s.result().is_none() && s.stage_dice().is_some() {
-                    let Some(stage) = s.stage_dice() else { break };
-                    let n = stages.generate(&opts, &s, stage, &mut ends);
-                    let pick = rng.below(ends.len());
-                    s = s.after_stage(&opts, ends[pick].pos, n);
-                }
-            }
-        }
+        let positions =
+            crate::rules::game::random_game_positions(crate::rules::Variant::Fevga, 60, 29, 400);
         assert!(positions.len() > 3000, "{}", positions.len());
         let mut rolls: Vec<StageDice> = Vec::new();
         for a in 1..=6u8 {

@@ -662,6 +662,45 @@ pub fn play_choosers(
     )
 }
 
+/// For the generators' tests: the position before each roll of `games`
+/// seeded random games of `variant` (game `g` on [`SeededDice`] seeded `g`,
+/// each stage's end picked at random by a generator seeded `pick_seed`), at
+/// most `max_turns` rolls a game.
+#[cfg(test)]
+pub(crate) fn random_game_positions(
+    variant: crate::rules::Variant,
+    games: u64,
+    pick_seed: u64,
+    max_turns: usize,
+) -> Vec<crate::rules::Position> {
+    let opts = RuleOptions::for_variant(variant);
+    let mut rng = crate::splitmix::SplitMix::new(pick_seed);
+    let mut positions = Vec::new();
+    for g in 0..games {
+        let mut dice = SeededDice::new(g);
+        let mut s = GameState::start_of(variant, Side::White);
+        let mut stages = StageGen::new();
+        let mut ends = Vec::new();
+        for _ in 0..max_turns {
+            if s.result().is_some() {
+                break;
+            }
+            positions.push(s.pos);
+            let Ok(r) = s.roll(&opts, dice.die(), dice.die()) else {
+                break;
+            };
+            s = r;
+            while s.result().is_none() && s.stage_dice().is_some() {
+                let Some(stage) = s.stage_dice() else { break };
+                let n = stages.generate(&opts, &s, stage, &mut ends);
+                let pick = rng.below(ends.len());
+                s = s.after_stage(&opts, ends[pick].pos, n);
+            }
+        }
+    }
+    positions
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

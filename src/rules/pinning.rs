@@ -442,33 +442,8 @@ mod tests {
     /// seeded random Plakoto games, for every roll.
     #[test]
     fn fast_paths_equal_the_general_enumeration() {
-        use crate::rules::game::{DiceSource, SeededDice};
-        use crate::rules::{GameState, RuleOptions, Side, StageGen, Variant};
-        let opts = RuleOptions::for_variant(Variant::Plakoto);
-        let mut rng = crate::splitmix::SplitMix::new(31);
-        let mut positions = Vec::new();
-        for g in 0..60 {
-            let mut dice = SeededDice::new(g);
-            let mut s = GameState::start_of(Variant::Plakoto, Side::White);
-            let mut stages = StageGen::new();
-            let mut ends = Vec::new();
-            for _ in 0..300 {
-                if s.result().is_some() {
-                    break;
-                }
-                positions.push(s.pos);
-                let Ok(r) = s.roll(&opts, dice.die(), dice.die()) else {
-                    break;
-                };
-                s = r;
-                while s.result().is_none() && s.stage_dice().is_some() {
-                    let Some(stage) = s.stage_dice() else { break };
-                    let n = stages.generate(&opts, &s, stage, &mut ends);
-                    let pick = rng.below(ends.len());
-                    s = s.after_stage(&opts, ends[pick].pos, n);
-                }
-            }
-        }
+        let positions =
+            crate::rules::game::random_game_positions(crate::rules::Variant::Plakoto, 60, 31, 300);
         assert!(positions.len() > 3000, "{}", positions.len());
         let (mut fast, mut general) = (Vec::new(), Vec::new());
         let mut g = PinGen::new();

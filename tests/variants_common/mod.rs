@@ -288,17 +288,30 @@ impl NaiveNardy {
 /// One long-nardy step on plain arrays, or `None` when it is not legal
 /// (common rules, the head rule, and per step the six-block rule).
 fn nardy_step(r: NaiveNardy, node: &Node, from: usize, die: u8) -> Option<Node> {
+    if from == 24 && node.heads >= r.head_limit {
+        return None;
+    }
+    let mut n = running_step(node, from, die)?;
+    if from == 24 {
+        n.heads += 1;
+    }
+    if r.six_rule && r.per_step && naive_illegal_six(&n.own, &n.opp) {
+        return None;
+    }
+    Some(n)
+}
+
+/// One step of the same-direction games (Gul bara's board) on plain
+/// arrays under their common rules alone, or `None` when it is not legal:
+/// a checker of the mover's on `from`, any opposing checker closing the
+/// landing point, bearing off once every checker is home (a higher die
+/// only from the highest point).
+fn running_step(node: &Node, from: usize, die: u8) -> Option<Node> {
     if !(1..=24).contains(&from) || node.own[from] == 0 {
         return None;
     }
     let d = usize::from(die);
     let mut n = node.clone();
-    if from == 24 {
-        if n.heads >= r.head_limit {
-            return None;
-        }
-        n.heads += 1;
-    }
     if from > d {
         let to = from - d;
         if node.opp[nardy_other(to)] > 0 {
@@ -315,9 +328,6 @@ fn nardy_step(r: NaiveNardy, node: &Node, from: usize, die: u8) -> Option<Node> 
         }
         n.own[from] -= 1;
         n.own[0] += 1;
-    }
-    if r.six_rule && r.per_step && naive_illegal_six(&n.own, &n.opp) {
-        return None;
     }
     Some(n)
 }
@@ -380,9 +390,6 @@ pub fn naive_fevga_walls(own: &Side, opp: &Side) -> bool {
 /// past the opponent's start, below the mover's 12, or is borne off), and
 /// per step the walls.
 fn fevga_step(per_step: bool, node: &Node, from: usize, die: u8) -> Option<Node> {
-    if !(1..=24).contains(&from) || node.own[from] == 0 {
-        return None;
-    }
     if from == 24 {
         let away = 15 - node.own[24];
         let past = node.own[0] > 0 || (1..12).any(|p| node.own[p] > 0);
@@ -390,25 +397,7 @@ fn fevga_step(per_step: bool, node: &Node, from: usize, die: u8) -> Option<Node>
             return None;
         }
     }
-    let d = usize::from(die);
-    let mut n = node.clone();
-    if from > d {
-        let to = from - d;
-        if node.opp[nardy_other(to)] > 0 {
-            return None;
-        }
-        n.own[from] -= 1;
-        n.own[to] += 1;
-    } else {
-        if (7..=24).any(|p| node.own[p] > 0) {
-            return None;
-        }
-        if from != d && (from + 1..=6).any(|p| node.own[p] > 0) {
-            return None;
-        }
-        n.own[from] -= 1;
-        n.own[0] += 1;
-    }
+    let n = running_step(node, from, die)?;
     if per_step && naive_fevga_walls(&n.own, &n.opp) {
         return None;
     }
