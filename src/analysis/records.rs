@@ -163,8 +163,10 @@ impl Analysis {
     pub fn to_text(&self) -> String {
         let mut s = String::new();
         if !self.rotation.is_empty() {
-            let games: Vec<String> = self.rotation.iter().map(|v| v.to_string()).collect();
-            s.push_str(&format!("rotation {}\n", games.join(",")));
+            s.push_str(&format!(
+                "rotation {}\n",
+                Variant::list_text(&self.rotation)
+            ));
         } else if self.variant != Variant::default() {
             s.push_str(&format!("variant {}\n", self.variant));
         }

@@ -380,7 +380,7 @@ impl MatchReport {
         }
         v["session"] = serde_json::json!(self.session.to_string());
         if !self.rotation.is_empty() {
-            v["rotation"] = serde_json::json!(rotation_text(&self.rotation));
+            v["rotation"] = serde_json::json!(Variant::list_text(&self.rotation));
         }
         if let Some(m) = &self.matches {
             v["matches"] = serde_json::json!({
@@ -430,7 +430,10 @@ impl MatchReport {
         }
         if !self.rotation.is_empty() {
             let at = s.find('\n').map_or(s.len(), |i| i + 1);
-            s.insert_str(at, &format!("rotation {}\n", rotation_text(&self.rotation)));
+            s.insert_str(
+                at,
+                &format!("rotation {}\n", Variant::list_text(&self.rotation)),
+            );
         } else if self.variant != Variant::default() {
             let at = s.find('\n').map_or(s.len(), |i| i + 1);
             s.insert_str(at, &format!("variant {}\n", self.variant));
@@ -479,15 +482,6 @@ impl MatchReport {
         }
         s
     }
-}
-
-/// A rotation as its games' names joined by commas (`portes,plakoto,fevga`).
-pub fn rotation_text(games: &[Variant]) -> String {
-    games
-        .iter()
-        .map(|v| v.to_string())
-        .collect::<Vec<_>>()
-        .join(",")
 }
 
 /// Seed of pair `i` of a match seeded `seed` (splitmix64).
@@ -899,7 +893,10 @@ fn write_records(cfg: &MatchConfig, dir: &std::path::Path, seating: &Seating) {
     let mut tags = vec![("Event".to_string(), "gulbara match".to_string())];
     tags.extend(game_tags(&cfg.rules));
     if !cfg.rotation.is_empty() {
-        tags.push(("Rotation".into(), rotation_text(&cfg.rotation_variants())));
+        tags.push((
+            "Rotation".into(),
+            Variant::list_text(&cfg.rotation_variants()),
+        ));
     }
     tags.extend(crate::record::session_tags(&cfg.session.0));
     tags.extend([
@@ -1073,8 +1070,9 @@ pub fn shard_of(cfg: &MatchConfig, report: &MatchReport) -> shard::MatchShard {
                 .into_iter()
                 .map(|(k, v)| format!("{k}={v}"))
                 .chain(
-                    (!cfg.rotation.is_empty())
-                        .then(|| format!("rotation={}", rotation_text(&cfg.rotation_variants()))),
+                    (!cfg.rotation.is_empty()).then(|| {
+                        format!("rotation={}", Variant::list_text(&cfg.rotation_variants()))
+                    }),
                 )
                 .collect(),
             seed: cfg.seed,

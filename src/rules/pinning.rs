@@ -33,16 +33,10 @@
 //! where the mover stands. Gul bara's fast paths then play it, on the board
 //! without the mover's pinned checkers, which are put back on every end.
 
-use super::hitting::{blot_points, closed_points, mirror_mask};
+use super::hitting::{blot_points, closed_points, mirror_mask, mirrored};
 use super::movegen::{EndSet, StageEnd, fast_paths, game_over_stage};
 use super::position::{CHECKERS, Checkers, HOME_MASK, Position};
 use super::step::{Play, StageDice, Step};
-
-/// The mover's point `p` in the opponent's numbering (and back).
-#[inline(always)]
-const fn mirrored(p: u8) -> u8 {
-    25 - p
-}
 
 /// Why a single step is not legal in a pinning game, or `None` when it is.
 pub fn step_problem(pos: Position, step: Step) -> Option<String> {

@@ -480,6 +480,16 @@ impl Variant {
         self.spec().escalating
     }
 
+    /// Games' names joined by commas, as a rotation is written
+    /// (`portes,plakoto,fevga`).
+    pub fn list_text(games: &[Variant]) -> String {
+        games
+            .iter()
+            .map(|v| v.spec().name)
+            .collect::<Vec<_>>()
+            .join(",")
+    }
+
     /// The rule option names of this variant, in documentation order.
     pub const fn option_names(self) -> &'static [&'static str] {
         self.spec().options

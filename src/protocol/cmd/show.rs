@@ -100,10 +100,9 @@ impl Session {
             self.say(&session_line(session));
         }
         if let Some(r) = self.engine().rotation() {
-            let games: Vec<String> = r.games.iter().map(|g| g.to_string()).collect();
             self.say(&format!(
                 "rotation {} game {}",
-                games.join(","),
+                crate::rules::Variant::list_text(&r.games),
                 r.played + 1
             ));
         }
