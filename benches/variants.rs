@@ -80,6 +80,24 @@ impl Rng {
 /// each marked as having made its roll (so the turn context, e.g. long
 /// nardy's first-turn head rule, is that of the roll to be played).
 fn random_corpus(variant: Variant, n: usize, seed: u64) -> Vec<GameState> {
+    random_corpus_where(variant, n, seed, |_| true)
+}
+
+/// Whether a running game (long nardy, Fevga) is a race: both sides have
+/// every checker in the second half of their path (their points 1..=12),
+/// so no checker of one can still land where a checker of the other will.
+fn running_race(pos: &Position) -> bool {
+    const FIRST_HALF: u32 = 0xFF_F000;
+    pos.own.mask() & FIRST_HALF == 0 && pos.opp.mask() & FIRST_HALF == 0
+}
+
+/// [`random_corpus`] keeping only the positions `keep` accepts.
+fn random_corpus_where(
+    variant: Variant,
+    n: usize,
+    seed: u64,
+    keep: impl Fn(&Position) -> bool,
+) -> Vec<GameState> {
     let opts = RuleOptions::for_variant(variant);
     let mut rng = Rng(seed);
     let mut gen_ = StageGen::new();
@@ -92,7 +110,11 @@ fn random_corpus(variant: Variant, n: usize, seed: u64) -> Vec<GameState> {
             state = GameState::start_of(variant, Side::White);
         }
         if state.pending == Pending::Roll {
-            if !state.pos.is_over() && rng.below(8) == 0 && seen.insert(state.pos) {
+            if !state.pos.is_over()
+                && rng.below(8) == 0
+                && keep(&state.pos)
+                && seen.insert(state.pos)
+            {
                 let mut s = state;
                 s.rolls[s.to_move.index()] += 1;
                 corpus.push(s);
@@ -183,6 +205,9 @@ fn cases() -> Vec<Case> {
     let contact = backgammon("contact.csv");
     let race = backgammon("race.csv");
     let long = random_corpus(Variant::LongNardy, 1_000, 0x6C6F_6E67);
+    let long_contact =
+        random_corpus_where(Variant::LongNardy, 1_000, 0x6C6F_6E67, |p| !running_race(p));
+    let long_race = random_corpus_where(Variant::LongNardy, 1_000, 0x6C6F_6E67, running_race);
     let short = random_corpus(Variant::ShortNardy, 1_000, 0x7368_6F72);
     let ln = RuleOptions::for_variant(Variant::LongNardy);
     let sn = RuleOptions::for_variant(Variant::ShortNardy);
@@ -240,6 +265,30 @@ fn cases() -> Vec<Case> {
         (
             "long_nardy/doublets",
             Input::Stage(ln, long),
+            doublets(),
+            None,
+        ),
+        (
+            "long_nardy/contact/non_doublets",
+            Input::Stage(ln, long_contact.clone()),
+            non_doublets(),
+            None,
+        ),
+        (
+            "long_nardy/contact/doublets",
+            Input::Stage(ln, long_contact),
+            doublets(),
+            None,
+        ),
+        (
+            "long_nardy/race/non_doublets",
+            Input::Stage(ln, long_race.clone()),
+            non_doublets(),
+            None,
+        ),
+        (
+            "long_nardy/race/doublets",
+            Input::Stage(ln, long_race),
             doublets(),
             None,
         ),

@@ -218,6 +218,11 @@ fn compare_nardy(six_block: SixBlock) -> (Vec<String>, [u32; 4]) {
                 let rules = LongNardySteps {
                     head_limit,
                     six_block,
+                    rows_possible: nardy::row_of_six_within(
+                        pos.own,
+                        dice.count(),
+                        nardy::forbidden_row_starts(pos.opp),
+                    ),
                 };
                 let n = MoveGen::with_rules(rules).generate(pos, dice, &mut out);
                 let naive = naive_nardy(pos, dice, NaiveNardy::from_rules(rules));
@@ -292,6 +297,11 @@ fn long_nardy_end_properties() {
                     let rules = LongNardySteps {
                         head_limit,
                         six_block,
+                        rows_possible: nardy::row_of_six_within(
+                            pos.own,
+                            dice.count(),
+                            nardy::forbidden_row_starts(pos.opp),
+                        ),
                     };
                     let n = MoveGen::with_rules(rules).generate(pos, dice, &mut out);
                     assert!(n <= dice.count());
@@ -510,7 +520,7 @@ fn compare_fevga(six_block: SixBlock) -> Vec<String> {
     let (mut walls_bit, mut start_bit) = (0u32, 0u32);
     for &pos in &positions {
         for dice in all_stages() {
-            let rules = FevgaSteps::for_stage(pos, six_block);
+            let rules = FevgaSteps::for_stage(pos, dice, six_block);
             let n = MoveGen::with_rules(rules).generate(pos, dice, &mut out);
             let naive = naive_fevga(pos, dice, per_step);
             if let Err(e) = same_result(&format!("{rules:?}"), pos, dice, &out, n, &naive) {

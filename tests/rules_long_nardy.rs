@@ -173,6 +173,7 @@ fn later_turns_take_one_checker_from_the_head() {
     let two = LongNardySteps {
         head_limit: 2,
         six_block: SixBlock::EndOfTurn,
+        rows_possible: nardy::row_of_six_within(p.own, 4, nardy::forbidden_row_starts(p.opp)),
     };
     let (ends, n) = nardy::stage_ends(p, same(4), two);
     assert_eq!(n, 4);
@@ -200,6 +201,7 @@ fn one_step_ends(p: Position, die: u8, six_block: SixBlock) -> BTreeSet<(usize, 
     let r = LongNardySteps {
         head_limit: 1,
         six_block,
+        rows_possible: nardy::row_of_six_within(p.own, 1, nardy::forbidden_row_starts(p.opp)),
     };
     let (ends, n) = nardy::stage_ends(p, StageDice::Same { die, count: 1 }, r);
     assert_eq!(n, 1);
@@ -262,6 +264,7 @@ fn end_of_turn_and_per_step_differ() {
         let r = LongNardySteps {
             head_limit: 1,
             six_block,
+            rows_possible: nardy::row_of_six_within(p.own, 2, nardy::forbidden_row_starts(p.opp)),
         };
         nardy::stage_ends(p, StageDice::Pair(2, 1), r)
     };
@@ -347,6 +350,7 @@ fn per_step_lets_a_lower_checker_break_the_row_first() {
         let r = LongNardySteps {
             head_limit: 1,
             six_block,
+            rows_possible: nardy::row_of_six_within(p.own, 2, nardy::forbidden_row_starts(p.opp)),
         };
         let (ends, n) = nardy::stage_ends(p, StageDice::Same { die: 5, count: 2 }, r);
         assert_eq!(n, 2);
@@ -370,6 +374,7 @@ fn a_six_that_cannot_be_avoided_costs_a_die() {
         let r = LongNardySteps {
             head_limit: 1,
             six_block,
+            rows_possible: nardy::row_of_six_within(p.own, 2, nardy::forbidden_row_starts(p.opp)),
         };
         let (ends, n) = nardy::stage_ends(p, StageDice::Pair(5, 1), r);
         assert_eq!(n, 1, "{six_block:?}");

@@ -17,7 +17,7 @@
 //! only, and the generator's fast paths run.
 
 use super::movegen::{MoveGen, StageEnd, StepRules};
-use super::nardy::{HEAD, has_illegal_block};
+use super::nardy::{HEAD, forbidden_row_starts, has_illegal_block, row_of_six_within};
 use super::options::SixBlock;
 use super::position::{CHECKERS, Checkers, Position};
 use super::step::{StageDice, Step};
@@ -28,6 +28,10 @@ pub const OPPONENT_START: u8 = 12;
 
 /// The mover's starting quarter (points 19–24) in an occupancy mask.
 const START_QUARTER: u32 = 0x3F << 18;
+
+/// The starting quarter as a row of [`row_of_six_within`]: the opponent's
+/// points 7–12.
+const START_QUARTER_ROW: u32 = 1 << 6;
 
 /// Whether a checker of `own` has passed the opponent's start (stands below
 /// the mover's 12, or is borne off), which frees the start.
@@ -63,6 +67,10 @@ pub struct FevgaSteps {
     pub start_pending: bool,
     /// When the walls are judged.
     pub six_block: SixBlock,
+    /// Whether the stage could make a wall at all (the starting quarter is
+    /// one of the rows [`row_of_six_within`] looks at); `true` is always
+    /// safe.
+    pub walls_possible: bool,
 }
 
 impl Default for FevgaSteps {
@@ -70,16 +78,22 @@ impl Default for FevgaSteps {
         FevgaSteps {
             start_pending: true,
             six_block: SixBlock::EndOfTurn,
+            walls_possible: true,
         }
     }
 }
 
 impl FevgaSteps {
-    /// The restrictions of a stage played from `pos`.
-    pub fn for_stage(pos: Position, six_block: SixBlock) -> FevgaSteps {
+    /// The restrictions of a stage of `dice` played from `pos`.
+    pub fn for_stage(pos: Position, dice: StageDice, six_block: SixBlock) -> FevgaSteps {
         FevgaSteps {
             start_pending: !runner_passed(pos.own),
             six_block,
+            walls_possible: row_of_six_within(
+                pos.own,
+                dice.count(),
+                forbidden_row_starts(pos.opp) | START_QUARTER_ROW,
+            ),
         }
     }
 }
@@ -90,7 +104,7 @@ impl StepRules for FevgaSteps {
         if self.start_pending && step.from == HEAD && start_closed(own) {
             return false;
         }
-        if self.six_block == SixBlock::PerStep && step.from > step.die {
+        if self.walls_possible && self.six_block == SixBlock::PerStep && step.from > step.die {
             let after = own.moved(step.from, step.to());
             return !illegal_walls(after, opp);
         }
@@ -108,7 +122,7 @@ impl StepRules for FevgaSteps {
 
     #[inline]
     fn end_allowed(&self, end: Position) -> bool {
-        !illegal_walls(end.own, end.opp)
+        !self.walls_possible || !illegal_walls(end.own, end.opp)
     }
 
     #[inline]
@@ -118,7 +132,7 @@ impl StepRules for FevgaSteps {
 
     #[inline]
     fn end_ok(&self, _start: Checkers, end: Position) -> bool {
-        !illegal_walls(end.own, end.opp)
+        !self.walls_possible || !illegal_walls(end.own, end.opp)
     }
 }
 
@@ -126,7 +140,7 @@ impl StepRules for FevgaSteps {
 /// playable dice.
 pub fn stage_ends(pos: Position, dice: StageDice, six_block: SixBlock) -> (Vec<StageEnd>, u8) {
     let mut out = Vec::new();
-    let rules = FevgaSteps::for_stage(pos, six_block);
+    let rules = FevgaSteps::for_stage(pos, dice, six_block);
     let n = MoveGen::with_rules(rules).generate(pos, dice, &mut out);
     (out, n)
 }
@@ -274,7 +288,7 @@ mod tests {
         let mut checked = 0;
         for pos in &positions {
             for &dice in &rolls {
-                let rules = FevgaSteps::for_stage(*pos, SixBlock::EndOfTurn);
+                let rules = FevgaSteps::for_stage(*pos, dice, SixBlock::EndOfTurn);
                 let mut g = MoveGen::with_rules(rules);
                 let n_fast = g.generate(*pos, dice, &mut fast);
                 let n_general = g.generate_general(*pos, dice, &mut general);

@@ -22,6 +22,10 @@ pub struct LongNardySteps {
     pub head_limit: u8,
     /// When the six-block rule is judged.
     pub six_block: SixBlock,
+    /// Whether the stage could make a row of six at all
+    /// ([`row_of_six_within`]); when it cannot, no end needs the check.
+    /// `true` is always safe.
+    pub rows_possible: bool,
 }
 
 impl Default for LongNardySteps {
@@ -29,6 +33,7 @@ impl Default for LongNardySteps {
         LongNardySteps {
             head_limit: 1,
             six_block: SixBlock::EndOfTurn,
+            rows_possible: true,
         }
     }
 }
@@ -58,6 +63,7 @@ impl LongNardySteps {
         LongNardySteps {
             head_limit,
             six_block,
+            rows_possible: row_of_six_within(pos.own, dice.count(), forbidden_row_starts(pos.opp)),
         }
     }
 }
@@ -71,27 +77,59 @@ fn one_head_checker_plays_four(pos: Position, die: u8) -> bool {
     (1..=4).all(|k| blocked & (1 << (HEAD - k * die - 1)) == 0)
 }
 
+/// Whether `own` could hold, after `steps` more steps, one of the rows of
+/// six (in the other side's numbering, as [`has_illegal_block`] and Fevga's
+/// starting quarter look at them) that start at the bits of `starts` (bit
+/// `i`: points `i + 1..=i + 6`). Each step adds at most one held point, so
+/// such a row must already hold `6 - steps`. Judged once per stage, it
+/// spares the end-by-end check in most stages.
+pub fn row_of_six_within(own: Checkers, steps: u8, starts: u32) -> bool {
+    let need = 6u8.saturating_sub(steps);
+    let m = own.mask_in_other_numbering();
+    let mut s = starts & 0x7_FFFF;
+    while s != 0 {
+        let i = s.trailing_zeros();
+        s &= s - 1;
+        if HELD_OF_SIX[((m >> i) & 0x3F) as usize] >= need {
+            return true;
+        }
+    }
+    false
+}
+
+/// Set bits of each 6-bit number (no `popcnt` on the baseline target).
+const HELD_OF_SIX: [u8; 64] = {
+    let mut t = [0u8; 64];
+    let mut i = 0;
+    while i < 64 {
+        t[i] = (i as u32).count_ones() as u8;
+        i += 1;
+    }
+    t
+};
+
+/// The starts of the rows of six that the six-block rule forbids against
+/// `opp` (bit `i`: points `i + 1..=i + 6` of `opp`'s numbering): those with
+/// no opposing checker below them, none while `opp` has borne one off.
+pub fn forbidden_row_starts(opp: Checkers) -> u32 {
+    let m = opp.mask();
+    if opp.off() > 0 || m == 0 {
+        return 0;
+    }
+    // A row starting at or below `opp`'s lowest checker has none ahead.
+    (2u32 << m.trailing_zeros()) - 1
+}
+
 /// Whether the mover `own` holds six or more points in a row (along the
 /// opponent's path) with no opposing checker of `opp` ahead of them.
 pub fn has_illegal_block(own: Checkers, opp: Checkers) -> bool {
     // The mover's points in the opponent's numbering: the opponent runs
     // from its 24 down to its 1, so "ahead" of a block is below it.
-    let mut m = own.mask_in_other_numbering();
-    if m.count_ones() < 6 {
-        return false;
-    }
-    let ahead_any = opp.off() > 0;
-    let opp_mask = opp.mask();
-    // Walk the runs from the low end.
-    while m != 0 {
-        let lo = m.trailing_zeros();
-        let run = (m >> lo).trailing_ones();
-        if run >= 6 && !ahead_any && opp_mask & ((1u32 << lo) - 1) == 0 {
-            return true;
-        }
-        m &= !(((1u64 << (lo + run)) - 1) as u32);
-    }
-    false
+    let m = own.mask_in_other_numbering();
+    // Bit i set: points i+1..=i+6 all held. The lowest such i starts the
+    // lowest row of six or more, the one with the fewest points ahead.
+    let rows = m & (m >> 1) & (m >> 2) & (m >> 3) & (m >> 4) & (m >> 5);
+    rows != 0 && rows & forbidden_row_starts(opp) != 0
 }
 
 impl StepRules for LongNardySteps {
@@ -100,7 +138,7 @@ impl StepRules for LongNardySteps {
         if step.from == HEAD && start.at(HEAD) - own.at(HEAD) >= self.head_limit {
             return false;
         }
-        if self.six_block == SixBlock::PerStep && step.from > step.die {
+        if self.rows_possible && self.six_block == SixBlock::PerStep && step.from > step.die {
             let after = own.moved(step.from, step.to());
             return !has_illegal_block(after, opp);
         }
@@ -116,7 +154,7 @@ impl StepRules for LongNardySteps {
 
     #[inline]
     fn end_allowed(&self, end: Position) -> bool {
-        !has_illegal_block(end.own, end.opp)
+        !self.rows_possible || !has_illegal_block(end.own, end.opp)
     }
 
     #[inline]
@@ -131,7 +169,7 @@ impl StepRules for LongNardySteps {
     #[inline]
     fn end_ok(&self, start: Checkers, end: Position) -> bool {
         start.at(HEAD).saturating_sub(end.own.at(HEAD)) <= self.head_limit
-            && !has_illegal_block(end.own, end.opp)
+            && (!self.rows_possible || !has_illegal_block(end.own, end.opp))
     }
 }
 
@@ -220,6 +258,52 @@ mod tests {
             }
         }
         assert!(checked > 100_000, "{checked} ends checked");
+    }
+
+    /// Whenever some play of a stage ends with six in a row, the check
+    /// made once before the stage said one was possible.
+    #[test]
+    fn rows_of_six_are_foreseen_before_the_stage() {
+        let positions = crate::rules::game::random_game_positions(
+            crate::rules::Variant::LongNardy,
+            100,
+            23,
+            400,
+        );
+        let six = |c: Checkers| {
+            let m = c.mask_in_other_numbering();
+            m & (m >> 1) & (m >> 2) & (m >> 3) & (m >> 4) & (m >> 5) != 0
+        };
+        let (mut rows, mut spared) = (0, 0);
+        for pos in &positions {
+            for a in 1..=6u8 {
+                for b in 1..=a {
+                    let dice = if a == b {
+                        StageDice::Same { die: a, count: 4 }
+                    } else {
+                        StageDice::Pair(a, b)
+                    };
+                    let n = dice.count();
+                    let possible = row_of_six_within(pos.own, n, 0x7_FFFF);
+                    let forbidden = forbidden_row_starts(pos.opp);
+                    let possible_illegal = row_of_six_within(pos.own, n, forbidden);
+                    // Gul bara's moves: long nardy's without its restrictions.
+                    let mut g = MoveGen::new();
+                    let mut out = Vec::new();
+                    g.generate_general(*pos, dice, &mut out);
+                    let made = out.iter().any(|e| six(e.pos.own));
+                    assert!(possible || !made, "{pos:?} {dice:?}");
+                    let illegal = out.iter().any(|e| has_illegal_block(e.pos.own, e.pos.opp));
+                    assert!(possible_illegal || !illegal, "{pos:?} {dice:?}");
+                    rows += usize::from(illegal);
+                    spared += usize::from(!possible_illegal);
+                }
+            }
+        }
+        assert!(
+            rows > 30 && spared > 1000,
+            "{rows} rows, {spared} stages spared"
+        );
     }
 
     #[test]

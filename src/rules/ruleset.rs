@@ -142,7 +142,7 @@ impl StageGen {
             }
             RulesModule::Fevga => {
                 self.fevga
-                    .set_rules(FevgaSteps::for_stage(pos, opts.six_block));
+                    .set_rules(FevgaSteps::for_stage(pos, dice, opts.six_block));
                 self.fevga.generate(pos, dice, out)
             }
             RulesModule::Hitting => self.hitting.generate(pos, dice, out),
