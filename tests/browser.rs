@@ -228,9 +228,12 @@ impl Page {
                 let status = self.text("status").await;
                 let errors = self.js("window.gulbara.errors()").await;
                 let log = self.js("window.gulbara.log().slice(-40).join('\\n')").await;
+                let session = self.js("JSON.stringify(window.gulbara.session())").await;
+                let shown = self.text("f-match").await;
                 panic!(
-                    "{}: waited too long for {what} ({expr}); status: {status}; errors: {errors}\nthe last protocol lines:\n{}",
+                    "{}: waited too long for {what} ({expr}); status: {status}; errors: {errors}; session: {session}, shown as {shown:?}; phase {}\nthe last protocol lines:\n{}",
                     self.name,
+                    self.js("S.phase").await,
                     log.as_str().unwrap_or_default()
                 );
             }
@@ -1155,6 +1158,146 @@ async fn a_backgammon_match_with_a_double_a_take_and_a_drop() {
     );
     let status = page.text("status").await;
     assert!(status.contains("The engine wins the match 5-4"), "{status}");
+    page.no_errors().await;
+    page.close().await;
+}
+
+/// A rotating match (issue 29): Greek tavli to 7 points, chosen in the
+/// settings. Its games come in turn, Portes, Plakoto, Fevga and round again,
+/// each with its own board, rules and record, the score kept across them;
+/// the engine's `show` says which game of the rotation is in play.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs chromium and chromium-driver (apt-get install -y chromium chromium-driver); run with --include-ignored"]
+async fn a_tavli_match_rotates_portes_plakoto_and_fevga() {
+    let (browser, driver) = tools();
+    let query = "anim=0&seed=29&start=you";
+    let page = Page::open_at("tavli", &browser, &driver, &[], query).await;
+    page.set_option("engine.ply", "1").await;
+    page.choose_session("match", 7, "off").await;
+    page.client
+        .find(Locator::Id("rotation"))
+        .await
+        .expect("the rotation setting")
+        .select_by_value("portes,plakoto,fevga")
+        .await
+        .expect("choose Greek tavli");
+    page.wait(
+        "the match's first game",
+        "S.variant === 'portes' && S.phase === 'roll' && S.moves.length === 0",
+    )
+    .await;
+    let rotation = ["portes", "plakoto", "fevga"];
+    let names = ["Portes", "Plakoto", "Fevga"];
+    let session = "window.gulbara.session()";
+    let mut games: Vec<String> = Vec::new();
+    let (mut steps, mut rolls, mut reloaded) = (0, 0, false);
+    loop {
+        steps += 1;
+        assert!(steps < 6000, "the match does not end: {games:?}");
+        page.wait(
+            "the person's turn",
+            "['roll', 'move', 'done', 'over'].includes(S.phase)",
+        )
+        .await;
+        match page.js("S.phase").await.as_str().unwrap() {
+            "roll" => {
+                rolls += 1;
+                // A reload in the second game takes the match up again at
+                // that game of the rotation.
+                if games.len() == 1 && rolls > 3 && !reloaded {
+                    reloaded = true;
+                    let before = page.js("S.moves.join(' ') + '|' + S.turns.length").await;
+                    page.client
+                        .goto(&format!("http://{}/?{query}", page._web.http))
+                        .await
+                        .expect("reload the board");
+                    page.wait(
+                        "the game back after the reload",
+                        &format!(
+                            "window.gulbara && S.phase === 'roll' && S.moves.join(' ') + '|' + S.turns.length === {before}"
+                        ),
+                    )
+                    .await;
+                    assert_eq!(page.js("S.variant").await, json!("plakoto"));
+                    assert_eq!(
+                        page.js(&format!(
+                            "{session}.rotation.join(',') + ' ' + {session}.game"
+                        ))
+                        .await,
+                        json!("portes,plakoto,fevga 1")
+                    );
+                    assert_eq!(
+                        page.js("document.getElementById('rotation').value").await,
+                        json!("portes,plakoto,fevga")
+                    );
+                }
+                page.roll().await;
+            }
+            "move" => {
+                page.click_step().await;
+            }
+            "done" => page.end_turn().await,
+            "over" => {
+                let k = games.len();
+                let variant = rotation[k % 3];
+                assert_eq!(page.js("S.variant").await, json!(variant), "game {}", k + 1);
+                let shown = page.text("f-match").await;
+                assert!(
+                    shown.contains(&format!("game {}, {}", k + 1, names[k % 3])),
+                    "{shown}"
+                );
+                // The engine is at the same game of the rotation.
+                let said = page
+                    .js("window.gulbara.log().filter((l) => l.includes('rotation portes,plakoto,fevga game')).pop()")
+                    .await;
+                assert!(
+                    said.as_str()
+                        .unwrap_or_default()
+                        .ends_with(&format!("rotation portes,plakoto,fevga game {}", k + 1)),
+                    "{said}"
+                );
+                let record = page
+                    .js("document.getElementById('record').textContent")
+                    .await;
+                let record = record.as_str().unwrap().to_string();
+                assert!(
+                    record.contains(&format!("[Variant \"{variant}\"]"))
+                        && record.contains(&format!(
+                            "a rotating match (portes,plakoto,fevga), game {}",
+                            k + 1
+                        )),
+                    "{record}"
+                );
+                page.replays(&record, &format!("game-{}", k + 1));
+                let score = page.js(&format!("{session}.score")).await;
+                games.push(format!("{variant} {score}"));
+                eprintln!("tavli: {}", games.last().unwrap());
+                if page.js(&format!("{session}.winner")).await != json!(null) {
+                    break;
+                }
+                page.click_css("#newgame").await;
+                let next = rotation[(k + 1) % 3];
+                page.wait(
+                    "the rotation's next game",
+                    &format!(
+                        "S.variant === '{next}' && S.phase === 'roll' && S.moves.length === 0"
+                    ),
+                )
+                .await;
+                // Its own rules: the settings show the next game's.
+                assert_eq!(
+                    page.js("document.getElementById('variant').value").await,
+                    json!(next)
+                );
+            }
+            other => panic!("unexpected phase {other}"),
+        }
+    }
+    // A match to 7 needs at least four games (two points at most a game):
+    // the rotation comes round to Portes again.
+    assert!(games.len() >= 4 && reloaded, "{games:?}");
+    let status = page.text("status").await;
+    assert!(status.contains("the match"), "{status}");
     page.no_errors().await;
     page.close().await;
 }

@@ -538,19 +538,25 @@ async function restore() {
   const g = kept?.game;
   if (!RESTORE || !g || !VARIANT_NAMES[kept.variant] || !Array.isArray(g.moves) || !Array.isArray(g.turns) || !kept.session) return false;
   try {
+    M = Object.assign({ rotation: null, game: 0 }, kept.session);
     $('variant').value = kept.variant;
-    await must(`set game.variant ${kept.variant}`);
+    if (M.rotation) {
+      // The rotating match brought back to the game in play: `newsession`
+      // starts its first game, each `newgame` the next.
+      await must(sessionLine());
+      for (let k = 0; k < M.game; k += 1) await must('newgame');
+      if (rotationGame() !== kept.variant) throw new Error(`the rotation is not at ${kept.variant}`);
+    } else {
+      await must(`set game.variant ${kept.variant}`);
+    }
     for (const [k, v] of Object.entries(kept.settings || {})) await engine.cmd(`set ${k} ${v}`);
     await loadKeys();
-    M = kept.session;
     WATCH = kept.side === 'watch';
     HUMAN = kept.side === 'b' ? 'b' : 'w';
     ENGINE = other(HUMAN);
-    $('session-kind').value = M.kind;
-    $('match-length').value = String(M.length || 5);
+    showSession();
     $('cube').value = kept.cubeChoice || 'default';
-    $('length-label').hidden = M.kind !== 'match';
-    await must(sessionLine());
+    if (!M.rotation) await must(sessionLine());
     S = Object.assign(newState(kept.variant), { keys: S.keys }, g);
     // Still at the opening throw: kept so by the save in sync.
     if (!g.opened) S.phase = 'opening';
@@ -597,9 +603,32 @@ let M = null;
 function sessionFromSettings() {
   const kind = $('session-kind').value === 'match' ? 'match' : 'money';
   const length = kind === 'match' ? Math.max(1, Math.min(25, Math.round(Number($('match-length').value)) || 5)) : 0;
+  // A rotating match (Greek tavli, Bulgarian tabla): its games in turn.
+  const list = $('rotation').value.split(',').filter((v) => VARIANT_NAMES[v]);
+  const rotation = kind === 'match' && list.length > 1 ? list : null;
   const choice = $('cube').value;
-  const cube = choice === 'on' || (choice === 'default' && $('variant').value === 'backgammon');
-  return { kind, length, cube, score: { w: 0, b: 0 }, crawford: false, crawfordPlayed: false, winner: null, games: 0 };
+  const first = rotation ? rotation[0] : $('variant').value;
+  const cube = choice === 'on' || (choice === 'default' && first === 'backgammon');
+  // `game`: the game in play, counted from 0 (each new game is the next).
+  return { kind, length, cube, rotation, game: 0, score: { w: 0, b: 0 }, crawford: false, crawfordPlayed: false, winner: null, games: 0 };
+}
+
+/** The game of the rotation the session is at (null: not a rotating match). */
+function rotationGame() {
+  return M && M.rotation ? M.rotation[M.game % M.rotation.length] : null;
+}
+
+/** Shows the session controls as the session is (`values`: their values
+ *  too, which a new session from the settings leaves as the person is
+ *  typing them). */
+function showSession(values = true) {
+  if (values) {
+    $('session-kind').value = M.kind;
+    $('match-length').value = String(M.length || 5);
+    $('rotation').value = M.rotation ? M.rotation.join(',') : '';
+  }
+  $('length-label').hidden = M.kind !== 'match';
+  $('rotation-label').hidden = M.kind !== 'match';
 }
 
 const onOff = (b) => (b ? 'on' : 'off');
@@ -616,13 +645,15 @@ async function must(line) {
 /** A new session from the settings, and its first game. */
 async function newSession() {
   M = sessionFromSettings();
-  $('length-label').hidden = M.kind !== 'match';
+  showSession(false);
   await must(sessionLine());
-  await newGame();
+  // A rotating match's `newsession` has started its first game.
+  await newGame(M.rotation !== null);
 }
 
 function sessionLine() {
-  return M.kind === 'match' ? `newsession type match length ${M.length} cube ${onOff(M.cube)}` : `newsession type money cube ${onOff(M.cube)}`;
+  const rotation = M.rotation ? ` rotation ${M.rotation.join(',')}` : '';
+  return M.kind === 'match' ? `newsession type match length ${M.length} cube ${onOff(M.cube)}${rotation}` : `newsession type money cube ${onOff(M.cube)}`;
 }
 
 /** Tells the engine the score and the cube of the game. */
@@ -749,22 +780,36 @@ function sessionText() {
   if (!M) return '–';
   const cube = M.cube ? `cube ${S.cube.value}${S.cube.owner === 'center' ? ' in the middle' : S.cube.owner === HUMAN ? ' (yours)' : " (the engine's)"}` : 'no cube';
   if (M.kind === 'money') return `money play, ${cube}; ${scoreWords()}`;
-  return `match to ${M.length}: ${scoreWords()}${M.crawford ? ', Crawford game' : ''}; ${cube}`;
+  return `match to ${M.length}: ${scoreWords()}${M.crawford ? ', Crawford game' : ''}; ${cube}${rotationText()}`;
 }
 
-async function newGame() {
+/** The rotation in words, with the game in play: '' outside one. */
+function rotationText() {
+  if (!M || !M.rotation) return '';
+  const names = M.rotation.map((v) => VARIANT_NAMES[v]).join(', ');
+  return `; games in turn: ${names}; game ${M.game + 1}, ${VARIANT_NAMES[rotationGame()]}`;
+}
+
+/** The next game of the session; `begun` when the engine has started it
+ *  already (a rotating match's `newsession`). */
+async function newGame(begun = false) {
   takeSides();
-  const variant = $('variant').value;
   if (!M || M.winner) {
     // No session yet, or a finished match: the next game starts a new one.
     await newSession();
     return;
   }
+  // In a rotating match each new game is the rotation's next one, under
+  // its own rules, which the engine sets at `newgame`.
+  if (M.rotation && !begun) M.game += 1;
+  const variant = rotationGame() || $('variant').value;
+  $('variant').value = variant;
   // Without an opening throw the person starts.
   const starter = pref('starts') === 'you' && !WATCH ? HUMAN : 'w';
   S = Object.assign(newState(variant), { keys: S ? S.keys : [], crawfordGame: M.crawford, starter });
-  setStatus('New game.');
-  await engine.cmd('newgame');
+  setStatus(M.rotation ? `New game: ${VARIANT_NAMES[variant]}, game ${M.game + 1} of the match.` : 'New game.');
+  if (!begun) await engine.cmd('newgame');
+  if (M.rotation) await loadKeys();
   await syncCube();
   await sync();
   if (pref('starts') === 'throw' || WATCH) {
@@ -1355,6 +1400,8 @@ async function changeVariant() {
       $('variant').value = S.variant;
       return;
     }
+    // Choosing a game ends a rotating match: its games are the one chosen.
+    $('rotation').value = '';
     await engine.cmd(`set game.variant ${$('variant').value}`);
     await loadKeys();
     await newSession();
@@ -1773,7 +1820,8 @@ function rulesTag() {
 /** The game in the record format of `gulbara replay` (src/record.rs). */
 function recordText() {
   const out = [];
-  out.push('; [Event "gulbara in the browser"]');
+  // A game of a rotating match says which game of the rotation it is.
+  out.push(M && M.rotation ? `; [Event "gulbara in the browser: a rotating match (${M.rotation.join(',')}), game ${M.game + 1}"]` : '; [Event "gulbara in the browser"]');
   out.push(`; [Variant "${S.variant}"]`);
   out.push(`; [Rules "${rulesTag()}"]`);
   if (M && (M.cube || M.kind === 'match')) {
@@ -1974,6 +2022,11 @@ async function switchVariant(variant) {
   if (S.variant === variant) return;
   $('variant').value = variant;
   await must(`set game.variant ${variant}`);
+  // The engine's rotation ends with the game set: so does the page's.
+  if (M && M.rotation) {
+    M.rotation = null;
+    showSession();
+  }
   S = newState(variant);
   await loadKeys();
 }
@@ -2168,7 +2221,7 @@ function setupControls() {
   $('double').addEventListener('click', () => guard(humanDouble));
   $('take').addEventListener('click', () => guard(() => answer('take')));
   $('drop').addEventListener('click', () => guard(() => answer('drop')));
-  for (const id of ['session-kind', 'match-length', 'cube']) {
+  for (const id of ['session-kind', 'match-length', 'cube', 'rotation']) {
     $(id).addEventListener('change', () =>
       guard(async () => {
         if (await askDiscard('A new session')) {
@@ -2176,8 +2229,7 @@ function setupControls() {
           return;
         }
         // Kept: the controls show the session being played.
-        $('session-kind').value = M.kind;
-        $('match-length').value = String(M.length || 5);
+        showSession();
         $('cube').value = M.cube ? 'on' : 'off';
       }),
     );
