@@ -100,7 +100,7 @@ pub fn run(a: SuperviseArgs) -> anyhow::Result<()> {
     );
     let bytes = match a.variant.spec().eval {
         EvalFamily::Hitting | EvalFamily::Pinning => {
-            let mut net: HitNet = start(&a, HitNet::shipped, HitNet::random)?;
+            let mut net: HitNet = start(&a, HitNet::random)?;
             let examples: Vec<Example<5>> = data
                 .iter()
                 .map(|(s, p)| Example {
@@ -116,13 +116,9 @@ pub fn run(a: SuperviseArgs) -> anyhow::Result<()> {
             let kept = kept.into_iter().map(|(e, n)| (e, n.to_bytes())).collect();
             choose(&a, start_bytes, net.to_bytes(), kept, &description)?
         }
-        family => {
-            let shipped = if family == EvalFamily::LongNardy {
-                Net::long_shipped
-            } else {
-                Net::shipped
-            };
-            let mut net: Net = start(&a, shipped, Net::random)?;
+        _ => {
+            let mut net: Net = start(&a, Net::random)?;
+            net.check_game(a.variant)?;
             let opts = RuleOptions::for_variant(a.variant);
             let examples: Vec<Example<3>> = data
                 .iter()
@@ -226,11 +222,12 @@ fn choose(
 /// The network to start from.
 fn start<const OUT: usize>(
     a: &SuperviseArgs,
-    shipped: fn() -> Result<NetOf<OUT>, crate::eval::net::WeightsError>,
     random: fn(usize, u64) -> NetOf<OUT>,
 ) -> anyhow::Result<NetOf<OUT>> {
     Ok(match a.from.as_str() {
-        "shipped" => shipped()?,
+        // The game's own shipped network (Plakoto's for the pinning games,
+        // Fevga's for Fevga).
+        "shipped" => NetOf::<OUT>::from_bytes(crate::eval::shipped_bytes(a.variant.spec().net))?,
         "random" => random(a.hidden, a.seed),
         file => {
             let bytes = std::fs::read(file).with_context(|| format!("cannot read {file}"))?;

@@ -96,7 +96,7 @@ pub struct Engine {
     settings: Settings,
     /// The networks `engine.weights` named, each while a game of its own
     /// was set (by [`GameNet::slot`]); `None`: the shipped one.
-    nets: [Option<GameNet>; 4],
+    nets: [Option<GameNet>; crate::rules::ShippedNet::COUNT],
     state: GameState,
     /// Money play or a match, the score and the cube.
     session: MatchState,
@@ -130,7 +130,7 @@ impl Engine {
         Engine {
             config,
             settings: Settings::default(),
-            nets: [None, None, None, None],
+            nets: [const { None }; crate::rules::ShippedNet::COUNT],
             state: GameState::start(Side::White),
             session: default_session(Variant::default()),
             rotation: None,

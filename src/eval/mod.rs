@@ -16,7 +16,7 @@ pub mod variants;
 
 use std::sync::Arc;
 
-use crate::rules::{EvalFamily, GameState, RuleOptions, Side, Variant};
+use crate::rules::{EvalFamily, GameState, RuleOptions, ShippedNet, Side, Variant};
 
 /// A game's network, loaded and checked for that game.
 #[derive(Clone)]
@@ -41,9 +41,10 @@ impl GameNet {
                 None => hitnet::shipped_shared()?,
                 Some(b) => Arc::new(hitnet::HitNet::from_bytes(b)?),
             }),
-            EvalFamily::LongNardy => GameNet::LongNardy(match bytes {
-                None => net::long_shipped_shared()?,
-                Some(b) => Arc::new(net::Net::for_game(net::Net::from_bytes(b)?, variant)?),
+            EvalFamily::LongNardy => GameNet::LongNardy(match (bytes, variant.spec().net) {
+                (None, ShippedNet::Fevga) => net::fevga_shipped_shared()?,
+                (None, _) => net::long_shipped_shared()?,
+                (Some(b), _) => Arc::new(net::Net::for_game(net::Net::from_bytes(b)?, variant)?),
             }),
             EvalFamily::Pinning => GameNet::Pinning(match bytes {
                 None => hitnet::pinning_shipped_shared()?,
@@ -60,15 +61,10 @@ impl GameNet {
         })
     }
 
-    /// Which of the three networks serves `variant` (the hitting games
-    /// share one): an index 0..3.
+    /// Which network serves `variant` (games sharing a shipped network
+    /// share it): an index `0..ShippedNet::COUNT`.
     pub fn slot(variant: Variant) -> usize {
-        match variant.spec().eval {
-            EvalFamily::GulBara => 0,
-            EvalFamily::LongNardy => 1,
-            EvalFamily::Hitting => 2,
-            EvalFamily::Pinning => 3,
-        }
+        variant.spec().net.index()
     }
 
     /// The network as an evaluator, behind the race tables (all-home races
@@ -93,6 +89,17 @@ impl GameNet {
         } else {
             self.net_evaluator()
         }
+    }
+}
+
+/// The bytes of the weights file shipped as `net`.
+pub fn shipped_bytes(net: ShippedNet) -> &'static [u8] {
+    match net {
+        ShippedNet::GulBara => net::SHIPPED,
+        ShippedNet::LongNardy => net::LONG_SHIPPED,
+        ShippedNet::Fevga => net::FEVGA_SHIPPED,
+        ShippedNet::Backgammon => hitnet::SHIPPED,
+        ShippedNet::Plakoto => hitnet::PINNING_SHIPPED,
     }
 }
 
@@ -304,5 +311,40 @@ pub fn settled(state: &GameState) -> GameState {
             s.pending = Pending::Roll;
             s
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every game plays the shipped network its table entry names: loaded
+    /// by default or from that file's bytes, it judges alike; games that
+    /// share a slot share the file.
+    #[test]
+    fn each_game_plays_the_network_its_table_names() {
+        for v in Variant::ALL {
+            let opts = RuleOptions::for_variant(v);
+            let state = GameState::start_of(v, Side::White);
+            let default = GameNet::load(v, None).expect("shipped").net_evaluator();
+            let bytes = shipped_bytes(v.spec().net);
+            let named = GameNet::load(v, Some(bytes)).expect("its bytes");
+            assert_eq!(
+                default.eval(&state, &opts),
+                named.net_evaluator().eval(&state, &opts),
+                "{v}"
+            );
+            for w in Variant::ALL {
+                assert_eq!(
+                    GameNet::slot(v) == GameNet::slot(w),
+                    v.spec().net == w.spec().net,
+                    "{v} {w}"
+                );
+            }
+        }
+        assert_ne!(
+            GameNet::slot(Variant::Fevga),
+            GameNet::slot(Variant::LongNardy)
+        );
     }
 }

@@ -26,4 +26,6 @@ pub use turn::{
     MoveError, MoveFailure, MoveSequence, MoveToken, TurnError, TurnSequence, apply_move_tokens,
     apply_turn_tokens, skip_forced_empty,
 };
-pub use variant::{Direction, EvalFamily, Landing, RulesModule, Scores, Variant, VariantSpec};
+pub use variant::{
+    Direction, EvalFamily, Landing, RulesModule, Scores, ShippedNet, Variant, VariantSpec,
+};

@@ -158,6 +158,33 @@ pub enum EvalFamily {
     Pinning,
 }
 
+/// The network a game plays unless `engine.weights` names another: one
+/// weights file shipped inside the binary. Games naming the same one share
+/// it (an engine keeps one loaded network per name).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum ShippedNet {
+    /// `src/eval/gulbara.gbnn`.
+    GulBara,
+    /// `src/eval/long_nardy.gbnn`.
+    LongNardy,
+    /// `src/eval/fevga.gbnn` (long nardy's inputs, trained on Fevga).
+    Fevga,
+    /// `src/eval/backgammon.gbnn` (backgammon, short nardy, Portes, Tabla).
+    Backgammon,
+    /// `src/eval/plakoto.gbnn` (Plakoto, Tapa).
+    Plakoto,
+}
+
+impl ShippedNet {
+    /// How many there are.
+    pub const COUNT: usize = 5;
+
+    /// An index `0..COUNT`.
+    pub fn index(self) -> usize {
+        self as usize
+    }
+}
+
 /// What the rest of the code needs to know about one game.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct VariantSpec {
@@ -196,8 +223,10 @@ pub struct VariantSpec {
     pub met: Option<&'static str>,
     /// The default session: a match to this many points, 0 for money play.
     pub match_length: u32,
-    /// The evaluators and network the game uses.
+    /// The evaluators and network shape the game uses.
     pub eval: EvalFamily,
+    /// Its shipped network's weights.
+    pub net: ShippedNet,
     /// The starting position (either side to move: every start is
     /// symmetric).
     pub start: Position,
@@ -225,6 +254,7 @@ pub const GUL_BARA: VariantSpec = VariantSpec {
     met: Some(include_str!("met/gulbara.met")),
     match_length: 0,
     eval: EvalFamily::GulBara,
+    net: ShippedNet::GulBara,
     start: Position::START,
 };
 
@@ -250,6 +280,7 @@ pub const LONG_NARDY: VariantSpec = VariantSpec {
     met: Some(include_str!("met/long_nardy.met")),
     match_length: 0,
     eval: EvalFamily::LongNardy,
+    net: ShippedNet::LongNardy,
     start: Position::START,
 };
 
@@ -275,6 +306,7 @@ pub const SHORT_NARDY: VariantSpec = VariantSpec {
     met: Some(include_str!("met/short_nardy.met")),
     match_length: 0,
     eval: EvalFamily::Hitting,
+    net: ShippedNet::Backgammon,
     start: hitting::START,
 };
 
@@ -300,6 +332,7 @@ pub const BACKGAMMON: VariantSpec = VariantSpec {
     met: None,
     match_length: 0,
     eval: EvalFamily::Hitting,
+    net: ShippedNet::Backgammon,
     start: hitting::START,
 };
 
@@ -325,6 +358,7 @@ pub const FEVGA: VariantSpec = VariantSpec {
     met: Some(include_str!("met/fevga.met")),
     match_length: 0,
     eval: EvalFamily::LongNardy,
+    net: ShippedNet::Fevga,
     start: Position::START,
 };
 
@@ -351,6 +385,7 @@ pub const PORTES: VariantSpec = VariantSpec {
     met: Some(include_str!("met/portes.met")),
     match_length: 0,
     eval: EvalFamily::Hitting,
+    net: ShippedNet::Backgammon,
     start: hitting::START,
 };
 
@@ -377,6 +412,7 @@ pub const TABLA: VariantSpec = VariantSpec {
     met: Some(include_str!("met/tabla.met")),
     match_length: 0,
     eval: EvalFamily::Hitting,
+    net: ShippedNet::Backgammon,
     start: hitting::START,
 };
 
@@ -402,6 +438,7 @@ pub const PLAKOTO: VariantSpec = VariantSpec {
     met: Some(include_str!("met/plakoto.met")),
     match_length: 0,
     eval: EvalFamily::Pinning,
+    net: ShippedNet::Plakoto,
     start: Position::START,
 };
 
@@ -428,6 +465,7 @@ pub const TAPA: VariantSpec = VariantSpec {
     met: Some(include_str!("met/tapa.met")),
     match_length: 0,
     eval: EvalFamily::Pinning,
+    net: ShippedNet::Plakoto,
     start: Position::START,
 };
 

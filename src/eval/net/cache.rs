@@ -23,6 +23,21 @@ pub fn long_shipped_shared() -> Result<std::sync::Arc<Net>, WeightsError> {
         .clone()
 }
 
+/// The shipped Fevga network, parsed once.
+pub fn fevga_shipped_shared() -> Result<std::sync::Arc<Net>, WeightsError> {
+    use std::sync::{Arc, OnceLock};
+    static FEVGA: OnceLock<Result<Arc<Net>, WeightsError>> = OnceLock::new();
+    FEVGA
+        .get_or_init(|| {
+            Net::for_game(
+                Net::from_bytes(super::FEVGA_SHIPPED)?,
+                crate::rules::Variant::Fevga,
+            )
+            .map(Arc::new)
+        })
+        .clone()
+}
+
 /// The network of these weights-file bytes, parsed once per content: a
 /// small cache keyed by the bytes' hash and length (whatever path they came
 /// from), the least recently used entry evicted beyond [`CACHED_NETWORKS`].

@@ -52,6 +52,9 @@ pub static SHIPPED: &[u8] = include_bytes!("../gulbara.gbnn");
 /// The shipped long-nardy weights (layout [`LONG_LAYOUT`]).
 pub static LONG_SHIPPED: &[u8] = include_bytes!("../long_nardy.gbnn");
 
+/// The shipped Fevga weights (layout [`LONG_LAYOUT`], trained on Fevga).
+pub static FEVGA_SHIPPED: &[u8] = include_bytes!("../fevga.gbnn");
+
 /// A one-hidden-layer network with `OUT` sigmoid outputs.
 #[derive(Clone, Debug, PartialEq)]
 pub struct NetOf<const OUT: usize> {
