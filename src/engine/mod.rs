@@ -242,6 +242,12 @@ impl Engine {
         self.new_game();
     }
 
+    /// Ends a rotating match, if one is being played: the game in play
+    /// stays the engine's game, and `newgame` starts another of it.
+    pub fn end_rotation(&mut self) {
+        self.rotation = None;
+    }
+
     /// The rotating match being played, if any.
     pub fn rotation(&self) -> Option<&Rotation> {
         self.rotation.as_ref()

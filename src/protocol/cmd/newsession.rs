@@ -137,6 +137,9 @@ pub fn apply(engine: &mut Engine, spec: &SessionSpec) -> Result<(), ProtocolErro
             engine.start_rotation(games.clone(), session);
         }
         None => {
+            // A session without a rotation ends one: its games are all of
+            // the game in play.
+            engine.end_rotation();
             engine.set_session(session);
             engine.new_game();
         }
