@@ -31,6 +31,9 @@
 //!  Wins 1 point
 //! ```
 //!
+//! In a match whose last game's winner starts the next (tavli, tabla), a
+//! game that opened so says `Opening winner starter Black`.
+//!
 //! Each numbered line holds a White slot and a Black slot. A slot is the
 //! side's remainder (`rDxN:` then its steps), if one was passed to it, then
 //! its roll (`65:` then the whole turn's steps, every stage of a chain in
@@ -51,8 +54,10 @@ use crate::rules::{GameResult, GameState, RuleOptions, Side, Variant};
 pub struct RecordedGame {
     /// Names of the White and Black players.
     pub players: [String; 2],
-    /// The opening throws (White's die first), the last one deciding.
-    pub opening: (u8, u8),
+    /// The opening throw that decided (White's die first); `None` when the
+    /// starter was the last game's winner, with no throw (a tavli or tabla
+    /// match).
+    pub opening: Option<(u8, u8)>,
     /// Who started.
     pub starter: Side,
     /// Turns in order: rolls and remainders.
@@ -297,13 +302,14 @@ pub fn write_game(out: &mut String, number: usize, g: &RecordedGame) {
             if sc.crawford { " Crawford" } else { "" }
         );
     }
-    let _ = writeln!(
-        out,
-        " Opening {}-{} starter {}",
-        g.opening.0,
-        g.opening.1,
-        side_name(g.starter)
-    );
+    match g.opening {
+        Some((w, b)) => {
+            let _ = writeln!(out, " Opening {w}-{b} starter {}", side_name(g.starter));
+        }
+        None => {
+            let _ = writeln!(out, " Opening winner starter {}", side_name(g.starter));
+        }
+    }
     // Group turns into White/Black slots: a slot is a side's remainder (if
     // any) and then its roll.
     let mut slots: Vec<[Vec<String>; 2]> = Vec::new();
@@ -874,7 +880,7 @@ mod tests {
         );
         let game = RecordedGame {
             players: ["alpha".into(), "beta".into()],
-            opening: *g.openings.last().unwrap(),
+            opening: g.openings.last().copied(),
             starter: g.starter,
             turns: g.turns.iter().map(RecordedTurn::from_driver).collect(),
             result: Some(g.result),

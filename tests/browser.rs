@@ -1165,7 +1165,8 @@ async fn a_backgammon_match_with_a_double_a_take_and_a_drop() {
 /// A rotating match (issue 29): Greek tavli to 7 points, chosen in the
 /// settings. Its games come in turn, Portes, Plakoto, Fevga and round again,
 /// each with its own board, rules and record, the score kept across them;
-/// the engine's `show` says which game of the rotation is in play.
+/// the engine's `show` says which game of the rotation is in play. The
+/// winner of each game starts the next, with no opening throw.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs chromium and chromium-driver (apt-get install -y chromium chromium-driver); run with --include-ignored"]
 async fn a_tavli_match_rotates_portes_plakoto_and_fevga() {
@@ -1190,6 +1191,8 @@ async fn a_tavli_match_rotates_portes_plakoto_and_fevga() {
     let session = "window.gulbara.session()";
     let mut games: Vec<String> = Vec::new();
     let mut steps = 0;
+    // The last game's winner, 'w' or 'b' (none after a draw).
+    let mut last_winner: Option<String> = None;
     loop {
         steps += 1;
         assert!(steps < 6000, "the match does not end: {games:?}");
@@ -1238,6 +1241,25 @@ async fn a_tavli_match_rotates_portes_plakoto_and_fevga() {
                     "{record}"
                 );
                 page.replays(&record, &format!("game-{}", k + 1));
+                // The first game: the person starts (`start=you`); each
+                // later one: the last game's winner, with no throw.
+                let starter = page.js("S.starter").await;
+                match &last_winner {
+                    Some(w) if k > 0 => {
+                        assert_eq!(starter, json!(w), "game {}", k + 1);
+                        let side = if w == "w" { "White" } else { "Black" };
+                        assert!(
+                            record.contains(&format!(" Opening winner starter {side}\n")),
+                            "{record}"
+                        );
+                    }
+                    _ => assert!(!record.contains(" Opening winner"), "{record}"),
+                }
+                last_winner = page
+                    .js("S.scored ? S.scored.winner : null")
+                    .await
+                    .as_str()
+                    .map(str::to_string);
                 let score = page.js(&format!("{session}.score")).await;
                 games.push(format!("{variant} {score}"));
                 eprintln!("tavli: {}", games.last().unwrap());
@@ -1246,10 +1268,12 @@ async fn a_tavli_match_rotates_portes_plakoto_and_fevga() {
                 }
                 page.click_css("#newgame").await;
                 let next = rotation[(k + 1) % 3];
+                // Started by the winner: the engine may be playing already.
                 page.wait(
                     "the rotation's next game",
                     &format!(
-                        "S.variant === '{next}' && S.phase === 'roll' && S.moves.length === 0"
+                        "S.variant === '{next}' && S.starter === '{}' && S.opening === null",
+                        last_winner.as_deref().unwrap_or("w")
                     ),
                 )
                 .await;

@@ -362,6 +362,38 @@ fn greek_and_bulgarian_commands_run() {
         analysed.starts_with("rotation portes,plakoto,fevga"),
         "{analysed}"
     );
+    assert!(
+        out.contains("the winner of each game started the next\n"),
+        "{out}"
+    );
+    // The same section: the winner's rule asked for in a match of one game.
+    let out = gulbara(
+        &dir,
+        &[
+            "match",
+            "--variant",
+            "portes",
+            "--match-to",
+            "3",
+            "--next-starter",
+            "winner",
+            "--games",
+            "4",
+            "--seed",
+            "3",
+            "--no-progress",
+            "--engine",
+            "cmd=builtin:net",
+            "name=net",
+            "--engine",
+            "cmd=builtin:heuristic",
+            "name=baseline",
+        ],
+    );
+    assert!(
+        out.contains("the winner of each game started the next\n"),
+        "{out}"
+    );
     // docs/TRAINING.md, "Plakoto and Tapa" (600,000 games there): a few here.
     gulbara(
         &dir,

@@ -383,6 +383,7 @@ function newState(variant) {
     base: 'startpos', // the position the moves start from, as `position` takes it
     starter: 'w', // who rolled first (from startpos)
     opening: null, // the opening throw {w, b}, when there was one
+    byWinner: false, // started by the last game's winner (a rotating match), with no throw
     startBoard: null, // the board before the first move (for stepping through the game)
     marks: { w: [], b: [] }, // each side's last turn, drawn on the board
     view: null, // the position shown while stepping through the game (turns played), or null: the game
@@ -508,6 +509,7 @@ function save() {
       base: S.base,
       starter: S.starter,
       opening: S.opening,
+      byWinner: S.byWinner,
       moves: S.moves,
       turns: S.turns,
       cube: S.cube,
@@ -610,7 +612,7 @@ function sessionFromSettings() {
   const first = rotation ? rotation[0] : $('variant').value;
   const cube = choice === 'on' || (choice === 'default' && first === 'backgammon');
   // `game`: the game in play, counted from 0 (each new game is the next).
-  return { kind, length, cube, rotation, game: 0, score: { w: 0, b: 0 }, crawford: false, crawfordPlayed: false, winner: null, games: 0 };
+  return { kind, length, cube, rotation, game: 0, score: { w: 0, b: 0 }, crawford: false, crawfordPlayed: false, winner: null, lastWinner: null, games: 0 };
 }
 
 /** The game of the rotation the session is at (null: not a rotating match). */
@@ -745,6 +747,7 @@ async function gameOver(winner, points, why, kind) {
   S.phase = 'over';
   S.scored = { winner, points };
   M.score[winner] += points;
+  M.lastWinner = winner;
   M.games += 1;
   const how = kind ? ` ${winWords(kind)}:` : '';
   const winnerWords = WATCH ? `${winner === 'w' ? 'White' : 'Black'} wins` : winner === HUMAN ? 'You win' : 'The engine wins';
@@ -804,15 +807,21 @@ async function newGame(begun = false) {
   if (M.rotation && !begun) M.game += 1;
   const variant = rotationGame() || $('variant').value;
   $('variant').value = variant;
-  // Without an opening throw the person starts.
-  const starter = pref('starts') === 'you' && !WATCH ? HUMAN : 'w';
-  S = Object.assign(newState(variant), { keys: S ? S.keys : [], crawfordGame: M.crawford, starter });
-  setStatus(M.rotation ? `New game: ${VARIANT_NAMES[variant]}, game ${M.game + 1} of the match.` : 'New game.');
+  // In a rotating match the winner of each game starts the next, rolling
+  // both dice (tavli's and tabla's rule; the engine's `newgame` does the
+  // same). Otherwise, without an opening throw, the person starts.
+  const byWinner = M.rotation && !begun && M.lastWinner ? M.lastWinner : null;
+  M.lastWinner = null;
+  const starter = byWinner || (pref('starts') === 'you' && !WATCH ? HUMAN : 'w');
+  S = Object.assign(newState(variant), { keys: S ? S.keys : [], crawfordGame: M.crawford, starter, byWinner: byWinner !== null });
+  const starts = byWinner ? ` ${WATCH ? (byWinner === 'w' ? 'White' : 'Black') : byWinner === HUMAN ? 'You' : 'The engine'} won the last game and ${WATCH || byWinner !== HUMAN ? 'starts' : 'start'}.` : '';
+  setStatus(M.rotation ? `New game: ${VARIANT_NAMES[variant]}, game ${M.game + 1} of the match.${starts}` : 'New game.');
   if (!begun) await engine.cmd('newgame');
   if (M.rotation) await loadKeys();
   await syncCube();
   await sync();
-  if (pref('starts') === 'throw' || WATCH) {
+  if (byWinner) S.last = `Game ${M.game + 1}, ${VARIANT_NAMES[variant]}:${starts} `;
+  if (!byWinner && (pref('starts') === 'throw' || WATCH)) {
     S.phase = 'opening';
     // Watching, the engine throws for both sides at once.
     if (WATCH) {
@@ -1839,7 +1848,8 @@ function recordText() {
   }
   const first = S.turns.find((t) => t.side === 'w' && !t.label.startsWith('r'));
   const open = first ? first.label : '00';
-  out.push(` Opening ${S.opening ? `${S.opening.w}-${S.opening.b}` : `${open[0]}-${open[1]}`} starter ${S.starter === 'b' ? 'Black' : 'White'}`);
+  const opening = S.byWinner ? 'winner' : S.opening ? `${S.opening.w}-${S.opening.b}` : `${open[0]}-${open[1]}`;
+  out.push(` Opening ${opening} starter ${S.starter === 'b' ? 'Black' : 'White'}`);
   const slots = [];
   let cur = [[], []];
   const hasRoll = (v) => v.some((x) => !x.startsWith('r'));

@@ -592,7 +592,7 @@ mod tests {
             assert!(g.turns.iter().filter(|t| t.double.is_some()).count() >= 2);
             games.push(RecordedGame {
                 players: ["a".into(), "b".into()],
-                opening: *g.openings.last().unwrap(),
+                opening: g.openings.last().copied(),
                 starter: g.starter,
                 turns: g.turns.iter().map(RecordedTurn::from_driver).collect(),
                 result: Some(g.result),
@@ -646,7 +646,7 @@ mod tests {
             tags: vec![("Rules".into(), rules_tag(&opts))],
             games: vec![RecordedGame {
                 players: ["rand1".into(), "rand2".into()],
-                opening: *g.openings.last().unwrap(),
+                opening: g.openings.last().copied(),
                 starter: g.starter,
                 turns: g.turns.iter().map(RecordedTurn::from_driver).collect(),
                 result: Some(g.result),
@@ -703,7 +703,7 @@ mod tests {
                 tags: game_tags(&opts),
                 games: vec![RecordedGame {
                     players: ["rand1".into(), "rand2".into()],
-                    opening: *g.openings.last().unwrap(),
+                    opening: g.openings.last().copied(),
                     starter: g.starter,
                     turns: g.turns.iter().map(RecordedTurn::from_driver).collect(),
                     result: Some(g.result),

@@ -67,6 +67,12 @@ pub struct MatchArgs {
     /// (k mod n)-th of the list.
     #[arg(long, value_delimiter = ',', value_name = "GAME,GAME,...")]
     pub rotation: Vec<Variant>,
+    /// Who starts each game of a match after the first: `winner`, the
+    /// winner of the game before, rolling both dice with no opening throw
+    /// (the rule of tavli and tabla); `throw`, an opening throw every game.
+    /// The default is `winner` with --rotation, `throw` otherwise.
+    #[arg(long, value_enum, value_name = "winner|throw")]
+    pub next_starter: Option<NextStarterArg>,
     /// Also report a luck-adjusted ppg.
     #[arg(long)]
     pub luck_adjust: bool,
@@ -156,6 +162,16 @@ pub fn run(mut a: MatchArgs) -> anyhow::Result<()> {
         }
         a.variant = a.rotation[0];
     }
+    let winner_starts = match a.next_starter {
+        Some(NextStarterArg::Winner) => {
+            if a.match_to.is_none() {
+                bail!("--next-starter winner is a rule of matches: give --match-to N");
+            }
+            true
+        }
+        Some(NextStarterArg::Throw) => false,
+        None => !a.rotation.is_empty(),
+    };
     let rules = parse_rules(a.variant, &a.rule)?;
     let rotation: Vec<crate::rules::RuleOptions> = a
         .rotation
@@ -195,6 +211,7 @@ pub fn run(mut a: MatchArgs) -> anyhow::Result<()> {
         progress: !a.no_progress,
         shard,
         rotation,
+        winner_starts,
     };
     let report = run_match(&cfg);
     write_json(&a.split.out, || {
@@ -202,4 +219,13 @@ pub fn run(mut a: MatchArgs) -> anyhow::Result<()> {
     })?;
     print_report(&report, a.json);
     Ok(())
+}
+
+/// Who starts each game of a match after the first (`--next-starter`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum NextStarterArg {
+    /// The winner of the game before, with no opening throw.
+    Winner,
+    /// The opening throw, every game.
+    Throw,
 }

@@ -50,6 +50,7 @@ pub fn run(a: SelfplayArgs) -> anyhow::Result<()> {
     };
     let cfg = MatchConfig {
         rotation: Vec::new(),
+        winner_starts: false,
         engines: [spec("gulbara-a"), spec("gulbara-b")],
         games: a.games.max(1),
         seed: a.seed,

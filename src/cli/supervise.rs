@@ -191,6 +191,7 @@ fn choose(
         };
         let cfg = crate::matchplay::MatchConfig {
             rotation: Vec::new(),
+            winner_starts: false,
             engines: [spec("candidate", &path), spec("start", &start_path)],
             games: a.match_games.max(2),
             seed: a.seed,

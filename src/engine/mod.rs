@@ -114,6 +114,9 @@ pub struct Rotation {
     /// The session's games started so far, less one: game `played` (from
     /// 0) is `games[played % games.len()]`.
     pub played: usize,
+    /// The winner of each game starts the next (tavli's and tabla's
+    /// rule): `newgame` after a won game puts the winner to roll.
+    pub winner_starts: bool,
 }
 
 impl Rotation {
@@ -219,27 +222,44 @@ impl Engine {
     /// Starts a rotating match: `session` (a match), its first game (the
     /// first of `games`, under its default rules) at the start. Refused
     /// with an empty rotation.
-    pub fn start_rotation(&mut self, games: Vec<Variant>, session: MatchState) -> bool {
+    /// `winner_starts`: the winner of each game starts the next.
+    pub fn start_rotation(
+        &mut self,
+        games: Vec<Variant>,
+        session: MatchState,
+        winner_starts: bool,
+    ) -> bool {
         let Some(&first) = games.first() else {
             return false;
         };
         self.settings.apply(Setting::Variant(first));
         self.session = session;
-        self.rotation = Some(Rotation { games, played: 0 });
+        self.rotation = Some(Rotation {
+            games,
+            played: 0,
+            winner_starts,
+        });
         self.new_game();
         true
     }
 
     /// The next game: in a rotating match, the rotation's next game (its
-    /// default rules, the session kept); otherwise a new game of the
-    /// current one.
+    /// default rules, the session kept), with the last game's winner to
+    /// roll when the rotation says the winner starts; otherwise a new game
+    /// of the current one.
     pub fn next_game(&mut self) {
+        let mut starter = Side::White;
         if let Some(r) = &mut self.rotation {
+            if r.winner_starts
+                && let Some(w) = self.state.result().and_then(|res| res.winner)
+            {
+                starter = w;
+            }
             r.played += 1;
             let v = r.current();
             self.settings.apply(Setting::Variant(v));
         }
-        self.new_game();
+        self.state = GameState::start_of(self.settings.rules.variant, starter);
     }
 
     /// Ends a rotating match, if one is being played: the game in play

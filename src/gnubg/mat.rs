@@ -572,7 +572,7 @@ pub fn to_record(text: &str) -> Result<Record, RecordError> {
             .unwrap_or((0, 0));
         let mut game = RecordedGame {
             players: g.names,
-            opening,
+            opening: Some(opening),
             starter,
             turns,
             result,

@@ -101,6 +101,10 @@ pub struct MatchConfig {
     /// `rotation[k % len]` (Tavli's Portes, Plakoto, Fevga; Bulgaria's Tabla,
     /// Tapa, Gul bara). Empty: every game under `rules`.
     pub rotation: Vec<RuleOptions>,
+    /// In a match, the winner of each game starts the next, rolling both
+    /// dice with no opening throw (tavli's and tabla's rule); otherwise
+    /// every game opens with the opening throw.
+    pub winner_starts: bool,
 }
 
 impl MatchConfig {
@@ -146,6 +150,7 @@ impl MatchConfig {
             shard: shard::Shard::WHOLE,
             session: SessionSpec::cubeless(),
             rotation: Vec::new(),
+            winner_starts: false,
         }
     }
 }
@@ -235,6 +240,8 @@ pub struct MatchReport {
     pub variant: Variant,
     /// A rotating match's games, in order (empty without one).
     pub rotation: Vec<Variant>,
+    /// In a match, the winner of each game started the next.
+    pub winner_starts: bool,
     /// Games played.
     pub games: usize,
     /// Wins per engine.
@@ -283,6 +290,7 @@ impl MatchReport {
             names,
             variant,
             rotation: Vec::new(),
+            winner_starts: false,
             session,
             matches: None,
             cube: Default::default(),
@@ -382,6 +390,13 @@ impl MatchReport {
         if !self.rotation.is_empty() {
             v["rotation"] = serde_json::json!(Variant::list_text(&self.rotation));
         }
+        if self.matches.is_some() {
+            v["next_starter"] = serde_json::json!(if self.winner_starts {
+                "winner"
+            } else {
+                "throw"
+            });
+        }
         if let Some(m) = &self.matches {
             v["matches"] = serde_json::json!({
                 "length": m.length,
@@ -437,6 +452,10 @@ impl MatchReport {
         } else if self.variant != Variant::default() {
             let at = s.find('\n').map_or(s.len(), |i| i + 1);
             s.insert_str(at, &format!("variant {}\n", self.variant));
+        }
+        if self.winner_starts {
+            let at = s.find('\n').map_or(s.len(), |i| i + 1);
+            s.insert_str(at, "the winner of each game started the next\n");
         }
         if self.variant.spec().scores.triple.is_some() {
             s.push_str(&format!(
@@ -684,6 +703,7 @@ fn play_game(
     dice_seed: u64,
     session: &crate::cube::MatchState,
     opts: RuleOptions,
+    start: game::GameStart,
 ) -> GameOutcome {
     let cfg = seats.cfg;
     let engine_of = |s: Side| {
@@ -722,9 +742,10 @@ fn play_game(
     } else {
         [&mut seat1, &mut seat0]
     };
-    let g = game::play_session_game(
+    let g = game::play_started_game(
         &opts,
         session,
+        start,
         &mut SeededDice::new(dice_seed),
         players,
         &mut watch,
@@ -775,7 +796,7 @@ fn play_game(
         result_points,
         record: RecordedGame {
             players: names,
-            opening: *g.openings.last().unwrap_or(&(2, 1)),
+            opening: g.openings.last().copied(),
             starter: g.starter,
             turns: g.turns.iter().map(RecordedTurn::from_driver).collect(),
             result,
@@ -814,6 +835,10 @@ fn play_match(
     };
     let mut games = Vec::new();
     let mut winner = None;
+    // Who starts the next game: the opening throw, or (tavli's and
+    // tabla's rule) the last game's winner; a game with no winner leaves
+    // the next to the throw.
+    let mut start = game::GameStart::OpeningThrow;
     for k in 0..length.saturating_mul(MAX_GAMES_PER_POINT) {
         let g = play_game(
             seats,
@@ -822,8 +847,10 @@ fn play_match(
             crate::splitmix::nth(dice_seed, u64::from(k)),
             &session,
             seats.cfg.game_rules(k),
+            start,
         );
         let forfeit = g.forfeit.as_ref().map(|(who, _)| *who);
+        start = game::GameStart::OpeningThrow;
         if let Some((w, _)) = g.winner.filter(|_| forfeit.is_none()) {
             let side = if w == white_engine {
                 Side::White
@@ -831,6 +858,9 @@ fn play_match(
                 Side::Black
             };
             session.score_game(side, g.points.unsigned_abs());
+            if seats.cfg.winner_starts {
+                start = game::GameStart::By(side);
+            }
         }
         games.push(g);
         winner = forfeit
@@ -875,7 +905,15 @@ fn play_seating(seats: &mut Seats, pair: usize, white_engine: usize, dice_seed: 
     } else {
         let session = seats.cfg.session.0;
         let rules = seats.cfg.rules;
-        let g = play_game(seats, pair, white_engine, dice_seed, &session, rules);
+        let g = play_game(
+            seats,
+            pair,
+            white_engine,
+            dice_seed,
+            &session,
+            rules,
+            game::GameStart::OpeningThrow,
+        );
         Seating {
             pair,
             white_engine,
@@ -1052,6 +1090,7 @@ pub fn run_match(cfg: &MatchConfig) -> MatchReport {
     );
     report.sprt = sprt_state;
     report.rotation = cfg.rotation_variants();
+    report.winner_starts = cfg.winner_starts && cfg.session.match_length().is_some();
     if cfg.sprt.is_some() && report.sprt.is_none() {
         report.sprt = Some(SprtState::Continue);
     }
@@ -1074,6 +1113,7 @@ pub fn shard_of(cfg: &MatchConfig, report: &MatchReport) -> shard::MatchShard {
                         format!("rotation={}", Variant::list_text(&cfg.rotation_variants()))
                     }),
                 )
+                .chain(cfg.winner_starts.then(|| "next_starter=winner".to_string()))
                 .collect(),
             seed: cfg.seed,
             games: cfg.games,
@@ -1195,6 +1235,7 @@ mod match_tests {
             shard: shard::Shard::WHOLE,
             session: SessionSpec::cubeless(),
             rotation: Vec::new(),
+            winner_starts: false,
         };
         let a = run_match(&cfg);
         assert_eq!(a.games, 8);
@@ -1235,6 +1276,7 @@ mod match_tests {
                 shard: shard::Shard::WHOLE,
                 session: SessionSpec::cubeless(),
                 rotation: Vec::new(),
+                winner_starts: false,
             };
             let a = run_match(&cfg);
             assert_eq!(a.variant, v);
@@ -1289,6 +1331,7 @@ mod match_tests {
             shard: shard::Shard::WHOLE,
             session: "match 5 cube on crawford on".parse().unwrap(),
             rotation: Vec::new(),
+            winner_starts: false,
         };
         let a = run_match(&cfg);
         let m = a.matches.expect("match figures");
@@ -1370,6 +1413,7 @@ mod match_tests {
             shard: shard::Shard::WHOLE,
             session: "match 5 cube off crawford on".parse().unwrap(),
             rotation: rotation.clone(),
+            winner_starts: true,
         };
         let a = run_match(&cfg);
         assert_eq!(a.forfeits, [0, 0], "{:?}", a.forfeit_log);
@@ -1382,9 +1426,14 @@ mod match_tests {
             "{}",
             a.to_text()
         );
+        assert!(
+            a.to_text()
+                .contains("the winner of each game started the next\n")
+        );
         let m = a.matches.expect("match figures");
         assert_eq!(m.played, 4);
         let mut longest = 0;
+        let mut by_winner = 0;
         for n in 1..=4 {
             let text = std::fs::read_to_string(dir.join(format!("match-{n:06}.txt"))).unwrap();
             assert!(text.contains("; [Rotation \"portes,plakoto,fevga\"]"));
@@ -1394,6 +1443,26 @@ mod match_tests {
                 assert_eq!(g.opts, rotation[k % 3], "match {n} game {}", k + 1);
                 assert_eq!(g.final_state.variant, rotation[k % 3].variant);
             }
+            // The first game opens with the throw; each later one is
+            // started by the last game's winner, with no throw.
+            let openings: Vec<&str> = text
+                .lines()
+                .filter(|l| l.starts_with(" Opening "))
+                .collect();
+            assert_eq!(openings.len(), games.len());
+            assert!(
+                !openings[0].starts_with(" Opening winner"),
+                "{}",
+                openings[0]
+            );
+            for (k, pair) in games.windows(2).enumerate() {
+                let last_winner = pair[0].final_state.result().and_then(|r| r.winner);
+                if let Some(w) = last_winner {
+                    assert_eq!(pair[1].starter, w, "match {n} game {}", k + 2);
+                    assert!(openings[k + 1].starts_with(" Opening winner starter"));
+                    by_winner += 1;
+                }
+            }
             longest = longest.max(games.len());
             // No .mat: gnubg has no Plakoto nor Fevga.
             assert!(!dir.join(format!("match-{n:06}.mat")).exists());
@@ -1402,6 +1471,7 @@ mod match_tests {
             longest >= 3,
             "a match of {longest} games never reached Fevga"
         );
+        assert!(by_winner >= 2, "{by_winner} games started by a winner");
         let _ = std::fs::remove_dir_all(&dir);
     }
 

@@ -517,6 +517,7 @@ pub fn report_of(whole: &MatchShard) -> MatchReport {
         .filter_map(|r| r.strip_prefix("rotation="))
         .flat_map(|games| games.split(',').filter_map(|g| g.parse().ok()))
         .collect();
+    report.winner_starts = whole.key.rules.iter().any(|r| r == "next_starter=winner");
     report
 }
 

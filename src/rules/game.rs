@@ -101,6 +101,34 @@ pub fn open_game(opts: &RuleOptions, dice: &mut dyn DiceSource) -> Opened {
     }
 }
 
+/// Who starts a game.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum GameStart {
+    /// The opening throw decides, played or rerolled as the rules'
+    /// `opening` says.
+    #[default]
+    OpeningThrow,
+    /// This side starts and rolls both dice, with no opening throw: the
+    /// rule of a tavli or tabla match, where the winner of a game starts
+    /// the next.
+    By(Side),
+}
+
+impl GameStart {
+    /// How the game opens: the opening throw (drawn from `dice`) under
+    /// `opts`, or the given starter with no throw.
+    pub fn open(self, opts: &RuleOptions, dice: &mut dyn DiceSource) -> Opened {
+        match self {
+            GameStart::OpeningThrow => open_game(opts, dice),
+            GameStart::By(starter) => Opened {
+                throws: Vec::new(),
+                starter,
+                first_roll: None,
+            },
+        }
+    }
+}
+
 /// A whole turn of the side to move, as typed move tokens: every stage of
 /// a roll (a chain's stages, in order), or every stage of a remainder.
 /// Empty when nothing can be played.
@@ -283,7 +311,8 @@ pub struct TurnRecord {
 /// A played game.
 #[derive(Debug, PartialEq, Eq)]
 pub struct GameRecord {
-    /// The opening throws (White's die first), ties included.
+    /// The opening throws (White's die first), ties included; none when
+    /// the starter was given ([`GameStart::By`]).
     pub openings: Vec<(u8, u8)>,
     /// The side that started.
     pub starter: Side,
@@ -373,6 +402,26 @@ pub fn play_session_game(
     opts: &RuleOptions,
     session: &MatchState,
     dice: &mut dyn DiceSource,
+    players: [&mut dyn Player; 2],
+    observer: &mut dyn GameObserver,
+) -> GameRecord {
+    play_started_game(
+        opts,
+        session,
+        GameStart::OpeningThrow,
+        dice,
+        players,
+        observer,
+    )
+}
+
+/// Plays a whole game as [`play_session_game`], opened as `start` says:
+/// by the opening throw, or by a given side rolling first.
+pub fn play_started_game(
+    opts: &RuleOptions,
+    session: &MatchState,
+    start: GameStart,
+    dice: &mut dyn DiceSource,
     mut players: [&mut dyn Player; 2],
     observer: &mut dyn GameObserver,
 ) -> GameRecord {
@@ -382,7 +431,7 @@ pub fn play_session_game(
         throws: openings,
         starter,
         mut first_roll,
-    } = open_game(opts, dice);
+    } = start.open(opts, dice);
     let mut state = GameState::start_of(opts.variant, starter);
     let mut movegen = StageGen::new();
     let mut ends = Vec::new();

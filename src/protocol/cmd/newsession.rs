@@ -1,9 +1,13 @@
 //! `newsession type money|match [length N] [jacoby on|off] [crawford on|off]
-//! [beavers on|off] [cube on|off] [rotation GAME,GAME,...]`: a new session
-//! (money play or a match to N points) at 0-0, the cube at 1 in the middle,
-//! and a new game. A match with a rotation (Greek tavli
-//! `portes,plakoto,fevga`, Bulgarian tabla `tabla,tapa,gulbara`) plays its
-//! games in turn: the first now, the next at each `newgame`.
+//! [beavers on|off] [cube on|off] [rotation GAME,GAME,... [starter
+//! winner|throw]]`: a new session (money play or a match to N points) at
+//! 0-0, the cube at 1 in the middle, and a new game. A match with a
+//! rotation (Greek tavli `portes,plakoto,fevga`, Bulgarian tabla
+//! `tabla,tapa,gulbara`) plays its games in turn: the first now, the next
+//! at each `newgame`. In a rotation the winner of each game starts the
+//! next (`starter winner`, the default: `newgame` after a won game puts
+//! its winner to roll); `starter throw` leaves every game to its opening
+//! throw.
 
 use crate::cube::{MatchState, SessionRules};
 use crate::engine::Engine;
@@ -27,9 +31,12 @@ pub struct SessionSpec {
     pub cube: Option<bool>,
     /// `rotation GAME,...` (matches): the games played in turn.
     pub rotation: Option<Vec<crate::rules::Variant>>,
+    /// `starter winner|throw` (rotations): whether the winner of each game
+    /// starts the next; `None`: the winner does.
+    pub winner_starts: Option<bool>,
 }
 
-const USAGE: &str = "usage: newsession type money|match [length <n>] [jacoby on|off] [crawford on|off] [beavers on|off] [cube on|off] [rotation <game,game,...>]";
+const USAGE: &str = "usage: newsession type money|match [length <n>] [jacoby on|off] [crawford on|off] [beavers on|off] [cube on|off] [rotation <game,game,...> [starter winner|throw]]";
 
 fn on_off(what: &str, v: Option<&&str>) -> Result<bool, ProtocolError> {
     match v.copied() {
@@ -56,6 +63,7 @@ pub(crate) fn parse(args: &[&str]) -> Result<Command, ProtocolError> {
         beavers: None,
         cube: None,
         rotation: None,
+        winner_starts: None,
     };
     let is_match = match kind {
         "money" => false,
@@ -96,14 +104,32 @@ pub(crate) fn parse(args: &[&str]) -> Result<Command, ProtocolError> {
                 }
                 spec.rotation = Some(games);
             }
+            "starter" if is_match => {
+                spec.winner_starts = Some(match v.copied() {
+                    Some("winner") => true,
+                    Some("throw") => false,
+                    Some(t) => {
+                        return Err(ProtocolError::bad_value(format!(
+                            "newsession starter must be winner or throw, got {}",
+                            quote(t)
+                        )));
+                    }
+                    None => return Err(ProtocolError::bad_command(USAGE)),
+                });
+            }
             _ => {
                 return Err(ProtocolError::bad_command(format!(
-                    "{USAGE}; got {} (length, crawford and rotation are for matches, jacoby and beavers for money)",
+                    "{USAGE}; got {} (length, crawford, rotation and starter are for matches, jacoby and beavers for money)",
                     quote(t)
                 )));
             }
         }
         i += 2;
+    }
+    if spec.winner_starts.is_some() && spec.rotation.is_none() {
+        return Err(ProtocolError::bad_command(
+            "newsession starter is a rule of rotating matches: give rotation <game,game,...>",
+        ));
     }
     if is_match && spec.length.is_none() {
         return Err(ProtocolError::bad_command(
@@ -134,7 +160,7 @@ pub fn apply(engine: &mut Engine, spec: &SessionSpec) -> Result<(), ProtocolErro
     };
     match &spec.rotation {
         Some(games) => {
-            engine.start_rotation(games.clone(), session);
+            engine.start_rotation(games.clone(), session, spec.winner_starts.unwrap_or(true));
         }
         None => {
             // A session without a rotation ends one: its games are all of

@@ -105,6 +105,9 @@ impl Session {
                 crate::rules::Variant::list_text(&r.games),
                 r.played + 1
             ));
+            if !r.winner_starts {
+                self.say("rotation starter throw");
+            }
         }
         self.say("showok");
     }
