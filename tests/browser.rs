@@ -1171,7 +1171,11 @@ async fn a_backgammon_match_with_a_double_a_take_and_a_drop() {
 #[ignore = "needs chromium and chromium-driver (apt-get install -y chromium chromium-driver); run with --include-ignored"]
 async fn a_tavli_match_rotates_portes_plakoto_and_fevga() {
     let (browser, driver) = tools();
-    let page = Page::open_at("tavli", &browser, &driver, &[], "anim=0&seed=29&start=you").await;
+    // `keepalive=150`: the page's keep-alive `isready` every 150 ms instead
+    // of 45 s, so that it falls between the page's own requests (it once
+    // ended the next request's answer early).
+    let query = "anim=0&seed=29&start=you&keepalive=150";
+    let page = Page::open_at("tavli", &browser, &driver, &[], query).await;
     page.set_option("engine.ply", "1").await;
     page.choose_session("match", 7, "off").await;
     page.client
@@ -1193,6 +1197,7 @@ async fn a_tavli_match_rotates_portes_plakoto_and_fevga() {
     let mut steps = 0;
     // The last game's winner, 'w' or 'b' (none after a draw).
     let mut last_winner: Option<String> = None;
+    let (mut rolls, mut reloaded) = (0, false);
     loop {
         steps += 1;
         assert!(steps < 6000, "the match does not end: {games:?}");
@@ -1203,6 +1208,36 @@ async fn a_tavli_match_rotates_portes_plakoto_and_fevga() {
         .await;
         match page.js("S.phase").await.as_str().unwrap() {
             "roll" => {
+                rolls += 1;
+                // A reload in the second game takes the match up again at
+                // that game of the rotation.
+                if games.len() == 1 && rolls > 3 && !reloaded {
+                    reloaded = true;
+                    let before = page.js("S.moves.join(' ') + '|' + S.turns.length").await;
+                    page.client
+                        .goto(&format!("http://{}/?{query}", page._web.http))
+                        .await
+                        .expect("reload the board");
+                    page.wait(
+                        "the game back after the reload",
+                        &format!(
+                            "window.gulbara && S.phase === 'roll' && S.moves.join(' ') + '|' + S.turns.length === {before}"
+                        ),
+                    )
+                    .await;
+                    assert_eq!(page.js("S.variant").await, json!("plakoto"));
+                    assert_eq!(
+                        page.js(&format!(
+                            "{session}.rotation.join(',') + ' ' + {session}.game"
+                        ))
+                        .await,
+                        json!("portes,plakoto,fevga 1")
+                    );
+                    assert_eq!(
+                        page.js("document.getElementById('rotation').value").await,
+                        json!("portes,plakoto,fevga")
+                    );
+                }
                 page.roll().await;
             }
             "move" => {
@@ -1288,7 +1323,7 @@ async fn a_tavli_match_rotates_portes_plakoto_and_fevga() {
     }
     // A match to 7 needs at least four games (two points at most a game):
     // the rotation comes round to Portes again.
-    assert!(games.len() >= 4, "{games:?}");
+    assert!(games.len() >= 4 && reloaded, "{games:?}");
     let status = page.text("status").await;
     assert!(status.contains("the match"), "{status}");
     page.no_errors().await;

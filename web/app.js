@@ -27,8 +27,9 @@ const prefs = Object.assign(
   })(),
 );
 // The address may set some for this visit: ?anim=N (milliseconds between
-// the steps of the engine's reply), ?start=you (no opening throw), and
-// ?saved=off (do not take up the game kept from the last visit).
+// the steps of the engine's reply), ?start=you (no opening throw),
+// ?saved=off (do not take up the game kept from the last visit), and
+// ?keepalive=MS (the keep-alive's period; tests shorten it).
 const visit = {};
 if (params.has('anim')) visit.anim = Math.max(0, Number(params.get('anim')) || 0);
 if (params.get('start') === 'you') visit.starts = 'you';
@@ -150,6 +151,13 @@ class Engine {
     const lines = await this.request([line, 'isready'], (l) => l === 'readyok');
     lines.pop();
     return lines;
+  }
+
+  /** One `isready`, answered by one `readyok`. (`cmd('isready')` would send
+   *  two and wait for one: the second `readyok` would then end the next
+   *  request's answer before its lines came.) */
+  ping() {
+    return this.request(['isready'], (l) => l === 'readyok');
   }
 
   /** A search (`go`, `hint`, `eval`): its lines up to `term` or an error. */
@@ -2339,9 +2347,11 @@ function setupControls() {
     }
   });
   // The server closes sessions idle for a while: a quiet line keeps an open page's alive.
+  // (`?keepalive=MS` sets its period, for tests.)
+  const period = Math.max(50, Number(params.get('keepalive')) || 45000);
   setInterval(() => {
-    if (engine && engine.idle && engine.ws.readyState === WebSocket.OPEN) engine.cmd('isready').catch(() => {});
-  }, 45000);
+    if (engine && engine.idle && engine.ws.readyState === WebSocket.OPEN) engine.ping().catch(() => {});
+  }, period);
 }
 
 async function main() {
