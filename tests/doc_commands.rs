@@ -328,31 +328,38 @@ fn match_to_and_cube_commands_run() {
 #[test]
 fn greek_and_bulgarian_commands_run() {
     // docs/MATCHES.md, "Rotating matches" (40 matches there): two here.
+    // Both matches of that section: the network against the baseline.
+    let net_vs_baseline = [
+        "--no-progress",
+        "--engine",
+        "cmd=builtin:net",
+        "name=net",
+        "--engine",
+        "cmd=builtin:heuristic",
+        "name=baseline",
+    ];
     let dir = scratch("rotation");
     let out = gulbara(
         &dir,
         &[
-            "match",
-            "--rotation",
-            "portes,plakoto,fevga",
-            "--match-to",
-            "5",
-            "--games",
-            "2",
-            "--seed",
-            "3",
-            "-j",
-            "2",
-            "--records",
-            "rot/",
-            "--no-progress",
-            "--engine",
-            "cmd=builtin:net",
-            "name=net",
-            "--engine",
-            "cmd=builtin:heuristic",
-            "name=baseline",
-        ],
+            &[
+                "match",
+                "--rotation",
+                "portes,plakoto,fevga",
+                "--match-to",
+                "5",
+                "--games",
+                "2",
+                "--seed",
+                "3",
+                "-j",
+                "2",
+                "--records",
+                "rot/",
+            ][..],
+            &net_vs_baseline,
+        ]
+        .concat(),
     );
     assert!(out.contains("rotation portes,plakoto,fevga\n"), "{out}");
     let replayed = gulbara(&dir, &["replay", "rot/match-000001.txt"]);
@@ -370,25 +377,22 @@ fn greek_and_bulgarian_commands_run() {
     let out = gulbara(
         &dir,
         &[
-            "match",
-            "--variant",
-            "portes",
-            "--match-to",
-            "3",
-            "--next-starter",
-            "winner",
-            "--games",
-            "4",
-            "--seed",
-            "3",
-            "--no-progress",
-            "--engine",
-            "cmd=builtin:net",
-            "name=net",
-            "--engine",
-            "cmd=builtin:heuristic",
-            "name=baseline",
-        ],
+            &[
+                "match",
+                "--variant",
+                "portes",
+                "--match-to",
+                "3",
+                "--next-starter",
+                "winner",
+                "--games",
+                "4",
+                "--seed",
+                "3",
+            ][..],
+            &net_vs_baseline,
+        ]
+        .concat(),
     );
     assert!(
         out.contains("the winner of each game started the next\n"),
