@@ -18,6 +18,8 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 dir=$root/data/training/$variant/gen$gen
 work=${LABEL_WORK:-$root/target/label/$variant-gen$gen}
 bin=${GULBARA:-$root/target/release/gulbara}
+case $bin in /*) ;; *) bin=$PWD/$bin ;; esac
+case $work in /*) ;; *) work=$PWD/$work ;; esac
 [ -x "$bin" ] || (cd "$root" && cargo build --release --quiet)
 mkdir -p "$work"
 gunzip -c "$dir/positions.txt.gz" > "$work/positions.txt"
@@ -25,6 +27,8 @@ if [ -f "$dir/labels.txt.gz" ] && [ ! -s "$work/labels.txt" ]; then
     gunzip -c "$dir/labels.txt.gz" > "$work/labels.txt"
 fi
 read -r -a args < "$dir/label-args"
+# A weights file in label-args is named from the repository's root.
+cd "$root"
 "$bin" label --variant "$variant" --positions "$work/positions.txt" \
     --out "$work/labels.txt" --threads "$threads" --minutes "$minutes" "${args[@]}"
 sort -n -k1,1 "$work/labels.txt" | gzip -9n > "$dir/labels.txt.gz.new"
