@@ -27,6 +27,10 @@ pub struct SuperviseArgs {
     /// Hidden units of a `random` start.
     #[arg(long, default_value_t = 128)]
     pub hidden: usize,
+    /// Hidden units added to the starting network before training (their
+    /// output weights zero, so training starts from the same outputs).
+    #[arg(long, default_value_t = 0)]
+    pub widen: usize,
     /// The weights file to write (the best epoch's network).
     #[arg(long)]
     pub out: PathBuf,
@@ -91,11 +95,16 @@ pub fn run(a: SuperviseArgs) -> anyhow::Result<()> {
         lines.push(line);
     };
     let description = format!(
-        "{} network trained supervised on {} ({} positions, from {}, seed {})",
+        "{} network trained supervised on {} ({} positions, from {}{}, seed {})",
         a.variant,
         a.data.display(),
         data.len(),
         a.from,
+        if a.widen > 0 {
+            format!(" widened by {} hidden units", a.widen)
+        } else {
+            String::new()
+        },
         a.seed
     );
     let bytes = match a.variant.spec().eval {
@@ -225,7 +234,12 @@ fn start<const OUT: usize>(
     a: &SuperviseArgs,
     random: fn(usize, u64) -> NetOf<OUT>,
 ) -> anyhow::Result<NetOf<OUT>> {
-    Ok(match a.from.as_str() {
+    anyhow::ensure!(
+        a.widen <= 1024,
+        "--widen {}: at most 1024 hidden units more",
+        a.widen
+    );
+    let net = match a.from.as_str() {
         // The game's own shipped network (Plakoto's for the pinning games,
         // Fevga's for Fevga).
         "shipped" => NetOf::<OUT>::from_bytes(crate::eval::shipped_bytes(a.variant.spec().net))?,
@@ -234,5 +248,10 @@ fn start<const OUT: usize>(
             let bytes = std::fs::read(file).with_context(|| format!("cannot read {file}"))?;
             NetOf::<OUT>::from_bytes(&bytes)?
         }
+    };
+    Ok(if a.widen > 0 {
+        net.widened(a.widen, a.seed)
+    } else {
+        net
     })
 }

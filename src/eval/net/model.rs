@@ -259,6 +259,41 @@ impl<const OUT: usize> NetOf<OUT> {
         }
     }
 
+    /// This network with `extra` hidden units more: each new unit's input
+    /// weights and bias small and random (from `seed`), its output weights
+    /// zero, so the widened network's outputs are this one's until training
+    /// moves them.
+    pub fn widened(&self, extra: usize, seed: u64) -> NetOf<OUT> {
+        use rand::rngs::StdRng;
+        use rand::{RngExt, SeedableRng};
+        let mut rng = StdRng::seed_from_u64(seed);
+        let mut r = |scale: f32| (rng.random::<f32>() * 2.0 - 1.0) * scale;
+        let hidden = self.hidden + extra;
+        let mut w1 = Vec::with_capacity(self.inputs * hidden);
+        for row in self.w1.chunks(self.hidden) {
+            w1.extend_from_slice(row);
+            w1.extend((0..extra).map(|_| r(0.1)));
+        }
+        let mut b1 = self.b1.clone();
+        b1.extend((0..extra).map(|_| r(0.1)));
+        let mut w2 = Vec::with_capacity(OUT * hidden);
+        for row in self.w2.chunks(self.hidden) {
+            w2.extend_from_slice(row);
+            w2.extend(std::iter::repeat_n(0.0, extra));
+        }
+        NetOf {
+            layout: self.layout,
+            inputs: self.inputs,
+            hidden,
+            w1,
+            b1,
+            w2,
+            b2: self.b2.clone(),
+            description: self.description.clone(),
+            rows: RowTable::default(),
+        }
+    }
+
     /// Hidden activations of `x` into `acc` (`hidden` long).
     #[inline]
     fn hidden_into(&self, x: &Inputs, acc: &mut [f32]) {

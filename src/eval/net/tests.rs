@@ -29,17 +29,10 @@ fn trapped_naive(runner: Checkers, blocks: u32) -> [f32; 4] {
 
 #[test]
 fn fast_features_and_outputs_match_the_plain_computation() {
-    use crate::rules::game::{DiceSource, SeededDice};
     let opts = RuleOptions::default();
     let net = Net::shipped().expect("shipped weights");
-    let mut dice = SeededDice::new(9);
-    let mut state = GameState::start(crate::rules::Side::White);
     let mut checked = 0;
-    // Random play through several games, checking every position.
-    for _ in 0..600 {
-        if state.result().is_some() {
-            state = GameState::start(crate::rules::Side::Black);
-        }
+    for state in random_play(9, 600) {
         let pos = state.pos;
         for (runner, blocks) in [
             (pos.own, pos.blocked()),
@@ -61,6 +54,22 @@ fn fast_features_and_outputs_match_the_plain_computation() {
         }
         assert_eq!(net.outputs(&x), net.forward(&x).out);
         checked += 1;
+    }
+    assert_eq!(checked, 600);
+}
+
+/// `n` positions of random play (a new game after each end), from `seed`.
+fn random_play(seed: u64, n: usize) -> Vec<GameState> {
+    use crate::rules::game::{DiceSource, SeededDice};
+    let opts = RuleOptions::default();
+    let mut dice = SeededDice::new(seed);
+    let mut state = GameState::start(crate::rules::Side::White);
+    let mut out = Vec::with_capacity(n);
+    while out.len() < n {
+        if state.result().is_some() {
+            state = GameState::start(crate::rules::Side::Black);
+        }
+        out.push(state);
         let rolled = match state.pending {
             Pending::Roll => state.roll(&opts, dice.die(), dice.die()).expect("roll"),
             _ => state,
@@ -71,7 +80,7 @@ fn fast_features_and_outputs_match_the_plain_computation() {
         let k = usize::from(dice.die()) % turns.len().max(1);
         state = turns.get(k).map(|c| c.end).unwrap_or(rolled);
     }
-    assert_eq!(checked, 600);
+    out
 }
 
 #[test]
@@ -633,5 +642,27 @@ fn trapped_counts_match_the_plain_count_for_any_blocks() {
         let runner = Checkers::from_counts(&counts).expect("15 checkers");
         let blocks = (x >> 20) as u32 & 0xFF_FFFF;
         assert_eq!(trapped(runner, blocks), trapped_naive(runner, blocks));
+    }
+}
+
+#[test]
+fn a_widened_network_gives_the_same_outputs_and_keeps_its_new_units() {
+    let opts = RuleOptions::default();
+    let net = Net::shipped().expect("shipped weights");
+    let wide = net.widened(40, 3);
+    assert_eq!(wide.hidden, net.hidden + 40);
+    assert_eq!(wide.w1.len(), wide.inputs * wide.hidden);
+    // The new units' input weights are not all zero (else training could
+    // never tell them apart).
+    assert!(wide.w1[net.hidden..wide.hidden].iter().any(|&w| w != 0.0));
+    let back = Net::from_bytes(&wide.to_bytes()).expect("widened weights load");
+    for state in random_play(4, 200) {
+        let x = features(&state, &opts);
+        let (a, b) = (net.outputs(&x), back.outputs(&x));
+        for (p, q) in a.iter().zip(&b) {
+            // Zero output weights add exactly nothing; the sums only
+            // group differently.
+            assert!((p - q).abs() < 1e-5, "{a:?} vs {b:?}");
+        }
     }
 }
