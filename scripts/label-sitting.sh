@@ -3,6 +3,8 @@
 # resumes from the labels committed under data/training/VARIANT/genG,
 # labels for MINUTES on THREADS threads, and writes the labels back there
 # compressed, with the manifest's counts brought up to date.
+# LABEL_SHARD=I/N labels only the positions whose index is I modulo N
+# (an even sample of the generation first, where labels are slow).
 #
 #   scripts/label-sitting.sh VARIANT GEN [MINUTES] [THREADS]
 #
@@ -30,7 +32,8 @@ read -r -a args < "$dir/label-args"
 # A weights file in label-args is named from the repository's root.
 cd "$root"
 "$bin" label --variant "$variant" --positions "$work/positions.txt" \
-    --out "$work/labels.txt" --threads "$threads" --minutes "$minutes" "${args[@]}"
+    --out "$work/labels.txt" --threads "$threads" --minutes "$minutes" "${args[@]}" \
+    ${LABEL_SHARD:+--shard "$LABEL_SHARD"}
 sort -n -k1,1 "$work/labels.txt" | gzip -9n > "$dir/labels.txt.gz.new"
 mv "$dir/labels.txt.gz.new" "$dir/labels.txt.gz"
 labelled=$(gunzip -c "$dir/labels.txt.gz" | wc -l)
