@@ -13,7 +13,8 @@ use crate::training::label::{FindConfig, find_positions};
 /// Options of `positions`.
 #[derive(Args, Debug)]
 pub struct PositionsArgs {
-    /// The game: gulbara, long_nardy, short_nardy or backgammon.
+    /// The game: gulbara, long_nardy, short_nardy, backgammon, fevga, portes, tabla,
+    /// plakoto or tapa.
     #[arg(long, default_value = "gulbara")]
     pub variant: Variant,
     /// Self-play games.

@@ -24,7 +24,8 @@ pub struct SelfplayArgs {
     /// Games at once.
     #[arg(short = 'j', long = "jobs", default_value_t = 1)]
     pub jobs: usize,
-    /// The game played: gulbara, long_nardy, short_nardy or backgammon.
+    /// The game played: gulbara, long_nardy, short_nardy, backgammon, fevga, portes,
+    /// tabla, plakoto or tapa.
     #[arg(long, default_value = "gulbara")]
     pub variant: Variant,
     /// A rule option `name=value` of that game (repeatable).
