@@ -485,6 +485,9 @@ pub struct ReplayedGame {
     pub final_state: GameState,
     /// The starter.
     pub starter: Side,
+    /// The starter was the last game's winner, who rolled both dice with
+    /// no opening throw (`Opening winner`), so a cube decision came first.
+    pub by_winner: bool,
     /// The move tokens in order (rolls and steps), as `apply_moves` takes them.
     pub tokens: Vec<String>,
     /// The recorded result line, if any.
@@ -513,6 +516,8 @@ pub fn replay(text: &str) -> Result<(RuleOptions, Vec<ReplayedGame>), RecordErro
     let mut rotation_tag: Option<(usize, String)> = None;
     let mut rules_words: Option<(usize, String)> = None;
     let mut games: Vec<(Side, Vec<String>, Option<String>)> = Vec::new();
+    // Per game: started by the last game's winner, with no opening throw.
+    let mut by_winner: Vec<bool> = Vec::new();
     let mut session_tag: Option<(usize, String)> = None;
     let mut scores: Vec<Option<(u32, u32, bool)>> = Vec::new();
     let mut names: Vec<[String; 2]> = Vec::new();
@@ -549,6 +554,7 @@ pub fn replay(text: &str) -> Result<(RuleOptions, Vec<ReplayedGame>), RecordErro
         }
         if line.starts_with("Game ") {
             games.push((Side::White, Vec::new(), None));
+            by_winner.push(false);
             scores.push(None);
             names.push([String::new(), String::new()]);
             continue;
@@ -570,6 +576,9 @@ pub fn replay(text: &str) -> Result<(RuleOptions, Vec<ReplayedGame>), RecordErro
             } else {
                 return Err(syntax(format!("bad opening line '{line}'")));
             };
+            if let Some(last) = by_winner.last_mut() {
+                *last = rest.starts_with("winner ");
+            }
             continue;
         }
         if let Some(rest) = line.strip_prefix("Score ") {
@@ -854,6 +863,7 @@ pub fn replay(text: &str) -> Result<(RuleOptions, Vec<ReplayedGame>), RecordErro
             turns,
             final_state: state,
             starter,
+            by_winner: by_winner.get(i).copied().unwrap_or(false),
             tokens,
             result_line,
             dropped_by,

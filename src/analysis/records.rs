@@ -461,9 +461,12 @@ fn analyse_cube(
         .iter()
         .enumerate()
         .filter(|(ti, t)| {
-            // The opening roll comes with no cube decision before it.
+            // The opening throw comes with no cube decision before it; a
+            // game the last winner started does.
             t.roll.is_some()
-                && !(*ti == 0 && opts.opening == crate::rules::options::Opening::Single)
+                && !(*ti == 0
+                    && g.opts.opening == crate::rules::options::Opening::Single
+                    && !g.by_winner)
         })
         .map(|(ti, t)| (ti + 1, t.before, t.double))
         .collect();
@@ -572,6 +575,59 @@ mod tests {
         ) -> Result<bool, crate::rules::game::PlayerFault> {
             Ok(true)
         }
+    }
+
+    #[test]
+    fn a_game_the_last_winner_started_has_a_cube_decision_before_its_first_roll() {
+        let opts = RuleOptions::for_variant(Variant::Backgammon);
+        let session = crate::cube::MatchState::money(crate::cube::SessionRules::default());
+        let first_turn_decisions = |start: crate::rules::game::GameStart| {
+            let mut a = Reckless(RandomChooser::new(5));
+            let mut b = Reckless(RandomChooser::new(6));
+            let g = crate::rules::game::play_started_game(
+                &opts,
+                &session,
+                start,
+                &mut SeededDice::new(5),
+                [&mut a, &mut b],
+                &mut (),
+            );
+            let game = RecordedGame {
+                players: ["a".into(), "b".into()],
+                opening: g.openings.last().copied(),
+                starter: g.starter,
+                turns: g.turns.iter().map(RecordedTurn::from_driver).collect(),
+                result: Some(g.result),
+                note: None,
+                cube: crate::record::GameCube {
+                    score: None,
+                    dropped_by: None,
+                    scored: g.scored().map(|(_, p)| p),
+                },
+            };
+            let mut tags = game_tags(&opts);
+            tags.extend(crate::record::session_tags(&session));
+            let text = write_record(&Record {
+                tags,
+                games: vec![game],
+            });
+            let an = analyse(&text, &Heuristic, 0).unwrap();
+            let first: Vec<String> = an
+                .cube
+                .iter()
+                .filter(|c| c.turn == 1)
+                .map(|c| c.player.clone())
+                .collect();
+            (text, first)
+        };
+        let (text, first) = first_turn_decisions(crate::rules::game::GameStart::By(Side::Black));
+        assert!(text.contains("Opening winner starter Black"), "{text}");
+        // Black's double before its first roll, and White's take.
+        assert_eq!(first, ["b", "a"], "{text}");
+        // After an opening throw the first roll is the throw: no decision.
+        let (text, first) = first_turn_decisions(crate::rules::game::GameStart::OpeningThrow);
+        assert!(!text.contains("Opening winner"), "{text}");
+        assert!(first.is_empty(), "{first:?}");
     }
 
     #[test]
