@@ -361,7 +361,7 @@ pub fn analyse_replayed(
         }
     }
     for (gi, g) in games.iter().enumerate() {
-        analyse_cube(&opts, &search, plies, gi, g, &mut out);
+        analyse_cube(&search, plies, gi, g, &mut out);
     }
     if let Some(params) = rollout {
         let ro = Rollout::new(eval, opts, *params);
@@ -433,14 +433,7 @@ pub fn analyse_rotation(
 /// The cube decisions of game `gi` (its session's cube on): before each
 /// roll the side that could double, and after each double the side that
 /// answered, judged by the search's chances before the roll at `plies`.
-fn analyse_cube(
-    opts: &RuleOptions,
-    search: &Search,
-    plies: u8,
-    gi: usize,
-    g: &ReplayedGame,
-    out: &mut Analysis,
-) {
+fn analyse_cube(search: &Search, plies: u8, gi: usize, g: &ReplayedGame, out: &mut Analysis) {
     let mut session = g.session;
     if !session.rules().cube {
         return;
