@@ -55,6 +55,10 @@ pub struct SuperviseArgs {
     /// Share of positions held out.
     #[arg(long, default_value_t = 0.05)]
     pub holdout: f64,
+    /// Hold positions out in runs of this many consecutive ones (about a
+    /// game's worth keeps whole games out of training); 1: one by one.
+    #[arg(long, default_value_t = 1)]
+    pub holdout_block: usize,
     /// Seed of the split and the order (and of a random start).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -83,6 +87,7 @@ pub fn run(a: SuperviseArgs) -> anyhow::Result<()> {
         rate: a.rate,
         decay: a.decay,
         holdout: a.holdout.clamp(0.0, 0.5),
+        holdout_block: a.holdout_block.max(1),
         seed: a.seed,
     };
     let mut lines = vec!["epoch\ttrain_ce\theld_out_ce\theld_out_equity_mae".to_string()];

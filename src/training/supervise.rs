@@ -43,6 +43,11 @@ pub struct FitConfig {
     pub decay: f32,
     /// Share of positions held out.
     pub holdout: f64,
+    /// Positions held out together: runs of this many consecutive examples
+    /// (a generation's positions come game by game, so a run of about a
+    /// game's positions keeps the held-out games apart from the trained
+    /// ones); 1 splits position by position.
+    pub holdout_block: usize,
     /// Seed of the split and the order.
     pub seed: u64,
 }
@@ -56,6 +61,7 @@ impl Default for FitConfig {
             rate: 3e-4,
             decay: 1e-4,
             holdout: 0.05,
+            holdout_block: 1,
             seed: 1,
         }
     }
@@ -101,6 +107,12 @@ fn equity<const OUT: usize>(o: &[f32; OUT]) -> f64 {
 fn held_out(seed: u64, i: usize, share: f64) -> bool {
     let h = crate::splitmix::nth(seed ^ 0x4E1D_0075, i as u64);
     ((h >> 11) as f64) < share * (1u64 << 53) as f64
+}
+
+/// Whether example `i` is held out under `cfg` (by runs of
+/// [`FitConfig::holdout_block`]).
+fn is_held_out(cfg: &FitConfig, i: usize) -> bool {
+    held_out(cfg.seed, i / cfg.holdout_block.max(1), cfg.holdout)
 }
 
 /// Losses of `net` over `set`.
@@ -178,7 +190,7 @@ pub fn fit_keeping<const OUT: usize>(
 ) -> (Vec<EpochLoss>, Vec<(EpochLoss, NetOf<OUT>)>) {
     let (mut train, mut hold): (Vec<&Example<OUT>>, Vec<&Example<OUT>>) = (Vec::new(), Vec::new());
     for (i, e) in examples.iter().enumerate() {
-        if held_out(cfg.seed, i, cfg.holdout) {
+        if is_held_out(cfg, i) {
             hold.push(e);
         } else {
             train.push(e);
@@ -399,6 +411,27 @@ mod tests {
         let curve2 = fit(&mut again, &examples, &fit_cfg, &mut |_| {});
         assert_eq!(curve, curve2, "reproducible");
         assert_eq!(net, again);
+    }
+
+    #[test]
+    fn positions_are_held_out_in_whole_runs() {
+        let by_one = FitConfig::default();
+        let by_run = FitConfig {
+            holdout_block: 25,
+            ..FitConfig::default()
+        };
+        let n = 20_000;
+        let out: Vec<bool> = (0..n).map(|i| is_held_out(&by_run, i)).collect();
+        for run in out.chunks(25) {
+            assert!(run.iter().all(|&h| h == run[0]), "a run split");
+        }
+        let share = |v: &[bool]| v.iter().filter(|&&h| h).count() as f64 / v.len() as f64;
+        assert!((share(&out) - 0.05).abs() < 0.02, "{}", share(&out));
+        // Runs of one are the position-by-position split.
+        let one: Vec<bool> = (0..n).map(|i| is_held_out(&by_one, i)).collect();
+        assert!((share(&one) - 0.05).abs() < 0.01);
+        assert!(one.windows(2).any(|w| w[0] != w[1]));
+        assert!((0..n).all(|i| one[i] == held_out(by_one.seed, i, by_one.holdout)));
     }
 
     #[test]
