@@ -48,6 +48,17 @@ impl Drop for Group {
     }
 }
 
+/// `perl` with SIGPIPE ignored. BaldLies never handles it, so a write to a
+/// bot that has just logged out and closed its socket would kill the
+/// server (and the next bot's connection is refused); ignored, the write
+/// fails and the server goes on. Rust resets SIGPIPE in the children it
+/// spawns, so a shell sets it and `exec` keeps it (and the process).
+fn perl() -> Command {
+    let mut c = Command::new("sh");
+    c.args(["-c", "trap '' PIPE; exec perl \"$@\"", "perl"]);
+    c
+}
+
 fn free_port() -> u16 {
     let l = TcpListener::bind("127.0.0.1:0").expect("bind a free port");
     l.local_addr().expect("its address").port()
@@ -98,7 +109,7 @@ impl Server {
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).expect("data directory");
         let port = free_port();
-        let child = Command::new("perl")
+        let child = perl()
             .arg("-w")
             .arg("-I")
             .arg(bl.join("lib"))
@@ -273,7 +284,7 @@ fn gulbara_plays_a_match_against_baldlies_gnubg_bot() {
     let bl = baldlies_dir();
     let home = server.dir.join("home");
     std::fs::create_dir_all(&home).unwrap();
-    let client = Command::new("perl")
+    let client = perl()
         .arg("-I")
         .arg(bl.join("lib"))
         .arg(bl.join("bin/baldlies-client"))
