@@ -570,6 +570,34 @@ mod tests {
         }
     }
 
+    /// The record of driver games between "a" (White) and "b" (Black) in
+    /// `session`.
+    fn session_record(
+        opts: &RuleOptions,
+        session: &crate::cube::MatchState,
+        games: &[crate::rules::game::GameRecord],
+    ) -> String {
+        let games = games
+            .iter()
+            .map(|g| RecordedGame {
+                players: ["a".into(), "b".into()],
+                opening: g.openings.last().copied(),
+                starter: g.starter,
+                turns: g.turns.iter().map(RecordedTurn::from_driver).collect(),
+                result: Some(g.result),
+                note: None,
+                cube: crate::record::GameCube {
+                    score: None,
+                    dropped_by: None,
+                    scored: g.scored().map(|(_, p)| p),
+                },
+            })
+            .collect();
+        let mut tags = game_tags(opts);
+        tags.extend(crate::record::session_tags(session));
+        write_record(&Record { tags, games })
+    }
+
     #[test]
     fn a_game_the_last_winner_started_has_a_cube_decision_before_its_first_roll() {
         let opts = RuleOptions::for_variant(Variant::Backgammon);
@@ -585,25 +613,7 @@ mod tests {
                 [&mut a, &mut b],
                 &mut (),
             );
-            let game = RecordedGame {
-                players: ["a".into(), "b".into()],
-                opening: g.openings.last().copied(),
-                starter: g.starter,
-                turns: g.turns.iter().map(RecordedTurn::from_driver).collect(),
-                result: Some(g.result),
-                note: None,
-                cube: crate::record::GameCube {
-                    score: None,
-                    dropped_by: None,
-                    scored: g.scored().map(|(_, p)| p),
-                },
-            };
-            let mut tags = game_tags(&opts);
-            tags.extend(crate::record::session_tags(&session));
-            let text = write_record(&Record {
-                tags,
-                games: vec![game],
-            });
+            let text = session_record(&opts, &session, &[g]);
             let an = analyse(&text, &Heuristic, 0).unwrap();
             let first: Vec<String> = an
                 .cube
@@ -639,23 +649,9 @@ mod tests {
                 &mut (),
             );
             assert!(g.turns.iter().filter(|t| t.double.is_some()).count() >= 2);
-            games.push(RecordedGame {
-                players: ["a".into(), "b".into()],
-                opening: g.openings.last().copied(),
-                starter: g.starter,
-                turns: g.turns.iter().map(RecordedTurn::from_driver).collect(),
-                result: Some(g.result),
-                note: None,
-                cube: crate::record::GameCube {
-                    score: None,
-                    dropped_by: None,
-                    scored: g.scored().map(|(_, p)| p),
-                },
-            });
+            games.push(g);
         }
-        let mut tags = game_tags(&opts);
-        tags.extend(crate::record::session_tags(&session));
-        let text = write_record(&Record { tags, games });
+        let text = session_record(&opts, &session, &games);
         let an = analyse(&text, &Heuristic, 0).unwrap();
         // Doubling at every chance, from the start, is mostly wrong; taking
         // every redouble of a random game now and then too.
