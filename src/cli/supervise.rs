@@ -52,6 +52,10 @@ pub struct SuperviseArgs {
     /// AdamW's weight decay.
     #[arg(long, default_value_t = 1e-4)]
     pub decay: f32,
+    /// Decay towards the starting network's weights (0: none): the pull
+    /// per step is the rate times this times the distance.
+    #[arg(long, default_value_t = 0.0)]
+    pub anchor: f32,
     /// Share of positions held out.
     #[arg(long, default_value_t = 0.05)]
     pub holdout: f64,
@@ -86,6 +90,7 @@ pub fn run(a: SuperviseArgs) -> anyhow::Result<()> {
         batch: a.batch.max(1),
         rate: a.rate,
         decay: a.decay,
+        anchor: a.anchor.max(0.0),
         holdout: a.holdout.clamp(0.0, 0.5),
         holdout_block: a.holdout_block.max(1),
         seed: a.seed,

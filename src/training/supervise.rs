@@ -41,6 +41,10 @@ pub struct FitConfig {
     pub rate: f32,
     /// Decoupled weight decay (AdamW) per step, times the rate.
     pub decay: f32,
+    /// Decoupled decay towards the starting network's weights per step,
+    /// times the rate (0: none). A network trained on a few thousand
+    /// games' positions keeps what it knew of the positions they lack.
+    pub anchor: f32,
     /// Share of positions held out.
     pub holdout: f64,
     /// Positions held out together: runs of this many consecutive examples
@@ -60,6 +64,7 @@ impl Default for FitConfig {
             batch: 64,
             rate: 3e-4,
             decay: 1e-4,
+            anchor: 0.0,
             holdout: 0.05,
             holdout_block: 1,
             seed: 1,
@@ -144,8 +149,17 @@ impl Moments {
     }
 
     /// One AdamW step of `params` down `grad` (the mean gradient of the
-    /// batch); `t` is the step number from 1.
-    fn step(&mut self, params: &mut [f32], grad: &[f32], rate: f32, decay: f32, t: i32) {
+    /// batch); `t` is the step number from 1. With `anchor`, the weights
+    /// are also pulled towards `start` (the same length as `params`).
+    fn step(
+        &mut self,
+        params: &mut [f32],
+        grad: &[f32],
+        rate: f32,
+        decay: f32,
+        anchor: Option<(f32, &[f32])>,
+        t: i32,
+    ) {
         const B1: f32 = 0.9;
         const B2: f32 = 0.999;
         const EPS: f32 = 1e-8;
@@ -162,6 +176,11 @@ impl Moments {
             let mh = *m / c1;
             let vh = *v / c2;
             *p -= rate * (mh / (vh.sqrt() + EPS) + decay * *p);
+        }
+        if let Some((strength, start)) = anchor {
+            for (p, s) in params.iter_mut().zip(start) {
+                *p -= rate * strength * (*p - s);
+            }
         }
     }
 }
@@ -231,6 +250,9 @@ pub fn fit_keeping<const OUT: usize>(
     let mut rng = SplitMix::new(cfg.seed);
     let mut t = 0i32;
     let mut delta_hidden = vec![0f32; h];
+    // The starting weights, kept only when an anchor pulls towards them.
+    let start_net = (cfg.anchor > 0.0).then(|| net.clone());
+    let anchor = cfg.anchor;
     for epoch in 1..=cfg.epochs {
         // Fisher–Yates with the run's generator.
         for i in (1..order.len()).rev() {
@@ -278,10 +300,17 @@ pub fn fit_keeping<const OUT: usize>(
                 }
             }
             t += 1;
-            m1.step(&mut net.w1, &g1, cfg.rate, cfg.decay, t);
-            mb1.step(&mut net.b1, &gb1, cfg.rate, 0.0, t);
-            m2.step(&mut net.w2, &g2, cfg.rate, cfg.decay, t);
-            mb2.step(&mut net.b2, &gb2, cfg.rate, 0.0, t);
+            let s = start_net.as_ref();
+            let (a1, ab1, a2, ab2) = (
+                s.map(|s| (anchor, &s.w1[..])),
+                s.map(|s| (anchor, &s.b1[..])),
+                s.map(|s| (anchor, &s.w2[..])),
+                s.map(|s| (anchor, &s.b2[..])),
+            );
+            m1.step(&mut net.w1, &g1, cfg.rate, cfg.decay, a1, t);
+            mb1.step(&mut net.b1, &gb1, cfg.rate, 0.0, ab1, t);
+            m2.step(&mut net.w2, &g2, cfg.rate, cfg.decay, a2, t);
+            mb2.step(&mut net.b2, &gb2, cfg.rate, 0.0, ab2, t);
         }
         let (held, eq) = losses(net, &hold);
         let e = EpochLoss {
@@ -435,10 +464,25 @@ mod tests {
     }
 
     #[test]
+    fn an_anchor_pulls_the_weights_towards_the_start() {
+        let mut m = Moments::new(2);
+        let start = [1.0f32, -1.0];
+        let mut p = [3.0f32, -1.0];
+        // No gradient: only the pull acts, a share rate × strength of the
+        // distance per step.
+        m.step(&mut p, &[0.0, 0.0], 0.1, 0.0, Some((2.0, &start)), 1);
+        assert!((p[0] - 2.6).abs() < 1e-5, "{p:?}");
+        assert_eq!(p[1], -1.0);
+        let mut free = [3.0f32, -1.0];
+        Moments::new(2).step(&mut free, &[0.0, 0.0], 0.1, 0.0, None, 1);
+        assert_eq!(free, [3.0, -1.0]);
+    }
+
+    #[test]
     fn adam_moves_a_parameter_down_its_gradient() {
         let mut m = Moments::new(1);
         let mut p = [1.0f32];
-        m.step(&mut p, &[2.0], 0.1, 0.0, 1);
+        m.step(&mut p, &[2.0], 0.1, 0.0, None, 1);
         // The first bias-corrected step is the rate times the gradient's sign.
         assert!((p[0] - 0.9).abs() < 1e-5, "{p:?}");
     }
