@@ -420,7 +420,16 @@ fn main() {
         eval_speed("backgammon baseline", baseline(Variant::Backgammon), &bg);
         match HitNet::shipped() {
             Ok(n) => {
-                eval_speed("backgammon net", &n, &bg);
+                // The contact inputs' layout (its cost does not depend on
+                // the weights): timed in turns with the plain one.
+                let contact = n.with_inputs(
+                    gulbara::eval::net::HIT_CONTACT_LAYOUT,
+                    gulbara::eval::hitnet::CONTACT_INPUTS,
+                );
+                for _ in 0..2 {
+                    eval_speed("backgammon net", &n, &bg);
+                    eval_speed("backgammon net, contact inputs", &contact, &bg);
+                }
                 eval_batch_speed("backgammon net", &n, &bg);
             }
             Err(e) => println!("eval backgammon net: {e}"),

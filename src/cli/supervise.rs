@@ -8,7 +8,7 @@ use anyhow::Context;
 use clap::Args;
 
 use crate::eval::hitnet::HitNet;
-use crate::eval::net::{Net, NetOf};
+use crate::eval::net::{HIT_CONTACT_LAYOUT, HIT_LAYOUT, Net, NetOf};
 use crate::rules::{EvalFamily, RuleOptions, Variant};
 use crate::training::supervise::{EpochLoss, Example, FitConfig, fit_keeping, labelled_positions};
 
@@ -31,6 +31,11 @@ pub struct SuperviseArgs {
     /// output weights zero, so training starts from the same outputs).
     #[arg(long, default_value_t = 0)]
     pub widen: usize,
+    /// Hidden-layer inputs to train with, where the starting network's
+    /// layout has fewer: `6` gives a hitting network (layout 2) the contact
+    /// inputs of layout 6, their weights starting at zero.
+    #[arg(long)]
+    pub layout: Option<u32>,
     /// The weights file to write (the best epoch's network).
     #[arg(long)]
     pub out: PathBuf,
@@ -120,10 +125,21 @@ pub fn run(a: SuperviseArgs) -> anyhow::Result<()> {
     let bytes = match a.variant.spec().eval {
         EvalFamily::Hitting | EvalFamily::Pinning => {
             let mut net: HitNet = start(&a, HitNet::random)?;
+            match a.layout {
+                None => {}
+                Some(l) if l == net.layout => {}
+                Some(HIT_CONTACT_LAYOUT) if net.layout == HIT_LAYOUT => {
+                    net = net.with_inputs(HIT_CONTACT_LAYOUT, crate::eval::hitnet::CONTACT_INPUTS);
+                }
+                Some(l) => anyhow::bail!(
+                    "--layout {l}: a network of layout {} can be given layout {HIT_CONTACT_LAYOUT} (from {HIT_LAYOUT}) only",
+                    net.layout
+                ),
+            }
             let examples: Vec<Example<5>> = data
                 .iter()
                 .map(|(s, p)| Example {
-                    inputs: crate::eval::hitnet::features(s),
+                    inputs: crate::eval::hitnet::features_of(net.layout, s),
                     // The labels' order is win, win mars, lose mars, win bg,
                     // lose bg; the network's win, win gammon, win bg, lose
                     // gammon, lose bg.
@@ -138,6 +154,10 @@ pub fn run(a: SuperviseArgs) -> anyhow::Result<()> {
         _ => {
             let mut net: Net = start(&a, Net::random)?;
             net.check_game(a.variant)?;
+            anyhow::ensure!(
+                a.layout.is_none_or(|l| l == net.layout),
+                "--layout: only a hitting network (layout {HIT_LAYOUT}) can take new inputs"
+            );
             let opts = RuleOptions::for_variant(a.variant);
             let examples: Vec<Example<3>> = data
                 .iter()

@@ -7,17 +7,25 @@
 //! in its own numbering (its point `p` is the other's `25 - p`): per side,
 //! four units per point (≥1, ≥2, ≥3 checkers, and (n−3)/2 beyond three),
 //! two for the bar (≥1, and n/4), borne off / 15, pips / 167; then one unit
-//! set when contact is over (a race). The weights file is the Gul bara
+//! set when contact is over (a race). Layout [`HIT_CONTACT_LAYOUT`] adds,
+//! while there is contact, per side ([`contact_units`]): the share of the
+//! 36 rolls on which the other side hits one of its blots, and the share
+//! on which its rearmost checker escapes past the other side's points in
+//! front of it (gnubg's contact inputs, simplified). The weights file is the Gul bara
 //! network's format ([`super::net`]) with this layout and five outputs; its
 //! description names the game it was trained on.
 
-use super::net::{Features, HIT_LAYOUT, InputSink, NetOf, Sparse, WeightsError};
+use super::net::{
+    Features, HIT_CONTACT_LAYOUT, HIT_LAYOUT, InputSink, NetOf, Sparse, WeightsError,
+};
 use super::{Evaluator, Probs};
 use crate::rules::position::Checkers;
 use crate::rules::{GameState, RuleOptions, Side};
 
 /// Inputs of layout [`HIT_LAYOUT`].
 pub const INPUTS: usize = 2 * SIDE + 1;
+/// Inputs of layout [`HIT_CONTACT_LAYOUT`]: [`INPUTS`] and two per side.
+pub const CONTACT_INPUTS: usize = INPUTS + 4;
 /// Inputs per side.
 const SIDE: usize = 24 * 4 + 2 + 2;
 /// Outputs: win, win gammon, win backgammon, lose gammon, lose backgammon.
@@ -69,26 +77,37 @@ fn contact_masked(own: Checkers, own_mask: u32, opp: Checkers, opp_mask: u32) ->
     mine > 0 && theirs > 0 && mine + theirs > 25
 }
 
-/// The inputs of a state of a hitting game (side to move about to roll).
+/// The inputs of a state of a hitting game (side to move about to roll),
+/// layout [`HIT_LAYOUT`].
 pub fn features(state: &GameState) -> super::net::Inputs {
+    features_of(HIT_LAYOUT, state)
+}
+
+/// The inputs of a state for a hitting network of `layout`
+/// ([`HIT_LAYOUT`] or [`HIT_CONTACT_LAYOUT`]).
+pub fn features_of(layout: u32, state: &GameState) -> super::net::Inputs {
     let mut active = Vec::with_capacity(80);
-    features_into(state, &mut active);
+    features_to(state, layout, &mut active);
     super::net::Inputs { active }
 }
 
 /// [`features`] into `active` (cleared first).
 pub fn features_into(state: &GameState, active: &mut Vec<(u16, f32)>) {
-    features_to(state, active);
+    features_to(state, HIT_LAYOUT, active);
 }
 
-/// A state's inputs for play's evaluation ([`NetOf::play_outputs`]).
+/// A state's inputs for play's evaluation ([`NetOf::play_outputs`]), for
+/// a network of `layout`.
 #[derive(Clone, Copy)]
-pub(crate) struct HitFeatures<'s>(pub(crate) &'s GameState);
+pub(crate) struct HitFeatures<'s> {
+    pub(crate) state: &'s GameState,
+    pub(crate) layout: u32,
+}
 
 impl Features for HitFeatures<'_> {
     #[inline(always)]
     fn write(self, sink: &mut impl InputSink) {
-        features_to(self.0, sink);
+        features_to(self.state, self.layout, sink);
     }
 }
 
@@ -96,7 +115,7 @@ impl Features for HitFeatures<'_> {
 pub(crate) const BASES: [usize; 2] = [0, SIDE];
 
 #[inline(always)]
-fn features_to(state: &GameState, active: &mut impl InputSink) {
+fn features_to(state: &GameState, layout: u32, active: &mut impl InputSink) {
     active.clear();
     let (own, opp) = (state.pos.own, state.pos.opp);
     let (own_mask, opp_mask) = (own.mask(), opp.mask());
@@ -104,7 +123,174 @@ fn features_to(state: &GameState, active: &mut impl InputSink) {
     side_features(opp, opp_mask, 1, BASES[1], active);
     if !contact_masked(own, own_mask, opp, opp_mask) {
         active.push((2 * SIDE) as u16, 1.0);
+    } else if layout == HIT_CONTACT_LAYOUT {
+        for (k, [shots, escapes]) in contact_units_of_both(own, own_mask, opp, opp_mask)
+            .into_iter()
+            .enumerate()
+        {
+            let i = INPUTS + 2 * k;
+            if shots > 0.0 {
+                active.push(i as u16, shots);
+            }
+            if escapes > 0.0 {
+                active.push(i as u16 + 1, escapes);
+            }
+        }
     }
+}
+
+/// The contact units of side `me` against `them` (each in its own
+/// numbering, `me`'s point `p` being `them`'s `25 - p`): the share of the
+/// 36 rolls on which `them` can hit a blot of `me`, and the share on
+/// which `me`'s rearmost checker can reach a point past `them`'s made
+/// points among the twelve in front of it (1 when none stands there).
+///
+/// Simplified from gnubg's: a side with checkers on the bar hits only by
+/// entering, and neither count asks whether the rest of the roll can be
+/// played.
+pub fn contact_units(me: Checkers, them: Checkers) -> [f32; 2] {
+    contact_units_of_both(me, me.mask(), them, them.mask())[0]
+}
+
+/// [`contact_units`] of `own` against `opp` and of `opp` against `own`,
+/// each side's points read once.
+#[inline]
+fn contact_units_of_both(
+    own: Checkers,
+    own_mask: u32,
+    opp: Checkers,
+    opp_mask: u32,
+) -> [[f32; 2]; 2] {
+    // Each side's blots and made points in the other's numbering.
+    let (own_blots, own_blocks) = blots_and_blocks(own, own_mask);
+    let (opp_blots, opp_blocks) = blots_and_blocks(opp, opp_mask);
+    [
+        [
+            hit_share_of(opp.bar(), opp_mask, own_blots, own_blocks),
+            escape_share_of(own.bar(), own_mask, opp_blocks),
+        ],
+        [
+            hit_share_of(own.bar(), own_mask, opp_blots, opp_blocks),
+            escape_share_of(opp.bar(), opp_mask, own_blocks),
+        ],
+    ]
+}
+
+/// Points of `c` (whose occupancy mask is `occupied`) holding exactly one
+/// checker / two or more, as masks of the other side's numbering (bit
+/// `q - 1` for its point `q = 25 - p`).
+#[inline]
+fn blots_and_blocks(c: Checkers, occupied: u32) -> (u32, u32) {
+    use crate::rules::position::compress_nibbles;
+    // Point p's count is nibble p; its bits 1–3 say "two or more".
+    let x = c.0 >> 4;
+    let two = (x >> 1) | (x >> 2) | (x >> 3);
+    let blocks =
+        (compress_nibbles(two as u64) | (compress_nibbles((two >> 64) as u64) << 16)) & 0xFF_FFFF;
+    // Point p (bit p − 1) is the other side's 25 − p (bit 24 − p).
+    let other = |m: u32| m.reverse_bits() >> 8;
+    (other(occupied & !blocks), other(blocks))
+}
+
+/// The share of the 36 rolls on which `hitter` (moving down its own
+/// numbering) can land on a blot of `target`.
+#[cfg(test)]
+fn hit_share(hitter: Checkers, target: Checkers) -> f32 {
+    let (blots, blocks) = blots_and_blocks(target, target.mask());
+    hit_share_of(hitter.bar(), hitter.mask(), blots, blocks)
+}
+
+/// [`hit_share`] with the target's blots and made points at hand (in the
+/// hitter's numbering).
+#[inline]
+fn hit_share_of(bar: u8, hitter_mask: u32, blots: u32, blocks: u32) -> f32 {
+    // The checkers that may move first (bit 24: the bar, point 25).
+    let sources = if bar > 0 { 1u32 << 24 } else { hitter_mask };
+    reach_share(sources, bar, blots, !blocks & 0xFF_FFFF)
+}
+
+/// The share of the 36 rolls on which some checker of `sources` (a mask,
+/// bit `p - 1` for point `p`, moving down) can land on a point of
+/// `targets`, every landing on the way on an `open` point: all the
+/// checkers at once, as a mask shifted by the dice. `bar` checkers on the
+/// bar limit the steps of the first ([`steps_of_the_first_checker`]).
+#[inline]
+fn reach_share(sources: u32, bar: u8, targets: u32, open: u32) -> f32 {
+    if targets == 0 || sources == 0 {
+        return 0.0;
+    }
+    // Where one step of each die lands.
+    let one: [u32; 7] = std::array::from_fn(|d| if d == 0 { 0 } else { (sources >> d) & open });
+    // The steps a doublet's first checker may take beyond its first, and a
+    // non-doublet's second step, as masks (branch-free below).
+    let most = steps_of_the_first_checker(true, bar);
+    let upto = |k: u32| if most >= k { u32::MAX } else { 0 };
+    let (m2, m3, m4) = (upto(2), upto(3), upto(4));
+    let second = if steps_of_the_first_checker(false, bar) == 2 {
+        u32::MAX
+    } else {
+        0
+    };
+    let mut hits = 0u32;
+    for (d, &r1) in one.iter().enumerate().skip(1) {
+        let r2 = (r1 >> d) & open & m2;
+        let r3 = (r2 >> d) & open & m3;
+        let r4 = (r3 >> d) & open & m4;
+        hits += u32::from((r1 | r2 | r3 | r4) & targets != 0);
+    }
+    for a in 1..6 {
+        for b in a + 1..=6 {
+            let two = ((one[a] >> b) | (one[b] >> a)) & second;
+            hits += 2 * u32::from((one[a] | one[b] | two) & targets != 0);
+        }
+    }
+    hits as f32 / 36.0
+}
+
+/// How many steps of a roll one checker may take: all of them, unless
+/// checkers on the bar must use some to enter.
+#[inline]
+fn steps_of_the_first_checker(doublet: bool, bar: u8) -> u32 {
+    match (doublet, bar) {
+        (true, 0) => 4,
+        (false, 0 | 1) => 2,
+        (true, n) => 5 - u32::from(n.min(4)),
+        (false, _) => 1,
+    }
+}
+
+/// The share of the 36 rolls on which `runner`'s rearmost checker can
+/// reach a point below the lowest of `blocker`'s made points among the
+/// twelve in front of it (1 when none stands there; 0 when `runner` has no
+/// checker left).
+#[cfg(test)]
+fn escape_share(runner: Checkers, blocker: Checkers) -> f32 {
+    escape_share_of(
+        runner.bar(),
+        runner.mask(),
+        blots_and_blocks(blocker, blocker.mask()).1,
+    )
+}
+
+/// [`escape_share`] with the blocker's made points at hand (in the
+/// runner's numbering).
+#[inline]
+fn escape_share_of(bar: u8, runner_mask: u32, blocks: u32) -> f32 {
+    let from = if bar > 0 {
+        25
+    } else if runner_mask == 0 {
+        return 0.0;
+    } else {
+        32 - runner_mask.leading_zeros()
+    };
+    let below = |p: u32| (1u32 << (p - 1)) - 1;
+    let window = blocks & below(from) & !below(from.saturating_sub(12).max(1));
+    if window == 0 {
+        return 1.0;
+    }
+    let goal = window.trailing_zeros() + 1;
+    let open = !blocks & 0xFF_FFFF;
+    reach_share(1 << (from - 1), bar, below(goal) & open, open)
 }
 
 /// Games without 3-point wins (short nardy): a backgammon is a mars there.
@@ -182,14 +368,26 @@ pub fn pinning_shipped_shared() -> Result<std::sync::Arc<HitNet>, WeightsError> 
 
 impl Evaluator for HitNet {
     fn eval(&self, state: &GameState, _opts: &RuleOptions) -> Probs {
-        let out = self.play_outputs(BASES, HitFeatures(state));
+        let out = self.play_outputs(
+            BASES,
+            HitFeatures {
+                state,
+                layout: self.layout,
+            },
+        );
         scored(state, HitNet::probs(&out)).settled(state)
     }
 
     fn eval_batch(&self, states: &[GameState], _opts: &RuleOptions, out: &mut Vec<Probs>) {
         out.clear();
         out.extend(states.iter().map(|s| {
-            let o = self.play_outputs(BASES, HitFeatures(s));
+            let o = self.play_outputs(
+                BASES,
+                HitFeatures {
+                    state: s,
+                    layout: self.layout,
+                },
+            );
             scored(s, HitNet::probs(&o)).settled(s)
         }));
     }
@@ -204,7 +402,7 @@ impl Evaluator for HitNet {
 impl Evaluator for Sparse<'_, OUTPUTS> {
     fn eval(&self, state: &GameState, _opts: &RuleOptions) -> Probs {
         super::net::with_inputs_buffer(|active| {
-            features_into(state, active);
+            features_to(state, self.0.layout, active);
             scored(state, HitNet::probs(&self.0.outputs_of(active)))
         })
     }
@@ -213,7 +411,7 @@ impl Evaluator for Sparse<'_, OUTPUTS> {
         out.clear();
         super::net::with_inputs_buffer(|active| {
             for s in states {
-                features_into(s, active);
+                features_to(s, self.0.layout, active);
                 out.push(scored(s, HitNet::probs(&self.0.outputs_of(active))));
             }
         });
@@ -257,6 +455,207 @@ mod tests {
                 .iter()
                 .any(|&(i, _)| usize::from(i) == INPUTS - 1)
         );
+    }
+
+    /// One side's checkers from `(point, count)` pairs in its numbering.
+    fn side(points: &[(usize, u8)]) -> Checkers {
+        let mut c = [0u8; 24];
+        for &(p, n) in points {
+            c[p - 1] = n;
+        }
+        Checkers::from_counts(&c).unwrap()
+    }
+
+    #[test]
+    fn a_blot_six_away_is_hit_by_seventeen_rolls() {
+        // The hitter's lone checker on its 13, the blot on the hitter's 7
+        // (the target's 18): 11 rolls with a six, 5-1, 4-2, 3-3 and 2-2.
+        let hitter = side(&[(13, 1)]);
+        let target = side(&[(18, 1)]);
+        assert_eq!(hit_share(hitter, target), 17.0 / 36.0);
+        // The target's point on the hitter's 10 (its 15) stops 3-3 only.
+        let target = side(&[(18, 1), (15, 2)]);
+        assert_eq!(hit_share(hitter, target), 16.0 / 36.0);
+        // Two blots, 1 and 2 away: every roll with a 1 or a 2 (20), 1-1
+        // already counted, and nothing else reaches (no other distance).
+        let target = side(&[(13, 1), (14, 1)]);
+        assert_eq!(hit_share(hitter, target), 20.0 / 36.0);
+        // From the bar: the blot on the hitter's 20 (the target's 5) is
+        // hit entering with a 5 (11 rolls), or entering and moving on
+        // with 4-1 and 3-2 (4 more).
+        let hitter = Checkers::from_counts_with_bar(&[0; 24], 1).unwrap();
+        let target = side(&[(5, 1)]);
+        assert_eq!(hit_share(hitter, target), 15.0 / 36.0);
+        assert_eq!(contact_units(target, hitter)[0], 15.0 / 36.0);
+        // With two on the bar both dice enter: only the 5s hit.
+        let two = Checkers::from_counts_with_bar(&[0; 24], 2).unwrap();
+        assert_eq!(hit_share(two, target), 11.0 / 36.0);
+    }
+
+    /// The hit share counted one checker, one path and one point at a
+    /// time, from the counts (the reference for [`hit_share`]).
+    fn hit_share_naive(hitter: Checkers, target: Checkers) -> f32 {
+        let count_at = |q: i32| target.at((25 - q) as u8);
+        let blot = |q: i32| (1..=24).contains(&q) && count_at(q) == 1;
+        let block = |q: i32| (1..=24).contains(&q) && count_at(q) >= 2;
+        let bar = hitter.bar();
+        let sources: Vec<i32> = if bar > 0 {
+            vec![25]
+        } else {
+            (1..=24).filter(|&p| hitter.at(p as u8) > 0).collect()
+        };
+        let mut hits = 0;
+        for a in 1..=6i32 {
+            for b in 1..=6i32 {
+                let most = steps_of_the_first_checker(a == b, bar) as usize;
+                let paths: Vec<Vec<i32>> = if a == b {
+                    vec![vec![a; most]]
+                } else {
+                    vec![vec![a, b][..most].to_vec(), vec![b, a][..most].to_vec()]
+                };
+                let hit = sources.iter().any(|&t| {
+                    paths.iter().any(|path| {
+                        let mut x = t;
+                        for d in path {
+                            x -= d;
+                            if x < 1 || block(x) {
+                                return false;
+                            }
+                            if blot(x) {
+                                return true;
+                            }
+                        }
+                        false
+                    })
+                });
+                hits += u32::from(hit);
+            }
+        }
+        hits as f32 / 36.0
+    }
+
+    /// The escape share walked roll by roll, from the counts (the
+    /// reference for [`escape_share`]; a runner with one checker at most
+    /// on the bar).
+    fn escape_share_naive(runner: Checkers, blocker: Checkers) -> f32 {
+        let block = |q: i32| (1..=24).contains(&q) && blocker.at((25 - q) as u8) >= 2;
+        let Some(from) = (1..=25i32).rev().find(|&p| {
+            if p == 25 {
+                runner.bar() > 0
+            } else {
+                runner.at(p as u8) > 0
+            }
+        }) else {
+            return 0.0;
+        };
+        let Some(goal) = ((from - 12).max(1)..from).find(|&q| block(q)) else {
+            return 1.0;
+        };
+        let mut n = 0;
+        for a in 1..=6i32 {
+            for b in 1..=6i32 {
+                let paths = if a == b {
+                    vec![vec![a; 4]]
+                } else {
+                    vec![vec![a, b], vec![b, a]]
+                };
+                let out = paths.iter().any(|path| {
+                    let mut x = from;
+                    for d in path {
+                        x -= d;
+                        if x < 1 || block(x) {
+                            return false;
+                        }
+                        if x < goal {
+                            return true;
+                        }
+                    }
+                    false
+                });
+                n += u32::from(out);
+            }
+        }
+        n as f32 / 36.0
+    }
+
+    #[test]
+    fn hit_and_escape_shares_agree_with_the_naive_counts() {
+        let (mut seen, mut escapes) = (0, 0);
+        for v in [
+            crate::rules::Variant::Backgammon,
+            crate::rules::Variant::ShortNardy,
+        ] {
+            for pos in crate::rules::game::random_game_positions(v, 30, 9, 80) {
+                for (h, t) in [(pos.own, pos.opp), (pos.opp, pos.own)] {
+                    let want = hit_share_naive(h, t);
+                    assert_eq!(hit_share(h, t), want, "{pos:?}");
+                    seen += usize::from(want > 0.0);
+                    if h.bar() < 2 {
+                        let want = escape_share_naive(h, t);
+                        assert_eq!(escape_share(h, t), want, "{pos:?}");
+                        escapes += usize::from(want > 0.0 && want < 1.0);
+                    }
+                }
+            }
+        }
+        assert!(seen > 100, "{seen}");
+        assert!(escapes > 100, "{escapes}");
+    }
+
+    #[test]
+    fn a_full_prime_holds_and_open_ground_is_escaped() {
+        // The runner on its 24; the blocker's points on the runner's
+        // 18–23 (its 2–7): no first step lands.
+        let runner = side(&[(24, 1)]);
+        let prime = side(&[(2, 2), (3, 2), (4, 2), (5, 2), (6, 2), (7, 2)]);
+        assert_eq!(escape_share(runner, prime), 0.0);
+        assert_eq!(escape_share(runner, side(&[(1, 2)])), 1.0);
+        // One point on the runner's 18 (the blocker's 7): past it go the
+        // non-doublets of 7 or more (18 rolls; the die played first need
+        // not be the six) and 4-4 and 5-5 (3-3 and 6-6 land on 18, 2-2
+        // reaches it after three steps, 1-1 falls short).
+        let one = side(&[(7, 2)]);
+        assert_eq!(escape_share(runner, one), 20.0 / 36.0);
+    }
+
+    #[test]
+    fn contact_inputs_start_as_the_network_they_extend() {
+        let net = HitNet::shipped().unwrap();
+        let wide = net.with_inputs(HIT_CONTACT_LAYOUT, CONTACT_INPUTS);
+        let o = RuleOptions::for_variant(crate::rules::Variant::Backgammon);
+        let start = GameState::start_of(crate::rules::Variant::Backgammon, Side::White);
+        let mut seen = 0;
+        let mut with_contact_units = start;
+        for pos in
+            crate::rules::game::random_game_positions(crate::rules::Variant::Backgammon, 4, 5, 60)
+        {
+            let s = GameState { pos, ..start };
+            let x = features_of(HIT_CONTACT_LAYOUT, &s);
+            assert!(
+                x.active
+                    .iter()
+                    .all(|&(i, _)| usize::from(i) < CONTACT_INPUTS)
+            );
+            if x.active.iter().any(|&(i, _)| usize::from(i) >= INPUTS) {
+                seen += 1;
+                with_contact_units = s;
+            }
+            let (a, b) = (net.eval(&s, &o), wide.eval(&s, &o));
+            assert!((a.equity() - b.equity()).abs() < 1e-4, "{a:?} {b:?}");
+            let (a, b) = (Sparse(&net).eval(&s, &o), Sparse(&wide).eval(&s, &o));
+            assert!((a.equity() - b.equity()).abs() < 1e-5, "{a:?} {b:?}");
+        }
+        assert!(seen > 10, "{seen}");
+        // Trained weights on the new rows move the outputs.
+        let mut moved = wide.clone();
+        for w in &mut moved.w1[INPUTS * moved.hidden..] {
+            *w = 0.5;
+        }
+        // The fast rows were built from the old weights.
+        moved.rows = Default::default();
+        let s = with_contact_units;
+        assert_ne!(moved.eval(&s, &o), wide.eval(&s, &o));
+        assert_ne!(Sparse(&moved).eval(&s, &o), Sparse(&wide).eval(&s, &o));
     }
 
     #[test]

@@ -86,6 +86,11 @@ pub type Net = NetOf<OUTPUTS>;
 /// The input layout of the hitting games' networks (`eval::hitnet`).
 pub const HIT_LAYOUT: u32 = 2;
 
+/// The hitting games' second input layout: layout 2 and, per side, the
+/// share of rolls that hit one of its blots and the share that let its
+/// rearmost checker escape (`eval::hitnet::contact_units`).
+pub const HIT_CONTACT_LAYOUT: u32 = 6;
+
 /// The input layout of long nardy's network: layout 1 and four inputs
 /// more (see [`long_features`]).
 pub const LONG_LAYOUT: u32 = 3;

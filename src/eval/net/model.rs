@@ -294,6 +294,21 @@ impl<const OUT: usize> NetOf<OUT> {
         }
     }
 
+    /// This network read as one of input `layout` with `inputs` inputs, the
+    /// new inputs' weights zero: the outputs stay this network's until
+    /// training moves them (a layout that adds inputs after the old ones).
+    pub fn with_inputs(&self, layout: u32, inputs: usize) -> NetOf<OUT> {
+        let mut w1 = self.w1.clone();
+        w1.resize(inputs.max(self.inputs) * self.hidden, 0.0);
+        NetOf {
+            layout,
+            inputs: inputs.max(self.inputs),
+            w1,
+            rows: RowTable::default(),
+            ..self.clone()
+        }
+    }
+
     /// Hidden activations of `x` into `acc` (`hidden` long).
     #[inline]
     fn hidden_into(&self, x: &Inputs, acc: &mut [f32]) {

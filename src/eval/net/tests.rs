@@ -469,7 +469,14 @@ fn sums_made_as_the_inputs_come_have_the_lists_bits() {
     for v in [Variant::Backgammon, Variant::ShortNardy] {
         for state in &played_positions(v, 300, 17) {
             for net in &hits {
-                let all = play_copies(net, crate::eval::hitnet::BASES, HitFeatures(state));
+                let all = play_copies(
+                    net,
+                    crate::eval::hitnet::BASES,
+                    HitFeatures {
+                        state,
+                        layout: net.layout,
+                    },
+                );
                 assert!(all.len() >= 3);
                 let bits = all[0].map(f32::to_bits);
                 assert!(all.iter().all(|o| o.map(f32::to_bits) == bits), "{all:?}");
