@@ -669,8 +669,11 @@ mod tests {
     #[test]
     fn shipped_weights_load() {
         let net = HitNet::shipped().unwrap();
-        assert_eq!(net.layout, HIT_LAYOUT);
-        assert_eq!(net.inputs, INPUTS);
+        assert_eq!(net.layout, HIT_CONTACT_LAYOUT);
+        assert_eq!(net.inputs, CONTACT_INPUTS);
+        // The pinning games' network keeps the first layout.
+        let pinning = HitNet::from_bytes(PINNING_SHIPPED).unwrap();
+        assert_eq!((pinning.layout, pinning.inputs), (HIT_LAYOUT, INPUTS));
         assert!(net.description.contains("backgammon"));
         // Gul bara's loader refuses them, and this one Gul bara's.
         assert!(super::super::net::Net::from_bytes(SHIPPED).is_err());

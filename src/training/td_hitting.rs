@@ -10,7 +10,7 @@
 //! weights. Every checkpoint is gated against the variant's baseline with
 //! the match runner (0-ply, mirrored dice); the best gate is kept.
 
-use crate::eval::hitnet::{HitNet, OUTPUTS, exact_outputs, features, flip};
+use crate::eval::hitnet::{HitNet, OUTPUTS, exact_outputs, features_of, flip};
 use crate::eval::net::Inputs;
 use crate::rules::{EvalFamily, GameState, RuleOptions, Side, Variant};
 use crate::training::td::{Gate, RunFolder, TrainConfig, lambda_returns_with, run_sittings};
@@ -43,7 +43,7 @@ pub fn train_game(
     let Some(last) = seen.last() else {
         return 0;
     };
-    let inputs: Vec<Inputs> = seen.iter().map(features).collect();
+    let inputs: Vec<Inputs> = seen.iter().map(|s| features_of(net.layout, s)).collect();
     let judged: Vec<([f32; OUTPUTS], Side)> = seen
         .iter()
         .zip(&inputs)
@@ -53,7 +53,7 @@ pub fn train_game(
         exact_outputs(&end, last.to_move)
     } else {
         // Cut off: the network's own judgement of where it stopped.
-        let o = net.outputs(&features(&end));
+        let o = net.outputs(&features_of(net.layout, &end));
         if end.to_move == last.to_move {
             o
         } else {
@@ -98,11 +98,11 @@ pub fn train(
     let play = &mut |net: &mut HitNet, dice_seed: u64, rate: f32| {
         train_game(net, &opts, dice_seed, rate, cfg.lambda);
     };
-    let describe = |_: &HitNet, done: u64| {
+    let describe = |net: &HitNet, done: u64| {
         format!(
             "gulbara TD(lambda={}) self-play net: game={variant} layout={} hidden={} games={done} seed={} {}",
             cfg.lambda,
-            crate::eval::net::HIT_LAYOUT,
+            net.layout,
             cfg.hidden,
             cfg.seed,
             crate::training::td::schedule_words(cfg)
