@@ -200,7 +200,7 @@ fn hit_share(hitter: Checkers, target: Checkers) -> f32 {
     hit_share_of(hitter.bar(), hitter.mask(), blots, blocks)
 }
 
-/// [`hit_share`] with the target's blots and made points at hand (in the
+/// `hit_share` with the target's blots and made points at hand (in the
 /// hitter's numbering).
 #[inline]
 fn hit_share_of(bar: u8, hitter_mask: u32, blots: u32, blocks: u32) -> f32 {
@@ -272,7 +272,7 @@ fn escape_share(runner: Checkers, blocker: Checkers) -> f32 {
     )
 }
 
-/// [`escape_share`] with the blocker's made points at hand (in the
+/// `escape_share` with the blocker's made points at hand (in the
 /// runner's numbering).
 #[inline]
 fn escape_share_of(bar: u8, runner_mask: u32, blocks: u32) -> f32 {
