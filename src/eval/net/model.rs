@@ -298,15 +298,13 @@ impl<const OUT: usize> NetOf<OUT> {
     /// new inputs' weights zero: the outputs stay this network's until
     /// training moves them (a layout that adds inputs after the old ones).
     pub fn with_inputs(&self, layout: u32, inputs: usize) -> NetOf<OUT> {
-        let mut w1 = self.w1.clone();
-        w1.resize(inputs.max(self.inputs) * self.hidden, 0.0);
-        NetOf {
-            layout,
-            inputs: inputs.max(self.inputs),
-            w1,
-            rows: RowTable::default(),
-            ..self.clone()
-        }
+        let mut net = self.clone();
+        net.layout = layout;
+        net.inputs = inputs.max(self.inputs);
+        net.w1.resize(net.inputs * net.hidden, 0.0);
+        // The fast rows are built from `w1` on first use.
+        net.rows = RowTable::default();
+        net
     }
 
     /// Hidden activations of `x` into `acc` (`hidden` long).
