@@ -99,7 +99,7 @@ fn positions_are_reproducible_and_labels_do_not_depend_on_shards_or_sittings() {
         let (kind, _) = l.split_once('\t').expect("kind<TAB>position");
         assert!(
             ["best", "played", "middle", "phase", "discrepancy"].contains(&kind),
-            "{l}"
+            "no groups unless asked for: {l}"
         );
     }
 
@@ -142,6 +142,118 @@ fn label_refuses_a_bad_positions_file_with_its_line() {
     assert!(err.contains("p.txt:2: not a position"), "{err}");
 }
 
+/// The label line of index `i` in a labels file, without its index.
+fn label_of(path: &Path, i: usize) -> String {
+    let want = format!("{i}\t");
+    let text = std::fs::read_to_string(path).expect("labels file");
+    let line = text.lines().find(|l| l.starts_with(&want));
+    line.expect("the index is labelled")[want.len()..].to_string()
+}
+
+#[test]
+fn a_turns_plays_found_together_are_labelled_with_the_same_dice() {
+    let dir = scratch("siblings");
+    let p = dir.join("groups.txt");
+    gulbara(&[
+        "positions",
+        "--variant",
+        "short_nardy",
+        "--games",
+        "2",
+        "--seed",
+        "9",
+        "--discrepancy",
+        "0",
+        "--best-share",
+        "0",
+        "--middle-share",
+        "0",
+        "--sibling-share",
+        "0.5",
+        "--siblings",
+        "3",
+        "--out",
+        p.to_str().expect("utf-8 path"),
+    ]);
+    let text = std::fs::read_to_string(&p).expect("positions");
+    assert!(
+        text.starts_with("# gulbara positions variant=short_nardy games=2 seed=9")
+            && text
+                .lines()
+                .next()
+                .expect("header")
+                .contains(" sibling_share=0.5 siblings=3 "),
+        "{text}"
+    );
+    let lines: Vec<&str> = text.lines().skip(1).collect();
+    // The first group of three: a turn and two siblings.
+    let head = lines
+        .windows(3)
+        .position(|w| {
+            w[0].starts_with("turn\t")
+                && w[1].starts_with("sibling\t")
+                && w[2].starts_with("sibling\t")
+        })
+        .expect("a group of three");
+    let board = |l: &str| l.split_once('\t').expect("kind<TAB>position").1.to_string();
+    let (turn, first, second) = (
+        board(lines[head]),
+        board(lines[head + 1]),
+        board(lines[head + 2]),
+    );
+    // Alone at index 0, each position is rolled out with index 0's dice;
+    // after its turn, a sibling is too, and so its label is the same.
+    let alone = |name: &str, pos: &str| {
+        let f = dir.join(name);
+        std::fs::write(&f, format!("best\t{pos}\n")).expect("write");
+        let out = dir.join(format!("{name}.labels"));
+        label(&f, &out, &[]);
+        label_of(&out, 0)
+    };
+    let group = dir.join("group.txt");
+    std::fs::write(
+        &group,
+        format!("turn\t{turn}\nsibling\t{first}\nsibling\t{second}\n"),
+    )
+    .expect("write");
+    let labels = dir.join("group.labels");
+    label(&group, &labels, &[]);
+    assert_eq!(label_of(&labels, 0), alone("t.txt", &turn));
+    assert_eq!(label_of(&labels, 1), alone("a.txt", &first));
+    assert_eq!(label_of(&labels, 2), alone("b.txt", &second));
+    // As plain positions, the second and third have dice of their own.
+    let plain = dir.join("plain.txt");
+    std::fs::write(
+        &plain,
+        format!("turn\t{turn}\nbest\t{first}\nbest\t{second}\n"),
+    )
+    .expect("write");
+    let plain_labels = dir.join("plain.labels");
+    label(&plain, &plain_labels, &[]);
+    assert_eq!(label_of(&plain_labels, 0), label_of(&labels, 0));
+    assert_ne!(label_of(&plain_labels, 1), label_of(&labels, 1));
+    assert_ne!(label_of(&plain_labels, 2), label_of(&labels, 2));
+}
+
+#[test]
+fn label_refuses_an_unknown_kind_with_its_line() {
+    let dir = scratch("kind");
+    let p = dir.join("p.txt");
+    let start = "0,0,0,0,0,-15,0,0,0,0,0,0,0,0,0,0,0,15,0,0,0,0,0,0 w 0 0";
+    std::fs::write(&p, format!("# header\nbest\t{start}\ncousin\t{start}\n")).expect("write");
+    let out = Command::new(BIN)
+        .args(["label", "--variant", "short_nardy", "--positions"])
+        .arg(&p)
+        .arg("--out")
+        .arg(dir.join("l.txt"))
+        .output()
+        .expect("gulbara runs");
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("p.txt:3: unknown kind \"cousin\""), "{err}");
+    assert!(!dir.join("l.txt").exists(), "nothing labelled");
+}
+
 /// The loss of a network on a label folder's positions, as `supervise`
 /// measures it before its first step (epoch 0 of the curve, nothing held
 /// out): the fit of the weights `from` names, judged afresh.
@@ -169,6 +281,44 @@ fn fit_of(dir: &Path, variant: &str, from: &str) -> f64 {
     let cols: Vec<&str> = row.split('\t').collect();
     assert_eq!(cols[0], "0", "{text}");
     cols[1].parse().expect("train_ce")
+}
+
+#[test]
+fn supervise_trains_on_several_folders_together() {
+    let dir = scratch("folders");
+    let p = positions(&dir, "positions.txt");
+    label(&p, &dir.join("labels.txt"), &["--max", "6"]);
+    let d = dir.to_str().expect("utf-8 path");
+    let epoch0 = |folders: &[&str], name: &str| {
+        let curve = dir.join(name);
+        let mut args = vec!["supervise", "--variant", "short_nardy"];
+        for f in folders {
+            args.extend(["--data", f]);
+        }
+        let out = dir.join("out.gbnn");
+        args.extend([
+            "--from",
+            "shipped",
+            "--out",
+            out.to_str().expect("utf-8 path"),
+            "--curve",
+            curve.to_str().expect("utf-8 path"),
+            "--epochs",
+            "0",
+            "--holdout",
+            "0",
+        ]);
+        let said = gulbara(&args);
+        let text = std::fs::read_to_string(&curve).expect("the curve");
+        let row = text.lines().nth(1).expect("epoch 0").to_string();
+        (said, row)
+    };
+    let (one, row1) = epoch0(&[d], "one.tsv");
+    let (two, row2) = epoch0(&[d, d], "two.tsv");
+    assert!(one.starts_with("6 positions;"), "{one}");
+    assert!(two.starts_with("12 positions;"), "{two}");
+    // The same positions twice: the same mean loss.
+    assert_eq!(row1, row2);
 }
 
 /// Issue 28's pipeline in short, as CI runs it: positions found by

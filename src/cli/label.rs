@@ -20,7 +20,9 @@ use anyhow::Context;
 use clap::Args;
 
 use crate::rules::{GameState, RuleOptions, Variant};
-use crate::training::label::{LabelConfig, label_position, parse_positions};
+use crate::training::label::{
+    FoundKind, LabelConfig, label_position, parse_found, parse_positions, seed_indices,
+};
 
 /// Options of `label`.
 #[derive(Args, Debug)]
@@ -70,6 +72,16 @@ pub fn read_positions(path: &Path, variant: Variant) -> anyhow::Result<Vec<GameS
     parse_positions(&text, variant, &path.display().to_string())
 }
 
+/// The positions of a positions file with their kinds, as [`read_positions`]
+/// reads them.
+pub fn read_found(
+    path: &Path,
+    variant: Variant,
+) -> anyhow::Result<Vec<(Option<FoundKind>, GameState)>> {
+    let text = crate::training::supervise::read_text(path)?;
+    parse_found(&text, variant, &path.display().to_string())
+}
+
 /// The indices a labels file already holds; a torn last line (no newline)
 /// is cut off so that appending starts on a fresh line.
 fn done_indices(path: &Path) -> anyhow::Result<HashSet<usize>> {
@@ -97,7 +109,9 @@ pub fn run(a: LabelArgs) -> anyhow::Result<()> {
     let net = crate::engine::load_net(a.variant, &weights, &Default::default())
         .with_context(|| format!("cannot load the weights {}", a.weights))?;
     let eval = net.evaluator();
-    let positions = read_positions(&a.positions, a.variant)?;
+    let found = read_found(&a.positions, a.variant)?;
+    let seeds = seed_indices(&found.iter().map(|(k, _)| *k).collect::<Vec<_>>());
+    let positions: Vec<GameState> = found.into_iter().map(|(_, s)| s).collect();
     let shard = a.shard.unwrap_or(crate::matchplay::shard::Shard::WHOLE);
     let done = done_indices(&a.out)?;
     let todo: Vec<usize> = shard
@@ -139,7 +153,7 @@ pub fn run(a: LabelArgs) -> anyhow::Result<()> {
             }
             let k = next.fetch_add(1, Ordering::Relaxed);
             let Some(&i) = todo.get(k) else { return };
-            let l = label_position(eval.as_ref(), &opts, &positions[i], i as u64, &cfg);
+            let l = label_position(eval.as_ref(), &opts, &positions[i], seeds[i], &cfg);
             let p = l.probs;
             let line = format!(
                 "{i}\t{:.5}\t{:.5}\t{:.5}\t{:.5}\t{:.5}\t{:.5}\t{:.5}\n",

@@ -18,9 +18,10 @@ pub struct SuperviseArgs {
     /// The game.
     #[arg(long, default_value = "gulbara")]
     pub variant: Variant,
-    /// The generation's folder (positions.txt.gz and labels.txt.gz).
-    #[arg(long)]
-    pub data: PathBuf,
+    /// The generation's folder (positions.txt.gz and labels.txt.gz);
+    /// repeated, the positions of every folder named, in order.
+    #[arg(long, required = true)]
+    pub data: Vec<PathBuf>,
     /// The network to start from: `shipped`, a weights file, or `random`.
     #[arg(long, default_value = "shipped")]
     pub from: String,
@@ -83,12 +84,17 @@ pub struct SuperviseArgs {
 
 /// Runs `supervise`.
 pub fn run(a: SuperviseArgs) -> anyhow::Result<()> {
-    let data = labelled_positions(&a.data, a.variant)?;
-    anyhow::ensure!(
-        !data.is_empty(),
-        "no labelled positions in {}",
-        a.data.display()
-    );
+    let mut data = Vec::new();
+    for dir in &a.data {
+        data.extend(labelled_positions(dir, a.variant)?);
+    }
+    let folders = a
+        .data
+        .iter()
+        .map(|d| d.display().to_string())
+        .collect::<Vec<_>>()
+        .join(" + ");
+    anyhow::ensure!(!data.is_empty(), "no labelled positions in {folders}");
     let cfg = FitConfig {
         epochs: a.epochs,
         patience: a.patience.max(1),
@@ -112,7 +118,7 @@ pub fn run(a: SuperviseArgs) -> anyhow::Result<()> {
     let description = format!(
         "{} network trained supervised on {} ({} positions, from {}{}, seed {})",
         a.variant,
-        a.data.display(),
+        folders,
         data.len(),
         a.from,
         if a.widen > 0 {

@@ -12,7 +12,12 @@
 //!   (contact to no contact, or into an all-home race), and the best
 //!   candidate that changes it where the best turn does not;
 //! - `discrepancy`: the best turn's end where its 1-ply judgement and its
-//!   0-ply judgement differ by more than a threshold in equity.
+//!   0-ply judgement differ by more than a threshold in equity;
+//! - `turn` and `sibling` (only where asked for): the ends of a sample of
+//!   turns' top few plays, together: `turn` the first of them, `sibling`
+//!   each other. A sibling is labelled with its `turn`'s dice, so the
+//!   labels of a turn's plays share their luck and their differences,
+//!   which decide play, are far less noisy than the labels themselves.
 //!
 //! A position found twice is kept once, under its first kind. The list is
 //! a pure function of the settings.
@@ -46,6 +51,10 @@ pub enum FoundKind {
     Phase,
     /// The best end, where 0-ply and 1-ply disagree.
     Discrepancy,
+    /// The first of a turn's top plays' ends kept together.
+    Turn,
+    /// Another of those ends, labelled with the dice of the `turn` above it.
+    Sibling,
 }
 
 impl FoundKind {
@@ -57,6 +66,8 @@ impl FoundKind {
             FoundKind::Middle => "middle",
             FoundKind::Phase => "phase",
             FoundKind::Discrepancy => "discrepancy",
+            FoundKind::Turn => "turn",
+            FoundKind::Sibling => "sibling",
         }
     }
 
@@ -68,6 +79,8 @@ impl FoundKind {
             FoundKind::Middle,
             FoundKind::Phase,
             FoundKind::Discrepancy,
+            FoundKind::Turn,
+            FoundKind::Sibling,
         ]
         .into_iter()
         .find(|k| k.word() == w)
@@ -95,6 +108,12 @@ pub struct FindConfig {
     /// The equity gap between 1-ply and 0-ply that makes a discrepancy
     /// (0: none looked for).
     pub discrepancy: f32,
+    /// Share of turns whose top plays' ends are kept together as a `turn`
+    /// and its `sibling`s (0: none; then the sampling draws exactly as
+    /// before this existed, so older generations are found again alike).
+    pub sibling_share: f64,
+    /// How many of a turn's top plays such a group keeps.
+    pub siblings: usize,
 }
 
 impl Default for FindConfig {
@@ -108,6 +127,8 @@ impl Default for FindConfig {
             explore_share: 0.1,
             explore_top: 4,
             discrepancy: 0.08,
+            sibling_share: 0.0,
+            siblings: 4,
         }
     }
 }
@@ -145,9 +166,11 @@ pub fn find_positions(
     let mut seen: HashSet<GameState> = HashSet::new();
     let mut found = Vec::new();
     let mut keep = |kind: FoundKind, s: &GameState, found: &mut Vec<(FoundKind, GameState)>| {
-        if s.result().is_none() && s.pending == Pending::Roll && seen.insert(*s) {
+        let new = s.result().is_none() && s.pending == Pending::Roll && seen.insert(*s);
+        if new {
             found.push((kind, *s));
         }
+        new
     };
     for g in 0..cfg.games {
         let game_seed = crate::splitmix::nth(cfg.seed, g);
@@ -175,6 +198,18 @@ pub fn find_positions(
             let cands = search.turns(&start, cfg.beam);
             let Some(best) = cands.first() else { break };
             let n = cands.len();
+            // Drawn only when asked for, so that the draws below, and the
+            // generations found before groups existed, stay as they were.
+            if cfg.sibling_share > 0.0 && n >= 2 && chance(&mut pick, cfg.sibling_share) {
+                // The first end kept is the `turn`, the rest its siblings;
+                // an end found before is not kept again.
+                let mut kind = FoundKind::Turn;
+                for c in cands.iter().take(cfg.siblings.max(2)) {
+                    if keep(kind, &c.end, &mut found) {
+                        kind = FoundKind::Sibling;
+                    }
+                }
+            }
             if chance(&mut pick, cfg.best_share) {
                 keep(FoundKind::Best, &best.end, &mut found);
             }
@@ -214,18 +249,66 @@ pub fn find_positions(
 /// lines, or bare position text; `#` lines are comments), in order; `name`
 /// names the file in errors.
 pub fn parse_positions(text: &str, variant: Variant, name: &str) -> anyhow::Result<Vec<GameState>> {
+    Ok(parse_found(text, variant, name)?
+        .into_iter()
+        .map(|(_, s)| s)
+        .collect())
+}
+
+/// The positions of a positions file's `text` as [`parse_positions`]
+/// reads them, each with its kind where its line names one (an unknown
+/// word is an error: it would change how the file is labelled).
+pub fn parse_found(
+    text: &str,
+    variant: Variant,
+    name: &str,
+) -> anyhow::Result<Vec<(Option<FoundKind>, GameState)>> {
     let mut out = Vec::new();
     for (n, line) in text.lines().enumerate() {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let pos = line.split_once('\t').map_or(line, |(_, p)| p);
+        let (kind, pos) = match line.split_once('\t') {
+            Some((word, pos)) => {
+                let kind = FoundKind::from_word(word.trim()).ok_or_else(|| {
+                    anyhow::anyhow!(
+                        "{name}:{}: unknown kind {word:?} (best, played, middle, phase, \
+                         discrepancy, turn or sibling)",
+                        n + 1
+                    )
+                })?;
+                (Some(kind), pos)
+            }
+            None => (None, line),
+        };
         let s = crate::notation::parse_state_text_in(variant, pos)
             .map_err(|e| anyhow::anyhow!("{name}:{}: not a position: {e}", n + 1))?;
-        out.push(s);
+        out.push((kind, s));
     }
     Ok(out)
+}
+
+/// The index whose seed labels each position: its own, but a `sibling`'s
+/// is that of the nearest `turn` above it, so a turn's plays are rolled
+/// out with the same dice (a sibling with no `turn` above keeps its own).
+pub fn seed_indices(kinds: &[Option<FoundKind>]) -> Vec<u64> {
+    let mut head = None;
+    kinds
+        .iter()
+        .enumerate()
+        .map(|(i, k)| match k {
+            Some(FoundKind::Sibling) => head.unwrap_or(i) as u64,
+            Some(FoundKind::Turn) => {
+                head = Some(i);
+                i as u64
+            }
+            _ => {
+                head = None;
+                i as u64
+            }
+        })
+        .collect()
 }
 
 /// Settings of a label's rollout.
@@ -308,6 +391,72 @@ mod tests {
         }
         let kinds: HashSet<FoundKind> = a.iter().map(|(k, _)| *k).collect();
         assert!(kinds.contains(&FoundKind::Best) && kinds.contains(&FoundKind::Middle));
+    }
+
+    #[test]
+    fn a_sibling_takes_the_seed_of_the_turn_above_it() {
+        use FoundKind::*;
+        let kinds = [
+            Some(Best),
+            Some(Turn),
+            Some(Sibling),
+            Some(Sibling),
+            Some(Middle),
+            Some(Sibling),
+            None,
+            Some(Turn),
+            Some(Sibling),
+            Some(Turn),
+            Some(Sibling),
+        ];
+        assert_eq!(seed_indices(&kinds), [0, 1, 1, 1, 4, 5, 6, 7, 7, 9, 9]);
+        assert_eq!(seed_indices(&[Some(Sibling)]), [0]);
+        assert!(seed_indices(&[]).is_empty());
+    }
+
+    #[test]
+    fn groups_are_a_turns_top_plays_and_leave_the_other_kinds_alone() {
+        let opts = RuleOptions::for_variant(Variant::ShortNardy);
+        let eval = crate::eval::variants::baseline_shared(Variant::ShortNardy);
+        let plain = FindConfig {
+            games: 2,
+            discrepancy: 0.0,
+            ..FindConfig::default()
+        };
+        let grouped = FindConfig {
+            sibling_share: 0.5,
+            best_share: 0.0,
+            middle_share: 0.0,
+            ..plain.clone()
+        };
+        let found = find_positions(eval.as_ref(), &opts, &grouped, &mut |_| {});
+        let kinds: Vec<FoundKind> = found.iter().map(|(k, _)| *k).collect();
+        assert!(kinds.contains(&FoundKind::Turn) && kinds.contains(&FoundKind::Sibling));
+        assert!(!kinds.contains(&FoundKind::Best) && !kinds.contains(&FoundKind::Middle));
+        for (i, (k, s)) in found.iter().enumerate() {
+            if *k != FoundKind::Sibling {
+                continue;
+            }
+            // A sibling follows its turn or another sibling, and is the end
+            // of the same turn: the same side to roll after the same rolls.
+            let (before, t) = &found[i - 1];
+            assert!(matches!(before, FoundKind::Turn | FoundKind::Sibling));
+            assert_eq!((s.to_move, s.rolls), (t.to_move, t.rolls));
+            assert_ne!(s.pos, t.pos);
+        }
+        let groups = kinds.iter().filter(|k| **k == FoundKind::Turn).count();
+        let siblings = kinds.iter().filter(|k| **k == FoundKind::Sibling).count();
+        assert!(
+            siblings >= 2 * groups,
+            "{groups} turns, {siblings} siblings"
+        );
+        // Without groups, the draws are those of a finding that never had them.
+        let again = find_positions(eval.as_ref(), &opts, &plain, &mut |_| {});
+        assert!(
+            again
+                .iter()
+                .all(|(k, _)| !matches!(k, FoundKind::Turn | FoundKind::Sibling))
+        );
     }
 
     #[test]
