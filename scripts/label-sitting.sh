@@ -8,6 +8,10 @@
 #
 #   scripts/label-sitting.sh VARIANT GEN [MINUTES] [THREADS]
 #
+# GEN may carry a suffix naming another set of the same generation's
+# positions (`1-turns`: data/training/VARIANT/gen1-turns); the manifest's
+# generation is its number.
+#
 # The rollout settings of a generation are fixed in its label-args file,
 # so every sitting labels alike; the positions come from its
 # positions.txt.gz (`gulbara positions`, the command in the manifest).
@@ -42,7 +46,8 @@ header=$(head -1 "$work/positions.txt")
 cat > "$dir/manifest.json" <<JSON
 {
   "game": "$variant",
-  "generation": $gen,
+  "generation": ${gen%%-*},
+  "set": "gen$gen",
   "positions": $positions,
   "labelled": $labelled,
   "found_by": "${header#\# }",

@@ -462,6 +462,37 @@ fn supervised_data_commands_run_as_written() {
         ],
     );
     assert!(out.contains("positions in positions.txt"), "{out}");
+    // docs/TRAINING.md, a turn's plays found together (250 games there).
+    let out = gulbara(
+        &dir,
+        &[
+            "positions",
+            "--variant",
+            "long_nardy",
+            "--games",
+            "2",
+            "--seed",
+            "2",
+            "--best-share",
+            "0",
+            "--middle-share",
+            "0",
+            "--discrepancy",
+            "0",
+            "--sibling-share",
+            "0.2",
+            "--siblings",
+            "4",
+            "--out",
+            "turns.txt",
+        ],
+    );
+    assert!(out.contains("positions in turns.txt"), "{out}");
+    let turns = std::fs::read_to_string(dir.join("turns.txt")).unwrap();
+    assert!(
+        turns.contains("\nturn\t") && turns.contains("\nsibling\t"),
+        "{turns}"
+    );
     let out = gulbara(
         &dir,
         &[
