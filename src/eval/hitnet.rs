@@ -38,7 +38,8 @@ pub type HitNet = NetOf<OUTPUTS>;
 pub static SHIPPED: &[u8] = include_bytes!("backgammon.gbnn");
 
 /// The shipped weights of the pinning games (Plakoto, Tapa): the same
-/// shape and inputs, trained by TD(λ) on Plakoto's own games.
+/// shape and inputs, trained by TD(λ) on Plakoto's own games, then
+/// supervised on rolled-out positions (docs/TRAINING.md).
 pub static PINNING_SHIPPED: &[u8] = include_bytes!("plakoto.gbnn");
 
 #[inline(always)]

@@ -154,7 +154,8 @@ pub enum EvalFamily {
     /// The hitting games' (network input layout 2, trained by TD(λ)).
     Hitting,
     /// The pinning games' (the hitting games' baseline and network shape
-    /// and inputs, their own weights trained by TD(λ) on Plakoto).
+    /// and inputs, their own weights trained by TD(λ) on Plakoto, then
+    /// supervised on rolled-out positions).
     Pinning,
 }
 
