@@ -353,6 +353,66 @@ fn spawned_engines_play_matches_with_the_cube() {
 }
 
 #[test]
+fn a_builtin_engine_that_cannot_be_set_up_stops_the_match_before_it_starts() {
+    let dir = std::env::temp_dir().join(format!("gulbara-builtin-setup-{}", std::process::id()));
+    let missing = dir.join("no-such.gbnn");
+    let weights = format!("option.engine.weights={}", missing.display());
+    for (engine, option, said) in [
+        (
+            "cmd=builtin:net",
+            weights.as_str(),
+            "engine cand: cannot start engine: engine.weights",
+        ),
+        (
+            "cmd=builtin:chess",
+            "option.engine.ply=1",
+            "engine cand: cannot start engine: unknown builtin player 'chess'",
+        ),
+        (
+            "cmd=builtin:net",
+            "option.engine.ply=9",
+            "engine cand: cannot start engine",
+        ),
+    ] {
+        for rotation in [
+            &[][..],
+            &["--rotation", "portes,plakoto,fevga", "--match-to", "3"],
+        ] {
+            let out = Command::new(BIN)
+                .args([
+                    "match",
+                    "--variant",
+                    "plakoto",
+                    "--engine",
+                    engine,
+                    "name=cand",
+                    option,
+                ])
+                .args([
+                    "--engine",
+                    "cmd=builtin:net",
+                    "name=other",
+                    "--games",
+                    "20",
+                    "--no-progress",
+                ])
+                .args(rotation)
+                .output()
+                .expect("match runs");
+            assert!(!out.status.success(), "{engine} {option} was accepted");
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert!(err.contains(said), "{engine} {option}: {err}");
+            assert!(!err.contains("panicked"), "{err}");
+            assert!(
+                out.stdout.is_empty(),
+                "no games reported: {}",
+                String::from_utf8_lossy(&out.stdout)
+            );
+        }
+    }
+}
+
+#[test]
 fn bad_session_flags_are_refused() {
     for args in [
         &["--match-to", "0"][..],

@@ -10,7 +10,7 @@ use super::{LuckEvalArg, SplitArgs, print_report, write_json};
 use crate::cube::{MatchState, SessionRules, SessionSpec};
 use crate::matchplay::engine::EngineSpec;
 use crate::matchplay::stats::Sprt;
-use crate::matchplay::{MatchConfig, parse_rules, run_match};
+use crate::matchplay::{MatchConfig, check_builtins, parse_rules, run_match};
 use crate::rules::Variant;
 
 /// Options of `match`.
@@ -213,6 +213,7 @@ pub fn run(mut a: MatchArgs) -> anyhow::Result<()> {
         rotation,
         winner_starts,
     };
+    check_builtins(&cfg)?;
     let report = run_match(&cfg);
     write_json(&a.split.out, || {
         crate::matchplay::shard_of(&cfg, &report).to_json()

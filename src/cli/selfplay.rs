@@ -6,7 +6,7 @@ use std::time::Duration;
 use clap::Args;
 
 use crate::matchplay::engine::EngineSpec;
-use crate::matchplay::{MatchConfig, parse_rules, run_match};
+use crate::matchplay::{MatchConfig, check_builtins, parse_rules, run_match};
 use crate::rules::Variant;
 
 /// Options of `selfplay`.
@@ -66,6 +66,7 @@ pub fn run(a: SelfplayArgs) -> anyhow::Result<()> {
         shard: a.shard.unwrap_or(crate::matchplay::shard::Shard::WHOLE),
         session: crate::cube::SessionSpec::cubeless(),
     };
+    check_builtins(&cfg)?;
     let report = run_match(&cfg);
     print!("{}", report.to_text());
     println!("records in {}", a.records.display());

@@ -597,6 +597,38 @@ fn start_player(
     })
 }
 
+/// A builtin engine that cannot be set up for the match.
+#[derive(Debug, thiserror::Error)]
+#[error("engine {name}: {cause}")]
+pub struct BuiltinSetupError {
+    /// The engine's name in the match.
+    pub name: String,
+    /// Why it cannot start. Kept as a field, not as the error's source:
+    /// an [`EngineError`]'s message already carries its own sources, and a
+    /// chain would print each of them again.
+    pub cause: EngineError,
+}
+
+/// Sets up each builtin engine once under every rule set the match plays,
+/// before any game: its settings and weights are the same for every game,
+/// so an error there would only forfeit them all. External engines are not
+/// started here; one that fails in a game forfeits it, as before.
+pub fn check_builtins(cfg: &MatchConfig) -> Result<(), BuiltinSetupError> {
+    let games = cfg.rotation.len().max(1) as u32;
+    for i in 0..2 {
+        if !cfg.engines[i].cmd.starts_with("builtin:") {
+            continue;
+        }
+        for k in 0..games {
+            start_player(cfg, i, &cfg.game_rules(k)).map_err(|cause| BuiltinSetupError {
+                name: cfg.engines[i].name.clone(),
+                cause,
+            })?;
+        }
+    }
+    Ok(())
+}
+
 /// One seat of a game: engine `index`, started on its first turn and
 /// dropped when it fails (the next game starts it anew).
 struct Seat<'a> {
