@@ -321,6 +321,99 @@ fn supervise_trains_on_several_folders_together() {
     assert_eq!(row1, row2);
 }
 
+/// The last row of a `supervise` curve, as numbers.
+fn last_row(curve: &Path) -> Vec<f64> {
+    let text = std::fs::read_to_string(curve).expect("the curve");
+    assert!(
+        text.starts_with("epoch\ttrain_ce\theld_out_ce\theld_out_equity_mae\theld_out_group_mae\n"),
+        "{text}"
+    );
+    let row = text.lines().last().expect("a row");
+    row.split('\t')
+        .map(|x| x.parse().expect("a number"))
+        .collect()
+}
+
+#[test]
+fn a_group_weight_trains_the_differences_between_a_turns_plays() {
+    let dir = scratch("group-weight");
+    let p = dir.join("positions.txt");
+    gulbara(&[
+        "positions",
+        "--variant",
+        "short_nardy",
+        "--games",
+        "2",
+        "--seed",
+        "9",
+        "--discrepancy",
+        "0",
+        "--best-share",
+        "0",
+        "--middle-share",
+        "0",
+        "--sibling-share",
+        "0.5",
+        "--siblings",
+        "4",
+        "--out",
+        p.to_str().expect("utf-8 path"),
+    ]);
+    label(&p, &dir.join("labels.txt"), &["--max", "40"]);
+    let d = dir.to_str().expect("utf-8 path");
+    let train = |weight: &str, epochs: &str| {
+        let curve = dir.join(format!("curve-{weight}-{epochs}.tsv"));
+        let out = dir.join(format!("out-{weight}.gbnn"));
+        gulbara(&[
+            "supervise",
+            "--variant",
+            "short_nardy",
+            "--data",
+            d,
+            "--out",
+            out.to_str().expect("utf-8 path"),
+            "--curve",
+            curve.to_str().expect("utf-8 path"),
+            "--epochs",
+            epochs,
+            "--patience",
+            "1000",
+            "--rate",
+            "1e-3",
+            "--holdout",
+            "0",
+            "--group-weight",
+            weight,
+        ]);
+        last_row(&curve)
+    };
+    // Columns: epoch, train CE, held-out CE, equity error, group error
+    // (nothing held out: the training set judges).
+    let start = train("0", "0");
+    assert_eq!(start[0], 0.0);
+    assert!(start[4] > 0.0, "the groups are seen: {start:?}");
+    let plain = train("0", "30");
+    let grouped = train("300", "30");
+    assert!(grouped[4] < start[4] * 0.8, "{start:?} -> {grouped:?}");
+    assert!(grouped[4] < plain[4], "{plain:?} vs {grouped:?}");
+    // A folder with no groups cannot be trained on their differences.
+    let plain_dir = scratch("group-weight-none");
+    let q = positions(&plain_dir, "positions.txt");
+    label(&q, &plain_dir.join("labels.txt"), &["--max", "4"]);
+    let out = Command::new(BIN)
+        .args(["supervise", "--variant", "short_nardy", "--data"])
+        .arg(&plain_dir)
+        .arg("--out")
+        .arg(plain_dir.join("x.gbnn"))
+        .args(["--group-weight", "10"])
+        .output()
+        .expect("gulbara runs");
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--group-weight: none of"), "{err}");
+    assert!(!plain_dir.join("x.gbnn").exists());
+}
+
 /// Issue 28's pipeline in short, as CI runs it: positions found by
 /// self-play, labelled by rollouts, a network trained from the shipped one
 /// for a few steps and exported, then loaded and played. Judged afresh from

@@ -10,7 +10,9 @@ use clap::Args;
 use crate::eval::hitnet::HitNet;
 use crate::eval::net::{HIT_CONTACT_LAYOUT, HIT_LAYOUT, Net, NetOf};
 use crate::rules::{EvalFamily, RuleOptions, Variant};
-use crate::training::supervise::{EpochLoss, Example, FitConfig, fit_keeping, labelled_positions};
+use crate::training::supervise::{
+    EpochLoss, Example, FitConfig, Labelled, fit_keeping, labelled_positions,
+};
 
 /// Options of `supervise`.
 #[derive(Args, Debug)]
@@ -77,6 +79,10 @@ pub struct SuperviseArgs {
     /// network; 0 keeps the lowest held-out loss.
     #[arg(long, default_value_t = 0)]
     pub match_games: usize,
+    /// Weight of the loss on the differences within a turn's group of plays
+    /// (`turn` and `sibling` positions; 0: none): see docs/TRAINING.md.
+    #[arg(long, default_value_t = 0.0)]
+    pub group_weight: f32,
     /// Games at once in those matches.
     #[arg(short = 'j', long = "jobs", default_value_t = 1)]
     pub jobs: usize,
@@ -85,8 +91,16 @@ pub struct SuperviseArgs {
 /// Runs `supervise`.
 pub fn run(a: SuperviseArgs) -> anyhow::Result<()> {
     let mut data = Vec::new();
-    for dir in &a.data {
-        data.extend(labelled_positions(dir, a.variant)?);
+    for (folder, dir) in a.data.iter().enumerate() {
+        // A group is named by its folder and its `turn` line.
+        data.extend(
+            labelled_positions(dir, a.variant)?
+                .into_iter()
+                .map(|l| Labelled {
+                    group: l.group.map(|g| ((folder as u64) << 40) | g),
+                    ..l
+                }),
+        );
     }
     let folders = a
         .data
@@ -105,12 +119,19 @@ pub fn run(a: SuperviseArgs) -> anyhow::Result<()> {
         holdout: a.holdout.clamp(0.0, 0.5),
         holdout_block: a.holdout_block.max(1),
         seed: a.seed,
+        group_weight: a.group_weight.max(0.0),
     };
-    let mut lines = vec!["epoch\ttrain_ce\theld_out_ce\theld_out_equity_mae".to_string()];
+    let groups = data.iter().filter(|d| d.group.is_some()).count();
+    anyhow::ensure!(
+        a.group_weight <= 0.0 || groups > 0,
+        "--group-weight: none of {folders}'s labelled positions is in a group (`positions --sibling-share`)"
+    );
+    let mut lines =
+        vec!["epoch\ttrain_ce\theld_out_ce\theld_out_equity_mae\theld_out_group_mae".to_string()];
     let mut log = |e: &EpochLoss| {
         let line = format!(
-            "{}\t{:.6}\t{:.6}\t{:.5}",
-            e.epoch, e.train, e.held_out, e.equity_error
+            "{}\t{:.6}\t{:.6}\t{:.5}\t{:.5}",
+            e.epoch, e.train, e.held_out, e.equity_error, e.group_error
         );
         eprintln!("supervise: {line}");
         lines.push(line);
@@ -144,13 +165,20 @@ pub fn run(a: SuperviseArgs) -> anyhow::Result<()> {
             }
             let examples: Vec<Example<5>> = data
                 .iter()
-                .map(|(s, p)| Example {
-                    inputs: crate::eval::hitnet::features_of(net.layout, s),
-                    // The labels' order is win, win mars, lose mars, win bg,
-                    // lose bg; the network's win, win gammon, win bg, lose
-                    // gammon, lose bg.
-                    target: [p[0], p[1], p[3], p[2], p[4]],
-                })
+                .map(
+                    |Labelled {
+                         state: s,
+                         probs: p,
+                         group,
+                     }| Example {
+                        inputs: crate::eval::hitnet::features_of(net.layout, s),
+                        group: *group,
+                        // The labels' order is win, win mars, lose mars, win bg,
+                        // lose bg; the network's win, win gammon, win bg, lose
+                        // gammon, lose bg.
+                        target: [p[0], p[1], p[3], p[2], p[4]],
+                    },
+                )
                 .collect();
             let start_bytes = net.to_bytes();
             let (_, kept) = fit_keeping(&mut net, &examples, &cfg, 3, &mut log);
@@ -167,10 +195,17 @@ pub fn run(a: SuperviseArgs) -> anyhow::Result<()> {
             let opts = RuleOptions::for_variant(a.variant);
             let examples: Vec<Example<3>> = data
                 .iter()
-                .map(|(s, p)| Example {
-                    inputs: crate::eval::net::features_for(&net, s, &opts),
-                    target: [p[0], p[1], p[2]],
-                })
+                .map(
+                    |Labelled {
+                         state: s,
+                         probs: p,
+                         group,
+                     }| Example {
+                        inputs: crate::eval::net::features_for(&net, s, &opts),
+                        group: *group,
+                        target: [p[0], p[1], p[2]],
+                    },
+                )
                 .collect();
             let start_bytes = net.to_bytes();
             let (_, kept) = fit_keeping(&mut net, &examples, &cfg, 3, &mut log);

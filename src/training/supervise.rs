@@ -8,6 +8,13 @@
 //! positions takes seconds on one core; a tensor library (candle, burn)
 //! would add a large dependency for no speed that matters here.
 //!
+//! Positions labelled as a group (a turn's top plays, rolled out with the
+//! same dice: [`super::label::seed_indices`]) can also be trained on their
+//! differences ([`FitConfig::group_weight`]): what decides a play is the
+//! gap between a turn's plays, and a loss on single positions does not
+//! learn it (in long nardy, training on the groups by cross-entropy alone
+//! made the network's choices among them worse).
+//!
 //! Reproducible: the held-out split and the minibatch order come from the
 //! seed, and training runs on one thread.
 
@@ -26,6 +33,9 @@ pub struct Example<const OUT: usize> {
     pub inputs: Inputs,
     /// What the outputs should be.
     pub target: [f32; OUT],
+    /// The group the position belongs to (the plays of one turn, labelled
+    /// with the same dice), if any; a group's examples are consecutive.
+    pub group: Option<u64>,
 }
 
 /// Settings of a supervised run.
@@ -54,6 +64,12 @@ pub struct FitConfig {
     pub holdout_block: usize,
     /// Seed of the split and the order.
     pub seed: u64,
+    /// Weight of the group loss (0: none): for each group, half the
+    /// squared error of every member's equity less the group's mean
+    /// equity, against the same of the labels. Groups then stay whole in
+    /// minibatches, and the best epoch is the one with the lowest held-out
+    /// cross-entropy plus this times the held-out group loss.
+    pub group_weight: f32,
 }
 
 impl Default for FitConfig {
@@ -68,6 +84,7 @@ impl Default for FitConfig {
             holdout: 0.05,
             holdout_block: 1,
             seed: 1,
+            group_weight: 0.0,
         }
     }
 }
@@ -84,6 +101,9 @@ pub struct EpochLoss {
     /// Mean absolute error of the cubeless equity on the held-out set
     /// (backgammon's scoring: win 1, gammon 2, backgammon 3).
     pub equity_error: f64,
+    /// Mean absolute error, over the held-out groups' members, of the
+    /// equity less its group's mean (0 without groups).
+    pub group_error: f64,
 }
 
 /// Mean binary cross-entropy per output of `out` against `t`.
@@ -108,6 +128,44 @@ fn equity<const OUT: usize>(o: &[f32; OUT]) -> f64 {
     }
 }
 
+/// How the cubeless equity of [`equity`] changes with each output.
+fn equity_weights<const OUT: usize>() -> [f32; OUT] {
+    let mut c = [0f32; OUT];
+    let w: &[f32] = match OUT {
+        5 => &[2.0, 1.0, 1.0, -1.0, -1.0],
+        _ => &[2.0, 1.0, -1.0],
+    };
+    for (c, w) in c.iter_mut().zip(w) {
+        *c = *w;
+    }
+    c
+}
+
+/// The runs of `set` that are one group each (a lone position is a run of
+/// one), as index ranges; with `grouped` false, every position alone.
+fn units<T>(
+    set: &[T],
+    group: impl Fn(&T) -> Option<u64>,
+    grouped: bool,
+) -> Vec<std::ops::Range<usize>> {
+    let mut out: Vec<std::ops::Range<usize>> = Vec::new();
+    for i in 0..set.len() {
+        let g = group(&set[i]);
+        match out.last_mut() {
+            Some(r) if grouped && g.is_some() && group(&set[r.start]) == g => r.end = i + 1,
+            _ => out.push(i..i + 1),
+        }
+    }
+    out
+}
+
+/// Each member's equity less its group's mean, for the outputs and for
+/// the targets.
+fn centred(eq: &[f64]) -> Vec<f64> {
+    let mean = eq.iter().sum::<f64>() / eq.len().max(1) as f64;
+    eq.iter().map(|e| e - mean).collect()
+}
+
 /// The held-out split: example `i` is held out when its hash says so.
 fn held_out(seed: u64, i: usize, share: f64) -> bool {
     let h = crate::splitmix::nth(seed ^ 0x4E1D_0075, i as u64);
@@ -120,18 +178,42 @@ fn is_held_out(cfg: &FitConfig, i: usize) -> bool {
     held_out(cfg.seed, i / cfg.holdout_block.max(1), cfg.holdout)
 }
 
-/// Losses of `net` over `set`.
-fn losses<const OUT: usize>(net: &NetOf<OUT>, set: &[&Example<OUT>]) -> (f64, f64) {
+/// Losses of `net` over `set`: the mean cross-entropy, the mean equity
+/// error, the mean group error ([`EpochLoss::group_error`]) and the mean
+/// group loss per group member ([`FitConfig::group_weight`]).
+fn losses<const OUT: usize>(net: &NetOf<OUT>, set: &[&Example<OUT>]) -> (f64, f64, f64, f64) {
     if set.is_empty() {
-        return (0.0, 0.0);
+        return (0.0, 0.0, 0.0, 0.0);
     }
     let (mut ce, mut eq) = (0.0, 0.0);
-    for e in set {
-        let out = net.outputs(&e.inputs);
-        ce += cross_entropy(&out, &e.target);
-        eq += (equity(&out) - equity(&e.target)).abs();
+    let (mut gerr, mut gloss, mut members) = (0.0, 0.0, 0usize);
+    for unit in units(set, |e| e.group, true) {
+        let outs: Vec<[f32; OUT]> = set[unit.clone()]
+            .iter()
+            .map(|e| net.outputs(&e.inputs))
+            .collect();
+        for (e, out) in set[unit.clone()].iter().zip(&outs) {
+            ce += cross_entropy(out, &e.target);
+            eq += (equity(out) - equity(&e.target)).abs();
+        }
+        if unit.len() >= 2 {
+            let mine = centred(&outs.iter().map(equity).collect::<Vec<_>>());
+            let theirs = centred(
+                &set[unit]
+                    .iter()
+                    .map(|e| equity(&e.target))
+                    .collect::<Vec<_>>(),
+            );
+            for (m, t) in mine.iter().zip(&theirs) {
+                gerr += (m - t).abs();
+                gloss += (m - t) * (m - t) / 2.0;
+                members += 1;
+            }
+        }
     }
-    (ce / set.len() as f64, eq / set.len() as f64)
+    let n = set.len() as f64;
+    let m = members.max(1) as f64;
+    (ce / n, eq / n, gerr / m, gloss / m)
 }
 
 /// Adam's moments of one parameter vector.
@@ -233,26 +315,40 @@ pub fn fit_keeping<const OUT: usize>(
         Moments::new(OUT),
     );
     let mut curve = Vec::new();
+    let gw = cfg.group_weight.max(0.0);
+    // The objective an epoch is judged by: the cross-entropy, and with a
+    // group weight the group loss too.
+    let judged = |l: &(f64, f64, f64, f64)| l.0 + f64::from(gw) * l.3;
     let start = losses(net, &train);
-    let (held, eq) = losses(net, &hold);
+    let held = losses(net, &hold);
     let first = EpochLoss {
         epoch: 0,
         train: start.0,
-        held_out: held,
-        equity_error: eq,
+        held_out: held.0,
+        equity_error: held.1,
+        group_error: held.2,
     };
     log(&first);
     curve.push(first);
-    let mut best = (held, net.clone());
-    let mut kept: Vec<(EpochLoss, NetOf<OUT>)> = Vec::new();
+    let mut best = (judged(&held), net.clone());
+    let mut kept: Vec<(f64, EpochLoss, NetOf<OUT>)> = Vec::new();
     let mut since_best = 0;
-    let mut order: Vec<usize> = (0..train.len()).collect();
+    // Without a group weight every position is its own unit, and the
+    // order and minibatches are exactly those of training position by
+    // position.
+    let train_units = units(&train, |e| e.group, gw > 0.0);
+    let mut order: Vec<usize> = (0..train_units.len()).collect();
     let mut rng = SplitMix::new(cfg.seed);
     let mut t = 0i32;
     let mut delta_hidden = vec![0f32; h];
+    let coef = equity_weights::<OUT>();
     // The starting weights, kept only when an anchor pulls towards them.
     let start_net = (cfg.anchor > 0.0).then(|| net.clone());
     let anchor = cfg.anchor;
+    let batch = cfg.batch.max(1);
+    let mut members: Vec<usize> = Vec::with_capacity(batch);
+    let mut fwds = Vec::new();
+    let mut next = 0usize;
     for epoch in 1..=cfg.epochs {
         // Fisher–Yates with the run's generator.
         for i in (1..order.len()).rev() {
@@ -260,43 +356,71 @@ pub fn fit_keeping<const OUT: usize>(
             order.swap(i, j);
         }
         let mut train_ce = 0.0;
-        for chunk in order.chunks(cfg.batch.max(1)) {
+        while next < order.len() {
+            // A minibatch: whole units until it holds `batch` positions.
+            let first_unit = next;
+            members.clear();
+            while next < order.len() && members.len() < batch {
+                members.extend(train_units[order[next]].clone());
+                next += 1;
+            }
             g1.iter_mut().for_each(|x| *x = 0.0);
             gb1.iter_mut().for_each(|x| *x = 0.0);
             g2.iter_mut().for_each(|x| *x = 0.0);
             gb2.iter_mut().for_each(|x| *x = 0.0);
-            let scale = 1.0 / chunk.len() as f32;
-            for &k in chunk {
-                let e = train[k];
-                let fwd = net.forward(&e.inputs);
-                train_ce += cross_entropy(&fwd.out, &e.target);
-                // Sigmoid and cross-entropy: the output's error is o − t.
-                let mut d_out = [0f32; OUT];
-                for (d, (o, tg)) in d_out.iter_mut().zip(fwd.out.iter().zip(&e.target)) {
-                    *d = (o - tg) * scale;
-                }
-                for (j, dh) in delta_hidden.iter_mut().enumerate() {
-                    let mut s = 0.0;
+            let scale = 1.0 / members.len() as f32;
+            for &u in &order[first_unit..next] {
+                let unit = train_units[u].clone();
+                fwds.clear();
+                fwds.extend(train[unit.clone()].iter().map(|e| net.forward(&e.inputs)));
+                // The group loss's pull on each member's equity.
+                let pull: Vec<f64> = if gw > 0.0 && unit.len() >= 2 {
+                    let mine = centred(&fwds.iter().map(|f| equity(&f.out)).collect::<Vec<_>>());
+                    let theirs = centred(
+                        &train[unit.clone()]
+                            .iter()
+                            .map(|e| equity(&e.target))
+                            .collect::<Vec<_>>(),
+                    );
+                    mine.iter()
+                        .zip(&theirs)
+                        .map(|(m, t)| f64::from(gw) * (m - t))
+                        .collect()
+                } else {
+                    vec![0.0; unit.len()]
+                };
+                for ((e, fwd), pull) in train[unit].iter().zip(&fwds).zip(&pull) {
+                    train_ce += cross_entropy(&fwd.out, &e.target);
+                    // Sigmoid and cross-entropy: the output's error is o − t;
+                    // the group loss adds its pull through the equity.
+                    let mut d_out = [0f32; OUT];
+                    for (k, d) in d_out.iter_mut().enumerate() {
+                        let o = fwd.out[k];
+                        *d = ((o - e.target[k]) + *pull as f32 * coef[k] * o * (1.0 - o)) * scale;
+                    }
+                    for (j, dh) in delta_hidden.iter_mut().enumerate() {
+                        let mut s = 0.0;
+                        for (kk, d) in d_out.iter().enumerate() {
+                            s += net.w2[kk * h + j] * d;
+                        }
+                        let a = fwd.hidden[j];
+                        *dh = s * a * (1.0 - a);
+                    }
                     for (kk, d) in d_out.iter().enumerate() {
-                        s += net.w2[kk * h + j] * d;
+                        for (g, a) in g2[kk * h..(kk + 1) * h].iter_mut().zip(&fwd.hidden) {
+                            *g += d * a;
+                        }
+                        gb2[kk] += d;
                     }
-                    let a = fwd.hidden[j];
-                    *dh = s * a * (1.0 - a);
-                }
-                for (kk, d) in d_out.iter().enumerate() {
-                    for (g, a) in g2[kk * h..(kk + 1) * h].iter_mut().zip(&fwd.hidden) {
-                        *g += d * a;
+                    for &(i, v) in &e.inputs.active {
+                        let row = &mut g1[i as usize * h..(i as usize + 1) * h];
+                        for (g, d) in row.iter_mut().zip(&delta_hidden) {
+                            *g += d * v;
+                        }
                     }
-                    gb2[kk] += d;
-                }
-                for &(i, v) in &e.inputs.active {
-                    let row = &mut g1[i as usize * h..(i as usize + 1) * h];
-                    for (g, d) in row.iter_mut().zip(&delta_hidden) {
-                        *g += d * v;
+                    for (g, d) in gb1.iter_mut().zip(&delta_hidden) {
+                        *g += d;
                     }
-                }
-                for (g, d) in gb1.iter_mut().zip(&delta_hidden) {
-                    *g += d;
                 }
             }
             t += 1;
@@ -312,20 +436,23 @@ pub fn fit_keeping<const OUT: usize>(
             m2.step(&mut net.w2, &g2, cfg.rate, cfg.decay, a2, t);
             mb2.step(&mut net.b2, &gb2, cfg.rate, 0.0, ab2, t);
         }
-        let (held, eq) = losses(net, &hold);
+        next = 0;
+        let held = losses(net, &hold);
         let e = EpochLoss {
             epoch,
             train: train_ce / train.len().max(1) as f64,
-            held_out: held,
-            equity_error: eq,
+            held_out: held.0,
+            equity_error: held.1,
+            group_error: held.2,
         };
         log(&e);
         curve.push(e);
-        kept.push((e, net.clone()));
-        kept.sort_by(|a, b| a.0.held_out.total_cmp(&b.0.held_out));
+        let score = judged(&held);
+        kept.push((score, e, net.clone()));
+        kept.sort_by(|a, b| a.0.total_cmp(&b.0));
         kept.truncate(keep.max(1));
-        if held < best.0 {
-            best = (held, net.clone());
+        if score < best.0 {
+            best = (score, net.clone());
             since_best = 0;
         } else {
             since_best += 1;
@@ -334,6 +461,7 @@ pub fn fit_keeping<const OUT: usize>(
             }
         }
     }
+    let kept = kept.into_iter().map(|(_, e, n)| (e, n)).collect();
     *net = best.1;
     (curve, kept)
 }
@@ -352,24 +480,39 @@ pub fn read_text(path: &Path) -> anyhow::Result<String> {
     }
 }
 
+/// A labelled position of a generation's folder.
+#[derive(Clone, Copy, Debug)]
+pub struct Labelled {
+    /// The position, before its roll.
+    pub state: GameState,
+    /// The rolled-out chances: win, win mars, lose mars, win backgammon,
+    /// lose backgammon.
+    pub probs: [f32; 5],
+    /// For a `turn` or `sibling`, the index of the `turn` line its group
+    /// starts at.
+    pub group: Option<u64>,
+}
+
 /// The labelled positions of a generation's folder (`positions.txt.gz`
-/// and `labels.txt.gz`, or the same without `.gz`): each position with its five rolled-out chances
-/// (win, win mars, lose mars, win backgammon, lose backgammon).
-pub fn labelled_positions(
-    dir: &Path,
-    variant: Variant,
-) -> anyhow::Result<Vec<(GameState, [f32; 5])>> {
+/// and `labels.txt.gz`, or the same without `.gz`): each position with its
+/// five rolled-out chances (win, win mars, lose mars, win backgammon, lose
+/// backgammon), and for a `turn` or `sibling` its group: the index of the
+/// `turn` line it belongs to.
+pub fn labelled_positions(dir: &Path, variant: Variant) -> anyhow::Result<Vec<Labelled>> {
+    use crate::training::label::{FoundKind, parse_found, seed_indices};
     // The committed files are gzipped; a sitting's working files are not.
     let pick = |name: &str| {
         let gz = dir.join(format!("{name}.gz"));
         if gz.exists() { gz } else { dir.join(name) }
     };
     let positions_file = pick("positions.txt");
-    let states = crate::training::label::parse_positions(
+    let found = parse_found(
         &read_text(&positions_file)?,
         variant,
         &positions_file.display().to_string(),
     )?;
+    let kinds: Vec<Option<FoundKind>> = found.iter().map(|(k, _)| *k).collect();
+    let heads = seed_indices(&kinds);
     let labels = read_text(&pick("labels.txt"))?;
     let mut out = Vec::new();
     for (n, line) in labels.lines().enumerate() {
@@ -383,7 +526,13 @@ pub fn labelled_positions(
         for (k, x) in p.iter_mut().enumerate() {
             *x = f[k + 1].parse().map_err(|_| bad())?;
         }
-        out.push((*states.get(i).ok_or_else(bad)?, p));
+        let (kind, state) = found.get(i).ok_or_else(bad)?;
+        let group = matches!(kind, Some(FoundKind::Turn | FoundKind::Sibling)).then(|| heads[i]);
+        out.push(Labelled {
+            state: *state,
+            probs: p,
+            group,
+        });
     }
     Ok(out)
 }
@@ -414,6 +563,7 @@ mod tests {
                 Example {
                     inputs: features(s),
                     target: [w, w / 4.0, 0.0, (1.0 - w) / 4.0, 0.0],
+                    group: None,
                 }
             })
             .collect();
@@ -440,6 +590,44 @@ mod tests {
         let curve2 = fit(&mut again, &examples, &fit_cfg, &mut |_| {});
         assert_eq!(curve, curve2, "reproducible");
         assert_eq!(net, again);
+    }
+
+    #[test]
+    fn a_group_is_a_run_of_one_group_and_only_with_groups_asked_for() {
+        let groups = [
+            None,
+            Some(4),
+            Some(4),
+            Some(4),
+            None,
+            Some(7),
+            Some(9),
+            Some(9),
+        ];
+        let by_group = units(&groups, |g| *g, true);
+        assert_eq!(by_group, vec![0..1, 1..4, 4..5, 5..6, 6..8]);
+        let alone = units(&groups, |g| *g, false);
+        assert_eq!(alone.len(), groups.len());
+        assert!(alone.iter().enumerate().all(|(i, r)| *r == (i..i + 1)));
+        let c = centred(&[1.0, 2.0, 6.0]);
+        assert_eq!(c, vec![-2.0, -1.0, 3.0]);
+        // The equity's slopes: win counts twice, the marses once either way.
+        assert_eq!(equity_weights::<3>(), [2.0, 1.0, -1.0]);
+        let o = [0.6f32, 0.2, 0.1];
+        let base = equity(&o);
+        for k in 0..3 {
+            let mut p = o;
+            p[k] += 0.01;
+            let slope = (equity(&p) - base) / 0.01;
+            assert!((slope - f64::from(equity_weights::<3>()[k])).abs() < 1e-3);
+        }
+        let o5 = [0.6f32, 0.2, 0.05, 0.1, 0.02];
+        for k in 0..5 {
+            let mut p = o5;
+            p[k] += 0.01;
+            let slope = (equity(&p) - equity(&o5)) / 0.01;
+            assert!((slope - f64::from(equity_weights::<5>()[k])).abs() < 1e-3);
+        }
     }
 
     #[test]

@@ -52,7 +52,8 @@ pub static SHIPPED: &[u8] = include_bytes!("../gulbara.gbnn");
 /// The shipped long-nardy weights (layout [`LONG_LAYOUT`]).
 pub static LONG_SHIPPED: &[u8] = include_bytes!("../long_nardy.gbnn");
 
-/// The shipped Fevga weights (layout [`LONG_LAYOUT`], trained on Fevga).
+/// The shipped Fevga weights (layout [`LONG_LAYOUT`]: trained by TD(λ) on
+/// Fevga, then supervised on rolled-out positions, docs/TRAINING.md).
 pub static FEVGA_SHIPPED: &[u8] = include_bytes!("../fevga.gbnn");
 
 /// A one-hidden-layer network with `OUT` sigmoid outputs.
