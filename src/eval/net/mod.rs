@@ -49,7 +49,8 @@ pub const MAX_HIDDEN: usize = 512;
 /// The shipped weights.
 pub static SHIPPED: &[u8] = include_bytes!("../gulbara.gbnn");
 
-/// The shipped long-nardy weights (layout [`LONG_LAYOUT`]).
+/// The shipped long-nardy weights (layout [`LONG_LAYOUT`]: TD(λ), then
+/// supervised on rolled-out positions and their turns' groups).
 pub static LONG_SHIPPED: &[u8] = include_bytes!("../long_nardy.gbnn");
 
 /// The shipped Fevga weights (layout [`LONG_LAYOUT`]: trained by TD(λ) on
