@@ -493,6 +493,68 @@ fn supervised_data_commands_run_as_written() {
         turns.contains("\nturn\t") && turns.contains("\nsibling\t"),
         "{turns}"
     );
+    // docs/TRAINING.md, "The groups trained on their differences": a few
+    // of those positions labelled, then trained with the group loss.
+    std::fs::create_dir_all(dir.join("turns")).unwrap();
+    std::fs::write(dir.join("turns/positions.txt"), &turns).unwrap();
+    let out = gulbara(
+        &dir,
+        &[
+            "label",
+            "--variant",
+            "long_nardy",
+            "--positions",
+            "turns/positions.txt",
+            "--out",
+            "turns/labels.txt",
+            "--games",
+            "144",
+            "--truncate",
+            "10",
+            "--ply",
+            "0",
+            "--seed",
+            "1",
+            "--max",
+            "8",
+        ],
+    );
+    assert!(out.contains("8 positions labelled"), "{out}");
+    let out = gulbara(
+        &dir,
+        &[
+            "supervise",
+            "--variant",
+            "long_nardy",
+            "--data",
+            "turns",
+            "--out",
+            "turns.gbnn",
+            "--curve",
+            "turns-curve.tsv",
+            "--rate",
+            "1e-4",
+            "--epochs",
+            "2",
+            "--patience",
+            "1000",
+            "--holdout-block",
+            "40",
+            "--holdout",
+            "0.1",
+            "--anchor",
+            "1",
+            "--group-weight",
+            "300",
+            "--seed",
+            "1",
+        ],
+    );
+    assert!(out.contains("8 positions; weights in turns.gbnn"), "{out}");
+    let curve = std::fs::read_to_string(dir.join("turns-curve.tsv")).unwrap();
+    let first = curve.lines().nth(1).unwrap();
+    let group_error: f64 = first.split('\t').nth(4).unwrap().parse().unwrap();
+    assert!(group_error > 0.0, "{curve}");
     let out = gulbara(
         &dir,
         &[
