@@ -121,6 +121,11 @@ pub fn run(a: SuperviseArgs) -> anyhow::Result<()> {
         seed: a.seed,
         group_weight: a.group_weight.max(0.0),
     };
+    anyhow::ensure!(
+        a.group_weight.is_finite() && a.group_weight >= 0.0,
+        "--group-weight {}: a finite number, 0 or more",
+        a.group_weight
+    );
     let groups = data.iter().filter(|d| d.group.is_some()).count();
     anyhow::ensure!(
         a.group_weight <= 0.0 || groups > 0,
