@@ -170,20 +170,17 @@ pub fn run(a: SuperviseArgs) -> anyhow::Result<()> {
             }
             let examples: Vec<Example<5>> = data
                 .iter()
-                .map(
-                    |Labelled {
-                         state: s,
-                         probs: p,
-                         group,
-                     }| Example {
-                        inputs: crate::eval::hitnet::features_of(net.layout, s),
-                        group: *group,
+                .map(|l| {
+                    let p = l.probs;
+                    Example {
+                        inputs: crate::eval::hitnet::features_of(net.layout, &l.state),
+                        group: l.group,
                         // The labels' order is win, win mars, lose mars, win bg,
                         // lose bg; the network's win, win gammon, win bg, lose
                         // gammon, lose bg.
                         target: [p[0], p[1], p[3], p[2], p[4]],
-                    },
-                )
+                    }
+                })
                 .collect();
             let start_bytes = net.to_bytes();
             let (_, kept) = fit_keeping(&mut net, &examples, &cfg, 3, &mut log);
@@ -200,17 +197,11 @@ pub fn run(a: SuperviseArgs) -> anyhow::Result<()> {
             let opts = RuleOptions::for_variant(a.variant);
             let examples: Vec<Example<3>> = data
                 .iter()
-                .map(
-                    |Labelled {
-                         state: s,
-                         probs: p,
-                         group,
-                     }| Example {
-                        inputs: crate::eval::net::features_for(&net, s, &opts),
-                        group: *group,
-                        target: [p[0], p[1], p[2]],
-                    },
-                )
+                .map(|l| Example {
+                    inputs: crate::eval::net::features_for(&net, &l.state, &opts),
+                    group: l.group,
+                    target: [l.probs[0], l.probs[1], l.probs[2]],
+                })
                 .collect();
             let start_bytes = net.to_bytes();
             let (_, kept) = fit_keeping(&mut net, &examples, &cfg, 3, &mut log);
