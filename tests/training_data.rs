@@ -411,18 +411,25 @@ fn a_group_weight_trains_the_differences_between_a_turns_plays() {
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("--group-weight: none of"), "{err}");
-    let out = Command::new(BIN)
-        .args(["supervise", "--variant", "short_nardy", "--data"])
-        .arg(&dir)
-        .arg("--out")
-        .arg(dir.join("inf.gbnn"))
-        .args(["--group-weight", "inf"])
-        .output()
-        .expect("gulbara runs");
-    assert!(!out.status.success());
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("--group-weight inf: a finite number"), "{err}");
-    assert!(!dir.join("inf.gbnn").exists());
+    // Numbers that would turn the weights to NaN are refused as read.
+    for (flag, value) in [
+        ("--group-weight", "inf"),
+        ("--rate", "NaN"),
+        ("--anchor", "-1"),
+    ] {
+        let out = Command::new(BIN)
+            .args(["supervise", "--variant", "short_nardy", "--data"])
+            .arg(&dir)
+            .arg("--out")
+            .arg(dir.join("inf.gbnn"))
+            .args([flag, value])
+            .output()
+            .expect("gulbara runs");
+        assert!(!out.status.success());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(flag) && err.contains("is needed"), "{err}");
+        assert!(!dir.join("inf.gbnn").exists());
+    }
     assert!(!plain_dir.join("x.gbnn").exists());
 }
 

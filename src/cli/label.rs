@@ -58,7 +58,7 @@ pub struct LabelArgs {
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
     /// Start no new position after this many minutes (0: no limit).
-    #[arg(long, default_value_t = 0.0)]
+    #[arg(long, default_value_t = 0.0, value_parser = super::numbers::non_negative_f64)]
     pub minutes: f64,
     /// Label at most this many positions in this sitting (0: no limit).
     #[arg(long, default_value_t = 0)]
@@ -145,7 +145,10 @@ pub fn run(a: LabelArgs) -> anyhow::Result<()> {
     let finished = AtomicUsize::new(0);
     let failed = AtomicBool::new(false);
     let start = Instant::now();
-    let limit = (a.minutes > 0.0).then(|| Duration::from_secs_f64(a.minutes * 60.0));
+    // A limit too long for a Duration is no limit.
+    let limit = (a.minutes > 0.0)
+        .then(|| Duration::try_from_secs_f64(a.minutes * 60.0).ok())
+        .flatten();
     let work = || {
         loop {
             if failed.load(Ordering::Relaxed) || limit.is_some_and(|l| start.elapsed() >= l) {

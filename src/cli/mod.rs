@@ -10,6 +10,7 @@ pub mod label;
 pub mod match_cmd;
 pub mod merge;
 pub mod met;
+pub mod numbers;
 pub mod positions;
 pub mod refine;
 pub mod replay;

@@ -28,7 +28,7 @@ pub struct PositionsArgs {
     pub weights: String,
     /// Equity gap between 1-ply and 0-ply that keeps a position as a
     /// discrepancy (0: none looked for).
-    #[arg(long, default_value_t = 0.08)]
+    #[arg(long, default_value_t = 0.08, value_parser = super::numbers::non_negative_f32)]
     pub discrepancy: f32,
     /// Share of turns whose best end is kept (`best`).
     #[arg(long, default_value_t = 0.25)]

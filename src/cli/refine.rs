@@ -22,10 +22,10 @@ pub struct RefineArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Learning rate at the start.
-    #[arg(long, default_value_t = 0.02)]
+    #[arg(long, default_value_t = 0.02, value_parser = super::numbers::positive_f32)]
     pub rate_start: f32,
     /// Learning rate at the end.
-    #[arg(long, default_value_t = 0.005)]
+    #[arg(long, default_value_t = 0.005, value_parser = super::numbers::non_negative_f32)]
     pub rate_end: f32,
     /// Beam for chains in the self-play games.
     #[arg(long, default_value_t = 4)]
@@ -37,7 +37,7 @@ pub struct RefineArgs {
     #[arg(long, default_value_t = 0)]
     pub inner_prefilter: usize,
     /// Weight of the game's λ-return (λ = 0.7) mixed into each 1-ply target.
-    #[arg(long, default_value_t = 0.0)]
+    #[arg(long, default_value_t = 0.0, value_parser = super::numbers::unit_f32)]
     pub mix: f32,
     /// Threads computing targets (the result does not depend on it).
     #[arg(long, default_value_t = 2)]

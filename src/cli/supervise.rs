@@ -55,17 +55,17 @@ pub struct SuperviseArgs {
     #[arg(long, default_value_t = 64)]
     pub batch: usize,
     /// Adam's step size.
-    #[arg(long, default_value_t = 3e-4)]
+    #[arg(long, default_value_t = 3e-4, value_parser = super::numbers::positive_f32)]
     pub rate: f32,
     /// AdamW's weight decay.
-    #[arg(long, default_value_t = 1e-4)]
+    #[arg(long, default_value_t = 1e-4, value_parser = super::numbers::non_negative_f32)]
     pub decay: f32,
     /// Decay towards the starting network's weights (0: none): the pull
     /// per step is the rate times this times the distance.
-    #[arg(long, default_value_t = 0.0)]
+    #[arg(long, default_value_t = 0.0, value_parser = super::numbers::non_negative_f32)]
     pub anchor: f32,
     /// Share of positions held out.
-    #[arg(long, default_value_t = 0.05)]
+    #[arg(long, default_value_t = 0.05, value_parser = super::numbers::non_negative_f64)]
     pub holdout: f64,
     /// Hold positions out in runs of this many consecutive ones (about a
     /// game's worth keeps whole games out of training); 1: one by one.
@@ -81,7 +81,7 @@ pub struct SuperviseArgs {
     pub match_games: usize,
     /// Weight of the loss on the differences within a turn's group of plays
     /// (`turn` and `sibling` positions; 0: none): see docs/TRAINING.md.
-    #[arg(long, default_value_t = 0.0)]
+    #[arg(long, default_value_t = 0.0, value_parser = super::numbers::non_negative_f32)]
     pub group_weight: f32,
     /// Games at once in those matches.
     #[arg(short = 'j', long = "jobs", default_value_t = 1)]
@@ -121,11 +121,6 @@ pub fn run(a: SuperviseArgs) -> anyhow::Result<()> {
         seed: a.seed,
         group_weight: a.group_weight.max(0.0),
     };
-    anyhow::ensure!(
-        a.group_weight.is_finite() && a.group_weight >= 0.0,
-        "--group-weight {}: a finite number, 0 or more",
-        a.group_weight
-    );
     let groups = data.iter().filter(|d| d.group.is_some()).count();
     anyhow::ensure!(
         a.group_weight <= 0.0 || groups > 0,

@@ -23,10 +23,10 @@ pub struct TrainArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Learning rate at the start.
-    #[arg(long, default_value_t = 0.1)]
+    #[arg(long, default_value_t = 0.1, value_parser = super::numbers::positive_f32)]
     pub rate_start: f32,
     /// Learning rate at the end.
-    #[arg(long, default_value_t = 0.02)]
+    #[arg(long, default_value_t = 0.02, value_parser = super::numbers::non_negative_f32)]
     pub rate_end: f32,
     /// The game at which the learning rate starts falling (default 0). To
     /// go on from a finished run with a new schedule, resume its folder
@@ -47,7 +47,7 @@ pub struct TrainArgs {
     #[arg(long)]
     pub stop_after: Option<u64>,
     /// TD(λ)'s λ (0 = online TD(0), the method of the first shipped net).
-    #[arg(long, default_value_t = 0.0)]
+    #[arg(long, default_value_t = 0.0, value_parser = super::numbers::unit_f32)]
     pub lambda: f32,
     /// The game: gulbara, or backgammon / short_nardy (the hitting games'
     /// network, trained by TD(λ) with λ = --lambda, 0.7 if 0 is given).
