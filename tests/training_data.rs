@@ -422,7 +422,8 @@ fn a_group_weight_trains_the_differences_between_a_turns_plays() {
             .arg(&dir)
             .arg("--out")
             .arg(dir.join("inf.gbnn"))
-            .args([flag, value])
+            // `--anchor=-1`: a lone `-1` would be read as a flag.
+            .arg(format!("{flag}={value}"))
             .output()
             .expect("gulbara runs");
         assert!(!out.status.success());
