@@ -493,8 +493,54 @@ pub struct Labelled {
     pub group: Option<u64>,
 }
 
+/// The label lines of a generation's folder, sorted by position index:
+/// `labels.txt.gz` (or `labels.txt`), the labels of the sittings before
+/// shards, then every closed shard in `labels/` (`*.txt.gz`, one a
+/// sitting, never rewritten). A position labelled twice is an error.
+pub fn label_lines(dir: &Path) -> anyhow::Result<Vec<String>> {
+    let mut files = Vec::new();
+    for name in ["labels.txt.gz", "labels.txt"] {
+        if dir.join(name).exists() {
+            files.push(dir.join(name));
+            break;
+        }
+    }
+    let shards = dir.join("labels");
+    if shards.is_dir() {
+        let mut more: Vec<_> = std::fs::read_dir(&shards)
+            .with_context(|| format!("cannot read {}", shards.display()))?
+            .map(|e| e.map(|e| e.path()))
+            .collect::<Result<_, _>>()
+            .with_context(|| format!("cannot read {}", shards.display()))?;
+        more.retain(|p| p.to_string_lossy().ends_with(".txt.gz"));
+        more.sort();
+        files.extend(more);
+    }
+    anyhow::ensure!(
+        !files.is_empty(),
+        "{} has no labels (labels.txt.gz or labels/*.txt.gz)",
+        dir.display()
+    );
+    let mut keyed: Vec<(usize, String)> = Vec::new();
+    for file in &files {
+        for (n, line) in read_text(file)?.lines().enumerate() {
+            let index = line
+                .split('\t')
+                .next()
+                .and_then(|f| f.parse().ok())
+                .ok_or_else(|| anyhow::anyhow!("{} line {}: {line:?}", file.display(), n + 1))?;
+            keyed.push((index, line.to_string()));
+        }
+    }
+    keyed.sort_by_key(|(i, _)| *i);
+    if let Some(w) = keyed.windows(2).find(|w| w[0].0 == w[1].0) {
+        anyhow::bail!("{}: position {} is labelled twice", dir.display(), w[0].0);
+    }
+    Ok(keyed.into_iter().map(|(_, l)| l).collect())
+}
+
 /// The labelled positions of a generation's folder (`positions.txt.gz`
-/// and `labels.txt.gz`, or the same without `.gz`): each position with its
+/// and its labels, read by [`label_lines`]): each position with its
 /// five rolled-out chances (win, win mars, lose mars, win backgammon, lose
 /// backgammon), and for a `turn` or `sibling` its group: the index of the
 /// `turn` line it belongs to.
@@ -513,9 +559,9 @@ pub fn labelled_positions(dir: &Path, variant: Variant) -> anyhow::Result<Vec<La
     )?;
     let kinds: Vec<Option<FoundKind>> = found.iter().map(|(k, _)| *k).collect();
     let heads = seed_indices(&kinds);
-    let labels = read_text(&pick("labels.txt"))?;
+    let labels = label_lines(dir)?;
     let mut out = Vec::new();
-    for (n, line) in labels.lines().enumerate() {
+    for (n, line) in labels.iter().enumerate() {
         let f: Vec<&str> = line.split('\t').collect();
         let bad = || anyhow::anyhow!("labels line {}: {line:?}", n + 1);
         if f.len() < 6 {
@@ -541,6 +587,31 @@ pub fn labelled_positions(dir: &Path, variant: Variant) -> anyhow::Result<Vec<La
 mod tests {
     use super::*;
     use crate::eval::hitnet::{HitNet, features};
+
+    #[test]
+    fn label_shards_are_read_together_in_index_order_and_twice_is_refused() {
+        use std::io::Write;
+        let dir = std::env::temp_dir().join(format!("gulbara-shards-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("labels")).unwrap();
+        let gz = |path: &Path, text: &str| {
+            let f = std::fs::File::create(path).unwrap();
+            let mut e = flate2::write::GzEncoder::new(f, flate2::Compression::default());
+            e.write_all(text.as_bytes()).unwrap();
+            e.finish().unwrap();
+        };
+        gz(&dir.join("labels.txt.gz"), "0\ta\n4\tb\n");
+        gz(&dir.join("labels/20261206T000000Z.txt.gz"), "2\tc\n");
+        gz(&dir.join("labels/20261207T000000Z.txt.gz"), "1\td\n5\te\n");
+        // A torn write is not a shard.
+        std::fs::write(dir.join("labels/x.txt.gz.new"), "junk").unwrap();
+        let lines = label_lines(&dir).unwrap();
+        assert_eq!(lines, ["0\ta", "1\td", "2\tc", "4\tb", "5\te"]);
+        gz(&dir.join("labels/20261208T000000Z.txt.gz"), "4\tagain\n");
+        let err = label_lines(&dir).unwrap_err().to_string();
+        assert!(err.contains("position 4 is labelled twice"), "{err}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 
     #[test]
     fn fitting_learns_targets_and_keeps_the_best_epoch() {
