@@ -132,7 +132,7 @@ fn left_out(line: &[u8]) -> bool {
 
 /// Feeds up to [`MAX_LINES`] lines (split at `\n`, one trailing `\r`
 /// dropped, as the transports do) to a fresh session, without the lines
-/// [`left_out`] names. The session has a remote client's file policy with
+/// `left_out` names. The session has a remote client's file policy with
 /// no weights directory, so `set engine.weights <path>` is refused without
 /// a look at the file system. Checks that no response line is empty or
 /// holds a line break, that no search is left running, that a line answered

@@ -24,7 +24,6 @@ pub mod cube;
 pub mod engine;
 pub mod eval;
 pub mod fibs;
-/// Fuzz targets over every input format (driven by `fuzz/` and `tests/fuzz_smoke.rs`).
 pub mod fuzz_targets;
 pub mod gnubg;
 pub mod matchplay;

@@ -446,7 +446,7 @@ fn greek_and_bulgarian_commands_run() {
 #[test]
 fn supervised_data_commands_run_as_written() {
     let dir = scratch("supervised");
-    // docs/TRAINING.md, "Supervised training data": a few games here.
+    // docs/TRAINING.md, "Making a new generation", step 1: a few games here.
     let out = gulbara(
         &dir,
         &[
@@ -462,7 +462,7 @@ fn supervised_data_commands_run_as_written() {
         ],
     );
     assert!(out.contains("positions in positions.txt"), "{out}");
-    // docs/TRAINING.md, a turn's plays found together (250 games there).
+    // docs/TRAINING.md, the same step's turn groups (250 games there).
     let out = gulbara(
         &dir,
         &[
@@ -493,7 +493,7 @@ fn supervised_data_commands_run_as_written() {
         turns.contains("\nturn\t") && turns.contains("\nsibling\t"),
         "{turns}"
     );
-    // docs/TRAINING.md, "The groups trained on their differences": a few
+    // docs/TRAINING.md, "Long nardy" (the group loss of the shipped one): a few
     // of those positions labelled, then trained with the group loss.
     std::fs::create_dir_all(dir.join("turns")).unwrap();
     std::fs::write(dir.join("turns/positions.txt"), &turns).unwrap();
@@ -582,7 +582,7 @@ fn supervised_data_commands_run_as_written() {
     assert!(out.contains("2 positions labelled"), "{out}");
     let labels = std::fs::read_to_string(dir.join("labels.txt")).unwrap();
     assert_eq!(labels.lines().count(), 2, "{labels}");
-    // docs/TRAINING.md, "Supervised training": two epochs here.
+    // docs/TRAINING.md, "Making a new generation", step 3: two epochs here.
     let out = gulbara(
         &dir,
         &[
@@ -632,7 +632,8 @@ fn supervised_data_commands_run_as_written() {
 #[test]
 fn training_commands_run_with_their_defaults() {
     let dir = scratch("training");
-    // docs/TRAINING.md, "Commands" (hours there): a few games here.
+    // docs/TRAINING.md, "Making a new generation", a fresh TD(λ) network
+    // and the refinement (hours there): a few games here.
     let out = gulbara(
         &dir,
         &[

@@ -711,9 +711,10 @@ pub fn fmt4(x: f64) -> String {
     if s == "-0.0000" { "0.0000".into() } else { s }
 }
 
-/// The fields after `rolloutok` or `info rollout`: `equity <e> se <s> win
-/// <p> winmars <p> losemars <p> [winbg <p> losebg <p>] games <n> rawequity
-/// <e> rawse <s>` (the bg fields in backgammon only).
+/// The fields after `rolloutok` or `info rollout` (the bg fields in
+/// backgammon only):
+/// `equity <e> se <s> win <p> winmars <p> losemars <p> [winbg <p> losebg <p>]`
+/// `games <n> rawequity <e> rawse <s>`.
 pub fn stats_fields(stats: &Stats, backgammon: bool) -> String {
     let p = stats.probs();
     let mut s = format!(

@@ -1,5 +1,5 @@
 //! Match equity tables: the chance of winning the match from a score, before
-//! a game starts. Backgammon uses Kazaross-XG2 ([`super::kazaross_xg2`]),
+//! a game starts. Backgammon uses Kazaross-XG2 ([`super::kazaross_xg2()`]),
 //! gnubg's default.
 
 use std::collections::HashMap;

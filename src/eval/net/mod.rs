@@ -4,7 +4,7 @@
 //! [`super::hitnet`]; both share this module's file format and arithmetic.
 //!
 //! Split by job: [`inputs`] (each input layout's features), [`model`] (the
-//! network, its forward passes, training step and evaluators), [`format`]
+//! network, its forward passes, training step and evaluators), [`format`](mod@format)
 //! (the weights file) and [`cache`] (networks shared once loaded).
 //!
 //! Input layouts, all from the side to move's point of view:
