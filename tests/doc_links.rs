@@ -55,9 +55,11 @@ fn slug(heading: &str) -> String {
         .collect()
 }
 
-/// A page's lines outside fenced code blocks, numbered from 1, and the
-/// lines inside them.
-fn split_fences(text: &str) -> (Vec<(usize, &str)>, Vec<(usize, &str)>) {
+/// Lines of a page with their numbers, from 1.
+type Numbered<'a> = Vec<(usize, &'a str)>;
+
+/// A page's lines outside fenced code blocks, and the lines inside them.
+fn split_fences(text: &str) -> (Numbered<'_>, Numbered<'_>) {
     let (mut prose, mut code) = (Vec::new(), Vec::new());
     let mut fenced = false;
     for (i, line) in text.lines().enumerate() {
@@ -183,12 +185,12 @@ fn links_and_paths_in_the_docs_lead_somewhere() {
                     dead.push(format!("{name}:{n}: link to {target}: no such file"));
                     continue;
                 }
-                if let Some(anchor) = anchor {
-                    if file.extension().is_some_and(|x| x == "md") {
-                        let there = std::fs::read_to_string(&file).unwrap();
-                        if !anchors(&there).contains(anchor) {
-                            dead.push(format!("{name}:{n}: link to {target}: no such heading"));
-                        }
+                if let Some(anchor) = anchor
+                    && file.extension().is_some_and(|x| x == "md")
+                {
+                    let there = std::fs::read_to_string(&file).unwrap();
+                    if !anchors(&there).contains(anchor) {
+                        dead.push(format!("{name}:{n}: link to {target}: no such heading"));
                     }
                 }
             }
