@@ -27,49 +27,9 @@ impl Session {
         if s.variant.spec().landing.has_bar() {
             self.say(&format!("bar white {} black {}", w.bar(), b.bar()));
         }
-        if s.variant.spec().gnubg {
-            // gnubg's and eXtreme Gammon's texts of the position, the side
-            // to move on roll (with its dice when they are rolled).
-            // The session goes into the Match ID and the XGID's fields.
-            let board = crate::gnubg::board_of(s.pos);
-            let dice = match s.pending {
-                Pending::Roll2 { d1, d2 } => Some((d1, d2)),
-                _ => None,
-            };
-            let m = *self.engine().session();
-            let mover = s.to_move;
-            // Player 1 is on roll, as gnubg's own IDs have it by default.
-            let player = |side: Side| u8::from(side == mover);
-            let doubled = m.doubled_by() == Some(mover);
-            let info = crate::gnubg::matchid::MatchInfo {
-                dice,
-                cube: m.cube(),
-                cube_owner: match m.owner() {
-                    CubeOwner::Centre => None,
-                    CubeOwner::Side(o) => Some(player(o)),
-                },
-                on_roll: player(mover),
-                deciding: if doubled {
-                    player(mover.opponent())
-                } else {
-                    player(mover)
-                },
-                doubled,
-                crawford: m.is_crawford(),
-                match_length: m.length(),
-                score: [m.score(mover.opponent()), m.score(mover)],
-                jacoby: m.rules().jacoby,
-                ..Default::default()
-            };
-            self.say(&format!(
-                "gnubgid {}:{}",
-                crate::gnubg::position_id::encode(&board),
-                crate::gnubg::matchid::encode(&info)
-            ));
-            self.say(&format!(
-                "xgid {}",
-                crate::gnubg::xgid::encode_in(&board, dice, &m, mover)
-            ));
+        if let Some((gnubgid, xgid)) = id_texts(s, self.engine().session()) {
+            self.say(&format!("gnubgid {gnubgid}"));
+            self.say(&format!("xgid {xgid}"));
         }
         if s.variant != Variant::default() {
             self.say(&format!("variant {}", s.variant));
@@ -111,6 +71,52 @@ impl Session {
         }
         self.say("showok");
     }
+}
+
+/// gnubg's Position and Match IDs (`<PositionID>:<MatchID>`) and eXtreme
+/// Gammon's XGID of `s` in session `m`, the side to move on roll (with its
+/// dice when they are rolled); `None` in the games gnubg does not play.
+pub fn id_texts(s: &GameState, m: &crate::cube::MatchState) -> Option<(String, String)> {
+    if !s.variant.spec().gnubg {
+        return None;
+    }
+    let board = crate::gnubg::board_of(s.pos);
+    let dice = match s.pending {
+        Pending::Roll2 { d1, d2 } => Some((d1, d2)),
+        _ => None,
+    };
+    let mover = s.to_move;
+    // Player 1 is on roll, as gnubg's own IDs have it by default.
+    let player = |side: Side| u8::from(side == mover);
+    let doubled = m.doubled_by() == Some(mover);
+    let info = crate::gnubg::matchid::MatchInfo {
+        dice,
+        cube: m.cube(),
+        cube_owner: match m.owner() {
+            CubeOwner::Centre => None,
+            CubeOwner::Side(o) => Some(player(o)),
+        },
+        on_roll: player(mover),
+        deciding: if doubled {
+            player(mover.opponent())
+        } else {
+            player(mover)
+        },
+        doubled,
+        crawford: m.is_crawford(),
+        match_length: m.length(),
+        score: [m.score(mover.opponent()), m.score(mover)],
+        jacoby: m.rules().jacoby,
+        ..Default::default()
+    };
+    Some((
+        format!(
+            "{}:{}",
+            crate::gnubg::position_id::encode(&board),
+            crate::gnubg::matchid::encode(&info)
+        ),
+        crate::gnubg::xgid::encode_in(&board, dice, m, mover),
+    ))
 }
 
 /// `show`'s line of a session other than the game's default (money play,

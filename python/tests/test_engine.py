@@ -1,0 +1,179 @@
+"""The engine from Python: best plays and hints, evaluations, the cube,
+match equity tables, rollouts, games between engines, Ctrl-C."""
+
+import _thread
+import threading
+
+import numpy as np
+import pytest
+
+import gulbara
+from gulbara import Engine, GulbaraError, Session, State
+
+from test_rules import protocol
+
+
+@pytest.fixture(scope="module")
+def bg():
+    return Engine("backgammon", ply=1)
+
+
+def test_best_play_is_the_protocols_bestmove(bg):
+    s = State.start("backgammon")
+    best = bg.best_play(s, dice=(3, 1))
+    # 3-1 from the start: make the 5-point, as every engine plays it.
+    assert best.text == "8/5 6/5"
+    answer = protocol(
+        ["set game.variant backgammon", "set engine.ply 1", "position startpos", "dice 31", "go"]
+    )
+    assert f"bestmove {best.text}" in answer
+    assert best.ply == 1 and best.end.to_move == "b"
+
+
+def test_hints_are_ranked_and_agree_with_the_protocol(bg):
+    s = State.start("backgammon").roll(6, 2)
+    hints = bg.hints(s, n=4)
+    assert len(hints) == 4
+    eqs = [h.equity for h in hints]
+    assert eqs == sorted(eqs, reverse=True)
+    answer = protocol(
+        ["set game.variant backgammon", "set engine.ply 1", "position startpos", "dice 62", "hint 4"]
+    )
+    lines = [l for l in answer if l.startswith("hint ")]
+    assert [l.split(" play ")[1] for l in lines] == [h.text for h in hints]
+    for line, h in zip(lines, hints):
+        assert float(line.split()[3]) == pytest.approx(h.equity, abs=6e-4)
+    # Every hint's end is a state the legal plays reach.
+    ends = {p.end for p in s.legal_plays()}
+    assert all(h.end in ends for h in hints)
+
+
+def test_a_static_evaluation_is_the_protocols_eval(bg):
+    s = State.start("backgammon")
+    c = bg.evaluate(s)
+    assert 0.45 < c.win < 0.60
+    answer = protocol(["set game.variant backgammon", "set engine.ply 1", "position startpos", "eval"])
+    fields = [l for l in answer if l.startswith("evaluation ")][0].split()
+    got = dict(zip(fields[1::2], map(float, fields[2::2])))
+    assert got["win"] == pytest.approx(c.win, abs=6e-4)
+    assert got["equity"] == pytest.approx(c.equity, abs=6e-4)
+
+
+def test_a_batch_evaluation_equals_one_evaluation_at_a_time(bg):
+    states = []
+    s = State.start("backgammon")
+    for d in [(3, 1), (6, 4), (5, 5), (2, 1), (6, 6), (4, 3)] * 3:
+        if s.is_over:
+            break
+        s = bg.best_play(s, dice=d).end
+        states.append(s)
+    boards = np.stack([x.board for x in states])
+    out = bg.evaluate_batch(boards)
+    assert out.shape == (len(states), 5) and out.dtype == np.float32
+    for row, x in zip(out, states):
+        assert tuple(row) == bg.evaluate(x).astuple()
+    with pytest.raises(GulbaraError, match="board 1:"):
+        bad = boards[:2].copy()
+        bad[1, 0, 0] = 9
+        bg.evaluate_batch(bad)
+
+
+def test_the_cube_at_the_start_and_in_a_blitz(bg):
+    d = bg.cube(State.start("backgammon"), Session.money())
+    assert not d.doubles and d.action == "No double, take"
+    assert d.double_pass == 1.0 and d.unit == "money"
+    # White has closed its board with Black's two checkers on the bar.
+    blitz = State.from_text(
+        "-2,2,2,2,2,2,0,0,0,0,0,-3,0,0,0,0,-3,0,-5,0,0,0,0,5 w 0 0 bar=0,2", "backgammon"
+    )
+    d = bg.cube(blitz, Session.money())
+    assert d.doubles and d.answer in ("take", "drop")
+    m = bg.cube(blitz, Session.match_to(5, score=(0, 0)))
+    assert m.unit == "mwc" and 0.0 <= m.no_double <= 1.0
+    # The Crawford game: no cube to turn.
+    assert bg.cube(blitz, Session.match_to(5, score=(4, 2), crawford=True)) is None
+    with pytest.raises(GulbaraError, match="cube is off"):
+        bg.cube(blitz, Session.money(cube=False))
+
+
+def test_match_equity_tables():
+    t = gulbara.met("backgammon")
+    assert t.shape == (25, 25) and t[0, 0] == 0.5
+    assert np.allclose(t + t.T, 1.0)
+    assert t[0, 1] > 0.5 and gulbara.mwc(1, 2) == t[0, 1]
+    assert "Kazaross" in gulbara.met_name("backgammon")
+    assert gulbara.mwc(0, 3) == 1.0
+
+
+def test_a_rollout_is_capped_reports_progress_and_repeats_by_seed(bg):
+    s = State.start("backgammon").roll(4, 3)
+    plays = bg.hints(s, n=2)
+    seen = []
+    r = bg.rollout(s, games=72, truncate=6, plays=plays, seed=5, every=24, progress=seen.append)
+    assert [x.games for x in r] == [72, 72]
+    assert [x.play for x in r] == [h.text for h in plays]
+    assert [len(x) for x in seen] == [2, 2] and [x[0].games for x in seen] == [24, 48]
+    again = bg.rollout(s, games=72, truncate=6, plays=plays, seed=5)
+    assert [x.equity for x in again] == [x.equity for x in r]
+    before = bg.rollout(State.start("backgammon"), games=36, truncate=4)
+    assert before[0].games == 36 and before[0].play is None
+    with pytest.raises(GulbaraError, match="games must be"):
+        bg.rollout(State.start("backgammon"), games=0)
+
+
+def test_ctrl_c_stops_a_long_rollout(bg):
+    timer = threading.Timer(0.5, _thread.interrupt_main)
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            bg.rollout(State.start("backgammon"), games=1_000_000)
+    finally:
+        timer.cancel()
+
+
+def test_an_exception_in_the_progress_callback_stops_the_rollout(bg):
+    def boom(results):
+        raise RuntimeError("enough")
+
+    with pytest.raises(RuntimeError, match="enough"):
+        bg.rollout(State.start("backgammon"), games=1000, truncate=2, every=10, progress=boom)
+
+
+def test_a_game_between_two_engines_is_the_seeds():
+    net = Engine("backgammon", ply=1)
+    heur = Engine("backgammon", ply=1, eval="heuristic")
+    a = gulbara.play_game(net, heur, seed=3)
+    b = gulbara.play_game(net, heur, seed=3)
+    assert a.turns == b.turns and a.winner == b.winner
+    assert a.final_state.is_over and a.final_state.result[0] == a.winner
+    assert a.points == a.final_state.result[1]
+    r = gulbara.play_game("random", "random", seed=1, game="long_nardy")
+    assert r.final_state.is_over or r.winner is None
+
+
+def test_a_match_is_played_to_its_length():
+    net = Engine("backgammon", ply=1)
+    m = gulbara.play_match(net, "random", length=3, seed=2)
+    assert m.winner in ("w", "b") and max(m.score) == 3
+    assert sum(g.points for g in m.games) >= 3
+
+
+def test_engine_errors_carry_the_engines_message():
+    with pytest.raises(GulbaraError) as e:
+        Engine("backgammon", options={"engine.nope": 1})
+    assert str(e.value) == "unknown key 'engine.nope' (send keys for the list)"
+    with pytest.raises(GulbaraError, match="engine.ply must be a whole number in 1..3"):
+        Engine("backgammon", ply=4)
+    with pytest.raises(GulbaraError, match="a long_nardy position in a backgammon engine"):
+        Engine("backgammon").evaluate(State.start("long_nardy"))
+    with pytest.raises(GulbaraError):
+        Engine("backgammon", weights="/nonexistent/file.gbnn")
+
+
+def test_every_game_has_a_best_play():
+    for game in gulbara.GAMES:
+        e = Engine(game, ply=1)
+        o = gulbara.opening_throw(game, seed=5)
+        s = o.state if o.first_roll else o.state.roll(4, 2)
+        best = e.best_play(s)
+        assert best.text and 0.0 <= best.chances.win <= 1.0, game
