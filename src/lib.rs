@@ -26,6 +26,7 @@ pub mod eval;
 pub mod fibs;
 /// Fuzz targets over every input format (driven by `fuzz/` and `tests/fuzz_smoke.rs`).
 pub mod fuzz_targets;
+pub mod game;
 pub mod gnubg;
 pub mod matchplay;
 pub mod notation;
