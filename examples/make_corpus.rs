@@ -13,8 +13,9 @@
 use std::cell::RefCell;
 use std::collections::HashSet;
 
+use gulbara::game::{Chooser, RandomChooser, play_choosers};
 use gulbara::notation::{parse_state_text, state_text};
-use gulbara::rules::game::{Chooser, RandomChooser, SeededDice, play_choosers};
+use gulbara::rules::dice::SeededDice;
 use gulbara::rules::options::RuleOptions;
 use gulbara::rules::{GameState, Pending, Position, StageEnd};
 use rand::rngs::StdRng;

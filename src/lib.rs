@@ -25,6 +25,7 @@ pub mod engine;
 pub mod eval;
 pub mod fibs;
 pub mod fuzz_targets;
+pub mod game;
 pub mod gnubg;
 pub mod matchplay;
 pub mod notation;

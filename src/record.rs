@@ -43,9 +43,10 @@
 
 use std::fmt::Write as _;
 
+use crate::cube::CubeAnswer;
 use crate::cube::{MatchState, SessionKind};
+use crate::game::TurnRecord;
 use crate::notation::{self, MovesError};
-use crate::rules::game::{CubeAnswer, TurnRecord};
 use crate::rules::options::OptionError;
 use crate::rules::{GameResult, GameState, RuleOptions, Side, Variant};
 
@@ -656,7 +657,7 @@ pub fn replay(text: &str) -> Result<(RuleOptions, Vec<ReplayedGame>), RecordErro
                 })?
                 .0
         }
-        None => crate::rules::game::cubeless(),
+        None => crate::cube::cubeless(),
     };
     // A rotating match: game k is the (k mod n)-th game of the rotation,
     // each under its defaults; the first is the Variant tag's game.
@@ -876,7 +877,8 @@ pub fn replay(text: &str) -> Result<(RuleOptions, Vec<ReplayedGame>), RecordErro
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::game::{RandomChooser, SeededDice, play_choosers};
+    use crate::game::{RandomChooser, play_choosers};
+    use crate::rules::dice::SeededDice;
 
     fn record_of(seed: u64, opts: &RuleOptions) -> (Record, GameState) {
         let mut a = RandomChooser::new(seed);

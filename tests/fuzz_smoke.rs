@@ -14,9 +14,10 @@ use rand::{RngExt, SeedableRng};
 
 use gulbara::eval::net::{Net, SHIPPED};
 use gulbara::fuzz_targets::{self as ft, options_from_byte};
+use gulbara::game::{RandomChooser, play_choosers};
 use gulbara::notation::{apply_moves, state_text, step_text};
 use gulbara::record::{Record, RecordedGame, RecordedTurn, rules_tag, write_record};
-use gulbara::rules::game::{RandomChooser, SeededDice, play_choosers};
+use gulbara::rules::dice::SeededDice;
 use gulbara::rules::{GameState, MoveGen, RuleOptions, Side};
 
 const TRANSCRIPTS: [&str; 8] = [

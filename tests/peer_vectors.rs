@@ -9,7 +9,7 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 use gulbara::notation::{position_from_white_view, white_view};
-use gulbara::rules::game::{DiceSource, opening_throw};
+use gulbara::rules::dice::{DiceSource, opening_throw};
 use gulbara::rules::options::RuleOptions;
 use gulbara::rules::state::apply_steps;
 use gulbara::rules::{GameState, MoveGen, Pending, Side, StageDice, Step};

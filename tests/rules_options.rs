@@ -5,8 +5,9 @@
 //! steps are written in the mover's own numbering. Every expectation below
 //! was worked out by hand; the comments show the working.
 
+use gulbara::game::{RandomChooser, StageRecord, play_choosers};
 use gulbara::notation::{apply_moves, parse_state_text, state_text, white_view};
-use gulbara::rules::game::{DiceSource, RandomChooser, SeededDice, StageRecord, play_choosers};
+use gulbara::rules::dice::{DiceSource, SeededDice};
 use gulbara::rules::options::{ExemptScope, Opening, RemainderRule};
 use gulbara::rules::{
     GameResult, GameState, MoveGen, Pending, PlayError, RuleOptions, Side, StageDice, StageEnd,
@@ -396,7 +397,7 @@ impl DiceSource for Scripted {
     }
 }
 
-fn game(opts: &RuleOptions, script: &[u8]) -> gulbara::rules::game::GameRecord {
+fn game(opts: &RuleOptions, script: &[u8]) -> gulbara::game::GameRecord {
     let mut w = RandomChooser::new(1);
     let mut b = RandomChooser::new(2);
     play_choosers(opts, &mut Scripted::new(script), &mut w, &mut b)

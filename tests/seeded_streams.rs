@@ -13,7 +13,8 @@
 use std::process::Command;
 
 use gulbara::eval::net::Net;
-use gulbara::rules::game::{Chooser, DiceSource, RandomChooser, SeededDice, play_choosers};
+use gulbara::game::{Chooser, RandomChooser, play_choosers};
+use gulbara::rules::dice::{DiceSource, SeededDice};
 use gulbara::rules::{
     GameResult, GameState, RuleOptions, Side, StageDice, StageEnd, Variant, stage_ends,
 };

@@ -6,10 +6,10 @@ use std::collections::BTreeMap;
 use std::sync::atomic::AtomicBool;
 
 use crate::analysis::rollout::{Rollout, RolloutParams, Root, Stats, fmt4};
+use crate::cube::CubeAnswer;
 use crate::eval::{Evaluator, Probs, probs_for};
 use crate::notation::{apply_turn, play_text_at};
 use crate::record::{RecordError, ReplayedGame, replay};
-use crate::rules::game::CubeAnswer;
 use crate::rules::skip_forced_empty;
 use crate::rules::{EvalFamily, GameState, RuleOptions, Side, StageGen, Variant};
 use crate::search::{Limits, Search};
@@ -547,25 +547,26 @@ fn analyse_cube(search: &Search, plies: u8, gi: usize, g: &ReplayedGame, out: &m
 mod tests {
     use super::*;
     use crate::eval::heuristic::Heuristic;
+    use crate::game::{RandomChooser, play_choosers};
     use crate::record::{Record, RecordedGame, RecordedTurn, game_tags, rules_tag, write_record};
     use crate::rules::RuleOptions;
-    use crate::rules::game::{RandomChooser, SeededDice, play_choosers};
+    use crate::rules::dice::SeededDice;
 
     /// Plays at random, doubles at every chance and takes every double.
     struct Reckless(RandomChooser);
 
-    impl crate::rules::game::Player for Reckless {
+    impl crate::game::Player for Reckless {
         fn play_turn(
             &mut self,
-            ask: &crate::rules::game::TurnRequest<'_>,
-        ) -> Result<crate::rules::game::Turn, crate::rules::game::PlayerFault> {
-            crate::rules::game::StagePlayer(&mut self.0).play_turn(ask)
+            ask: &crate::game::TurnRequest<'_>,
+        ) -> Result<crate::game::Turn, crate::game::PlayerFault> {
+            crate::game::StagePlayer(&mut self.0).play_turn(ask)
         }
 
         fn offer_double(
             &mut self,
-            _ask: &crate::rules::game::CubeRequest<'_>,
-        ) -> Result<bool, crate::rules::game::PlayerFault> {
+            _ask: &crate::game::CubeRequest<'_>,
+        ) -> Result<bool, crate::game::PlayerFault> {
             Ok(true)
         }
     }
@@ -575,7 +576,7 @@ mod tests {
     fn session_record(
         opts: &RuleOptions,
         session: &crate::cube::MatchState,
-        games: &[crate::rules::game::GameRecord],
+        games: &[crate::game::GameRecord],
     ) -> String {
         let games = games
             .iter()
@@ -602,10 +603,10 @@ mod tests {
     fn a_game_the_last_winner_started_has_a_cube_decision_before_its_first_roll() {
         let opts = RuleOptions::for_variant(Variant::Backgammon);
         let session = crate::cube::MatchState::money(crate::cube::SessionRules::default());
-        let first_turn_decisions = |start: crate::rules::game::GameStart| {
+        let first_turn_decisions = |start: crate::rules::dice::GameStart| {
             let mut a = Reckless(RandomChooser::new(5));
             let mut b = Reckless(RandomChooser::new(6));
-            let g = crate::rules::game::play_started_game(
+            let g = crate::game::play_started_game(
                 &opts,
                 &session,
                 start,
@@ -623,12 +624,12 @@ mod tests {
                 .collect();
             (text, first)
         };
-        let (text, first) = first_turn_decisions(crate::rules::game::GameStart::By(Side::Black));
+        let (text, first) = first_turn_decisions(crate::rules::dice::GameStart::By(Side::Black));
         assert!(text.contains("Opening winner starter Black"), "{text}");
         // Black's double before its first roll, and White's take.
         assert_eq!(first, ["b", "a"], "{text}");
         // After an opening throw the first roll is the throw: no decision.
-        let (text, first) = first_turn_decisions(crate::rules::game::GameStart::OpeningThrow);
+        let (text, first) = first_turn_decisions(crate::rules::dice::GameStart::OpeningThrow);
         assert!(!text.contains("Opening winner"), "{text}");
         assert!(first.is_empty(), "{first:?}");
     }
@@ -641,7 +642,7 @@ mod tests {
         for seed in 0..3 {
             let mut a = Reckless(RandomChooser::new(seed));
             let mut b = Reckless(RandomChooser::new(seed + 10));
-            let g = crate::rules::game::play_session_game(
+            let g = crate::game::play_session_game(
                 &opts,
                 &session,
                 &mut SeededDice::new(seed),

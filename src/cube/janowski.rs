@@ -8,9 +8,9 @@
 //! Equities are per unit of the current cube, from the view of the side
 //! whose chances they are.
 
+use crate::cube::CubeAnswer;
 use crate::eval::Probs;
 use crate::rules::GameState;
-use crate::rules::game::CubeAnswer;
 
 /// Who owns the cube, seen from the side whose chances are judged.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -17,7 +17,9 @@ pub use janowski::{CubeAction, CubeDecision, CubeView, efficiency, money_decisio
 pub use match_play::{MatchScore, match_decision, match_mwc};
 pub use met::{Met, kazaross_xg2, met_for};
 pub use spec::{SessionSpec, SessionSpecError};
-pub use state::{CubeOwner, CubeStateError, MatchState, SessionKind, SessionRules};
+pub use state::{
+    CubeAnswer, CubeOwner, CubeStateError, MatchState, SessionKind, SessionRules, cubeless,
+};
 
 use crate::eval::Probs;
 use crate::rules::{GameState, Side};

@@ -15,7 +15,7 @@ pub struct SessionSpec(pub MatchState);
 impl SessionSpec {
     /// Money play without the cube: each game worth its points.
     pub fn cubeless() -> SessionSpec {
-        SessionSpec(crate::rules::game::cubeless())
+        SessionSpec(crate::cube::cubeless())
     }
 
     /// The match length, `None` for money play.

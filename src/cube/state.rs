@@ -152,6 +152,38 @@ pub struct MatchState {
     beavered: bool,
 }
 
+/// The doubled side's answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CubeAnswer {
+    /// It takes: the cube is doubled and is its own.
+    Take,
+    /// It drops: the doubler wins the game at the cube before the double.
+    Drop,
+    /// It beavers (money play with beavers): it takes and redoubles at
+    /// once, keeping the cube.
+    Beaver,
+}
+
+impl CubeAnswer {
+    /// The word the protocol and the records use.
+    pub fn word(self) -> &'static str {
+        match self {
+            CubeAnswer::Take => "take",
+            CubeAnswer::Drop => "drop",
+            CubeAnswer::Beaver => "beaver",
+        }
+    }
+}
+
+/// The session of a game played without the cube: money play, each result
+/// worth its points.
+pub fn cubeless() -> MatchState {
+    MatchState::money(SessionRules {
+        cube: false,
+        ..SessionRules::default()
+    })
+}
+
 /// A side as the session commands name it.
 pub fn side_name(side: Side) -> &'static str {
     match side {

@@ -586,7 +586,7 @@ mod tests {
             crate::rules::Variant::Backgammon,
             crate::rules::Variant::ShortNardy,
         ] {
-            for pos in crate::rules::game::random_game_positions(v, 30, 9, 80) {
+            for pos in crate::rules::dice::random_game_positions(v, 30, 9, 80) {
                 for (h, t) in [(pos.own, pos.opp), (pos.opp, pos.own)] {
                     let want = hit_share_naive(h, t);
                     assert_eq!(hit_share(h, t), want, "{pos:?}");
@@ -628,7 +628,7 @@ mod tests {
         let mut seen = 0;
         let mut with_contact_units = start;
         for pos in
-            crate::rules::game::random_game_positions(crate::rules::Variant::Backgammon, 4, 5, 60)
+            crate::rules::dice::random_game_positions(crate::rules::Variant::Backgammon, 4, 5, 60)
         {
             let s = GameState { pos, ..start };
             let x = features_of(HIT_CONTACT_LAYOUT, &s);

@@ -30,9 +30,9 @@
 use std::fmt::Write as _;
 
 use super::movetext;
+use crate::cube::CubeAnswer;
 use crate::notation;
 use crate::record::{Record, RecordError, RecordedGame, RecordedTurn};
-use crate::rules::game::CubeAnswer;
 use crate::rules::{
     GameResult, GameState, Position, RuleOptions, Side, StageGen, Step, Variant, skip_forced_empty,
 };
@@ -532,7 +532,7 @@ pub fn to_record(text: &str) -> Result<Record, RecordError> {
                 // The side to roll doubles; the other side answers, and a
                 // take leaves the doubler to roll.
                 Action::Double => cube = cube.saturating_mul(2),
-                Action::Take => taken = Some(crate::rules::game::CubeAnswer::Take),
+                Action::Take => taken = Some(crate::cube::CubeAnswer::Take),
                 Action::Drop => {
                     cube /= 2;
                     dropped_by = Some(mover);

@@ -20,11 +20,12 @@ use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
 use super::engine::EngineError;
+use crate::cube::CubeAnswer;
 use crate::engine::{Engine, EngineConfig, EvalKind, Setting, SetupError};
 use crate::eval::Evaluator;
+use crate::game::{CubeRequest, Player, PlayerFault, Turn, TurnRequest};
 use crate::notation::state_text;
 use crate::protocol::Settings;
-use crate::rules::game::{CubeAnswer, CubeRequest, Player, PlayerFault, Turn, TurnRequest};
 use crate::rules::{StageGen, Variant};
 
 /// How a builtin player chooses.
@@ -192,8 +193,9 @@ fn fnv1a(seed: u64, position: &str, dice: Option<(u8, u8)>) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::play_game;
     use crate::rules::RuleOptions;
-    use crate::rules::game::{SeededDice, play_game};
+    use crate::rules::dice::SeededDice;
 
     #[test]
     fn builtin_players_play_whole_games_on_the_driver() {
@@ -292,7 +294,7 @@ mod tests {
                 roll: Some((a, b)),
                 start: &start,
                 opts: &rules,
-                session: &crate::rules::game::cubeless(),
+                session: &crate::cube::cubeless(),
             };
             let played = n.play_turn(&ask).unwrap();
             let best = search.best_turn(&start, &limits, &mut |_| {});

@@ -7,10 +7,11 @@ use std::process::{Child, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, sync_channel};
 use std::time::{Duration, Instant};
 
+use crate::cube::CubeAnswer;
 use crate::cube::{MatchState, SessionKind, SessionRules};
+use crate::game::{CubeRequest, Player, PlayerFault, Turn, TurnRequest};
 use crate::notation;
 use crate::rules::Side;
-use crate::rules::game::{CubeAnswer, CubeRequest, Player, PlayerFault, Turn, TurnRequest};
 
 /// The longest line (without its line ending) an engine may write; a longer
 /// one is a protocol fault and ends the reading of that engine.

@@ -13,13 +13,14 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::channel;
 use std::time::Duration;
 
+use crate::cube::CubeAnswer;
 use crate::eval::Evaluator;
+use crate::game::{
+    self, CubeRequest, Forfeit, ForfeitReason, GameObserver, Player, PlayerFault, Turn, TurnRequest,
+};
 use crate::notation::{apply_turn, move_token_text, state_text};
 use crate::record::{Record, RecordedGame, RecordedTurn, game_tags, write_record};
-use crate::rules::game::{
-    self, CubeAnswer, CubeRequest, Forfeit, ForfeitReason, GameObserver, Player, PlayerFault,
-    SeededDice, Turn, TurnRequest,
-};
+use crate::rules::dice::{GameStart, SeededDice};
 use crate::rules::{EvalFamily, GameState, RuleOptions, Side, Variant};
 use crate::search::Search;
 use builtin::Builtin;
@@ -735,7 +736,7 @@ fn play_game(
     dice_seed: u64,
     session: &crate::cube::MatchState,
     opts: RuleOptions,
-    start: game::GameStart,
+    start: GameStart,
 ) -> GameOutcome {
     let cfg = seats.cfg;
     let engine_of = |s: Side| {
@@ -870,7 +871,7 @@ fn play_match(
     // Who starts the next game: the opening throw, or (tavli's and
     // tabla's rule) the last game's winner; a game with no winner leaves
     // the next to the throw.
-    let mut start = game::GameStart::OpeningThrow;
+    let mut start = GameStart::OpeningThrow;
     for k in 0..length.saturating_mul(MAX_GAMES_PER_POINT) {
         let g = play_game(
             seats,
@@ -882,7 +883,7 @@ fn play_match(
             start,
         );
         let forfeit = g.forfeit.as_ref().map(|(who, _)| *who);
-        start = game::GameStart::OpeningThrow;
+        start = GameStart::OpeningThrow;
         if let Some((w, _)) = g.winner.filter(|_| forfeit.is_none()) {
             let side = if w == white_engine {
                 Side::White
@@ -891,7 +892,7 @@ fn play_match(
             };
             session.score_game(side, g.points.unsigned_abs());
             if seats.cfg.winner_starts {
-                start = game::GameStart::By(side);
+                start = GameStart::By(side);
             }
         }
         games.push(g);
@@ -944,7 +945,7 @@ fn play_seating(seats: &mut Seats, pair: usize, white_engine: usize, dice_seed: 
             dice_seed,
             &session,
             rules,
-            game::GameStart::OpeningThrow,
+            GameStart::OpeningThrow,
         );
         Seating {
             pair,

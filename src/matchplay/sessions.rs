@@ -2,9 +2,10 @@
 //! points, with or without the cube; the cube actions each engine made,
 //! and how each match ended.
 
+use crate::cube::CubeAnswer;
 pub use crate::cube::{SessionSpec, SessionSpecError};
+use crate::game::GameRecord;
 use crate::rules::Side;
-use crate::rules::game::{CubeAnswer, GameRecord};
 
 use super::stats::mean_se;
 

@@ -19,6 +19,7 @@ pub use super::cmd::{Base, Command, GoParams, RolloutArgs};
 pub use super::error::{ErrorCode, ProtocolError, quote};
 
 use super::cmd;
+use crate::cube::CubeAnswer;
 use crate::rules::Side;
 
 /// Whether `c` separates words: a space or a tab.
@@ -114,9 +115,9 @@ pub fn parse_command(line: &str) -> Result<Command, ProtocolError> {
         "setcube" => cmd::setcube::parse(args),
         "setturn" => cmd::setturn::parse(args),
         "double" => simple(Command::Double),
-        "take" => simple(Command::Answer(cmd::CubeAnswer::Take)),
-        "drop" | "pass" => simple(Command::Answer(cmd::CubeAnswer::Drop)),
-        "beaver" => simple(Command::Answer(cmd::CubeAnswer::Beaver)),
+        "take" => simple(Command::Answer(CubeAnswer::Take)),
+        "drop" | "pass" => simple(Command::Answer(CubeAnswer::Drop)),
+        "beaver" => simple(Command::Answer(CubeAnswer::Beaver)),
         "uci" | "ucinewgame" | "ponderhit" | "register" | "debug" | "d" => {
             Err(ProtocolError::unsupported(format!(
                 "{} is not part of this protocol (see protocol/SPEC.md)",
@@ -387,7 +388,7 @@ mod tests {
         assert_eq!(parse_command("double").unwrap(), Command::Double);
         assert_eq!(
             parse_command("pass").unwrap(),
-            Command::Answer(cmd::CubeAnswer::Drop)
+            Command::Answer(CubeAnswer::Drop)
         );
         assert!(matches!(
             parse_command("newsession type match length 5 crawford off").unwrap(),

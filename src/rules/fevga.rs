@@ -275,7 +275,7 @@ mod tests {
     #[test]
     fn fast_paths_equal_the_general_enumeration() {
         let positions =
-            crate::rules::game::random_game_positions(crate::rules::Variant::Fevga, 60, 29, 400);
+            crate::rules::dice::random_game_positions(crate::rules::Variant::Fevga, 60, 29, 400);
         assert!(positions.len() > 3000, "{}", positions.len());
         let mut rolls: Vec<StageDice> = Vec::new();
         for a in 1..=6u8 {

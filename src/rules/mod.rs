@@ -2,8 +2,8 @@
 //!
 //! Knows nothing about the protocol, the search or the match runner.
 
+pub mod dice;
 pub mod fevga;
-pub mod game;
 pub mod hitting;
 pub mod movegen;
 pub mod nardy;

@@ -222,7 +222,7 @@ mod tests {
     /// and without the first turn's second head checker.
     #[test]
     fn fast_paths_equal_the_general_enumeration() {
-        let positions = crate::rules::game::random_game_positions(
+        let positions = crate::rules::dice::random_game_positions(
             crate::rules::Variant::LongNardy,
             60,
             17,
@@ -264,7 +264,7 @@ mod tests {
     /// made once before the stage said one was possible.
     #[test]
     fn rows_of_six_are_foreseen_before_the_stage() {
-        let positions = crate::rules::game::random_game_positions(
+        let positions = crate::rules::dice::random_game_positions(
             crate::rules::Variant::LongNardy,
             100,
             23,

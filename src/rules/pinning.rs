@@ -437,7 +437,7 @@ mod tests {
     #[test]
     fn fast_paths_equal_the_general_enumeration() {
         let positions =
-            crate::rules::game::random_game_positions(crate::rules::Variant::Plakoto, 60, 31, 300);
+            crate::rules::dice::random_game_positions(crate::rules::Variant::Plakoto, 60, 31, 300);
         assert!(positions.len() > 3000, "{}", positions.len());
         let (mut fast, mut general) = (Vec::new(), Vec::new());
         let mut g = PinGen::new();

@@ -71,7 +71,7 @@ pub fn record_json(text: &str) -> Result<Value, ApiError> {
                         "steps": [],
                         "cube": true,
                     }));
-                    if answer == crate::rules::game::CubeAnswer::Beaver {
+                    if answer == crate::cube::CubeAnswer::Beaver {
                         cube *= 2;
                     }
                 }

@@ -33,7 +33,7 @@ use std::sync::atomic::AtomicBool;
 use crate::analysis::rollout::{Rollout, RolloutParams, before_roll_root};
 use crate::eval::Evaluator;
 use crate::rules::EvalFamily;
-use crate::rules::game::{SeededDice, open_game};
+use crate::rules::dice::{SeededDice, open_game};
 use crate::rules::{GameState, Pending, RuleOptions, Variant};
 use crate::search::Search;
 use crate::splitmix::SplitMix;
@@ -185,7 +185,7 @@ pub fn find_positions(
             let start = match state.pending {
                 Pending::Roll => {
                     let (a, b) = first_roll.take().unwrap_or_else(|| {
-                        use crate::rules::game::DiceSource;
+                        use crate::rules::dice::DiceSource;
                         (dice.die(), dice.die())
                     });
                     match state.roll(opts, a, b) {

@@ -19,7 +19,7 @@ use crate::eval::net::{
 };
 use crate::matchplay::engine::EngineSpec;
 use crate::matchplay::{MatchConfig, pair_seed, run_match};
-use crate::rules::game::{DiceSource, SeededDice, open_game};
+use crate::rules::dice::{DiceSource, SeededDice, open_game};
 use crate::rules::{EvalFamily, GameState, Pending, RuleOptions, Side, Variant};
 use crate::search::Search;
 
@@ -148,7 +148,7 @@ pub(crate) fn exact_target(state: &GameState, side: Side) -> [f32; OUTPUTS] {
 /// change the network, which then plays on with the new weights. Returns
 /// the final state (a result, or where the game was cut off) and the turns.
 ///
-/// This loop stays off [`crate::rules::game::play_game`] on purpose: it
+/// This loop stays off [`crate::game::play_game`] on purpose: it
 /// visits (and trains on) every state the search's turns end in, a
 /// remainder with nothing playable included, where the driver passes such
 /// stages within the turn before them; the weights change between turns of

@@ -6,8 +6,9 @@
 use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
 
+use gulbara::game::{Chooser, RandomChooser, play_choosers};
 use gulbara::notation::white_view;
-use gulbara::rules::game::{Chooser, RandomChooser, SeededDice, play_choosers};
+use gulbara::rules::dice::SeededDice;
 use gulbara::rules::{GameState, Pending, Position, RuleOptions, Side, StageEnd};
 
 /// White's point (1..=24) for `side`'s own point `q`.

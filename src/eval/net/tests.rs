@@ -60,7 +60,7 @@ fn fast_features_and_outputs_match_the_plain_computation() {
 
 /// `n` positions of random play (a new game after each end), from `seed`.
 fn random_play(seed: u64, n: usize) -> Vec<GameState> {
-    use crate::rules::game::{DiceSource, SeededDice};
+    use crate::rules::dice::{DiceSource, SeededDice};
     let opts = RuleOptions::default();
     let mut dice = SeededDice::new(seed);
     let mut state = GameState::start(crate::rules::Side::White);
@@ -280,7 +280,7 @@ fn long_nardy_weights_load_and_stay_in_their_game() {
 
 /// Positions of `variant` from seeded random play.
 fn played_positions(variant: crate::rules::Variant, count: usize, seed: u64) -> Vec<GameState> {
-    use crate::rules::game::{DiceSource, SeededDice};
+    use crate::rules::dice::{DiceSource, SeededDice};
     let opts = RuleOptions::for_variant(variant);
     let mut dice = SeededDice::new(seed);
     let start = || GameState::start_of(variant, crate::rules::Side::White);

@@ -3,19 +3,9 @@
 //! doubles it once more and the taker keeps it; a drop ends the game, the
 //! doubler scoring the cube's value, and a new game starts.
 
+use crate::cube::CubeAnswer;
 use crate::engine::Engine;
 use crate::protocol::error::ProtocolError;
-
-/// The doubled side's answer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CubeAnswer {
-    /// `take`.
-    Take,
-    /// `drop` (or `pass`).
-    Drop,
-    /// `beaver`.
-    Beaver,
-}
 
 /// Applies the answer to `engine`; on error nothing changes.
 pub fn apply(engine: &mut Engine, answer: CubeAnswer) -> Result<(), ProtocolError> {

@@ -31,12 +31,12 @@ pub mod show;
 pub mod ubgi;
 
 pub use crate::engine::GoParams;
-pub use answer::CubeAnswer;
 pub use newsession::SessionSpec;
 pub use position::Base;
 pub use rollout::RolloutArgs;
 
 use super::error::ProtocolError;
+use crate::cube::CubeAnswer;
 use crate::engine::Engine;
 use crate::rules::GameState;
 

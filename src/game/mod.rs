@@ -15,229 +15,21 @@
 //! play itself is the same at every score: the session only decides what
 //! each result is worth, which players read from [`TurnRequest::session`].
 
-use std::error::Error;
+pub mod player;
+
 use std::time::{Duration, Instant};
 
-use rand::rngs::StdRng;
-use rand::{RngExt, SeedableRng};
+use crate::cube::{CubeAnswer, CubeStateError, MatchState, cubeless};
+use crate::rules::dice::{DiceSource, GameStart, Opened};
+use crate::rules::options::RuleOptions;
+use crate::rules::ruleset::StageGen;
+use crate::rules::state::{GameResult, GameState, Pending, Side};
+use crate::rules::turn::{MoveToken, TurnError, TurnSequence, skip_forced_empty, turn_over};
 
-use crate::cube::{CubeStateError, MatchState, SessionRules};
-
-use super::movegen::StageEnd;
-use super::options::{Opening, RuleOptions};
-use super::ruleset::StageGen;
-use super::state::{GameResult, GameState, Pending, Side};
-use super::step::Step;
-use super::turn::{MoveToken, TurnError, TurnSequence, skip_forced_empty, turn_over};
-
-pub use super::turn::StageRecord;
-
-/// Where dice come from.
-pub trait DiceSource {
-    /// One die, 1..=6.
-    fn die(&mut self) -> u8;
-}
-
-/// Dice from a seeded RNG: the same seed gives the same game. The stream
-/// is `StdRng`'s, whose crates Cargo.toml pins exactly so that it stays
-/// the same (tests/seeded_streams.rs pins its first dice).
-pub struct SeededDice(StdRng);
-
-impl SeededDice {
-    /// Dice from `seed`.
-    pub fn new(seed: u64) -> Self {
-        SeededDice(StdRng::seed_from_u64(seed))
-    }
-}
-
-impl DiceSource for SeededDice {
-    fn die(&mut self) -> u8 {
-        self.0.random_range(1..=6)
-    }
-}
-
-/// Throws the opening: pairs until they differ. Returns the throws and the starter.
-pub fn opening_throw(dice: &mut dyn DiceSource) -> (Vec<(u8, u8)>, Side) {
-    let mut throws = Vec::new();
-    loop {
-        let w = dice.die();
-        let b = dice.die();
-        throws.push((w, b));
-        if w != b {
-            return (throws, if w > b { Side::White } else { Side::Black });
-        }
-    }
-}
-
-/// How a game opens: the opening throws, the starter, and the starter's
-/// first roll when the opening throw is played as it fell
-/// (`Opening::Single`); `None` when the starter rolls anew.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Opened {
-    /// The opening throws (White's die first), ties included.
-    pub throws: Vec<(u8, u8)>,
-    /// The side that starts.
-    pub starter: Side,
-    /// The starter's first roll, as (starter's die, other die).
-    pub first_roll: Option<(u8, u8)>,
-}
-
-/// Throws the opening and decides the first roll under `opts`.
-pub fn open_game(opts: &RuleOptions, dice: &mut dyn DiceSource) -> Opened {
-    let (throws, starter) = opening_throw(dice);
-    let &(w, b) = throws.last().unwrap_or(&(2, 1));
-    let first_roll = match opts.opening {
-        Opening::Single => Some(if starter == Side::White {
-            (w, b)
-        } else {
-            (b, w)
-        }),
-        Opening::Reroll => None,
-    };
-    Opened {
-        throws,
-        starter,
-        first_roll,
-    }
-}
-
-/// Who starts a game.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum GameStart {
-    /// The opening throw decides, played or rerolled as the rules'
-    /// `opening` says.
-    #[default]
-    OpeningThrow,
-    /// This side starts and rolls both dice, with no opening throw: the
-    /// rule of a tavli or tabla match, where the winner of a game starts
-    /// the next.
-    By(Side),
-}
-
-impl GameStart {
-    /// How the game opens: the opening throw (drawn from `dice`) under
-    /// `opts`, or the given starter with no throw.
-    pub fn open(self, opts: &RuleOptions, dice: &mut dyn DiceSource) -> Opened {
-        match self {
-            GameStart::OpeningThrow => open_game(opts, dice),
-            GameStart::By(starter) => Opened {
-                throws: Vec::new(),
-                starter,
-                first_roll: None,
-            },
-        }
-    }
-}
-
-/// A whole turn of the side to move, as typed move tokens: every stage of
-/// a roll (a chain's stages, in order), or every stage of a remainder.
-/// Empty when nothing can be played.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Turn {
-    /// The checker moves in play order (`Pass` tokens are ignored).
-    pub moves: Vec<MoveToken>,
-}
-
-impl Turn {
-    /// The turn made of these steps, one move token each.
-    pub fn from_steps(steps: &[Step]) -> Turn {
-        Turn {
-            moves: steps
-                .iter()
-                .map(|s| MoveToken::Move {
-                    from: s.from,
-                    to: s.to(),
-                })
-                .collect(),
-        }
-    }
-}
-
-/// What a player is asked to play.
-#[derive(Clone, Copy, Debug)]
-pub struct TurnRequest<'a> {
-    /// The state before the turn: before the roll, or with the remainder pending.
-    pub before: &'a GameState,
-    /// The roll, `None` for a remainder.
-    pub roll: Option<(u8, u8)>,
-    /// The state the turn is played from (rolled: a stage pending).
-    pub start: &'a GameState,
-    /// The rules of the game.
-    pub opts: &'a RuleOptions,
-    /// The session the game is played in: what each result is worth.
-    pub session: &'a MatchState,
-}
-
-/// What a player is asked at the cube: before the side to move's roll,
-/// whether it doubles; or, with its double waiting in `session`, whether
-/// the other side takes.
-#[derive(Clone, Copy, Debug)]
-pub struct CubeRequest<'a> {
-    /// The state before the roll; its side to move is the doubler.
-    pub state: &'a GameState,
-    /// The session: score, cube and owner, and the double if one waits.
-    pub session: &'a MatchState,
-    /// The rules of the game.
-    pub opts: &'a RuleOptions,
-}
-
-/// The doubled side's answer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CubeAnswer {
-    /// It takes: the cube is doubled and is its own.
-    Take,
-    /// It drops: the doubler wins the game at the cube before the double.
-    Drop,
-    /// It beavers (money play with beavers): it takes and redoubles at
-    /// once, keeping the cube.
-    Beaver,
-}
-
-impl CubeAnswer {
-    /// The word the protocol and the records use.
-    pub fn word(self) -> &'static str {
-        match self {
-            CubeAnswer::Take => "take",
-            CubeAnswer::Drop => "drop",
-            CubeAnswer::Beaver => "beaver",
-        }
-    }
-}
-
-/// Why a player gave no turn.
-#[derive(Debug, thiserror::Error)]
-pub enum PlayerFault {
-    /// It could not answer: it would not start, crashed, or timed out.
-    #[error(transparent)]
-    Failed(Box<dyn Error + Send + Sync>),
-    /// Its answer is not a legal turn (found while reading the answer).
-    #[error(transparent)]
-    Illegal(Box<dyn Error + Send + Sync>),
-}
-
-/// Something that plays whole turns: an in-process player, an external
-/// engine behind the protocol, a scripted or random player.
-pub trait Player {
-    /// The whole turn of the side to move in `ask.start`.
-    fn play_turn(&mut self, ask: &TurnRequest<'_>) -> Result<Turn, PlayerFault>;
-
-    /// Whether the side to move in `ask.state` doubles before its roll.
-    /// Asked only when the session lets it double. A player that knows
-    /// nothing of the cube never doubles.
-    fn offer_double(&mut self, _ask: &CubeRequest<'_>) -> Result<bool, PlayerFault> {
-        Ok(false)
-    }
-
-    /// The answer to the double waiting in `ask.session`, by the side not
-    /// to move in `ask.state`. A player that knows nothing of the cube
-    /// takes.
-    fn answer_double(&mut self, _ask: &CubeRequest<'_>) -> Result<CubeAnswer, PlayerFault> {
-        Ok(CubeAnswer::Take)
-    }
-
-    /// The player is no longer needed (an external engine is asked to quit).
-    fn quit(&mut self) {}
-}
+pub use crate::rules::turn::StageRecord;
+pub use player::{
+    Chooser, CubeRequest, Player, PlayerFault, RandomChooser, StagePlayer, Turn, TurnRequest,
+};
 
 /// Why a side forfeited.
 #[derive(Debug, thiserror::Error)]
@@ -351,15 +143,6 @@ impl GameRecord {
             self.session.points_for(u32::from(self.result.points)),
         ))
     }
-}
-
-/// The session of a game played without the cube: money play, each result
-/// worth its points.
-pub fn cubeless() -> MatchState {
-    MatchState::money(SessionRules {
-        cube: false,
-        ..SessionRules::default()
-    })
 }
 
 /// What a game's caller may watch: every roll before it is played, every turn after.
@@ -639,63 +422,6 @@ fn cube_action(
     Ok(CubeOutcome::Kept(answer))
 }
 
-/// Something that chooses a play one stage at a time: given the state (a
-/// stage pending with something playable) and its legal ends, returns an
-/// index into `ends`. Plays games through a [`StagePlayer`].
-pub trait Chooser {
-    /// Picks one end.
-    fn choose(&mut self, state: &GameState, ends: &[StageEnd]) -> usize;
-}
-
-impl<F: FnMut(&GameState, &[StageEnd]) -> usize> Chooser for F {
-    fn choose(&mut self, state: &GameState, ends: &[StageEnd]) -> usize {
-        self(state, ends)
-    }
-}
-
-/// A [`Player`] that asks a [`Chooser`] for each stage of its turn with
-/// something playable (an index past the end picks the last end).
-pub struct StagePlayer<'a>(pub &'a mut dyn Chooser);
-
-impl Player for StagePlayer<'_> {
-    fn play_turn(&mut self, ask: &TurnRequest<'_>) -> Result<Turn, PlayerFault> {
-        let mover = ask.start.to_move;
-        let mut movegen = StageGen::new();
-        let mut ends = Vec::new();
-        let mut steps = Vec::new();
-        let mut s = *ask.start;
-        while !turn_over(&s, mover) {
-            let Some(stage) = s.stage_dice() else { break };
-            let playable = movegen.generate(ask.opts, &s, stage, &mut ends);
-            let pick = if playable == 0 {
-                0
-            } else {
-                self.0.choose(&s, &ends).min(ends.len() - 1)
-            };
-            let end = ends[pick];
-            steps.extend_from_slice(end.play.steps());
-            s = s.after_stage(ask.opts, end.pos, playable);
-        }
-        Ok(Turn::from_steps(&steps))
-    }
-}
-
-/// A chooser that picks uniformly at random (the random player).
-pub struct RandomChooser(pub StdRng);
-
-impl RandomChooser {
-    /// A random player from `seed`.
-    pub fn new(seed: u64) -> Self {
-        RandomChooser(StdRng::seed_from_u64(seed))
-    }
-}
-
-impl Chooser for RandomChooser {
-    fn choose(&mut self, _state: &GameState, ends: &[StageEnd]) -> usize {
-        self.0.random_range(0..ends.len())
-    }
-}
-
 /// Plays a game between two choosers (White's first) through [`StagePlayer`]s.
 pub fn play_choosers(
     opts: &RuleOptions,
@@ -711,48 +437,11 @@ pub fn play_choosers(
     )
 }
 
-/// For the generators' tests: the position before each roll of `games`
-/// seeded random games of `variant` (game `g` on [`SeededDice`] seeded `g`,
-/// each stage's end picked at random by a generator seeded `pick_seed`), at
-/// most `max_turns` rolls a game.
-#[cfg(test)]
-pub(crate) fn random_game_positions(
-    variant: crate::rules::Variant,
-    games: u64,
-    pick_seed: u64,
-    max_turns: usize,
-) -> Vec<crate::rules::Position> {
-    let opts = RuleOptions::for_variant(variant);
-    let mut rng = crate::splitmix::SplitMix::new(pick_seed);
-    let mut positions = Vec::new();
-    for g in 0..games {
-        let mut dice = SeededDice::new(g);
-        let mut s = GameState::start_of(variant, Side::White);
-        let mut stages = StageGen::new();
-        let mut ends = Vec::new();
-        for _ in 0..max_turns {
-            if s.result().is_some() {
-                break;
-            }
-            positions.push(s.pos);
-            let Ok(r) = s.roll(&opts, dice.die(), dice.die()) else {
-                break;
-            };
-            s = r;
-            while s.result().is_none() && s.stage_dice().is_some() {
-                let Some(stage) = s.stage_dice() else { break };
-                let n = stages.generate(&opts, &s, stage, &mut ends);
-                let pick = rng.below(ends.len());
-                s = s.after_stage(&opts, ends[pick].pos, n);
-            }
-        }
-    }
-    positions
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cube::SessionRules;
+    use crate::rules::dice::SeededDice;
 
     #[test]
     fn seeded_games_are_reproducible_and_end() {
