@@ -8,7 +8,7 @@ use anyhow::Context;
 use clap::Args;
 
 use crate::eval::hitnet::HitNet;
-use crate::eval::net::{HIT_CONTACT_LAYOUT, HIT_LAYOUT, Net, NetOf};
+use crate::eval::net::{HIT_CONTACT_LAYOUT, HIT_GNUBG_LAYOUT, HIT_LAYOUT, Net, NetOf};
 use crate::rules::{EvalFamily, RuleOptions, Variant};
 use crate::training::supervise::{
     EpochLoss, Example, FitConfig, Labelled, fit_keeping, labelled_positions,
@@ -36,7 +36,8 @@ pub struct SuperviseArgs {
     pub widen: usize,
     /// Hidden-layer inputs to train with, where the starting network's
     /// layout has fewer: `6` gives a hitting network (layout 2) the contact
-    /// inputs of layout 6, their weights starting at zero.
+    /// inputs of layout 6, `7` one of layout 2 or 6 the gnubg-class inputs
+    /// of layout 7 (docs/INPUTS.md), their weights starting at zero.
     #[arg(long)]
     pub layout: Option<u32>,
     /// The weights file to write (the best epoch's network).
@@ -158,8 +159,13 @@ pub fn run(a: SuperviseArgs) -> anyhow::Result<()> {
                 Some(HIT_CONTACT_LAYOUT) if net.layout == HIT_LAYOUT => {
                     net = net.with_inputs(HIT_CONTACT_LAYOUT, crate::eval::hitnet::CONTACT_INPUTS);
                 }
+                Some(HIT_GNUBG_LAYOUT)
+                    if net.layout == HIT_LAYOUT || net.layout == HIT_CONTACT_LAYOUT =>
+                {
+                    net = net.with_inputs(HIT_GNUBG_LAYOUT, crate::eval::hitnet::GNUBG_INPUTS);
+                }
                 Some(l) => anyhow::bail!(
-                    "--layout {l}: a network of layout {} can be given layout {HIT_CONTACT_LAYOUT} (from {HIT_LAYOUT}) only",
+                    "--layout {l}: a network of layout {} can be given layout {HIT_CONTACT_LAYOUT} (from {HIT_LAYOUT}) or {HIT_GNUBG_LAYOUT} (from {HIT_LAYOUT} or {HIT_CONTACT_LAYOUT}) only",
                     net.layout
                 ),
             }

@@ -16,7 +16,8 @@
 //! description names the game it was trained on.
 
 use super::net::{
-    Features, HIT_CONTACT_LAYOUT, HIT_LAYOUT, InputSink, NetOf, Sparse, WeightsError,
+    Features, HIT_CONTACT_LAYOUT, HIT_GNUBG_LAYOUT, HIT_LAYOUT, InputSink, NetOf, Sparse,
+    WeightsError,
 };
 use super::{Evaluator, Probs};
 use crate::rules::position::Checkers;
@@ -26,6 +27,9 @@ use crate::rules::{GameState, RuleOptions, Side};
 pub const INPUTS: usize = 2 * SIDE + 1;
 /// Inputs of layout [`HIT_CONTACT_LAYOUT`]: [`INPUTS`] and two per side.
 pub const CONTACT_INPUTS: usize = INPUTS + 4;
+/// Inputs of layout [`HIT_GNUBG_LAYOUT`]: [`CONTACT_INPUTS`] and
+/// [`super::net::contact_inputs::PER_SIDE`] per side.
+pub const GNUBG_INPUTS: usize = CONTACT_INPUTS + 2 * super::net::contact_inputs::PER_SIDE;
 /// Inputs per side.
 const SIDE: usize = 24 * 4 + 2 + 2;
 /// Outputs: win, win gammon, win backgammon, lose gammon, lose backgammon.
@@ -85,7 +89,7 @@ pub fn features(state: &GameState) -> super::net::Inputs {
 }
 
 /// The inputs of a state for a hitting network of `layout`
-/// ([`HIT_LAYOUT`] or [`HIT_CONTACT_LAYOUT`]).
+/// ([`HIT_LAYOUT`], [`HIT_CONTACT_LAYOUT`] or [`HIT_GNUBG_LAYOUT`]).
 pub fn features_of(layout: u32, state: &GameState) -> super::net::Inputs {
     let mut active = Vec::with_capacity(80);
     features_to(state, layout, &mut active);
@@ -124,7 +128,7 @@ fn features_to(state: &GameState, layout: u32, active: &mut impl InputSink) {
     side_features(opp, opp_mask, 1, BASES[1], active);
     if !contact_masked(own, own_mask, opp, opp_mask) {
         active.push((2 * SIDE) as u16, 1.0);
-    } else if layout == HIT_CONTACT_LAYOUT {
+    } else if layout == HIT_CONTACT_LAYOUT || layout == HIT_GNUBG_LAYOUT {
         for (k, [shots, escapes]) in contact_units_of_both(own, own_mask, opp, opp_mask)
             .into_iter()
             .enumerate()
@@ -136,6 +140,9 @@ fn features_to(state: &GameState, layout: u32, active: &mut impl InputSink) {
             if escapes > 0.0 {
                 active.push(i as u16 + 1, escapes);
             }
+        }
+        if layout == HIT_GNUBG_LAYOUT {
+            super::net::contact_inputs::write(own, opp, CONTACT_INPUTS, active);
         }
     }
 }
@@ -251,7 +258,7 @@ fn reach_share(sources: u32, bar: u8, targets: u32, open: u32) -> f32 {
 /// How many steps of a roll one checker may take: all of them, unless
 /// checkers on the bar must use some to enter.
 #[inline]
-fn steps_of_the_first_checker(doublet: bool, bar: u8) -> u32 {
+pub(crate) fn steps_of_the_first_checker(doublet: bool, bar: u8) -> u32 {
     match (doublet, bar) {
         (true, 0) => 4,
         (false, 0 | 1) => 2,

@@ -16,7 +16,13 @@ pub(super) fn known_kind(layout: u32, inputs: usize, outputs: usize) -> bool {
         crate::eval::hitnet::CONTACT_INPUTS,
         crate::eval::hitnet::OUTPUTS,
     );
+    let hit_gnubg = (
+        HIT_GNUBG_LAYOUT,
+        crate::eval::hitnet::GNUBG_INPUTS,
+        crate::eval::hitnet::OUTPUTS,
+    );
     kind == hit_contact
+        || kind == hit_gnubg
         || kind == (LAYOUT_VERSION, INPUTS, OUTPUTS)
         || kind == (LONG_LAYOUT, LONG_INPUTS, OUTPUTS)
         || kind == (BLOCK_LAYOUT, BLOCK_INPUTS, OUTPUTS)
@@ -72,10 +78,11 @@ impl Header {
         }
         if !known_kind(layout, inputs, outputs) {
             return Err(WeightsError(format!(
-                "input layout {layout} with {inputs} inputs and {outputs} outputs; this build reads layout {LAYOUT_VERSION} ({INPUTS} inputs, {OUTPUTS} outputs: Gul bara) and layout {HIT_LAYOUT} ({} inputs, {} outputs: backgammon and short nardy; layout {HIT_CONTACT_LAYOUT} has {} inputs)",
+                "input layout {layout} with {inputs} inputs and {outputs} outputs; this build reads layout {LAYOUT_VERSION} ({INPUTS} inputs, {OUTPUTS} outputs: Gul bara) and layout {HIT_LAYOUT} ({} inputs, {} outputs: backgammon and short nardy; layout {HIT_CONTACT_LAYOUT} has {} inputs, layout {HIT_GNUBG_LAYOUT} {})",
                 crate::eval::hitnet::INPUTS,
                 crate::eval::hitnet::OUTPUTS,
-                crate::eval::hitnet::CONTACT_INPUTS
+                crate::eval::hitnet::CONTACT_INPUTS,
+                crate::eval::hitnet::GNUBG_INPUTS
             )));
         }
         if hidden == 0 || hidden > 4096 {

@@ -93,6 +93,9 @@ pub const HIT_LAYOUT: u32 = 2;
 /// rearmost checker escape (`eval::hitnet::contact_units`).
 pub const HIT_CONTACT_LAYOUT: u32 = 6;
 
+// The hitting games' third input layout, layout 6 and gnubg's class of
+// contact inputs, is `contact_inputs::HIT_GNUBG_LAYOUT` (7).
+
 /// The input layout of long nardy's network: layout 1 and four inputs
 /// more (see [`long_features`]).
 pub const LONG_LAYOUT: u32 = 3;
@@ -115,6 +118,7 @@ pub const MOBILITY_LAYOUT: u32 = 5;
 pub const MOBILITY_INPUTS: usize = BLOCK_INPUTS + 2 * 6 + 1;
 
 pub mod cache;
+pub mod contact_inputs;
 pub mod format;
 pub mod inputs;
 pub mod model;
@@ -122,6 +126,7 @@ pub mod model;
 mod tests;
 
 pub use cache::*;
+pub use contact_inputs::HIT_GNUBG_LAYOUT;
 pub use format::*;
 pub use inputs::*;
 pub use model::*;

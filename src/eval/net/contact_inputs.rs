@@ -1,0 +1,336 @@
+//! The gnubg-class contact inputs of the hitting games' layout
+//! [`HIT_GNUBG_LAYOUT`]: for each side, seventeen measures of the contact
+//! between the two armies (break contact, back checker and anchors, the
+//! chances and cost of being hit, escapes and containment, mobility,
+//! moment, entering, timing, backbone, back game, free pips), added to
+//! layout 6's while there is contact. docs/INPUTS.md says what each one
+//! means; the definitions are this project's own, written from the
+//! published descriptions of gnubg's inputs (not from its code).
+//!
+//! A side `me` is measured against the other side `them`, everything in
+//! `me`'s numbering (its point `p` is `them`'s `25 - p`; the bar is 25).
+//! Masks have bit `p - 1` for point `p`.
+
+use super::{InputSink, longest_row, masks_at_least};
+use crate::rules::position::Checkers;
+
+/// Inputs per side.
+pub const PER_SIDE: usize = 17;
+
+/// What each of a side's inputs is, in order (docs/INPUTS.md).
+pub const NAMES: [&str; PER_SIDE] = [
+    "break contact",
+    "free pips",
+    "back checker",
+    "back anchor",
+    "forward anchor",
+    "pip loss",
+    "double shots",
+    "back escapes",
+    "containment",
+    "containment squared",
+    "mobility",
+    "moment",
+    "staying out",
+    "timing",
+    "backbone",
+    "back game",
+    "back game checkers",
+];
+
+/// The input layout of the hitting games' networks with these inputs:
+/// layout 6 ([`super::HIT_CONTACT_LAYOUT`]) and, while there is contact,
+/// [`PER_SIDE`] inputs per side, the side to move's first.
+pub const HIT_GNUBG_LAYOUT: u32 = 7;
+
+/// Points 19–24: the other side's home board, in a side's numbering.
+const THEIR_HOME: u32 = 0xFC_0000;
+
+/// One side's checkers and the masks the inputs read.
+#[derive(Clone, Copy)]
+struct Side {
+    c: Checkers,
+    /// Points with a checker.
+    occupied: u32,
+    /// Points with two or more (made points).
+    made: u32,
+}
+
+impl Side {
+    #[inline]
+    fn of(c: Checkers) -> Side {
+        Side {
+            c,
+            occupied: c.mask(),
+            made: masks_at_least(c)[0],
+        }
+    }
+}
+
+/// A mask seen from the other side: point `p` becomes `25 - p`.
+#[inline]
+fn turned(m: u32) -> u32 {
+    m.reverse_bits() >> 8
+}
+
+/// The rolls, each once: (first die, second die, how many of the 36).
+const ROLLS: [(u32, u32, u32); 21] = {
+    let mut out = [(0, 0, 0); 21];
+    let mut k = 0;
+    let mut a = 1;
+    while a <= 6 {
+        let mut b = a;
+        while b <= 6 {
+            out[k] = (a, b, if a == b { 1 } else { 2 });
+            k += 1;
+            b += 1;
+        }
+        a += 1;
+    }
+    out
+};
+
+/// For each window of the twelve points in front of a checker on `p` (bit
+/// `i` set when the other side holds point `p - 12 + i`: bit 11 is the
+/// point next to it), how many of the 36 rolls carry the checker past the
+/// farthest of those points (the lowest), landing only on open points
+/// (points beyond the window count as open). An empty window: 36.
+static ESCAPES: std::sync::LazyLock<Box<[u8; 4096]>> = std::sync::LazyLock::new(|| {
+    let mut t = Box::new([0u8; 4096]);
+    for (w, slot) in t.iter_mut().enumerate() {
+        *slot = escapes_of_window(w as u32);
+    }
+    t
+});
+
+/// [`ESCAPES`]' entry for window `w`, counted with masks: the checker on
+/// bit 24, the window on bits 12–23, open ground below (bits 0–11).
+fn escapes_of_window(w: u32) -> u8 {
+    if w == 0 {
+        return 36;
+    }
+    let open = !(w << 12) & 0x1FF_FFFF;
+    let past = (1u32 << (w.trailing_zeros() + 12)) - 1;
+    let from = 1u32 << 24;
+    let mut n = 0;
+    for (a, b, weight) in ROLLS {
+        let reached = if a == b {
+            let r1 = (from >> a) & open;
+            let r2 = (r1 >> a) & open;
+            let r3 = (r2 >> a) & open;
+            r1 | r2 | r3 | ((r3 >> a) & open)
+        } else {
+            let (ra, rb) = ((from >> a) & open, (from >> b) & open);
+            ra | rb | (((ra >> b) | (rb >> a)) & open)
+        };
+        if reached & past != 0 {
+            n += weight;
+        }
+    }
+    n as u8
+}
+
+/// Of the 36 rolls, how many let a checker on point `p` (13–25) get past
+/// the points `blocks` holds among the twelve in front of it
+/// ([`ESCAPES`]).
+#[inline]
+fn escapes_from(blocks: u32, p: u32) -> u8 {
+    ESCAPES[((blocks >> (p - 13)) & 0xFFF) as usize]
+}
+
+/// For each roll of [`ROLLS`], the points of `targets` some checker of
+/// `sources` (moving down) can land on, each landing on the way on an
+/// `open` point; `bar` checkers on the bar limit the first checker's steps
+/// as [`crate::eval::hitnet`]'s shot count does (only the entering checker
+/// is counted then).
+#[inline]
+fn landings(sources: u32, bar: u8, targets: u32, open: u32) -> [u32; 21] {
+    let steps = |doublet: bool| crate::eval::hitnet::steps_of_the_first_checker(doublet, bar);
+    let upto = |k: u32| if steps(true) >= k { u32::MAX } else { 0 };
+    let (m2, m3, m4) = (upto(2), upto(3), upto(4));
+    let second = if steps(false) == 2 { u32::MAX } else { 0 };
+    let one: [u32; 7] = std::array::from_fn(|d| if d == 0 { 0 } else { (sources >> d) & open });
+    ROLLS.map(|(a, b, _)| {
+        let (a, b) = (a as usize, b as usize);
+        let reached = if a == b {
+            let r2 = (one[a] >> a) & open & m2;
+            let r3 = (r2 >> a) & open & m3;
+            one[a] | r2 | r3 | ((r3 >> a) & open & m4)
+        } else {
+            one[a] | one[b] | (((one[a] >> b) | (one[b] >> a)) & open & second)
+        };
+        reached & targets
+    })
+}
+
+/// The seventeen inputs of `me` against `them` ([`NAMES`]' order).
+pub fn side_inputs(me: Checkers, them: Checkers) -> [f32; PER_SIDE] {
+    measure(Side::of(me), Side::of(them))
+}
+
+#[inline]
+fn measure(me: Side, them: Side) -> [f32; PER_SIDE] {
+    let mut x = [0f32; PER_SIDE];
+    let c = me.c;
+    let bar = u32::from(c.bar());
+    // Their points and checkers in my numbering.
+    let their_made = turned(them.made);
+    let their_occupied = turned(them.occupied);
+    // Their rearmost checker, in my numbering (their bar is my 0; with
+    // nothing left of theirs, nothing is left to pass).
+    let rear = if them.c.bar() > 0 {
+        0
+    } else if their_occupied == 0 {
+        25
+    } else {
+        their_occupied.trailing_zeros() + 1
+    };
+
+    // Break contact and free pips, one pass over my points.
+    let (mut behind, mut free) = (bar * (25 - rear), 0u32);
+    let mut m = me.occupied;
+    while m != 0 {
+        let p = m.trailing_zeros() + 1;
+        m &= m - 1;
+        let n = u32::from(c.at(p as u8));
+        if p > rear {
+            behind += n * (p - rear);
+        } else {
+            free += n * p;
+        }
+    }
+    x[0] = behind as f32 / 152.0;
+    x[1] = free as f32 / 167.0;
+
+    // Back checker, back anchor, forward anchor.
+    let back = if bar > 0 {
+        25
+    } else {
+        32 - me.occupied.leading_zeros()
+    };
+    x[2] = back as f32 / 25.0;
+    x[3] = (32 - me.made.leading_zeros()) as f32 / 24.0;
+    let far_anchors = me.made & 0xFF_F000;
+    if far_anchors != 0 {
+        x[4] = (24 - far_anchors.trailing_zeros()) as f32 / 12.0;
+    }
+
+    // Their shots at my blots, in their numbering: double shots, and the
+    // pips the costliest hit of a roll sends back (my blot on my p, their
+    // q = 25 - p, goes from p pips to 25: it loses q).
+    let my_blots = turned(me.occupied & !me.made);
+    if my_blots != 0 {
+        let sources = if them.c.bar() > 0 {
+            1 << 24
+        } else {
+            them.occupied
+        };
+        let hits = landings(
+            sources,
+            them.c.bar(),
+            my_blots,
+            !turned(me.made) & 0xFF_FFFF,
+        );
+        let (mut loss, mut double) = (0u32, 0u32);
+        for (h, (_, _, w)) in hits.into_iter().zip(ROLLS) {
+            if h != 0 {
+                loss += w * (32 - h.leading_zeros());
+                double += w * u32::from(h & (h - 1) != 0);
+            }
+        }
+        x[5] = loss as f32 / (36.0 * 24.0);
+        x[6] = double as f32 / 36.0;
+    }
+
+    // Escapes: from my 24 point, the worst point of 15–24, and every
+    // checker of mine on 13–24 or the bar.
+    x[7] = f32::from(escapes_from(their_made, 24)) / 36.0;
+    let worst = (15..=24)
+        .map(|p| escapes_from(their_made, p))
+        .min()
+        .unwrap_or(36);
+    x[8] = 1.0 - f32::from(worst) / 36.0;
+    x[9] = x[8] * x[8];
+    let mut mobility = bar * u32::from(escapes_from(their_made, 25));
+    let mut m = me.occupied & 0xFF_F000;
+    while m != 0 {
+        let p = m.trailing_zeros() + 1;
+        m &= m - 1;
+        mobility += u32::from(c.at(p as u8)) * u32::from(escapes_from(their_made, p));
+    }
+    x[10] = mobility as f32 / (36.0 * 15.0);
+
+    // Moment: the spread of my checkers behind their mean.
+    let left = u32::from(c.on_board());
+    if left > 0 {
+        let mean = c.pips() as f32 / left as f32;
+        let mut spread = 0.0f32;
+        let mut at = |p: u32, n: u32| {
+            let d = p as f32 - mean;
+            if d > 0.0 {
+                spread += n as f32 * d * d;
+            }
+        };
+        let mut m = me.occupied;
+        while m != 0 {
+            let p = m.trailing_zeros() + 1;
+            m &= m - 1;
+            at(p, u32::from(c.at(p as u8)));
+        }
+        at(25, bar);
+        x[11] = spread / (15.0 * 64.0);
+    }
+
+    // Staying out: no die enters on their closed home points.
+    let closed = (their_made & THEIR_HOME).count_ones() as f32 / 6.0;
+    x[12] = closed * closed;
+
+    // Timing: the pips I can play without breaking a home-board point.
+    let [_, three, _] = masks_at_least(c);
+    let mut timing = 19 * bar;
+    let mut m = (me.occupied & !0x3F) | (three & 0x3F);
+    while m != 0 {
+        let p = m.trailing_zeros() + 1;
+        m &= m - 1;
+        let n = u32::from(c.at(p as u8));
+        timing += if p > 6 {
+            n * (p - 6)
+        } else {
+            (n - 2) * (p - 1)
+        };
+    }
+    x[13] = timing as f32 / 167.0;
+
+    // Backbone: the longest row of my made points.
+    x[14] = longest_row(me.made) as f32 / 6.0;
+
+    // Back game: my points in their home board.
+    let anchors = (me.made & THEIR_HOME).count_ones();
+    if anchors >= 2 {
+        x[15] = (anchors - 1) as f32 / 4.0;
+    } else if anchors == 1 {
+        let back_checkers: u32 = (19..=24).map(|p| u32::from(c.at(p))).sum::<u32>() + bar;
+        x[16] = back_checkers as f32 / 8.0;
+    }
+    x
+}
+
+/// Writes both sides' inputs (the side to move's `own` first) from input
+/// `base` on, the zeros left out.
+#[inline]
+pub(crate) fn write(own: Checkers, opp: Checkers, base: usize, out: &mut impl InputSink) {
+    let (own, opp) = (Side::of(own), Side::of(opp));
+    for (k, x) in [measure(own, opp), measure(opp, own)]
+        .into_iter()
+        .enumerate()
+    {
+        for (i, v) in x.into_iter().enumerate() {
+            if v != 0.0 {
+                out.push((base + k * PER_SIDE + i) as u16, v);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,349 @@
+//! The gnubg-class inputs against a naive count written separately, on
+//! hand-counted positions, and their invariants.
+
+use super::*;
+use crate::rules::Variant;
+
+/// One side's checkers from `(point, count)` pairs (25: the bar).
+fn side(points: &[(usize, u8)]) -> Checkers {
+    let mut c = [0u8; 24];
+    let mut bar = 0;
+    for &(p, n) in points {
+        if p == 25 {
+            bar = n;
+        } else {
+            c[p - 1] = n;
+        }
+    }
+    Checkers::from_counts_with_bar(&c, bar).expect("at most 15 checkers")
+}
+
+/// A side's counts, index `p` for point `p` and 25 for the bar.
+fn counts(c: Checkers) -> [u32; 26] {
+    std::array::from_fn(|p| if p == 0 { 0 } else { u32::from(c.at(p as u8)) })
+}
+
+/// The 36 rolls, in order, each once.
+fn rolls() -> impl Iterator<Item = (i32, i32)> {
+    (1..=6).flat_map(|a| (1..=6).map(move |b| (a, b)))
+}
+
+/// Of the 36 rolls, those that let a checker on `p` (13–25) pass every
+/// point `made` says the other side holds among the twelve in front of
+/// it, walked one step at a time (points further on count as open).
+fn escapes_naive(made: &dyn Fn(i32) -> bool, p: i32) -> u32 {
+    let blocked = |q: i32| q >= p - 12 && q < p && q >= 1 && made(q);
+    let Some(goal) = (p - 12..p).find(|&q| blocked(q)) else {
+        return 36;
+    };
+    rolls()
+        .filter(|&(a, b)| {
+            let paths = if a == b {
+                vec![vec![a; 4]]
+            } else {
+                vec![vec![a, b], vec![b, a]]
+            };
+            paths.iter().any(|path| {
+                let mut x = p;
+                for d in path {
+                    x -= d;
+                    if blocked(x) {
+                        return false;
+                    }
+                    if x < goal {
+                        return true;
+                    }
+                }
+                false
+            })
+        })
+        .count() as u32
+}
+
+/// The seventeen inputs counted point by point and roll by roll from the
+/// counts (the reference for [`side_inputs`]).
+fn naive(me: Checkers, them: Checkers) -> [f64; PER_SIDE] {
+    let n = counts(me);
+    let t = counts(them);
+    // Theirs on my point p.
+    let theirs = |p: i32| {
+        if (1..=24).contains(&p) {
+            t[(25 - p) as usize]
+        } else {
+            0
+        }
+    };
+    let their_made = |p: i32| theirs(p) >= 2;
+    let mut x = [0f64; PER_SIDE];
+    let rear = if t[25] > 0 {
+        0
+    } else {
+        (1..=24).find(|&p| theirs(p) > 0).unwrap_or(25)
+    };
+    for p in 1..=25 {
+        let k = f64::from(n[p as usize]);
+        if p > rear {
+            x[0] += k * f64::from(p - rear);
+        } else {
+            x[1] += k * f64::from(p);
+        }
+    }
+    x[0] /= 152.0;
+    x[1] /= 167.0;
+    let back = (1..=25).rev().find(|&p| n[p as usize] > 0).unwrap_or(0);
+    x[2] = f64::from(back) / 25.0;
+    let anchor = (1..=24).rev().find(|&p| n[p as usize] >= 2).unwrap_or(0);
+    x[3] = f64::from(anchor) / 24.0;
+    if let Some(p) = (13..=24).find(|&p| n[p as usize] >= 2) {
+        x[4] = f64::from(25 - p) / 12.0;
+    }
+    // Their shots, in their numbering: my count on their point q.
+    let mine = |q: i32| n[(25 - q) as usize];
+    let their_bar = them.bar();
+    let sources: Vec<i32> = if their_bar > 0 {
+        vec![25]
+    } else {
+        (1..=24).filter(|&q| t[q as usize] > 0).collect()
+    };
+    let (mut loss, mut double) = (0, 0);
+    for (a, b) in rolls() {
+        let most = crate::eval::hitnet::steps_of_the_first_checker(a == b, their_bar) as usize;
+        let paths: Vec<Vec<i32>> = if a == b {
+            vec![vec![a; most]]
+        } else {
+            vec![vec![a, b][..most].to_vec(), vec![b, a][..most].to_vec()]
+        };
+        let mut hit = std::collections::BTreeSet::new();
+        for &s in &sources {
+            for path in &paths {
+                let mut q = s;
+                for d in path {
+                    q -= d;
+                    if q < 1 || mine(q) >= 2 {
+                        break;
+                    }
+                    if mine(q) == 1 {
+                        hit.insert(q);
+                    }
+                }
+            }
+        }
+        loss += hit.iter().max().copied().unwrap_or(0);
+        double += i32::from(hit.len() >= 2);
+    }
+    x[5] = f64::from(loss) / (36.0 * 24.0);
+    x[6] = f64::from(double) / 36.0;
+    let esc = |p: i32| escapes_naive(&their_made, p);
+    x[7] = f64::from(esc(24)) / 36.0;
+    x[8] = 1.0 - f64::from((15..=24).map(esc).min().unwrap_or(36)) / 36.0;
+    x[9] = x[8] * x[8];
+    x[10] = (13..=25).map(|p| n[p as usize] * esc(p)).sum::<u32>() as f64 / 540.0;
+    let left: u32 = n[1..].iter().sum();
+    if left > 0 {
+        let pips: u32 = (1..=25).map(|p| p as u32 * n[p]).sum();
+        let mean = f64::from(pips) / f64::from(left);
+        let spread: f64 = (1..=25)
+            .filter(|&p| p as f64 > mean)
+            .map(|p| f64::from(n[p]) * (p as f64 - mean).powi(2))
+            .sum();
+        x[11] = spread / 960.0;
+    }
+    let closed = (19..=24).filter(|&p| their_made(p)).count() as f64;
+    x[12] = (closed / 6.0).powi(2);
+    let mut timing = 0;
+    for (p, &k) in n.iter().enumerate().skip(1) {
+        if p > 6 {
+            timing += k * (p as u32 - 6);
+        } else if k > 2 {
+            timing += (k - 2) * (p as u32 - 1);
+        }
+    }
+    x[13] = f64::from(timing) / 167.0;
+    let (mut run, mut best) = (0, 0);
+    for &k in &n[1..=24] {
+        run = if k >= 2 { run + 1 } else { 0 };
+        best = best.max(run);
+    }
+    x[14] = f64::from(best) / 6.0;
+    let anchors = (19..=24).filter(|&p| n[p] >= 2).count();
+    if anchors >= 2 {
+        x[15] = (anchors - 1) as f64 / 4.0;
+    } else if anchors == 1 {
+        x[16] = f64::from((19..=25).map(|p| n[p]).sum::<u32>()) / 8.0;
+    }
+    x
+}
+
+fn assert_close(got: [f32; PER_SIDE], want: [f64; PER_SIDE], what: &dyn std::fmt::Debug) {
+    for (i, (g, w)) in got.iter().zip(want).enumerate() {
+        assert!(
+            (f64::from(*g) - w).abs() < 1e-5,
+            "{} is {g}, counted {w}: {what:?}",
+            NAMES[i]
+        );
+    }
+}
+
+#[test]
+fn the_inputs_agree_with_the_naive_count() {
+    let mut nonzero = [0usize; PER_SIDE];
+    let mut seen = 0;
+    for v in [Variant::Backgammon, Variant::ShortNardy] {
+        for pos in crate::rules::game::random_game_positions(v, 30, 11, 80) {
+            for (me, them) in [(pos.own, pos.opp), (pos.opp, pos.own)] {
+                let got = side_inputs(me, them);
+                assert_close(got, naive(me, them), &pos);
+                for (k, g) in got.iter().enumerate() {
+                    nonzero[k] += usize::from(*g != 0.0);
+                }
+                seen += 1;
+            }
+        }
+    }
+    assert!(seen > 1000, "{seen}");
+    // Every input takes values other than zero in real games.
+    for (k, n) in nonzero.iter().enumerate() {
+        assert!(*n > 20, "{}: {n} of {seen}", NAMES[k]);
+    }
+}
+
+#[test]
+fn the_start_is_counted_by_hand() {
+    // Each side: 2 on 24, 5 on 13, 3 on 8, 5 on 6; the other's in this
+    // numbering: 2 on 1, 5 on 12, 3 on 17, 5 on 19.
+    let start = crate::rules::hitting::START;
+    // Moment: the mean is 167/15; the 24s and the 13s stand behind it.
+    let spread = (2.0 * 193.0f64.powi(2) + 5.0 * 28.0f64.powi(2)) / 225.0;
+    let want = [
+        1.0,            // 2·23 + 5·12 + 3·7 + 5·5 = 152 pips past their rearmost (on my 1)
+        0.0,            // nothing past it
+        24.0 / 25.0,    // the rearmost on 24
+        1.0,            // the 24 point held
+        1.0,            // the 13 point: 12 pips from their side's end
+        0.0,            // no blot
+        0.0,            //
+        0.0,            // from 24, past their 12 with no landing on 17, 19 or 12: no roll
+        1.0,            // so the worst of 15–24 is no roll at all
+        1.0,            //
+        5.0 / 540.0,    // from 13 only 5-5 passes their 1 point (13, 8, 3, off)
+        spread / 960.0, //
+        1.0 / 36.0,     // one point (their 6) closed of their home board
+        92.0 / 167.0,   // 2·18 + 5·7 + 3·2 outside, and the 6 point's three spares 5 pips each
+        1.0 / 6.0,      // no two points in a row
+        0.0,            // one anchor in their home board:
+        2.0 / 8.0,      // two checkers back
+    ];
+    assert_close(side_inputs(start.own, start.opp), want, &"own");
+    assert_close(side_inputs(start.opp, start.own), want, &"opp");
+}
+
+#[test]
+fn two_blots_in_reach_are_counted_by_hand() {
+    // My blots on my 7 and 5 (their 18 and 20); their one checker on
+    // their 24 (my 1), 6 and 4 pips from them.
+    let me = side(&[(7, 1), (5, 1)]);
+    let them = side(&[(24, 1)]);
+    let x = side_inputs(me, them);
+    // Rolls that hit: the 20 with a 4 or a 6, and 1-3, 2-2, 1-1 (4 pips),
+    // 1-5, 3-3 (6 pips): 27 (layout 6's shots). Both in reach: 6-4, 4-2,
+    // 2-2: 5. The 4 away (their 20, my 5, 20 pips lost) with the 15 rolls
+    // that reach it, otherwise their 18: 15·20 + 12·18 = 516.
+    let shots = crate::eval::hitnet::contact_units(me, them)[0];
+    assert_eq!(shots, 27.0 / 36.0);
+    assert_eq!(x[6], 5.0 / 36.0);
+    assert_eq!(x[5], 516.0 / 864.0);
+    assert_eq!(x[0], 10.0 / 152.0);
+    assert_eq!(x[2], 7.0 / 25.0);
+    assert_eq!(x[7], 1.0);
+    assert_eq!(x[8], 0.0);
+    assert_eq!(x[11], 1.0 / 960.0);
+    assert_eq!(x[13], 1.0 / 167.0);
+    // Theirs: one blot (1 pip lost when hit), hit by the same 27 rolls;
+    // it escapes freely and stands 6 pips behind my rearmost.
+    let y = side_inputs(them, me);
+    assert_eq!(y[5], 27.0 / 864.0);
+    assert_eq!(y[6], 0.0);
+    assert_eq!(y[0], 6.0 / 152.0);
+    assert_eq!(y[10], 36.0 / 540.0);
+    assert_eq!(y[13], 18.0 / 167.0);
+}
+
+#[test]
+fn escapes_are_counted_by_hand() {
+    // One point 6 pips in front of the checker on 24 (their 7 on my 18):
+    // the non-doublets of 7 or more (18 rolls) and 4-4 and 5-5.
+    assert_eq!(escapes_from(1 << 17, 24), 20);
+    // A full prime in front: nothing; nothing in front: everything.
+    assert_eq!(escapes_from(0x3F << 17, 24), 0);
+    assert_eq!(escapes_from(0, 24), 36);
+    // A point 12 pips away (the window's far end) from 13: only doublets
+    // go 13 pips, and 6-6, 4-4 and 3-3 land on it: 5-5 alone (8, 3, off).
+    assert_eq!(escapes_from(1, 13), 1);
+    let me = side(&[(24, 2)]);
+    let prime = side(&[(2, 2), (3, 2), (4, 2), (5, 2), (6, 2), (7, 2)]);
+    let x = side_inputs(me, prime);
+    assert_eq!((x[7], x[8], x[9], x[10]), (0.0, 1.0, 1.0, 0.0));
+    // Their board: 2–6 closed (their 1 open): 25/36 of rolls stay out.
+    assert_eq!(x[12], 25.0 / 36.0);
+    // One made point against six in a row.
+    assert_eq!(x[14], 1.0 / 6.0);
+    assert_eq!(side_inputs(prime, me)[14], 1.0);
+}
+
+#[test]
+fn a_made_point_more_never_helps_an_escape() {
+    // Every window, every point added.
+    for w in 0..4096u32 {
+        for b in 0..12 {
+            let more = w | (1 << b);
+            assert!(
+                ESCAPES[more as usize] <= ESCAPES[w as usize],
+                "{w:#x} + {b}"
+            );
+        }
+    }
+    assert_eq!(ESCAPES[0], 36);
+    assert_eq!(ESCAPES[0xFFF], 0);
+}
+
+#[test]
+fn the_sides_swap_when_the_position_is_seen_from_the_other() {
+    use crate::eval::hitnet::{GNUBG_INPUTS, features_of};
+    use crate::rules::{GameState, Position, Side};
+    let start = GameState::start_of(Variant::Backgammon, Side::White);
+    let base = crate::eval::hitnet::CONTACT_INPUTS;
+    let mut seen = 0;
+    for pos in crate::rules::game::random_game_positions(Variant::Backgammon, 6, 3, 80) {
+        let s = GameState { pos, ..start };
+        let t = GameState {
+            pos: Position {
+                own: pos.opp,
+                opp: pos.own,
+            },
+            ..start
+        };
+        let dense = |s: &GameState| {
+            let mut x = vec![0f32; GNUBG_INPUTS];
+            for (i, v) in features_of(HIT_GNUBG_LAYOUT, s).active {
+                x[usize::from(i)] = v;
+            }
+            x
+        };
+        let (a, b) = (dense(&s), dense(&t));
+        let (a0, a1) = a[base..].split_at(PER_SIDE);
+        let (b0, b1) = b[base..].split_at(PER_SIDE);
+        assert_eq!((a0, a1), (b1, b0), "{pos:?}");
+        // Layout 6's units swap too, and the new ones come with contact.
+        assert_eq!(a[base - 4..base - 2], b[base - 2..base]);
+        let contact = crate::eval::hitnet::contact(pos.own, pos.opp);
+        assert_eq!(contact, a[base..].iter().any(|&v| v != 0.0), "{pos:?}");
+        // The chances of two hits are within those of one.
+        for (me, them) in [(pos.own, pos.opp), (pos.opp, pos.own)] {
+            let x = side_inputs(me, them);
+            let one = crate::eval::hitnet::contact_units(me, them)[0];
+            assert!(x[6] <= one && (x[5] > 0.0) == (one > 0.0), "{pos:?}");
+        }
+        seen += usize::from(contact);
+    }
+    assert!(seen > 100, "{seen}");
+}
