@@ -15,9 +15,9 @@ pub use gulbara::notation::{move_token_text, parse_state_text_in, play_text_at, 
 pub use gulbara::protocol::ProtocolError;
 pub use gulbara::protocol::cmd::position::{Base, apply as apply_position};
 pub use gulbara::protocol::cmd::show::id_texts;
-pub use gulbara::rules::game::{
-    DiceSource, GameRecord, GameStart, Player, SeededDice, cubeless, open_game, play_started_game,
-};
+pub use gulbara::cube::state::cubeless;
+pub use gulbara::game::{GameRecord, Player, play_started_game};
+pub use gulbara::rules::dice::{DiceSource, GameStart, SeededDice, open_game};
 pub use gulbara::rules::ruleset::check_position;
 pub use gulbara::rules::{
     Checkers, GameState, Pending, Position, RuleOptions, Side, StageDice, StageEnd, StageGen, Step,

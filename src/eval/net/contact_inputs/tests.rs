@@ -189,7 +189,7 @@ fn the_inputs_agree_with_the_naive_count() {
     let mut nonzero = [0usize; PER_SIDE];
     let mut seen = 0;
     for v in [Variant::Backgammon, Variant::ShortNardy] {
-        for pos in crate::rules::game::random_game_positions(v, 30, 11, 80) {
+        for pos in crate::rules::dice::random_game_positions(v, 30, 11, 80) {
             for (me, them) in [(pos.own, pos.opp), (pos.opp, pos.own)] {
                 let got = side_inputs(me, them);
                 assert_close(got, naive(me, them), &pos);
@@ -313,7 +313,7 @@ fn the_sides_swap_when_the_position_is_seen_from_the_other() {
     let start = GameState::start_of(Variant::Backgammon, Side::White);
     let base = crate::eval::hitnet::CONTACT_INPUTS;
     let mut seen = 0;
-    for pos in crate::rules::game::random_game_positions(Variant::Backgammon, 6, 3, 80) {
+    for pos in crate::rules::dice::random_game_positions(Variant::Backgammon, 6, 3, 80) {
         let s = GameState { pos, ..start };
         let t = GameState {
             pos: Position {
