@@ -14,10 +14,7 @@ use gulbara::gnubg::position_id::{self, GnubgBoard, SideCounts};
 use gulbara::rules::hitting::HitGen;
 use gulbara::rules::{Checkers, Position, StageDice, StageEnd};
 
-const VECTORS: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../shared/peer-vectors/backgammon-positions"
-);
+mod common;
 
 fn side(c: &SideCounts) -> Checkers {
     let mut points = [0u8; 24];
@@ -33,8 +30,8 @@ fn position_of(b: &GnubgBoard) -> Position {
 }
 
 fn positions(file: &str) -> Vec<Position> {
-    let path = format!("{VECTORS}/{file}");
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let path = common::shared_path(&format!("peer-vectors/backgammon-positions/{file}"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     text.lines()
         .map(str::trim)
         .filter(|l| !l.is_empty())

@@ -5,37 +5,14 @@
 //! where the docs show them (training, benchmarks); they run here with a
 //! few games.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 
+mod common;
+
+use common::{gulbara_stdout as gulbara, scratch_dir as scratch};
+
 const BIN: &str = env!("CARGO_BIN_EXE_gulbara");
-
-/// A fresh folder for one test, under the system's temporary directory.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("gulbara-doc-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-/// Runs `gulbara args...` in `dir`; its standard output, which must end
-/// with success.
-fn gulbara(dir: &Path, args: &[&str]) -> String {
-    let out = Command::new(BIN)
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::null())
-        .output()
-        .expect("start gulbara");
-    assert!(
-        out.status.success(),
-        "gulbara {}: {}\n{}",
-        args.join(" "),
-        out.status,
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
 
 fn doc(name: &str) -> String {
     std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(name)).unwrap()
@@ -713,6 +690,58 @@ fn bearoff_runs() {
     );
     assert!(!out.is_empty());
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The commands this file runs in short are written in the docs as the
+/// comments above say: each page still holds the command's words (the long
+/// version: more games or epochs), so a command that moves to another page
+/// moves here too.
+#[test]
+fn the_commands_run_here_are_in_the_docs() {
+    let written: [(&str, &str); 11] = [
+        (
+            "docs/TRAINING.md",
+            "$B positions --variant backgammon --games 4000 --seed 1 --out positions.txt",
+        ),
+        (
+            "docs/TRAINING.md",
+            "$B positions --variant long_nardy --games 250 --seed 2 --best-share 0 --middle-share 0",
+        ),
+        (
+            "docs/TRAINING.md",
+            "--discrepancy 0 --sibling-share 0.2 --siblings 4 --out positions.txt",
+        ),
+        (
+            "docs/TRAINING.md",
+            "$B label --variant backgammon --positions positions.txt --out labels.txt",
+        ),
+        (
+            "docs/TRAINING.md",
+            "--games 144 --truncate 10 --ply 0 --seed 1 --minutes 60",
+        ),
+        ("docs/TRAINING.md", "--group-weight 300 --seed 1"),
+        (
+            "docs/TRAINING.md",
+            "--from shipped --out gen1.gbnn --curve gen1-curve.tsv --epochs 60",
+        ),
+        (
+            "docs/TRAINING.md",
+            "$B train --dir gb4 --games 500000 --hidden 128 --layout 4 --seed 31",
+        ),
+        (
+            "docs/TRAINING.md",
+            "$B refine --from shipped --dir refining --games 10000 --mix 0.5",
+        ),
+        (
+            "docs/TRAINING.md",
+            "$B train --variant plakoto --dir pl128 --games 600000 --hidden 128",
+        ),
+        ("docs/STRENGTH.md", "scripts/greek-strength.sh 4000 400 2"),
+    ];
+    for (page, words) in written {
+        let text = doc(page);
+        assert!(text.contains(words), "{page} no longer shows {words:?}");
+    }
 }
 
 /// docs/CLIENTS.md's UBGI draft session: the typed lines (the handshake, the

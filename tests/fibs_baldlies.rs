@@ -16,13 +16,13 @@
 mod common;
 
 use std::io::Read;
-use std::net::{TcpListener, TcpStream};
+use std::net::TcpStream;
 use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::bin;
+use common::{bin, free_port};
 
 /// How long a whole match may take (a 3-point match takes seconds).
 const MATCH_LIMIT: Duration = Duration::from_secs(300);
@@ -33,7 +33,7 @@ const MATCH_LIMIT: Duration = Duration::from_secs(300);
 static ONE_SERVER: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 fn baldlies_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/third-party/BaldLies")
+    common::shared_path("third-party/BaldLies")
 }
 
 /// A process group, killed whole when dropped (baldlies-client starts gnubg).
@@ -57,11 +57,6 @@ fn perl() -> Command {
     let mut c = Command::new("sh");
     c.args(["-c", "trap '' PIPE; exec perl \"$@\"", "perl"]);
     c
-}
-
-fn free_port() -> u16 {
-    let l = TcpListener::bind("127.0.0.1:0").expect("bind a free port");
-    l.local_addr().expect("its address").port()
 }
 
 /// A BaldLies server with its own data directory (and the lock that keeps

@@ -20,33 +20,28 @@ use std::path::Path;
 use std::process::Stdio;
 
 mod gnubg_common;
+mod variants_common;
 
 use gnubg_common::{gnubg_command, gnubg_path};
 use gulbara::gnubg::movetext;
 use gulbara::gnubg::position_id::{self, GnubgBoard, SideCounts};
 use gulbara::rules::hitting::HitGen;
 use gulbara::rules::{Checkers, Position, StageDice, StageEnd};
+use variants_common::Rng;
 
 /// Positions drawn; each is played with three rolls.
 const POSITIONS: usize = 800;
 
-/// splitmix64: a fixed stream, independent of any crate's versions.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
+/// Draws of the tests' splitmix64 stream (`variants_common::Rng`) in the
+/// shape this test uses.
+trait Draw {
     /// Uniform in `lo..=hi`.
+    fn range(&mut self, lo: u32, hi: u32) -> u32;
+}
+
+impl Draw for Rng {
     fn range(&mut self, lo: u32, hi: u32) -> u32 {
-        lo + (self.next() % u64::from(hi - lo + 1)) as u32
-    }
-    fn chance(&mut self, percent: u32) -> bool {
-        self.range(1, 100) <= percent
+        lo + self.below(u64::from(hi - lo + 1)) as u32
     }
 }
 
@@ -221,7 +216,7 @@ struct Case {
 }
 
 fn cases() -> Vec<Case> {
-    let mut rng = Rng(0x6775_6c62_6172_6121);
+    let mut rng = Rng::new(0x6775_6c62_6172_6121);
     let mut out = Vec::new();
     // The last checker and an opposing blot below it: a play that hits on
     // its way off uses more dice than bearing off at once, and must be

@@ -16,6 +16,7 @@
 //! `cargo test`, with that reason; `--include-ignored` (what `.ci/run`
 //! runs) runs them, and fails without gnubg.
 
+mod common;
 mod gnubg_common;
 mod variants_common;
 
@@ -322,14 +323,12 @@ fn random_positions(rng: &mut Rng, count: usize) -> Vec<Position> {
 }
 
 fn wildbg_ids() -> Vec<String> {
-    let dir = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/peer-vectors/backgammon-positions"
-    );
+    let dir = common::shared_path("peer-vectors/backgammon-positions");
     let mut ids = Vec::new();
     for file in ["contact.csv", "race.csv"] {
-        let text = std::fs::read_to_string(format!("{dir}/{file}"))
-            .unwrap_or_else(|e| panic!("{dir}/{file}: {e}"));
+        let path = dir.join(file);
+        let text =
+            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         ids.extend(
             text.lines()
                 .map(str::trim)

@@ -2,11 +2,14 @@
 //! against small misbehaving fake engines; records round-trip through
 //! `gulbara replay`.
 
-use std::net::{TcpListener, TcpStream};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
+
+mod common;
+
+use common::{engine_count as n, match_json as run_match, peak_rss_kib, scratch_dir};
 
 const BIN: &str = env!("CARGO_BIN_EXE_gulbara");
 
@@ -17,31 +20,9 @@ fn fake(mode: &str) -> String {
     )
 }
 
-/// Runs `gulbara match ... --json` and returns the summary.
-fn run_match(args: &[&str]) -> Value {
-    let out = Command::new(BIN)
-        .arg("match")
-        .args(args)
-        .args(["--json", "--no-progress"])
-        .output()
-        .expect("match runs");
-    assert!(
-        out.status.success(),
-        "match failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8_lossy(&out.stdout);
-    serde_json::from_str(text.trim()).unwrap_or_else(|e| panic!("bad JSON '{text}': {e}"))
-}
-
-fn n(v: &Value, key: &str, i: usize) -> u64 {
-    v[key][i].as_u64().unwrap()
-}
-
 #[test]
 fn spawned_engines_play_and_records_replay() {
-    let dir = std::env::temp_dir().join(format!("gulbara-match-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = scratch_dir("match");
     let engine = format!("cmd={BIN}");
     let v = run_match(&[
         "--engine",
@@ -102,34 +83,11 @@ fn spawned_engines_play_and_records_replay() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-struct Server(Child);
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
 #[test]
 fn engine_over_tcp_plays() {
-    let port = {
-        let l = TcpListener::bind("127.0.0.1:0").unwrap();
-        l.local_addr().unwrap().port()
-    };
-    let addr = format!("127.0.0.1:{port}");
-    let _server = Server(
-        Command::new(BIN)
-            .args(["serve", "--listen", &addr])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap(),
-    );
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while TcpStream::connect(&addr).is_err() {
-        assert!(Instant::now() < deadline, "server did not start");
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    // The server listens on port 0 and says where: no port to race for.
+    let server = common::Server::start(&[]);
+    let addr = &server.addr;
     let tcp = format!("cmd=tcp://{addr}");
     let v = run_match(&[
         "--engine",
@@ -210,17 +168,6 @@ fn an_illegal_move_forfeits_with_the_line_logged() {
     );
 }
 
-/// The peak resident size (kB) of a live process, from /proc; None where
-/// there is no /proc or the process has become a zombie.
-fn peak_rss_kb(pid: u32) -> Option<u64> {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    status
-        .lines()
-        .filter(|l| l.starts_with("VmHWM:") || l.starts_with("VmRSS:"))
-        .filter_map(|l| l.split_whitespace().nth(1)?.parse().ok())
-        .max()
-}
-
 /// Runs `gulbara match ARGS --no-progress`, watching its peak resident
 /// size while it runs; returns stdout and the largest peak seen (kB).
 fn run_match_watched(args: &[&str]) -> (String, Option<u64>) {
@@ -250,7 +197,7 @@ fn run_match_watched(args: &[&str]) -> (String, Option<u64>) {
     let deadline = Instant::now() + Duration::from_secs(300);
     let mut peak = None;
     let status = loop {
-        if let Some(kb) = peak_rss_kb(pid) {
+        if let Some(kb) = peak_rss_kib(pid) {
             peak = peak.max(Some(kb));
         }
         if let Some(st) = child.try_wait().unwrap() {
@@ -354,7 +301,7 @@ fn spawned_engines_play_matches_with_the_cube() {
 
 #[test]
 fn a_builtin_engine_that_cannot_be_set_up_stops_the_match_before_it_starts() {
-    let dir = std::env::temp_dir().join(format!("gulbara-builtin-setup-{}", std::process::id()));
+    let dir = scratch_dir("builtin-setup");
     let missing = dir.join("no-such.gbnn");
     let weights = format!("option.engine.weights={}", missing.display());
     for (engine, option, said) in [
@@ -447,8 +394,7 @@ fn bad_session_flags_are_refused() {
 fn analyse_finds_no_cube_error_of_the_judge_itself() {
     // The network at engine.ply 1 played with the cube; analysed by that
     // same network at --ply 1, its cube decisions are the judge's own.
-    let dir = std::env::temp_dir().join(format!("gulbara-cube-analyse-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = scratch_dir("cube-analyse");
     let out = Command::new(BIN)
         .args([
             "match",

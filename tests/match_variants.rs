@@ -9,6 +9,10 @@ use std::process::{Command, Output};
 
 use serde_json::Value;
 
+mod common;
+
+use common::{engine_count as n, match_json as run_match, scratch_dir as scratch};
+
 const BIN: &str = env!("CARGO_BIN_EXE_gulbara");
 
 /// The games added after Gul bara.
@@ -20,14 +24,7 @@ fn fixture(name: &str) -> PathBuf {
         .join(name)
 }
 
-/// A fresh scratch folder for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("gulbara-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
+/// `gulbara ARGS`, success or not.
 fn gulbara(args: &[&str]) -> Output {
     Command::new(BIN).args(args).output().expect("gulbara runs")
 }
@@ -39,19 +36,6 @@ fn stdout_of(out: &Output, what: &str) -> String {
         String::from_utf8_lossy(&out.stderr)
     );
     String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-/// Runs `gulbara match ARGS --json --no-progress` and returns the summary.
-fn run_match(args: &[&str]) -> Value {
-    let mut all = vec!["match"];
-    all.extend_from_slice(args);
-    all.extend_from_slice(&["--json", "--no-progress"]);
-    let text = stdout_of(&gulbara(&all), "match");
-    serde_json::from_str(text.trim()).unwrap_or_else(|e| panic!("bad JSON '{text}': {e}"))
-}
-
-fn n(v: &Value, key: &str, i: usize) -> u64 {
-    v[key][i].as_u64().unwrap()
 }
 
 /// The record files of a folder, in order.

@@ -15,8 +15,10 @@ use gulbara::rules::state::apply_steps;
 use gulbara::rules::{GameState, MoveGen, Pending, Side, StageDice, Step};
 use serde_json::Value;
 
+mod common;
+
 fn vectors_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/peer-vectors")
+    common::shared_path("peer-vectors")
 }
 
 fn load(name: &str) -> Value {
@@ -402,4 +404,12 @@ fn check_checkpoint(cp: &Value, state: &GameState, dice: StageDice, mi: usize, k
         cp["stuckRolls"].as_u64().unwrap(),
         "match {mi} before action {k}: stuck rolls"
     );
+}
+
+/// Without ../shared (a clone on its own) a test that reads it names the
+/// path it wanted and where the directory goes, not a bare read error.
+#[test]
+#[should_panic(expected = "this test reads ../shared/peer-vectors/no-such-file")]
+fn a_missing_shared_path_is_named() {
+    common::shared_path("peer-vectors/no-such-file");
 }

@@ -10,15 +10,11 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-const BIN: &str = env!("CARGO_BIN_EXE_gulbara");
+mod common;
 
-/// A fresh folder under the target directory.
-fn scratch(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("shard-{name}"));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch folder");
-    dir
-}
+use common::scratch_dir as scratch;
+
+const BIN: &str = env!("CARGO_BIN_EXE_gulbara");
 
 /// The words of a short match with a luck-adjusted figure: the luck sums
 /// are floats, which is what a careless merge would get wrong.
@@ -45,13 +41,7 @@ fn match_words(games: usize) -> Vec<String> {
 }
 
 fn run(args: &[String]) -> Output {
-    let out = Command::new(BIN).args(args).output().expect("gulbara runs");
-    assert!(
-        out.status.success(),
-        "gulbara {args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out
+    common::gulbara_ok(Path::new("."), args)
 }
 
 fn with(mut words: Vec<String>, more: &[&str]) -> Vec<String> {

@@ -6,24 +6,16 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+mod common;
+
+use common::scratch_dir as scratch;
+
 const BIN: &str = env!("CARGO_BIN_EXE_gulbara");
 
-/// A fresh folder under the target directory.
-fn scratch(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("training-data-{name}"));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch folder");
-    dir
-}
-
+/// `gulbara ARGS` in the working directory; its standard output (it must
+/// succeed).
 fn gulbara(args: &[&str]) -> String {
-    let out = Command::new(BIN).args(args).output().expect("gulbara runs");
-    assert!(
-        out.status.success(),
-        "gulbara {args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
+    common::gulbara_stdout(Path::new("."), args)
 }
 
 fn positions(dir: &Path, name: &str) -> PathBuf {

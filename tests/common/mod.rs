@@ -538,6 +538,84 @@ pub fn scratch_dir(name: &str) -> PathBuf {
     dir
 }
 
+/// Runs `gulbara ARGS` in `dir` with no input and waits for it; its output,
+/// which must be a success (else the test fails with the command and what
+/// it wrote on stderr).
+pub fn gulbara_ok<S: AsRef<std::ffi::OsStr>>(
+    dir: &std::path::Path,
+    args: &[S],
+) -> std::process::Output {
+    let out = Command::new(bin())
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .output()
+        .expect("start gulbara");
+    let words: Vec<_> = args.iter().map(|a| a.as_ref().to_string_lossy()).collect();
+    assert!(
+        out.status.success(),
+        "gulbara {}: {}\n{}",
+        words.join(" "),
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+/// [`gulbara_ok`]'s standard output, as text.
+pub fn gulbara_stdout<S: AsRef<std::ffi::OsStr>>(dir: &std::path::Path, args: &[S]) -> String {
+    String::from_utf8_lossy(&gulbara_ok(dir, args).stdout).into_owned()
+}
+
+/// `gulbara match ARGS --json --no-progress` in the working directory: its
+/// JSON summary.
+pub fn match_json(args: &[&str]) -> serde_json::Value {
+    let mut all = vec!["match"];
+    all.extend_from_slice(args);
+    all.extend_from_slice(&["--json", "--no-progress"]);
+    let text = gulbara_stdout(std::path::Path::new("."), &all);
+    serde_json::from_str(text.trim()).unwrap_or_else(|e| panic!("bad JSON '{text}': {e}"))
+}
+
+/// The count `key` of engine `i` (0 or 1) in a match's JSON summary.
+pub fn engine_count(v: &serde_json::Value, key: &str, i: usize) -> u64 {
+    v[key][i]
+        .as_u64()
+        .unwrap_or_else(|| panic!("no count {key}[{i}] in {v}"))
+}
+
+/// A loopback port free when asked, for a program that must be told its
+/// port (one that can take port 0 and say which it bound should be given
+/// 0 instead). Another process may take it before the program binds it.
+pub fn free_port() -> u16 {
+    let l = std::net::TcpListener::bind("127.0.0.1:0").expect("bind a free port");
+    l.local_addr().expect("its address").port()
+}
+
+/// A path under `../shared` (the directory beside the repository that the
+/// tests read at run time: the peer vectors in `peer-vectors/`, BaldLies in
+/// `third-party/`). When it is missing the test fails with what is missing
+/// and how to get it, instead of an unexplained read error.
+pub fn shared_path(rel: &str) -> PathBuf {
+    let shared = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared");
+    let path = shared.join(rel);
+    if !path.exists() {
+        let shared_state = if shared.is_dir() {
+            "../shared has no such path"
+        } else {
+            "there is no ../shared"
+        };
+        panic!(
+            "this test reads ../shared/{rel} ({}), and {shared_state}. The tests read \
+             the project's shared directory, `shared/` beside the repository, at run \
+             time (README.md, \"Quick start\"): put a copy of it there (its \
+             peer-vectors/ and third-party/), or run only the tests that do not need it",
+            path.display(),
+        );
+    }
+    path
+}
+
 /// A protocol client over TCP.
 pub struct TcpClient {
     pub stream: TcpStream,
