@@ -20,7 +20,7 @@ use crate::paths::{
 };
 use crate::session::{PySession, default_of};
 use crate::state::{
-    COLUMNS, PyPlay, PyState, position_of_rows, protocol_err, settings_for, side_name,
+    COLUMNS, PyPlay, PyState, position_of_slice, protocol_err, settings_for, side_name,
 };
 
 /// Cubeless chances of one side: winning (mars, i.e. gammon, wins
@@ -492,7 +492,7 @@ impl PyEngine {
         boards: PyReadonlyArray3<'py, i8>,
     ) -> PyResult<Bound<'py, PyArray2<f32>>> {
         let view = boards.as_array();
-        let shape = view.shape();
+        let shape = view.shape().to_vec();
         if shape[1] != 2 || shape[2] != COLUMNS {
             return Err(err(format!(
                 "boards must have shape (n, 2, {COLUMNS}), got {shape:?}"
@@ -505,6 +505,15 @@ impl PyEngine {
         template.rolls = crate::state::board_rolls(&rules);
         let mut out = Vec::with_capacity(n * 5);
         let eval = self.eval.as_ref();
+        // The boards in logical order, flat: as they are when C-contiguous.
+        let owned: Vec<i8>;
+        let flat: &[i8] = match boards.as_slice() {
+            Ok(s) => s,
+            Err(_) => {
+                owned = view.iter().copied().collect();
+                &owned
+            }
+        };
         const CHUNK: usize = 1 << 15;
         let mut states = Vec::with_capacity(CHUNK.min(n));
         let mut probs = Vec::with_capacity(CHUNK.min(n));
@@ -513,7 +522,8 @@ impl PyEngine {
             let end = (start + CHUNK).min(n);
             states.clear();
             for i in start..end {
-                let pos = position_of_rows(variant, view.index_axis(numpy::ndarray::Axis(0), i))
+                let board = &flat[i * 2 * COLUMNS..(i + 1) * 2 * COLUMNS];
+                let pos = position_of_slice(variant, board)
                     .map_err(|e| err(format!("board {i}: {e}")))?;
                 let mut s = template;
                 s.pos = pos;
