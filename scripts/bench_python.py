@@ -162,7 +162,7 @@ def main():
                     decisions += 1
                 steps += 1
         dt = time.process_time() - t
-        rows.append(("OpenSpiel backgammon, random agent", f"{decisions / dt:,.0f} decisions/s, {a.games / dt:,.1f} games/s", f"{a.games} games (a decision: one checker's move)"))
+        rows.append(("OpenSpiel backgammon, random agent", f"{decisions / dt:,.0f} decisions/s, {a.games / dt:,.1f} games/s", f"{a.games} games (a decision: an action, both dice of a roll; a doublet takes two)"))
 
     print("| what | median | sample |")
     print("|---|---|---|")
