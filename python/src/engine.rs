@@ -14,9 +14,9 @@ use crate::blocking;
 use crate::err;
 use crate::paths::{
     Builtin, Candidate, EngineConfig, EvalKind, EvalMode, Evaluator, GameRecord, GameStart,
-    GameState, LibEngine, MAX_GAMES, MatchState, Pending, Player, Ply, Probs, Rollout,
-    RolloutParams, Root, Search, SeededDice, SessionKind, Settings, Side, Stats, cubeful, decide,
-    move_token_text, play_started_game, probs_for, probs_for_batch, valuation,
+    GameState, LibEngine, MAX_GAMES, MAX_TRUNCATE, MatchState, Pending, Player, Ply, Probs,
+    Rollout, RolloutParams, Root, Search, SeededDice, SessionKind, Settings, Side, Stats, cubeful,
+    decide, move_token_text, play_started_game, probs_for, probs_for_batch, valuation,
 };
 use crate::session::{PySession, default_of};
 use crate::state::{
@@ -632,6 +632,11 @@ impl PyEngine {
         }
         if !(1..=2).contains(&ply) {
             return Err(err(format!("a rollout plays at ply 1 or 2, got {ply}")));
+        }
+        if truncate > MAX_TRUNCATE {
+            return Err(err(format!(
+                "truncate must be 0..{MAX_TRUNCATE} (0: to the end), got {truncate}"
+            )));
         }
         if !(1..=64).contains(&threads) {
             return Err(err(format!("threads must be 1..64, got {threads}")));

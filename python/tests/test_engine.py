@@ -119,6 +119,8 @@ def test_a_rollout_is_capped_reports_progress_and_repeats_by_seed(bg):
     assert before[0].games == 36 and before[0].play is None
     with pytest.raises(GulbaraError, match="games must be"):
         bg.rollout(State.start("backgammon"), games=0)
+    with pytest.raises(GulbaraError, match="truncate must be"):
+        bg.rollout(State.start("backgammon"), truncate=10**6)
 
 
 def test_ctrl_c_stops_a_long_rollout(bg):
