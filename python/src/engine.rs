@@ -14,13 +14,13 @@ use crate::blocking;
 use crate::err;
 use crate::paths::{
     Builtin, Candidate, EngineConfig, EvalKind, EvalMode, Evaluator, GameRecord, GameStart,
-    GameState, LibEngine, MAX_GAMES, MatchState, Pending, Player, Ply, Probs, Rollout,
-    RolloutParams, Root, Search, SeededDice, SessionKind, Settings, Side, Stats, cubeful, decide,
-    move_token_text, play_started_game, probs_for, probs_for_batch, valuation,
+    GameState, LibEngine, MAX_GAMES, MAX_TRUNCATE, MatchState, Pending, Player, Ply, Probs,
+    Rollout, RolloutParams, Root, Search, SeededDice, SessionKind, Settings, Side, Stats, cubeful,
+    decide, move_token_text, play_started_game, probs_for, probs_for_batch, valuation,
 };
 use crate::session::{PySession, default_of};
 use crate::state::{
-    COLUMNS, PyPlay, PyState, position_of_rows, protocol_err, settings_for, side_name,
+    COLUMNS, PyPlay, PyState, position_of_slice, protocol_err, settings_for, side_name,
 };
 
 /// Cubeless chances of one side: winning (mars, i.e. gammon, wins
@@ -492,7 +492,7 @@ impl PyEngine {
         boards: PyReadonlyArray3<'py, i8>,
     ) -> PyResult<Bound<'py, PyArray2<f32>>> {
         let view = boards.as_array();
-        let shape = view.shape();
+        let shape = view.shape().to_vec();
         if shape[1] != 2 || shape[2] != COLUMNS {
             return Err(err(format!(
                 "boards must have shape (n, 2, {COLUMNS}), got {shape:?}"
@@ -505,6 +505,15 @@ impl PyEngine {
         template.rolls = crate::state::board_rolls(&rules);
         let mut out = Vec::with_capacity(n * 5);
         let eval = self.eval.as_ref();
+        // The boards in logical order, flat: as they are when C-contiguous.
+        let owned: Vec<i8>;
+        let flat: &[i8] = match boards.as_slice() {
+            Ok(s) => s,
+            Err(_) => {
+                owned = view.iter().copied().collect();
+                &owned
+            }
+        };
         const CHUNK: usize = 1 << 15;
         let mut states = Vec::with_capacity(CHUNK.min(n));
         let mut probs = Vec::with_capacity(CHUNK.min(n));
@@ -513,7 +522,8 @@ impl PyEngine {
             let end = (start + CHUNK).min(n);
             states.clear();
             for i in start..end {
-                let pos = position_of_rows(variant, view.index_axis(numpy::ndarray::Axis(0), i))
+                let board = &flat[i * 2 * COLUMNS..(i + 1) * 2 * COLUMNS];
+                let pos = position_of_slice(variant, board)
                     .map_err(|e| err(format!("board {i}: {e}")))?;
                 let mut s = template;
                 s.pos = pos;
@@ -622,6 +632,11 @@ impl PyEngine {
         }
         if !(1..=2).contains(&ply) {
             return Err(err(format!("a rollout plays at ply 1 or 2, got {ply}")));
+        }
+        if truncate > MAX_TRUNCATE {
+            return Err(err(format!(
+                "truncate must be 0..{MAX_TRUNCATE} (0: to the end), got {truncate}"
+            )));
         }
         if !(1..=64).contains(&threads) {
             return Err(err(format!("threads must be 1..64, got {threads}")));

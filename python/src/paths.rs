@@ -2,7 +2,7 @@
 //! module moves inside the library, only these lines follow it.
 
 pub use gulbara::analysis::rollout::{
-    MAX_CANDIDATES, MAX_GAMES, Rollout, RolloutParams, Root, Stats,
+    MAX_CANDIDATES, MAX_GAMES, MAX_TRUNCATE, Rollout, RolloutParams, Root, Stats,
 };
 pub use gulbara::cube::{
     CubeOwner, MatchState, SessionKind, SessionRules, cubeful, decide, met_for, valuation,

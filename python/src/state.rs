@@ -143,11 +143,17 @@ pub(crate) fn position_of_rows(
             rows.shape()
         ));
     }
-    let own: Vec<i8> = rows.row(0).iter().copied().collect();
-    let opp: Vec<i8> = rows.row(1).iter().copied().collect();
+    let flat: Vec<i8> = rows.iter().copied().collect();
+    position_of_slice(variant, &flat)
+}
+
+/// The position of a board laid out flat (the mover's 26 numbers, then
+/// the opponent's), checked against the game.
+pub(crate) fn position_of_slice(variant: Variant, flat: &[i8]) -> Result<Position, String> {
+    let (own, opp) = flat.split_at(COLUMNS);
     let pos = Position {
-        own: checkers_of(&own, "the mover")?,
-        opp: checkers_of(&opp, "the opponent")?,
+        own: checkers_of(own, "the mover")?,
+        opp: checkers_of(opp, "the opponent")?,
     };
     check_position(variant, pos).map_err(|e| e.to_string())?;
     Ok(pos)

@@ -119,6 +119,8 @@ def test_a_rollout_is_capped_reports_progress_and_repeats_by_seed(bg):
     assert before[0].games == 36 and before[0].play is None
     with pytest.raises(GulbaraError, match="games must be"):
         bg.rollout(State.start("backgammon"), games=0)
+    with pytest.raises(GulbaraError, match="truncate must be"):
+        bg.rollout(State.start("backgammon"), truncate=10**6)
 
 
 def test_ctrl_c_stops_a_long_rollout(bg):
@@ -177,3 +179,41 @@ def test_every_game_has_a_best_play():
         s = o.state if o.first_roll else o.state.roll(4, 2)
         best = e.best_play(s)
         assert best.text and 0.0 <= best.chances.win <= 1.0, game
+
+
+def test_at_a_match_score_a_hint_carries_the_protocols_mwc(bg):
+    s = State.start("backgammon").roll(6, 2)
+    m = Session.match_to(5)
+    hints = bg.hints(s, n=2, session=m)
+    assert all(h.worth_kind == "mwc" and 0.0 < h.worth < 1.0 for h in hints)
+    answer = protocol(
+        [
+            "set game.variant backgammon",
+            "set engine.ply 1",
+            "newsession type match length 5",
+            "position startpos",
+            "dice 62",
+            "hint 2",
+        ]
+    )
+    lines = [l.split() for l in answer if l.startswith("hint ")]
+    assert [l[l.index("play") + 1 :] for l in lines] == [h.text.split() for h in hints]
+    assert [float(l[l.index("mwc") + 1]) for l in lines] == pytest.approx([h.worth for h in hints], abs=6e-4)
+
+
+def test_searches_in_threads_give_the_same_answers(bg):
+    from concurrent.futures import ThreadPoolExecutor
+
+    states = [State.start("backgammon").roll(a, b) for a in range(1, 7) for b in range(1, 7) if a != b]
+    alone = [bg.best_play(s, ply=2).text for s in states]
+    with ThreadPoolExecutor(max_workers=3) as pool:
+        together = list(pool.map(lambda s: bg.best_play(s, ply=2).text, states))
+    assert together == alone
+
+
+def test_a_money_game_with_the_cube_scores_the_cube():
+    net = Engine("backgammon", ply=1)
+    g = gulbara.play_game(net, net, seed=11, session=Session.money())
+    if g.winner is not None and not g.dropped:
+        assert g.points % g.result_points == 0 and g.points >= g.result_points
+    assert g.final_state.is_over or g.dropped

@@ -234,3 +234,22 @@ def test_every_option_of_every_game_is_accepted():
             assert s.rules[name] == value
     names = list(itertools.chain.from_iterable(gulbara.rule_options(g) for g in gulbara.GAMES))
     assert "head_first_turn" in names and "remainder" in names
+
+
+@pytest.mark.parametrize("option", ["needs_second", "fixed_3_4_6", "fixed_4_6", "any_double"])
+def test_long_nardys_head_rule_options_give_the_protocols_plays(option):
+    lines = [f"set game.variant long_nardy", f"set rules.head_first_turn {option}", "position startpos"]
+    counts = {}
+    for d in (3, 4, 6):
+        s = State.start("long_nardy", rules={"head_first_turn": option})
+        plays = s.legal_plays(dice=(d, d))
+        answer = protocol(lines + [f"dice {d}{d}", "legal"])
+        assert [l[len("play "):] for l in answer if l.startswith("play ")] == [p.text for p in plays]
+        counts[d] = (len(plays), max(len(p.steps) for p in plays))
+    # Hand-checked: 6-6 is blocked after two checkers (the opponent's head on 12);
+    # 3-3 takes a second checker off the head only where the option lets it.
+    assert counts[6] == (1, 2)
+    if option == "fixed_4_6":
+        assert counts[3] == (1, 3)
+    else:
+        assert counts[3] == (2, 4)
