@@ -57,6 +57,11 @@ pub struct ServeConfig {
     pub max_search: Option<Duration>,
     /// The canonical directory `set engine.weights` may read from, if any.
     pub weights_dir: Option<PathBuf>,
+    /// The most games one rollout of the JSON API may ask for.
+    pub max_rollout_games: u32,
+    /// The sites whose pages may use the JSON API (`*`: any); empty: only
+    /// the server's own pages and clients that are not browsers.
+    pub cors: Vec<String>,
 }
 
 /// A quarter of the slots, at least one.

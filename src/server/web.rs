@@ -1,7 +1,8 @@
 //! The HTTP listener: the browser board at `/` (plain HTML, CSS and JS
 //! embedded in the binary, so it works offline) and the protocol over a
 //! WebSocket at `/ws`, one text message per line in either direction, one
-//! session per socket. A WebSocket session is driven by the same loop as a
+//! session per socket. The JSON API under `/api/v1/` ([`super::http_api`])
+//! is merged in. A WebSocket session is driven by the same loop as a
 //! TCP connection ([`drive`]) and counts against the same connection limits.
 
 use std::collections::VecDeque;
@@ -41,6 +42,7 @@ struct AppState {
 
 /// The router of the HTTP listener.
 fn router(config: ServeConfig, slots: Slots, life: Arc<Lifecycle>) -> Router {
+    let api = super::http_api::router(&config, slots.clone());
     Router::new()
         .route(
             "/",
@@ -66,6 +68,7 @@ fn router(config: ServeConfig, slots: Slots, life: Arc<Lifecycle>) -> Router {
             slots,
             life,
         })
+        .merge(api)
 }
 
 fn asset(content_type: &'static str, body: &'static str) -> Response {
@@ -107,7 +110,7 @@ fn origin_host(origin: &str) -> Option<&str> {
 /// request without `Origin` is not a browser's (a script or a GUI) and is
 /// let in; one from another site's page is refused, so a page the user
 /// happens to visit cannot use the engine behind their back.
-fn same_origin(headers: &HeaderMap) -> bool {
+pub(super) fn same_origin(headers: &HeaderMap) -> bool {
     let Some(origin) = headers.get(header::ORIGIN) else {
         return true;
     };
