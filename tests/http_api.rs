@@ -59,7 +59,6 @@ fn start(args: &[&str]) -> Server {
 }
 
 /// An HTTP answer: status, headers (lower-case names), body.
-#[allow(dead_code)] // `headers` is read by the CORS tests.
 struct Answer {
     status: u16,
     headers: HashMap<String, String>,
@@ -576,4 +575,152 @@ fn bad_requests_get_a_json_refusal_and_the_server_goes_on() {
     );
     assert_eq!(s, 200, "{v}");
     assert_eq!(v["best"], "8/5 6/5");
+}
+
+/// Whether `v` is what `schema` (a subset of JSON Schema: `$ref`, `allOf`,
+/// `oneOf`, `type`, `enum`, `required`, `properties`, `items`) describes;
+/// the first mismatch otherwise.
+fn check_schema(doc: &Value, schema: &Value, v: &Value, at: &str) -> Result<(), String> {
+    if let Some(r) = schema["$ref"].as_str() {
+        let name = r
+            .strip_prefix("#/components/schemas/")
+            .expect("a local $ref");
+        let target = &doc["components"]["schemas"][name];
+        assert!(target.is_object(), "{r} is not in the document");
+        return check_schema(doc, target, v, at);
+    }
+    for s in schema["allOf"].as_array().into_iter().flatten() {
+        check_schema(doc, s, v, at)?;
+    }
+    if let Some(any) = schema["oneOf"].as_array()
+        && !any.iter().any(|s| check_schema(doc, s, v, at).is_ok())
+    {
+        return Err(format!("{at}: {v} is none of {}", schema["oneOf"]));
+    }
+    let type_ok = |t: &str| match t {
+        "object" => v.is_object(),
+        "array" => v.is_array(),
+        "string" => v.is_string(),
+        "integer" => v.is_u64() || v.is_i64(),
+        "number" => v.is_number(),
+        "boolean" => v.is_boolean(),
+        "null" => v.is_null(),
+        other => panic!("type {other} in the document"),
+    };
+    let types: Vec<&str> = match &schema["type"] {
+        Value::String(t) => vec![t.as_str()],
+        Value::Array(ts) => ts.iter().filter_map(Value::as_str).collect(),
+        _ => vec![],
+    };
+    if !types.is_empty() && !types.iter().any(|t| type_ok(t)) {
+        return Err(format!("{at}: {v} is not of type {}", schema["type"]));
+    }
+    if let Some(e) = schema["enum"].as_array()
+        && !e.contains(v)
+    {
+        return Err(format!("{at}: {v} is not one of {}", schema["enum"]));
+    }
+    for k in schema["required"].as_array().into_iter().flatten() {
+        let k = k.as_str().unwrap();
+        if v.get(k).is_none() {
+            return Err(format!("{at}: {k} is missing from {v}"));
+        }
+    }
+    if let (Some(props), Some(obj)) = (schema["properties"].as_object(), v.as_object()) {
+        for (k, s) in props {
+            if let Some(x) = obj.get(k) {
+                check_schema(doc, s, x, &format!("{at}.{k}"))?;
+            }
+        }
+    }
+    if let (Some(items), Some(arr)) = (schema.get("items"), v.as_array()) {
+        for (i, x) in arr.iter().enumerate() {
+            check_schema(doc, items, x, &format!("{at}[{i}]"))?;
+        }
+    }
+    Ok(())
+}
+
+/// `%`-escapes a query value.
+fn escape(s: &str) -> String {
+    s.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                (b as char).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+#[test]
+fn every_example_of_the_openapi_document_is_answered_as_documented() {
+    let server = start(&[]);
+    let a = server.http;
+    let (s, doc) = get(a, "/api/v1/openapi.json");
+    assert_eq!(s, 200);
+    assert!(doc["openapi"].as_str().unwrap().starts_with("3."));
+    let paths = doc["paths"].as_object().expect("paths");
+    let mut sent = 0;
+    for (path, item) in paths {
+        for (method, op) in item.as_object().unwrap() {
+            let answer = if method == "post" {
+                let example = &op["requestBody"]["content"]["application/json"]["example"];
+                assert!(example.is_object(), "{method} {path} has no example");
+                // The example is a request as the Request schema says.
+                let req_schema = &op["requestBody"]["content"]["application/json"]["schema"];
+                check_schema(&doc, req_schema, example, "request").unwrap();
+                request(
+                    a,
+                    "POST",
+                    path,
+                    "Content-Type: application/json\r\n",
+                    example.to_string().as_bytes(),
+                )
+            } else {
+                let query: Vec<String> = op["parameters"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .map(|p| {
+                        let ex = p["example"].as_str().expect("an example per parameter");
+                        format!("{}={}", p["name"].as_str().unwrap(), escape(ex))
+                    })
+                    .collect();
+                let target = if query.is_empty() {
+                    path.clone()
+                } else {
+                    format!("{path}?{}", query.join("&"))
+                };
+                request(a, "GET", &target, "", b"")
+            };
+            assert_eq!(answer.status, 200, "{method} {path}: {}", answer.body);
+            assert_eq!(
+                answer.headers.get("content-type").map(String::as_str),
+                Some("application/json")
+            );
+            let schema = &op["responses"]["200"]["content"]["application/json"]["schema"];
+            check_schema(&doc, schema, &answer.json(), &format!("{method} {path}"))
+                .unwrap_or_else(|e| panic!("{e}"));
+            // Every refusal it may give is documented with the Error schema.
+            if path != "/api/v1/openapi.json" {
+                for code in ["400", "413", "422"] {
+                    assert!(op["responses"][code].is_object(), "{method} {path} {code}");
+                }
+            }
+            sent += 1;
+        }
+    }
+    // legal, move, eval, cube as POST and GET, rollout, the document.
+    assert_eq!(sent, 10);
+    // The checker is no rubber stamp: a wrong answer fails it.
+    let bad = json!({"game": "x", "position": "p", "to_move": "green", "ply": 0, "best": "", "plays": []});
+    let schema = json!({"$ref": "#/components/schemas/MoveAnswer"});
+    assert!(check_schema(&doc, &schema, &bad, "bad").is_err());
+    let bad = json!({"code": 4});
+    let schema = json!({"$ref": "#/components/schemas/Error"});
+    assert!(check_schema(&doc, &schema, &bad, "bad").is_err());
+    // A refusal matches the Error schema.
+    let (_, v) = post(a, "move", &json!({"game": "chess"}));
+    check_schema(&doc, &schema, &v, "error").unwrap();
 }
