@@ -8,14 +8,13 @@ use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::process::{Child, Command, Stdio};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
 const BIN: &str = env!("CARGO_BIN_EXE_gulbara");
 
 /// A server process; killed when dropped.
-#[allow(dead_code)] // `tcp` is read by the limits' tests.
 struct Server {
     child: Child,
     http: SocketAddr,
@@ -723,4 +722,171 @@ fn every_example_of_the_openapi_document_is_answered_as_documented() {
     // A refusal matches the Error schema.
     let (_, v) = post(a, "move", &json!({"game": "chess"}));
     check_schema(&doc, &schema, &v, "error").unwrap();
+}
+
+#[test]
+fn a_client_that_stalls_in_its_body_is_cut_off_and_holds_no_slot() {
+    // One slot in all: a stalled client holding it would lock everyone out.
+    let server = start(&["--max-connections", "1", "--line-timeout", "2"]);
+    let a = server.http;
+    let mut slow = connect(a);
+    let head = format!(
+        "POST /api/v1/move HTTP/1.1\r\nHost: {a}\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n{{\"game\": \"backgammon\","
+    );
+    slow.write_all(head.as_bytes()).unwrap();
+    // While it stalls, others are served.
+    for _ in 0..3 {
+        let (s, v) = post(
+            a,
+            "move",
+            &json!({"game": "backgammon", "dice": [3, 1], "ply": 0}),
+        );
+        assert_eq!(s, 200, "{v}");
+    }
+    let begun = Instant::now();
+    let r = read_answer(&mut slow);
+    assert_refused((r.status, r.json()), 408, "timeout");
+    assert!(begun.elapsed() < Duration::from_secs(30));
+    // And the connection ends.
+    let mut rest = Vec::new();
+    let _ = slow.read_to_end(&mut rest);
+    let (s, _) = post(
+        a,
+        "move",
+        &json!({"game": "backgammon", "dice": [3, 1], "ply": 0}),
+    );
+    assert_eq!(s, 200);
+}
+
+/// Opens a protocol session on the TCP listener and waits until it is
+/// served (so it holds a slot).
+fn hold_a_slot(tcp: SocketAddr) -> TcpStream {
+    let mut s = connect(tcp);
+    s.write_all(b"isready\n").unwrap();
+    let mut line = String::new();
+    BufReader::new(s.try_clone().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    assert_eq!(line.trim(), "readyok");
+    s
+}
+
+/// Sends `ask` until it is answered 200 (a slot given back is seen a
+/// little after its connection closes); at most 20 s.
+fn until_served(a: SocketAddr, ask: &Value) -> Value {
+    let end = Instant::now() + Duration::from_secs(20);
+    loop {
+        let (s, v) = post(a, "move", ask);
+        if s == 200 {
+            return v;
+        }
+        assert!(Instant::now() < end, "never served: {v}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn requests_share_the_servers_slots_with_its_sessions() {
+    let ask = json!({"game": "backgammon", "dice": [3, 1], "ply": 0});
+    // Every slot taken by a TCP session: busy, 503.
+    let server = start(&["--listen", "127.0.0.1:0", "--max-connections", "1"]);
+    let held = hold_a_slot(server.tcp.unwrap());
+    assert_refused(post(server.http, "move", &ask), 503, "busy");
+    drop(held);
+    until_served(server.http, &ask);
+    // This address's slots taken: too many requests, 429.
+    let server = start(&[
+        "--listen",
+        "127.0.0.1:0",
+        "--max-connections",
+        "8",
+        "--max-per-ip",
+        "1",
+        "--limit-loopback",
+    ]);
+    let held = hold_a_slot(server.tcp.unwrap());
+    assert_refused(post(server.http, "move", &ask), 429, "too_many_requests");
+    drop(held);
+    until_served(server.http, &ask);
+}
+
+#[test]
+fn searches_and_rollouts_stop_at_the_servers_time_cap() {
+    let server = start(&["--max-search-ms", "300"]);
+    let a = server.http;
+    let begun = Instant::now();
+    let (s, v) = post(
+        a,
+        "rollout",
+        &json!({"game": "long_nardy", "games": 10000, "ply": 1}),
+    );
+    assert_eq!(s, 200, "{v}");
+    assert_eq!(v["stopped"], true, "{v}");
+    assert!(v["results"][0]["games"].as_u64().unwrap() < 10000);
+    assert!(begun.elapsed() < Duration::from_secs(30));
+}
+
+#[test]
+fn other_sites_pages_are_refused_unless_cors_lets_them_in() {
+    let ask = json!({"game": "backgammon", "dice": [3, 1], "ply": 0}).to_string();
+    let server = start(&[]);
+    let a = server.http;
+    let with_origin = |a: SocketAddr, o: &str| {
+        request(
+            a,
+            "POST",
+            "/api/v1/move",
+            &format!("Origin: {o}\r\nContent-Type: application/json\r\n"),
+            ask.as_bytes(),
+        )
+    };
+    let r = with_origin(a, "http://evil.example");
+    assert_refused((r.status, r.json()), 403, "cross_origin");
+    assert!(!r.headers.contains_key("access-control-allow-origin"));
+    // The server's own pages are let in.
+    let r = with_origin(a, &format!("http://{a}"));
+    assert_eq!(r.status, 200, "{}", r.body);
+
+    let server = start(&["--cors", "https://app.example"]);
+    let a = server.http;
+    let r = with_origin(a, "https://app.example");
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(
+        r.headers
+            .get("access-control-allow-origin")
+            .map(String::as_str),
+        Some("https://app.example")
+    );
+    let r = with_origin(a, "http://evil.example");
+    assert_refused((r.status, r.json()), 403, "cross_origin");
+    // The browser's preflight.
+    let r = request(
+        a,
+        "OPTIONS",
+        "/api/v1/move",
+        "Origin: https://app.example\r\nAccess-Control-Request-Method: POST\r\nAccess-Control-Request-Headers: content-type\r\n",
+        b"",
+    );
+    assert!(r.status == 200 || r.status == 204, "{}", r.status);
+    assert_eq!(
+        r.headers
+            .get("access-control-allow-origin")
+            .map(String::as_str),
+        Some("https://app.example")
+    );
+    assert!(
+        r.headers
+            .get("access-control-allow-methods")
+            .is_some_and(|m| m.contains("POST"))
+    );
+    // `*`: any site.
+    let server = start(&["--cors", "*"]);
+    let r = with_origin(server.http, "http://anywhere.example");
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(
+        r.headers
+            .get("access-control-allow-origin")
+            .map(String::as_str),
+        Some("*")
+    );
 }
