@@ -890,3 +890,45 @@ fn other_sites_pages_are_refused_unless_cors_lets_them_in() {
         Some("*")
     );
 }
+
+#[test]
+fn every_curl_line_of_the_http_doc_runs_as_written() {
+    let server = start(&[]);
+    let addr = server.http.to_string();
+    let doc = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/HTTP.md"),
+    )
+    .unwrap();
+    let mut in_sh = false;
+    let mut ran = 0;
+    for line in doc.lines() {
+        if line.starts_with("```") {
+            in_sh = line == "```sh";
+            continue;
+        }
+        if !in_sh || !line.starts_with("curl ") {
+            continue;
+        }
+        let out = Command::new("sh")
+            .arg("-c")
+            .arg(line.replace("127.0.0.1:8080", &addr))
+            .output()
+            .expect("run sh (and curl)");
+        assert!(out.status.success(), "{line}: {}", out.status);
+        let v: Value = serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("{line}: not JSON ({e})"));
+        // `# 400 unknown_game`: the refusal the line shows.
+        match line.split_once("# ") {
+            Some((_, want)) => {
+                let code = want.split_whitespace().nth(1).expect("# STATUS CODE");
+                assert_eq!(v["code"], code, "{line}: {v}");
+            }
+            None => {
+                assert!(v.get("code").is_none(), "{line}: {v}");
+                assert!(v["game"].is_string(), "{line}: {v}");
+            }
+        }
+        ran += 1;
+    }
+    assert!(ran >= 12, "only {ran} curl lines found");
+}
