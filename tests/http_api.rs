@@ -725,10 +725,15 @@ fn every_example_of_the_openapi_document_is_answered_as_documented() {
 }
 
 #[test]
-fn a_client_that_stalls_in_its_body_is_cut_off_and_holds_no_slot() {
+fn clients_that_stall_in_their_headers_or_body_are_cut_off_and_hold_no_slot() {
     // One slot in all: a stalled client holding it would lock everyone out.
     let server = start(&["--max-connections", "1", "--line-timeout", "2"]);
     let a = server.http;
+    // One stalls in its headers: closed within the timeout too.
+    let mut in_head = connect(a);
+    in_head
+        .write_all(b"POST /api/v1/move HTTP/1.1\r\nHost: x\r\nContent-Le")
+        .unwrap();
     let mut slow = connect(a);
     let head = format!(
         "POST /api/v1/move HTTP/1.1\r\nHost: {a}\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n{{\"game\": \"backgammon\","
@@ -750,6 +755,14 @@ fn a_client_that_stalls_in_its_body_is_cut_off_and_holds_no_slot() {
     // And the connection ends.
     let mut rest = Vec::new();
     let _ = slow.read_to_end(&mut rest);
+    let mut rest = Vec::new();
+    let _ = in_head.read_to_end(&mut rest);
+    assert!(
+        rest.is_empty() || rest.starts_with(b"HTTP/1.1 408"),
+        "{}",
+        String::from_utf8_lossy(&rest)
+    );
+    assert!(begun.elapsed() < Duration::from_secs(30));
     let (s, _) = post(
         a,
         "move",

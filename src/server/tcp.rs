@@ -101,7 +101,7 @@ pub async fn run(
 /// Accept errors that concern one connection or a passing shortage (out of
 /// descriptors or memory), not the listening socket: retried with a capped
 /// back-off while the existing clients are served.
-fn is_transient(e: &std::io::Error) -> bool {
+pub(super) fn is_transient(e: &std::io::Error) -> bool {
     use std::io::ErrorKind::*;
     if matches!(
         e.kind(),

@@ -86,18 +86,50 @@ fn asset(content_type: &'static str, body: &'static str) -> Response {
 
 /// Serves HTTP on `listener` until the caller drops this future (at
 /// shutdown, after which `life` tells the WebSocket sessions to stop).
+/// Each connection is HTTP/1.1 (WebSocket upgrades included) whose request
+/// headers must arrive within `line_timeout`: a client that stalls in its
+/// headers, or leaves a kept-alive connection idle that long, is closed
+/// (the JSON API bounds the body the same way, [`super::http_api`]).
 pub async fn run(
     listener: TcpListener,
     config: ServeConfig,
     slots: Slots,
     life: Arc<Lifecycle>,
 ) -> std::io::Result<()> {
+    let header_timeout = config.line_timeout;
     let app = router(config, slots, life);
-    axum::serve(
-        listener,
-        app.into_make_service_with_connect_info::<SocketAddr>(),
-    )
-    .await
+    loop {
+        let (stream, peer) = match listener.accept().await {
+            Ok(x) => x,
+            Err(e) if super::tcp::is_transient(&e) => {
+                tracing::warn!(error = %e, "accept failed; retrying");
+                tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+                continue;
+            }
+            Err(e) => return Err(e),
+        };
+        let _ = stream.set_nodelay(true);
+        let app = app.clone();
+        let service = hyper::service::service_fn(move |mut req: hyper::Request<_>| {
+            req.extensions_mut().insert(ConnectInfo(peer));
+            let mut app = app.clone();
+            async move {
+                use tower_service::Service;
+                app.call(req.map(axum::body::Body::new)).await
+            }
+        });
+        let mut builder = hyper::server::conn::http1::Builder::new();
+        builder.timer(hyper_util::rt::TokioTimer::new());
+        builder.header_read_timeout(header_timeout);
+        tokio::spawn(async move {
+            let conn = builder
+                .serve_connection(hyper_util::rt::TokioIo::new(stream), service)
+                .with_upgrades();
+            if let Err(e) = conn.await {
+                tracing::debug!(%peer, error = %e, "HTTP connection ended");
+            }
+        });
+    }
 }
 
 /// The host[:port] part of an `Origin` header (`http://127.0.0.1:8080`).
