@@ -18,6 +18,15 @@ size and thread count from /proc, and runs in phases:
                count, use no CPU while idle, and answer a fresh session
   SIGTERM      under load: the server must exit within 2 s with status 0
 
+With --http it soaks the JSON HTTP API instead (`serve --http`): --sessions
+clients on keep-alive connections send a mix of move / legal / eval / cube /
+rollout requests over all nine games with some bad ones (malformed JSON,
+unknown games, impossible positions, oversized bodies: each must get its
+4xx) for --http-seconds, while --slowloris clients send half a body and
+stall (each must be answered 408 within --line-timeout); then the settle,
+idle-CPU, fresh-request and SIGTERM checks as above, with RSS before, peak
+and after.
+
 It prints the figures (answers, errors, p50/p99 go latency, server RSS
 before/peak/after, ...) as a table and exits 1 when a bound is broken
 (2 when the server cannot be started). Linux only (/proc, TCP_INFO).
@@ -546,6 +555,254 @@ def sigterm_under_load(server, args):
     }
 
 
+# ----------------------------------------------------------------------------
+# The JSON HTTP API (--http): `serve --http`, loaded over /api/v1/
+
+
+HTTP_ROLLS = [(a, b) for a in range(1, 7) for b in range(1, a + 1)]
+HTTP_GAMES = ["backgammon", "gulbara", "long_nardy", "short_nardy", "fevga",
+              "portes", "tabla", "plakoto", "tapa"]  # fmt: skip
+
+
+class HttpServer(Server):
+    """`BIN serve --http 127.0.0.1:0 ...`; `addr` is the HTTP listener's."""
+
+    def __init__(self, binary, server_args, log_path):
+        self.log = open(log_path, "wb")
+        cmd = [binary, "serve", "--http", "127.0.0.1:0"] + server_args
+        self.cmd = cmd
+        self.proc = subprocess.Popen(
+            cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=self.log
+        )
+        line = self.proc.stdout.readline().decode(errors="replace").strip()
+        if not line.startswith("listening http://"):
+            self.proc.wait(timeout=10)
+            raise RuntimeError(f"the server did not start ({line!r}); see {log_path}")
+        host, _, port = line.split()[1][len("http://"):].rstrip("/").rpartition(":")
+        self.addr = (host, int(port))
+        threading.Thread(target=self.proc.stdout.read, daemon=True).start()
+
+
+def http_call(conn, path, body):
+    """POSTs `body` (bytes) on a keep-alive connection; (status, seconds)."""
+    t0 = time.monotonic()
+    conn.request("POST", path, body=body, headers={"Content-Type": "application/json"})
+    resp = conn.getresponse()
+    resp.read()
+    return resp.status, time.monotonic() - t0
+
+
+def http_requests(rng):
+    """A mix of the API's requests, with the status each must get."""
+    game = rng.choice(HTTP_GAMES)
+    d = list(rng.choice(HTTP_ROLLS))
+    pick = rng.random()
+    if pick < 0.55:
+        return "/api/v1/move", {"game": game, "dice": d, "ply": 0}, 200
+    if pick < 0.70:
+        return "/api/v1/legal", {"game": game, "dice": d}, 200
+    if pick < 0.80:
+        return "/api/v1/eval", {"game": game, "ply": 0}, 200
+    if pick < 0.85:
+        return "/api/v1/cube", {"game": "backgammon", "ply": 0, "session": {"length": 7}}, 200
+    if pick < 0.87:
+        return "/api/v1/rollout", {"game": "backgammon", "games": 8, "truncate": 4,
+                                   "seed": rng.randrange(1000)}, 200  # fmt: skip
+    if pick < 0.91:
+        return "/api/v1/move", b'{"game": "backgammon", ', 400
+    if pick < 0.95:
+        return "/api/v1/move", {"game": "chess", "dice": d}, 400
+    if pick < 0.98:
+        return "/api/v1/move", {"game": game, "position": "1,2,3 w 0 0", "dice": d}, 400
+    return "/api/v1/move", {"game": game, "moves": ["x" * 70000]}, 413
+
+
+def http_worker(addr, until, rng, tally):
+    import http.client
+
+    conn = http.client.HTTPConnection(*addr, timeout=60)
+    while time.monotonic() < until:
+        path, body, want = http_requests(rng)
+        raw = body if isinstance(body, bytes) else json.dumps(body).encode()
+        try:
+            status, dt = http_call(conn, path, raw)
+        except Exception as e:  # noqa: BLE001
+            tally.error(f"http {type(e).__name__}: {e}")
+            conn.close()
+            conn = http.client.HTTPConnection(*addr, timeout=60)
+            continue
+        tally.add((path, status, want))
+        if status != want:
+            tally.error(f"{path} {body if isinstance(body, bytes) else json.dumps(body)[:80]}: "
+                        f"{status}, expected {want}")  # fmt: skip
+        elif path == "/api/v1/move" and want == 200:
+            tally.latency(dt)
+        if status == 413:
+            conn.close()
+            conn = http.client.HTTPConnection(*addr, timeout=60)
+    conn.close()
+
+
+def http_slowloris(addr, args, results):
+    """Half a body, then silence: the server must answer 408 and close
+    within --line-timeout (+ slack)."""
+    try:
+        s = socket.create_connection(addr, timeout=args.line_timeout + args.slack + 30)
+        s.sendall(b"POST /api/v1/move HTTP/1.1\r\nHost: x\r\nContent-Length: 400\r\n\r\n"
+                  b'{"game": "backgammon", ')  # fmt: skip
+        t0 = time.monotonic()
+        data = b""
+        while True:
+            chunk = s.recv(4096)
+            if not chunk:
+                break
+            data += chunk
+        dt = time.monotonic() - t0
+        s.close()
+        results.append((data.startswith(b"HTTP/1.1 408"), dt))
+    except OSError:
+        results.append((False, float("inf")))
+
+
+def http_main(args):
+    """The soak of the HTTP API: load, slow clients, memory, SIGTERM."""
+    server_args = [
+        "--max-connections", str(args.max_connections),
+        "--max-per-ip", str(args.max_connections),
+        "--line-timeout", f"{args.line_timeout:g}",
+    ] + shlex.split(args.extra_server_args)  # fmt: skip
+    log_path = args.log or os.path.join(tempfile.gettempdir(), f"gulbara-soak-http-{os.getpid()}.log")
+    try:
+        server = HttpServer(args.bin, server_args, log_path)
+    except (OSError, RuntimeError) as e:
+        print(f"soak: {e}", file=sys.stderr)
+        return 2
+    print(f"soak: {' '.join(server.cmd)}  (pid {server.pid}, log {log_path})", file=sys.stderr)
+    sampler = Sampler(server.pid)
+    sampler.start()
+    rows = []
+
+    def row(name, value, bound="", ok=True):
+        rows.append((name, value, bound, ok))
+
+    rng = random.Random(args.seed)
+    try:
+        sampler.set_phase("warm-up")
+        http_worker(server.addr, time.monotonic() + 2, random.Random(1), Tally())
+        time.sleep(1.0)
+        before = sampler.now()
+        cpu0 = proc_cpu_seconds(server.pid)
+
+        print(f"soak: http load: {args.sessions} clients, {args.slowloris} slow, "
+              f"{args.http_seconds:g} s ...", file=sys.stderr)  # fmt: skip
+        sampler.set_phase("load")
+        tally, slow = Tally(), []
+        until = time.monotonic() + args.http_seconds
+        threads = [
+            threading.Thread(target=http_worker,
+                             args=(server.addr, until, random.Random(rng.random()), tally))
+            for _ in range(args.sessions)
+        ] + [
+            threading.Thread(target=http_slowloris, args=(server.addr, args, slow))
+            for _ in range(args.slowloris)
+        ]  # fmt: skip
+        t0 = time.monotonic()
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        wall = time.monotonic() - t0
+        peak = sampler.peak_rss.get("load", 0)
+
+        sampler.set_phase("settle")
+        after = settle(server, sampler, before, args)
+        cpu1 = proc_cpu_seconds(server.pid)
+        c0 = proc_cpu_seconds(server.pid)
+        time.sleep(2.0)
+        c1 = proc_cpu_seconds(server.pid)
+        idle_cpu = (c1 - c0) / 2.0 if c0 is not None and c1 is not None else float("nan")
+        import http.client
+
+        fresh = http.client.HTTPConnection(*server.addr, timeout=30)
+        fresh_ok = http_call(fresh, "/api/v1/move",
+                             b'{"game": "backgammon", "dice": [3, 1], "ply": 0}')[0] == 200  # fmt: skip
+        fresh.close()
+
+        # SIGTERM while loaded.
+        sampler.set_phase("sigterm")
+        until = time.monotonic() + 30
+        loaders = [threading.Thread(target=http_worker, daemon=True,
+                                    args=(server.addr, until, random.Random(i), Tally()))
+                   for i in range(16)]  # fmt: skip
+        for t in loaders:
+            t.start()
+        time.sleep(1.0)
+        t_term = time.monotonic()
+        server.proc.send_signal(signal.SIGTERM)
+        try:
+            status = server.proc.wait(timeout=args.term_limit + 5)
+        except subprocess.TimeoutExpired:
+            status = None
+        exit_s = time.monotonic() - t_term
+    finally:
+        sampler.done.set()
+        server.kill()
+
+    statuses, lat = tally.counts, tally.latencies
+    answered = sum(statuses.values())
+    ok200 = sum(v for (p, s, w), v in statuses.items() if s == 200)
+    row("http clients", args.sessions)
+    row("requests answered", answered)
+    row("requests/s (all kinds)", f"{answered / wall:.0f}")
+    row("  answered 200", ok200)
+    for (p, s, w), v in sorted(statuses.items()):
+        if s != 200:
+            row(f"  {p} {s}", v)
+    errors = sum(tally.errors.values())
+    row("wrong status or errors", errors, "= 0", errors == 0)
+    row("move p50", f"{percentile(lat, 50) * 1000:.1f} ms")
+    row("move p99", f"{percentile(lat, 99) * 1000:.1f} ms")
+    cut = sum(1 for ok, dt in slow if ok and dt <= args.line_timeout + args.slack)
+    row("slow clients cut off (408)", f"{cut}/{len(slow)}",
+        f"within {args.line_timeout + args.slack:g} s", cut == len(slow))  # fmt: skip
+    row("RSS before", f"{before['VmRSS'] / 1024:.1f} MB")
+    row("RSS peak under load", f"{peak / 1024:.1f} MB", f"<= {args.rss_limit_mb:g} MB",
+        peak / 1024 <= args.rss_limit_mb)  # fmt: skip
+    grown = (after["VmRSS"] - before["VmRSS"]) / 1024
+    row("RSS after", f"{after['VmRSS'] / 1024:.1f} MB", f"<= before + {args.rss_slack_mb:g} MB",
+        grown <= args.rss_slack_mb)  # fmt: skip
+    row("threads before/after", f"{before['Threads']}/{after['Threads']}",
+        f"after <= before + {args.thread_slack}",
+        after["Threads"] <= before["Threads"] + args.thread_slack)  # fmt: skip
+    row("idle CPU after", f"{idle_cpu:.3f} cores", f"<= {args.idle_cpu_limit:g}",
+        idle_cpu == idle_cpu and idle_cpu <= args.idle_cpu_limit)  # fmt: skip
+    row("fresh request after load", "answered" if fresh_ok else "FAILED", "answered", fresh_ok)
+    if cpu0 is not None and cpu1 is not None:
+        row("server CPU during soak", f"{cpu1 - cpu0:.1f} s")
+    row("SIGTERM exit", f"{exit_s:.2f} s", f"<= {args.term_limit:g} s",
+        status is not None and exit_s <= args.term_limit)  # fmt: skip
+    row("SIGTERM status", "still running (killed)" if status is None else status, "= 0", status == 0)
+    w0 = max(len(r[0]) for r in rows)
+    w1 = max(len(str(r[1])) for r in rows)
+    w2 = max(len(r[2]) for r in rows)
+    print(f"{'figure':<{w0}}  {'value':<{w1}}  {'bound':<{w2}}  ok")
+    for name, value, bound, ok in rows:
+        mark = "" if not bound else ("ok" if ok else "BROKEN")
+        print(f"{name:<{w0}}  {str(value):<{w1}}  {bound:<{w2}}  {mark}")
+    if tally.error_examples:
+        print("first errors:")
+        for e in tally.error_examples:
+            print(f"  {e}")
+    if args.json:
+        print(json.dumps({r[0].strip(): str(r[1]) for r in rows}))
+    broken = [r[0].strip() for r in rows if r[2] and not r[3]]
+    if broken:
+        print(f"soak: BROKEN: {', '.join(broken)} (server log {log_path})")
+        return 1
+    print("soak: all bounds held")
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--bin", default=os.path.join(ROOT, "target/release/gulbara"))
@@ -582,7 +839,13 @@ def main():
     ap.add_argument("--term-limit", type=float, default=2.0)
     ap.add_argument("--log", default=None, help="server stderr goes here")
     ap.add_argument("--json", action="store_true", help="also print the figures as JSON")
+    ap.add_argument("--http", action="store_true",
+                    help="soak the JSON HTTP API (serve --http) instead of the TCP protocol")  # fmt: skip
+    ap.add_argument("--http-seconds", type=float, default=30, help="--http: seconds of load")
+    ap.add_argument("--seed", type=int, default=1, help="--http: the request mix's seed")
     args = ap.parse_args()
+    if args.http:
+        return http_main(args)
 
     if args.server_args is not None:
         server_args = shlex.split(args.server_args)

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use clap::Args;
 
-use crate::server::{self, ServeConfig, connection::DEFAULT_MAX_LINE, tcp};
+use crate::server::{self, ServeConfig, connection::DEFAULT_MAX_LINE, http_api, tcp};
 
 /// The TCP listener's port when `serve` is given no address.
 pub const DEFAULT_PORT: u16 = 7667;
@@ -18,8 +18,8 @@ pub struct ServeArgs {
     /// with --http only, no TCP listener runs unless this is given too.
     #[arg(long)]
     pub listen: Option<SocketAddr>,
-    /// Address of the HTTP listener: the browser board at `/` and the
-    /// protocol over a WebSocket at `/ws`; `--http` alone is 127.0.0.1:8080.
+    /// Address of the HTTP listener: the browser board at `/`, the
+    /// protocol over a WebSocket at `/ws` and the JSON API at `/api/v1/`; `--http` alone is 127.0.0.1:8080.
     /// Sessions there share the limits below with the TCP ones.
     #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "127.0.0.1:8080")]
     pub http: Option<SocketAddr>,
@@ -56,6 +56,15 @@ pub struct ServeArgs {
     /// <name>`; without it, clients can only use the shipped weights.
     #[arg(long, value_name = "DIR")]
     pub weights_dir: Option<std::path::PathBuf>,
+    /// Most games one rollout of the JSON API (`POST /api/v1/rollout`) may
+    /// ask for (at least 1).
+    #[arg(long, default_value_t = http_api::DEFAULT_MAX_ROLLOUT_GAMES)]
+    pub max_rollout_games: u32,
+    /// A site whose pages may use the JSON API across origins (CORS), as
+    /// `https://example.org`, or `*` for any; repeatable. Off by default:
+    /// requests from other sites' pages are refused.
+    #[arg(long, value_name = "ORIGIN")]
+    pub cors: Vec<String>,
 }
 
 impl ServeArgs {
@@ -82,6 +91,8 @@ impl ServeArgs {
             limit_loopback: self.limit_loopback,
             max_search: (self.max_search_ms > 0).then(|| Duration::from_millis(self.max_search_ms)),
             weights_dir: self.weights_dir.clone(),
+            max_rollout_games: self.max_rollout_games.max(1),
+            cors: self.cors.clone(),
         }
     }
 }

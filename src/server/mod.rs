@@ -1,10 +1,12 @@
 //! Transports: stdin/stdout ([`stdio`]), TCP ([`tcp`]) and WebSocket with
-//! the browser board ([`web`]). They only move lines between the outside
+//! the browser board ([`web`]), beside which the HTTP listener serves the
+//! JSON API ([`http_api`]). They only move lines between the outside
 //! world and a [`crate::protocol::Session`]; the remote ones share their
 //! limits and session loop ([`driver`]).
 
 pub mod connection;
 pub mod driver;
+pub mod http_api;
 pub mod output;
 pub mod shutdown;
 pub mod stdio;

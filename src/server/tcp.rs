@@ -57,6 +57,11 @@ pub struct ServeConfig {
     pub max_search: Option<Duration>,
     /// The canonical directory `set engine.weights` may read from, if any.
     pub weights_dir: Option<PathBuf>,
+    /// The most games one rollout of the JSON API may ask for.
+    pub max_rollout_games: u32,
+    /// The sites whose pages may use the JSON API (`*`: any); empty: only
+    /// the server's own pages and clients that are not browsers.
+    pub cors: Vec<String>,
 }
 
 /// A quarter of the slots, at least one.
@@ -96,7 +101,7 @@ pub async fn run(
 /// Accept errors that concern one connection or a passing shortage (out of
 /// descriptors or memory), not the listening socket: retried with a capped
 /// back-off while the existing clients are served.
-fn is_transient(e: &std::io::Error) -> bool {
+pub(super) fn is_transient(e: &std::io::Error) -> bool {
     use std::io::ErrorKind::*;
     if matches!(
         e.kind(),

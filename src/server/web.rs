@@ -1,7 +1,8 @@
 //! The HTTP listener: the browser board at `/` (plain HTML, CSS and JS
 //! embedded in the binary, so it works offline) and the protocol over a
 //! WebSocket at `/ws`, one text message per line in either direction, one
-//! session per socket. A WebSocket session is driven by the same loop as a
+//! session per socket. The JSON API under `/api/v1/` ([`super::http_api`])
+//! is merged in. A WebSocket session is driven by the same loop as a
 //! TCP connection ([`drive`]) and counts against the same connection limits.
 
 use std::collections::VecDeque;
@@ -41,6 +42,7 @@ struct AppState {
 
 /// The router of the HTTP listener.
 fn router(config: ServeConfig, slots: Slots, life: Arc<Lifecycle>) -> Router {
+    let api = super::http_api::router(&config, slots.clone());
     Router::new()
         .route(
             "/",
@@ -66,6 +68,7 @@ fn router(config: ServeConfig, slots: Slots, life: Arc<Lifecycle>) -> Router {
             slots,
             life,
         })
+        .merge(api)
 }
 
 fn asset(content_type: &'static str, body: &'static str) -> Response {
@@ -83,18 +86,50 @@ fn asset(content_type: &'static str, body: &'static str) -> Response {
 
 /// Serves HTTP on `listener` until the caller drops this future (at
 /// shutdown, after which `life` tells the WebSocket sessions to stop).
+/// Each connection is HTTP/1.1 (WebSocket upgrades included) whose request
+/// headers must arrive within `line_timeout`: a client that stalls in its
+/// headers, or leaves a kept-alive connection idle that long, is closed
+/// (the JSON API bounds the body the same way, [`super::http_api`]).
 pub async fn run(
     listener: TcpListener,
     config: ServeConfig,
     slots: Slots,
     life: Arc<Lifecycle>,
 ) -> std::io::Result<()> {
+    let header_timeout = config.line_timeout;
     let app = router(config, slots, life);
-    axum::serve(
-        listener,
-        app.into_make_service_with_connect_info::<SocketAddr>(),
-    )
-    .await
+    loop {
+        let (stream, peer) = match listener.accept().await {
+            Ok(x) => x,
+            Err(e) if super::tcp::is_transient(&e) => {
+                tracing::warn!(error = %e, "accept failed; retrying");
+                tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+                continue;
+            }
+            Err(e) => return Err(e),
+        };
+        let _ = stream.set_nodelay(true);
+        let app = app.clone();
+        let service = hyper::service::service_fn(move |mut req: hyper::Request<_>| {
+            req.extensions_mut().insert(ConnectInfo(peer));
+            let mut app = app.clone();
+            async move {
+                use tower_service::Service;
+                app.call(req.map(axum::body::Body::new)).await
+            }
+        });
+        let mut builder = hyper::server::conn::http1::Builder::new();
+        builder.timer(hyper_util::rt::TokioTimer::new());
+        builder.header_read_timeout(header_timeout);
+        tokio::spawn(async move {
+            let conn = builder
+                .serve_connection(hyper_util::rt::TokioIo::new(stream), service)
+                .with_upgrades();
+            if let Err(e) = conn.await {
+                tracing::debug!(%peer, error = %e, "HTTP connection ended");
+            }
+        });
+    }
 }
 
 /// The host[:port] part of an `Origin` header (`http://127.0.0.1:8080`).
@@ -107,7 +142,7 @@ fn origin_host(origin: &str) -> Option<&str> {
 /// request without `Origin` is not a browser's (a script or a GUI) and is
 /// let in; one from another site's page is refused, so a page the user
 /// happens to visit cannot use the engine behind their back.
-fn same_origin(headers: &HeaderMap) -> bool {
+pub(super) fn same_origin(headers: &HeaderMap) -> bool {
     let Some(origin) = headers.get(header::ORIGIN) else {
         return true;
     };
