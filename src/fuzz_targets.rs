@@ -331,7 +331,7 @@ pub fn move_list(data: &[u8]) {
 /// other than `Unfinished` belongs to a finished game.
 pub fn record(data: &[u8]) {
     let text = text_of(data);
-    let Ok((opts, games)) = crate::record::replay(&text) else {
+    let Ok((opts, games)) = crate::anyrecord::replay_any(&text) else {
         return;
     };
     for g in &games {

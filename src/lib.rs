@@ -19,6 +19,7 @@
 //! ```
 
 pub mod analysis;
+pub mod anyrecord;
 pub mod cli;
 pub mod cube;
 pub mod engine;
@@ -35,6 +36,7 @@ pub mod record;
 pub mod rules;
 pub mod search;
 pub mod server;
+pub mod sharding;
 pub mod splitmix;
 pub mod stats;
 pub mod training;

@@ -42,11 +42,11 @@ use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::eval::{Evaluator, Probs, probs_for};
-use crate::matchplay::shard::Shard;
 use crate::notation::parse_move_token;
 use crate::rules::turn::{MoveToken, TurnError, TurnSequence};
 use crate::rules::{GameState, RuleOptions, Side, Step};
 use crate::search::{INNER_PREFILTER, Limits, Search};
+use crate::sharding::Shard;
 use crate::splitmix::{SplitMix, mix};
 use crate::stats::mean_se_of_sums;
 

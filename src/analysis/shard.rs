@@ -5,7 +5,8 @@
 //!
 //! The position is set up with protocol lines (`--setup`: `set`,
 //! `newgame`, `position`, `dice`), applied to an engine as a session
-//! applies them, so a rollout here means what `rollout` means there.
+//! applies them (by `crate::cli::rollout`), so a rollout here means what
+//! `rollout` means there.
 
 use std::sync::atomic::AtomicBool;
 
@@ -13,10 +14,9 @@ use crate::analysis::rollout::{
     MAX_CANDIDATES, MAX_GAMES, MAX_TRUNCATE, Rollout, RolloutParams, Root, Stats, Trial,
     before_roll_root, candidate_roots, merge_trials, parse_plays, stats_fields,
 };
-use crate::engine::{Engine, EngineConfig};
-use crate::matchplay::shard::{Shard, ShardError, ShardTally};
-use crate::protocol::{Command, apply_setup, parse_command};
+use crate::engine::Engine;
 use crate::rules::Variant;
+use crate::sharding::{Shard, ShardError, ShardTally};
 
 /// The most trial results (trials × plays) one process keeps for its
 /// shard file (each is ten floats).
@@ -278,29 +278,26 @@ pub struct RolloutJob {
     pub shard: Shard,
 }
 
-/// Runs a rollout job: the setup lines applied to an engine (a line the
-/// protocol would answer with an `error` fails the job), then this
-/// shard's trials.
-pub fn run(job: &RolloutJob) -> anyhow::Result<RolloutShard> {
-    if job.games == 0 || job.games > MAX_GAMES {
-        anyhow::bail!("--games must be 1..={MAX_GAMES}");
-    }
-    if job.truncate > MAX_TRUNCATE {
-        anyhow::bail!("--truncate must be at most {MAX_TRUNCATE}");
-    }
-    if job.ply.get() > 2 {
-        anyhow::bail!("--ply must be 1 or 2");
-    }
-    let mut engine = Engine::with_config(EngineConfig::default());
-    for line in &job.setup {
-        let applied = parse_command(line).and_then(|cmd| match cmd {
-            Command::Empty => Ok(()),
-            cmd => apply_setup(&mut engine, cmd),
-        });
-        if let Err(e) = applied {
-            anyhow::bail!("--setup {line:?}: {e}");
+impl RolloutJob {
+    /// The job's own limits: trials, truncation and ply.
+    pub fn check(&self) -> anyhow::Result<()> {
+        if self.games == 0 || self.games > MAX_GAMES {
+            anyhow::bail!("--games must be 1..={MAX_GAMES}");
         }
+        if self.truncate > MAX_TRUNCATE {
+            anyhow::bail!("--truncate must be at most {MAX_TRUNCATE}");
+        }
+        if self.ply.get() > 2 {
+            anyhow::bail!("--ply must be 1 or 2");
+        }
+        Ok(())
     }
+}
+
+/// Runs a rollout job from the position `engine` was set up to (with the
+/// job's setup lines, by the caller): this shard's trials.
+pub fn run(job: &RolloutJob, engine: &Engine) -> anyhow::Result<RolloutShard> {
+    job.check()?;
     let state = *engine.state();
     let opts = engine.settings().rules;
     if state.result().is_some() {

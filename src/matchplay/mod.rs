@@ -23,6 +23,7 @@ use crate::record::{Record, RecordedGame, RecordedTurn, game_tags, write_record}
 use crate::rules::dice::{GameStart, SeededDice};
 use crate::rules::{EvalFamily, GameState, RuleOptions, Side, Variant};
 use crate::search::Search;
+use crate::sharding::pair_seed;
 use builtin::Builtin;
 use engine::{Engine, EngineError, EngineSpec, TextPlayer};
 use sessions::{CubeCounts, MatchResult, MatchTally, SessionSpec};
@@ -94,7 +95,7 @@ pub struct MatchConfig {
     /// Show a progress bar on stderr.
     pub progress: bool,
     /// The pairs this process plays (all of them unless sharded).
-    pub shard: shard::Shard,
+    pub shard: crate::sharding::Shard,
     /// What a pair is: two money games, or two matches (seats swapped,
     /// game k of both on the same dice); with or without the cube.
     pub session: SessionSpec,
@@ -148,7 +149,7 @@ impl MatchConfig {
             sprt: None,
             records: None,
             progress: false,
-            shard: shard::Shard::WHOLE,
+            shard: crate::sharding::Shard::WHOLE,
             session: SessionSpec::cubeless(),
             rotation: Vec::new(),
             winner_starts: false,
@@ -502,11 +503,6 @@ impl MatchReport {
         }
         s
     }
-}
-
-/// Seed of pair `i` of a match seeded `seed` (splitmix64).
-pub fn pair_seed(seed: u64, i: usize) -> u64 {
-    crate::splitmix::nth(seed, i as u64)
 }
 
 /// Plays the side to move's turn from `start` (a stage pending) with the
@@ -1265,7 +1261,7 @@ mod match_tests {
             sprt: None,
             records: None,
             progress: false,
-            shard: shard::Shard::WHOLE,
+            shard: crate::sharding::Shard::WHOLE,
             session: SessionSpec::cubeless(),
             rotation: Vec::new(),
             winner_starts: false,
@@ -1306,7 +1302,7 @@ mod match_tests {
                 sprt: None,
                 records: None,
                 progress: false,
-                shard: shard::Shard::WHOLE,
+                shard: crate::sharding::Shard::WHOLE,
                 session: SessionSpec::cubeless(),
                 rotation: Vec::new(),
                 winner_starts: false,
@@ -1361,7 +1357,7 @@ mod match_tests {
             sprt: None,
             records: Some(dir.clone()),
             progress: false,
-            shard: shard::Shard::WHOLE,
+            shard: crate::sharding::Shard::WHOLE,
             session: "match 5 cube on crawford on".parse().unwrap(),
             rotation: Vec::new(),
             winner_starts: false,
@@ -1402,7 +1398,7 @@ mod match_tests {
             let (_, games) = crate::record::replay(&text).unwrap();
             let mat = std::fs::read_to_string(dir.join(format!("match-{n:06}.mat"))).unwrap();
             assert!(mat.contains(" 5 point match"));
-            let (_, from_mat) = crate::record::replay(&mat).unwrap();
+            let (_, from_mat) = crate::anyrecord::replay_any(&mat).unwrap();
             assert_eq!(games.len(), from_mat.len());
             for (g, h) in games.iter().zip(&from_mat) {
                 assert_eq!(g.final_state, h.final_state);
@@ -1443,7 +1439,7 @@ mod match_tests {
             sprt: None,
             records: Some(dir.clone()),
             progress: false,
-            shard: shard::Shard::WHOLE,
+            shard: crate::sharding::Shard::WHOLE,
             session: "match 5 cube off crawford on".parse().unwrap(),
             rotation: rotation.clone(),
             winner_starts: true,
