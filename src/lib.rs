@@ -24,7 +24,7 @@ pub mod cli;
 pub mod cube;
 pub mod engine;
 pub mod eval;
-pub mod fibs;
+pub mod frontends;
 /// Fuzz targets over every input format (driven by `fuzz/` and `tests/fuzz_smoke.rs`).
 pub mod fuzz_targets;
 pub mod game;

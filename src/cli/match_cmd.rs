@@ -216,6 +216,12 @@ pub fn run(mut a: MatchArgs) -> anyhow::Result<()> {
         crate::matchplay::shard_of(&cfg, &report).to_json()
     })?;
     print_report(&report, a.json);
+    if let Some(first) = report.record_errors.first() {
+        bail!(
+            "records not written ({} file(s) or more); the first: {first}",
+            report.record_errors.len()
+        );
+    }
     Ok(())
 }
 

@@ -69,6 +69,12 @@ pub fn run(a: SelfplayArgs) -> anyhow::Result<()> {
     check_builtins(&cfg)?;
     let report = run_match(&cfg);
     print!("{}", report.to_text());
+    if let Some(first) = report.record_errors.first() {
+        anyhow::bail!(
+            "records not written ({} file(s) or more); the first: {first}",
+            report.record_errors.len()
+        );
+    }
     println!("records in {}", a.records.display());
     Ok(())
 }

@@ -25,7 +25,7 @@ use crate::rules::{EvalFamily, GameState, RuleOptions, Side, Variant};
 use crate::search::Search;
 use crate::sharding::pair_seed;
 use builtin::Builtin;
-use engine::{Engine, EngineError, EngineSpec, TextPlayer};
+use engine::{EngineError, EngineSpec, ExternalEngine, TextPlayer};
 use sessions::{CubeCounts, MatchResult, MatchTally, SessionSpec};
 use stats::{Sprt, SprtState, mean_se};
 
@@ -186,7 +186,7 @@ pub struct GameOutcome {
 
 /// How one game went, without its record: what a shard file keeps.
 #[derive(Clone, Debug, PartialEq)]
-pub struct GameResult {
+pub struct GameSummary {
     /// Which engine played White.
     pub white_engine: usize,
     /// Points for engine 0 (negative when engine 1 won).
@@ -212,7 +212,7 @@ pub struct PairOutcome {
     pub dice_seed: u64,
     /// Its games, engine 0 playing White first (in matches: the first
     /// match's games, then the second's).
-    pub games: Vec<GameResult>,
+    pub games: Vec<GameSummary>,
     /// Its two matches, engine 0 playing White in the first; empty in
     /// money play.
     pub matches: Vec<MatchResult>,
@@ -220,8 +220,8 @@ pub struct PairOutcome {
 
 impl GameOutcome {
     /// The result without the record.
-    pub fn result(&self) -> GameResult {
-        GameResult {
+    pub fn result(&self) -> GameSummary {
+        GameSummary {
             white_engine: self.white_engine,
             points: self.points,
             winner: self.winner,
@@ -273,6 +273,9 @@ pub struct MatchReport {
     pub sprt: Option<SprtState>,
     /// Forfeit reasons (first few).
     pub forfeit_log: Vec<String>,
+    /// Record files that could not be written (`--records`): the file and
+    /// why, the first few. Empty when every record was written.
+    pub record_errors: Vec<String>,
     /// Every finished pair, in pair order (what `--out` writes).
     pub pairs: Vec<PairOutcome>,
 }
@@ -307,6 +310,7 @@ impl MatchReport {
             luck_ppg: None,
             sprt: None,
             forfeit_log: Vec::new(),
+            record_errors: Vec::new(),
             pairs: pairs.to_vec(),
         };
         if let Some(length) = session.match_length() {
@@ -589,7 +593,8 @@ fn start_player(
         all.extend(extra);
         Box::new(Builtin::new(kind, &all)?)
     } else {
-        let engine = Engine::start(spec, &extra, cfg.move_timeout.max(Duration::from_secs(10)))?;
+        let engine =
+            ExternalEngine::start(spec, &extra, cfg.move_timeout.max(Duration::from_secs(10)))?;
         Box::new(TextPlayer::new(engine, cfg.move_timeout))
     })
 }
@@ -953,9 +958,20 @@ fn play_seating(seats: &mut Seats, pair: usize, white_engine: usize, dice_seed: 
     }
 }
 
+/// The most record write errors a report keeps.
+const MAX_RECORD_ERRORS: usize = 10;
+
 /// Writes `seating`'s record (one file per money game, one per match)
-/// into `dir`, and a gnubg `.mat` beside it where gnubg has the game.
-fn write_records(cfg: &MatchConfig, dir: &std::path::Path, seating: &Seating) {
+/// into `dir`, and a gnubg `.mat` beside it where gnubg has the game; the
+/// first file that cannot be written, and why.
+fn write_records(
+    cfg: &MatchConfig,
+    dir: &std::path::Path,
+    seating: &Seating,
+) -> Result<(), String> {
+    let write = |path: std::path::PathBuf, text: String| {
+        std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))
+    };
     let n = seating.pair * 2 + seating.white_engine + 1;
     let mut tags = vec![("Event".to_string(), "gulbara match".to_string())];
     tags.extend(game_tags(&cfg.rules));
@@ -982,16 +998,15 @@ fn write_records(cfg: &MatchConfig, dir: &std::path::Path, seating: &Seating) {
     } else {
         format!("game-{n:06}")
     };
-    let _ = std::fs::write(dir.join(format!("{stem}.txt")), write_record(&rec));
+    write(dir.join(format!("{stem}.txt")), write_record(&rec))?;
     // Backgammon and short nardy also as gnubg's .mat (`import mat`).
     if cfg.rules.variant.spec().gnubg && cfg.rotation.is_empty() {
         match crate::gnubg::mat::write(&cfg.rules, &rec.tags, &rec.games) {
-            Ok(mat) => {
-                let _ = std::fs::write(dir.join(format!("{stem}.mat")), mat);
-            }
+            Ok(mat) => write(dir.join(format!("{stem}.mat")), mat)?,
             Err(e) => tracing::warn!(error = %e, "no .mat record"),
         }
     }
+    Ok(())
 }
 
 /// Plays a match.
@@ -1021,8 +1036,11 @@ pub fn run_match(cfg: &MatchConfig) -> MatchReport {
     let names = [cfg.engines[0].name.clone(), cfg.engines[1].name.clone()];
     let mut sprt_state = None;
     let mut done: Vec<PairOutcome> = Vec::new();
-    if let Some(dir) = &cfg.records {
-        let _ = std::fs::create_dir_all(dir);
+    let mut record_errors = Vec::new();
+    if let Some(dir) = &cfg.records
+        && let Err(e) = std::fs::create_dir_all(dir)
+    {
+        record_errors.push(format!("{}: {e}", dir.display()));
     }
     std::thread::scope(|sc| {
         for _ in 0..cfg.jobs.max(1) {
@@ -1071,15 +1089,20 @@ pub fn run_match(cfg: &MatchConfig) -> MatchReport {
             if let Some(w) = won {
                 wins[w] += 1;
             }
-            if let Some(dir) = &cfg.records {
-                write_records(cfg, dir, &seating);
+            if let Some(dir) = &cfg.records
+                && let Err(e) = write_records(cfg, dir, &seating)
+            {
+                tracing::error!(error = %e, "record not written");
+                if record_errors.len() < MAX_RECORD_ERRORS {
+                    record_errors.push(e);
+                }
             }
             let pair = seating.pair;
             let entry = by_pair.entry(pair).or_default();
             entry.push(seating);
             if entry.len() == 2 {
                 entry.sort_by_key(|s| s.white_engine);
-                let games: Vec<GameResult> = entry
+                let games: Vec<GameSummary> = entry
                     .iter()
                     .flat_map(|s| s.games.iter().map(GameOutcome::result))
                     .collect();
@@ -1118,6 +1141,7 @@ pub fn run_match(cfg: &MatchConfig) -> MatchReport {
         cfg.luck_adjust,
     );
     report.sprt = sprt_state;
+    report.record_errors = record_errors;
     report.rotation = cfg.rotation_variants();
     report.winner_starts = cfg.winner_starts && cfg.session.match_length().is_some();
     if cfg.sprt.is_some() && report.sprt.is_none() {

@@ -215,7 +215,7 @@ impl MatchShard {
                         .filter(|&r| r <= 3)
                         .ok_or_else(|| why("result_points"))? as u8,
                 };
-                games.push(super::GameResult {
+                games.push(super::GameSummary {
                     white_engine: engine(&g["white_engine"])?,
                     points,
                     winner,
