@@ -135,7 +135,7 @@ fn main() {
     let count: usize = count.parse().expect("POSITIONS");
     let ply: u8 = ply.parse().expect("PLY (1..3)");
     let text = std::fs::read_to_string(mat).expect("read the .mat");
-    let (_, games) = gulbara::record::replay(&text).expect("replay the .mat");
+    let (_, games) = gulbara::anyrecord::replay_any(&text).expect("replay the .mat");
     // Positions before a roll, spread over the games.
     let mut states: Vec<GameState> = games
         .iter()

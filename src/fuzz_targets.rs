@@ -331,7 +331,7 @@ pub fn move_list(data: &[u8]) {
 /// other than `Unfinished` belongs to a finished game.
 pub fn record(data: &[u8]) {
     let text = text_of(data);
-    let Ok((opts, games)) = crate::record::replay(&text) else {
+    let Ok((opts, games)) = crate::anyrecord::replay_any(&text) else {
         return;
     };
     for g in &games {
@@ -431,7 +431,7 @@ pub fn weights(data: &[u8]) {
 /// The lines a FIBS server sends a CLIP client, each read into the bot's
 /// event; a board among them goes through [`fibs_board`].
 pub fn clip_lines(data: &[u8]) {
-    use crate::fibs::clip::{Event, parse_line};
+    use crate::frontends::fibs::clip::{Event, parse_line};
     let text = text_of(data);
     for line in text.split('\n').take(MAX_LINES) {
         match parse_line(line) {
@@ -456,7 +456,7 @@ pub fn clip_lines(data: &[u8]) {
 /// session) is built or refused, never a panic. A move of the board's
 /// direction is written in its numbering, from 1 to 24, `bar` or `off`.
 pub fn fibs_board(data: &[u8]) {
-    use crate::gnubg::board_answer::session_of;
+    use crate::frontends::board_answer::session_of;
     use crate::gnubg::fibs::{Decision, Flavour, parse_as};
     let text = text_of(data);
     for flavour in [Flavour::Fibs, Flavour::Gnubg] {
@@ -478,8 +478,8 @@ pub fn fibs_board(data: &[u8]) {
             .filter(|&(from, _)| from == 25 || state.pos.own.counts()[usize::from(from) - 1] > 0)
             .map(|(from, die)| crate::rules::Step::new(from, die))
             .collect();
-        let direction = crate::fibs::clip::board_direction(&text).unwrap_or(-1);
-        if let Some(cmd) = crate::fibs::clip::move_command(&steps, direction) {
+        let direction = crate::frontends::fibs::clip::board_direction(&text).unwrap_or(-1);
+        if let Some(cmd) = crate::frontends::fibs::clip::move_command(&steps, direction) {
             for pair in cmd.trim_start_matches("move ").split(' ') {
                 for end in pair.split('-') {
                     let ok = matches!(end, "bar" | "off")

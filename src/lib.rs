@@ -19,11 +19,12 @@
 //! ```
 
 pub mod analysis;
+pub mod anyrecord;
 pub mod cli;
 pub mod cube;
 pub mod engine;
 pub mod eval;
-pub mod fibs;
+pub mod frontends;
 pub mod fuzz_targets;
 pub mod game;
 pub mod gnubg;
@@ -34,6 +35,7 @@ pub mod record;
 pub mod rules;
 pub mod search;
 pub mod server;
+pub mod sharding;
 pub mod splitmix;
 pub mod stats;
 pub mod training;

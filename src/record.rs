@@ -504,13 +504,9 @@ pub struct ReplayedGame {
 /// Parses the `Rules` tag (if any) and every game's move tokens, replays each
 /// game against the rules, and checks the recorded results.
 ///
-/// A Jellyfish `.mat` file (as gnubg exports it) is read too: it is turned
-/// into a record first ([`crate::gnubg::mat::to_record`]).
+/// This reads gulbara's records; `crate::anyrecord::replay_any` reads a
+/// Jellyfish `.mat` file too.
 pub fn replay(text: &str) -> Result<(RuleOptions, Vec<ReplayedGame>), RecordError> {
-    if crate::gnubg::mat::is_mat(text) {
-        let rec = crate::gnubg::mat::to_record(text)?;
-        return replay(&write_record(&rec));
-    }
     // Tags are read wherever they stand; the rules are settled once the
     // whole text is read, whichever order `Variant` and `Rules` came in.
     let mut variant_tag: Option<(usize, String)> = None;

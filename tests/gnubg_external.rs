@@ -138,7 +138,7 @@ fn gnubg_plays_ten_games_against_the_bridge() {
 
     let text = std::fs::read_to_string(&mat).expect("gnubg exported the match");
     let _ = std::fs::remove_file(&mat);
-    let (opts, games) = gulbara::record::replay(&text)
+    let (opts, games) = gulbara::anyrecord::replay_any(&text)
         .unwrap_or_else(|e| panic!("gulbara's referee rejects gnubg's record: {e}\n{text}"));
     assert_eq!(opts.variant, Variant::Backgammon);
     assert_eq!(games.len(), 10);
@@ -254,7 +254,7 @@ fn gnubg_plays_a_match_with_the_cube_against_the_bridge() {
     let _ = std::fs::remove_file(&mat);
     assert!(text.contains(" 5 point match"), "{text}");
     assert!(text.contains("Doubles =>"), "{text}");
-    gulbara::record::replay(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    gulbara::anyrecord::replay_any(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
 }
 
 #[test]
@@ -290,7 +290,8 @@ fn gnubg_plays_short_nardy_over_a_unix_socket() {
     let text = std::fs::read_to_string(&mat).expect("gnubg exported the match");
     let _ = std::fs::remove_file(&mat);
     // gnubg's export is a backgammon record; gulbara's referee replays it.
-    let (_, games) = gulbara::record::replay(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    let (_, games) =
+        gulbara::anyrecord::replay_any(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
     assert_eq!(games.len(), 2);
     assert!(games.iter().all(|g| g.final_state.result().is_some()));
 }
@@ -514,8 +515,8 @@ fn our_mat_files_import_into_gnubg() {
         let a = std::fs::read_to_string(ours).unwrap();
         let b = std::fs::read_to_string(theirs)
             .unwrap_or_else(|e| panic!("gnubg exported nothing for {}: {e}", ours.display()));
-        let (_, ga) = gulbara::record::replay(&a).unwrap();
-        let (_, gb) = gulbara::record::replay(&b).unwrap();
+        let (_, ga) = gulbara::anyrecord::replay_any(&a).unwrap();
+        let (_, gb) = gulbara::anyrecord::replay_any(&b).unwrap();
         assert_eq!(ga.len(), 1);
         assert_eq!(gb.len(), 1);
         assert_eq!(ga[0].final_state, gb[0].final_state);
@@ -587,8 +588,8 @@ fn our_match_records_with_the_cube_import_into_gnubg() {
         let b = std::fs::read_to_string(theirs)
             .unwrap_or_else(|e| panic!("gnubg exported nothing for {}: {e}", ours.display()));
         assert!(b.contains(" 5 point match"), "{b}");
-        let (_, ga) = gulbara::record::replay(&a).unwrap();
-        let (_, gb) = gulbara::record::replay(&b).unwrap();
+        let (_, ga) = gulbara::anyrecord::replay_any(&a).unwrap();
+        let (_, gb) = gulbara::anyrecord::replay_any(&b).unwrap();
         assert_eq!(ga.len(), gb.len(), "{}", ours.display());
         for (x, y) in ga.iter().zip(&gb) {
             assert_eq!(x.final_state, y.final_state);

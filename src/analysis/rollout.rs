@@ -42,11 +42,11 @@ use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::eval::{Evaluator, Probs, probs_for};
-use crate::matchplay::shard::Shard;
 use crate::notation::parse_move_token;
 use crate::rules::turn::{MoveToken, TurnError, TurnSequence};
 use crate::rules::{GameState, RuleOptions, Side, Step};
 use crate::search::{INNER_PREFILTER, Limits, Search};
+use crate::sharding::Shard;
 use crate::splitmix::{SplitMix, mix};
 use crate::stats::mean_se_of_sums;
 
@@ -325,7 +325,7 @@ impl Iterator for TrialDice {
 
 /// A candidate play: its steps (every stage) and the state after it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Play {
+pub struct CandidatePlay {
     /// The steps in the mover's numbering.
     pub steps: Vec<Step>,
     /// The state after the whole turn.
@@ -350,7 +350,7 @@ pub fn parse_plays(
     start: &GameState,
     opts: &RuleOptions,
     words: &[&str],
-) -> Result<Vec<Play>, PlaysError> {
+) -> Result<Vec<CandidatePlay>, PlaysError> {
     let err = |i: usize, reason: String| PlaysError {
         index: Some(i + 1),
         reason,
@@ -360,9 +360,9 @@ pub fn parse_plays(
     let mut given = 0usize;
     // Where the play being read began (its first word's index).
     let mut begun = 0usize;
-    let finish = |turn: TurnSequence<'_>| -> Result<Play, TurnError> {
+    let finish = |turn: TurnSequence<'_>| -> Result<CandidatePlay, TurnError> {
         let (end, stages) = turn.finish_with_stages()?;
-        Ok(Play {
+        Ok(CandidatePlay {
             steps: stages.into_iter().flat_map(|s| s.steps).collect(),
             end,
         })
@@ -677,7 +677,10 @@ pub fn merge_trials(roots: usize, luck: bool, trials: &mut [(u64, Vec<Trial>)]) 
 
 /// The roots of a rollout of candidate plays from `state` (each play's end,
 /// for the side to move), with each play's text.
-pub fn candidate_roots(state: &GameState, plays: &[Play]) -> (Vec<Root>, Vec<Option<String>>) {
+pub fn candidate_roots(
+    state: &GameState,
+    plays: &[CandidatePlay],
+) -> (Vec<Root>, Vec<Option<String>>) {
     plays
         .iter()
         .map(|p| {

@@ -5,7 +5,8 @@
 //!
 //! The position is set up with protocol lines (`--setup`: `set`,
 //! `newgame`, `position`, `dice`), applied to an engine as a session
-//! applies them, so a rollout here means what `rollout` means there.
+//! applies them (by `crate::cli::rollout`), so a rollout here means what
+//! `rollout` means there.
 
 use std::sync::atomic::AtomicBool;
 
@@ -13,10 +14,9 @@ use crate::analysis::rollout::{
     MAX_CANDIDATES, MAX_GAMES, MAX_TRUNCATE, Rollout, RolloutParams, Root, Stats, Trial,
     before_roll_root, candidate_roots, merge_trials, parse_plays, stats_fields,
 };
-use crate::engine::{Engine, EngineConfig};
-use crate::matchplay::shard::{Shard, ShardError, ShardTally};
-use crate::protocol::{Command, apply_setup, parse_command};
+use crate::engine::Engine;
 use crate::rules::Variant;
+use crate::sharding::{Shard, ShardError, ShardTally};
 
 /// The most trial results (trials × plays) one process keeps for its
 /// shard file (each is ten floats).
@@ -278,39 +278,75 @@ pub struct RolloutJob {
     pub shard: Shard,
 }
 
-/// Runs a rollout job: the setup lines applied to an engine (a line the
-/// protocol would answer with an `error` fails the job), then this
-/// shard's trials.
-pub fn run(job: &RolloutJob) -> anyhow::Result<RolloutShard> {
-    if job.games == 0 || job.games > MAX_GAMES {
-        anyhow::bail!("--games must be 1..={MAX_GAMES}");
-    }
-    if job.truncate > MAX_TRUNCATE {
-        anyhow::bail!("--truncate must be at most {MAX_TRUNCATE}");
-    }
-    if job.ply.get() > 2 {
-        anyhow::bail!("--ply must be 1 or 2");
-    }
-    let mut engine = Engine::with_config(EngineConfig::default());
-    for line in &job.setup {
-        let applied = parse_command(line).and_then(|cmd| match cmd {
-            Command::Empty => Ok(()),
-            cmd => apply_setup(&mut engine, cmd),
-        });
-        if let Err(e) = applied {
-            anyhow::bail!("--setup {line:?}: {e}");
+/// Why a rollout job cannot run (its messages name `gulbara rollout`'s options).
+#[derive(Debug, thiserror::Error)]
+pub enum RolloutJobError {
+    /// Trials out of range.
+    #[error("--games must be 1..={MAX_GAMES}")]
+    Games,
+    /// Truncation out of range.
+    #[error("--truncate must be at most {MAX_TRUNCATE}")]
+    Truncate,
+    /// A ply the rollout players do not play.
+    #[error("--ply must be 1 or 2")]
+    Ply,
+    /// The position set up is a finished game.
+    #[error("the game is over in the position set up")]
+    GameOver,
+    /// Dice are set and no plays are named.
+    #[error("dice are set: name the plays to roll out with --moves")]
+    NoPlays,
+    /// The plays do not read.
+    #[error("--moves: {}", .0.reason)]
+    Moves(crate::analysis::rollout::PlaysError),
+    /// Too many plays.
+    #[error("at most {MAX_CANDIDATES} plays")]
+    TooManyPlays,
+    /// More trial results than a shard keeps.
+    #[error(
+        "{owned} trials of {plays} plays is more than {MAX_KEPT_RESULTS} results to keep: split the rollout into more shards"
+    )]
+    TooManyResults {
+        /// Trials this shard runs.
+        owned: u64,
+        /// Plays rolled out.
+        plays: usize,
+    },
+    /// The engine's evaluator does not load.
+    #[error(transparent)]
+    Evaluator(#[from] crate::engine::LoadNetError),
+}
+
+impl RolloutJob {
+    /// The job's own limits: trials, truncation and ply.
+    pub fn check(&self) -> Result<(), RolloutJobError> {
+        if self.games == 0 || self.games > MAX_GAMES {
+            return Err(RolloutJobError::Games);
         }
+        if self.truncate > MAX_TRUNCATE {
+            return Err(RolloutJobError::Truncate);
+        }
+        if self.ply.get() > 2 {
+            return Err(RolloutJobError::Ply);
+        }
+        Ok(())
     }
+}
+
+/// Runs a rollout job from the position `engine` was set up to (with the
+/// job's setup lines, by the caller): this shard's trials.
+pub fn run(job: &RolloutJob, engine: &Engine) -> Result<RolloutShard, RolloutJobError> {
+    job.check()?;
     let state = *engine.state();
     let opts = engine.settings().rules;
     if state.result().is_some() {
-        anyhow::bail!("the game is over in the position set up");
+        return Err(RolloutJobError::GameOver);
     }
     let (roots, names): (Vec<Root>, Vec<Option<String>>) = if job.moves.is_empty() {
         if state.stage_dice().is_some()
             && !matches!(state.pending, crate::rules::Pending::Remainder { .. })
         {
-            anyhow::bail!("dice are set: name the plays to roll out with --moves");
+            return Err(RolloutJobError::NoPlays);
         }
         (vec![before_roll_root(&state)], vec![None])
     } else {
@@ -319,20 +355,19 @@ pub fn run(job: &RolloutJob) -> anyhow::Result<RolloutShard> {
             .iter()
             .flat_map(|m| m.split_whitespace())
             .collect();
-        let plays = parse_plays(&state, &opts, &toks)
-            .map_err(|e| anyhow::anyhow!("--moves: {}", e.reason))?;
+        let plays = parse_plays(&state, &opts, &toks).map_err(RolloutJobError::Moves)?;
         if plays.len() > MAX_CANDIDATES {
-            anyhow::bail!("at most {MAX_CANDIDATES} plays");
+            return Err(RolloutJobError::TooManyPlays);
         }
         candidate_roots(&state, &plays)
     };
     // Every trial's results are kept for the shard file: bound what that holds.
     let owned = job.shard.units(job.games as usize).count() as u64;
     if owned * roots.len() as u64 > MAX_KEPT_RESULTS {
-        anyhow::bail!(
-            "{owned} trials of {} plays is more than {MAX_KEPT_RESULTS} results to keep: split the rollout into more shards",
-            roots.len()
-        );
+        return Err(RolloutJobError::TooManyResults {
+            owned,
+            plays: roots.len(),
+        });
     }
     let params = RolloutParams {
         games: job.games,

@@ -48,8 +48,8 @@ pub struct AnalyseArgs {
 pub fn run(a: AnalyseArgs) -> anyhow::Result<()> {
     let text = std::fs::read_to_string(&a.file)
         .with_context(|| format!("cannot read {}", a.file.display()))?;
-    let (opts, games) =
-        crate::record::replay(&text).map_err(|e| anyhow::anyhow!("{}: {e}", a.file.display()))?;
+    let (opts, games) = crate::anyrecord::replay_any(&text)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", a.file.display()))?;
     let variant = opts.variant;
     anyhow::ensure!(
         a.eval == "net" || a.weights.is_none(),

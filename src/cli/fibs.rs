@@ -1,10 +1,10 @@
-//! `gulbara fibs`: a FIBS bot (see [`crate::fibs`] and docs/CLIENTS.md).
+//! `gulbara fibs`: a FIBS bot (see [`crate::frontends::fibs`] and docs/CLIENTS.md).
 
 use std::time::Duration;
 
 use clap::Args;
 
-use crate::fibs::bot::{Bot, BotConfig, register};
+use crate::frontends::fibs::bot::{Bot, BotConfig, register};
 
 /// Options of `fibs`.
 #[derive(Args, Debug)]

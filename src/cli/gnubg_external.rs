@@ -11,7 +11,7 @@ pub struct GnubgExternalArgs {
     /// a free one, printed on stderr), or a Unix socket path. gnubg connects
     /// with `set player N external ADDRESS`.
     #[arg(long, default_value = "127.0.0.1:7668")]
-    pub listen: crate::gnubg::external::ListenAddr,
+    pub listen: crate::frontends::gnubg_external::ListenAddr,
     /// The game: backgammon or short_nardy.
     #[arg(long, default_value = "backgammon")]
     pub variant: Variant,
@@ -24,7 +24,7 @@ pub struct GnubgExternalArgs {
 /// Runs `gnubg-external`: answers gnubg's decisions, one connection at a time.
 pub fn run(a: GnubgExternalArgs) -> anyhow::Result<()> {
     let settings = super::set_pairs(&a.set)?;
-    let bridge = crate::gnubg::external::Bridge::new(a.variant, &settings)
+    let bridge = crate::frontends::gnubg_external::Bridge::new(a.variant, &settings)
         .map_err(|e| anyhow::anyhow!("gnubg-external: {e}"))?;
-    crate::gnubg::external::serve(a.listen, bridge)
+    Ok(crate::frontends::gnubg_external::serve(a.listen, bridge)?)
 }

@@ -53,7 +53,7 @@ pub struct LabelArgs {
     pub seed: u64,
     /// Label only the positions whose index is I modulo N (`I/N`).
     #[arg(long, value_name = "I/N")]
-    pub shard: Option<crate::matchplay::shard::Shard>,
+    pub shard: Option<crate::sharding::Shard>,
     /// Threads, each labelling whole positions.
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
@@ -112,7 +112,7 @@ pub fn run(a: LabelArgs) -> anyhow::Result<()> {
     let found = read_found(&a.positions, a.variant)?;
     let seeds = seed_indices(&found.iter().map(|(k, _)| *k).collect::<Vec<_>>());
     let positions: Vec<GameState> = found.into_iter().map(|(_, s)| s).collect();
-    let shard = a.shard.unwrap_or(crate::matchplay::shard::Shard::WHOLE);
+    let shard = a.shard.unwrap_or(crate::sharding::Shard::WHOLE);
     let done = done_indices(&a.out)?;
     let todo: Vec<usize> = shard
         .units(positions.len())

@@ -182,10 +182,7 @@ pub fn run(mut a: MatchArgs) -> anyhow::Result<()> {
     if a.games == 0 {
         bail!("--games must be at least 1");
     }
-    let shard = a
-        .split
-        .shard
-        .unwrap_or(crate::matchplay::shard::Shard::WHOLE);
+    let shard = a.split.shard.unwrap_or(crate::sharding::Shard::WHOLE);
     if sprt.is_some() && shard.count > 1 {
         bail!("--sprt needs the whole match: it cannot stop a sharded one");
     }
@@ -219,6 +216,12 @@ pub fn run(mut a: MatchArgs) -> anyhow::Result<()> {
         crate::matchplay::shard_of(&cfg, &report).to_json()
     })?;
     print_report(&report, a.json);
+    if let Some(first) = report.record_errors.first() {
+        bail!(
+            "records not written ({} file(s) or more); the first: {first}",
+            report.record_errors.len()
+        );
+    }
     Ok(())
 }
 

@@ -39,12 +39,11 @@ pub fn run(a: MergeArgs) -> anyhow::Result<()> {
             bail!("{name}: {len} bytes, more than any shard file ({MAX_SHARD_FILE})");
         }
         let text = std::fs::read_to_string(f).with_context(|| format!("cannot read {name}"))?;
-        let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
-            crate::matchplay::shard::ShardError::Format {
+        let value: serde_json::Value =
+            serde_json::from_str(&text).map_err(|e| crate::sharding::ShardError::Format {
                 file: name.clone(),
                 why: format!("JSON: {e}"),
-            }
-        })?;
+            })?;
         values.push((name, value));
     }
     let rollout = values

@@ -186,7 +186,7 @@ pub struct SplitArgs {
     /// mirrored pairs, a rollout's trials. `gulbara merge` combines the
     /// shards' `--out` files into the whole job's report.
     #[arg(long, value_name = "I/N")]
-    pub shard: Option<crate::matchplay::shard::Shard>,
+    pub shard: Option<crate::sharding::Shard>,
     /// Write every unit's results as JSON (a shard file for `gulbara merge`).
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,

@@ -5,8 +5,8 @@ use std::path::PathBuf;
 use anyhow::Context;
 use clap::Args;
 
+use crate::anyrecord::replay_any;
 use crate::notation::state_text;
-use crate::record::replay;
 use crate::rules::Variant;
 
 /// Options of `replay`.
@@ -22,7 +22,8 @@ pub struct ReplayArgs {
 pub fn run(a: ReplayArgs) -> anyhow::Result<()> {
     let text = std::fs::read_to_string(&a.file)
         .with_context(|| format!("cannot read {}", a.file.display()))?;
-    let (opts, games) = replay(&text).map_err(|e| anyhow::anyhow!("{}: {e}", a.file.display()))?;
+    let (opts, games) =
+        replay_any(&text).map_err(|e| anyhow::anyhow!("{}: {e}", a.file.display()))?;
     let rotating = games.iter().any(|g| g.opts != opts);
     if opts.variant != Variant::default() || rotating {
         println!("variant {}", opts.variant);

@@ -3,6 +3,8 @@
 use clap::Args;
 
 use super::{SplitArgs, write_json};
+use crate::engine::{Engine, EngineConfig};
+use crate::protocol::{Command, apply_setup, parse_command};
 
 /// Options of `rollout`.
 #[derive(Args, Debug)]
@@ -50,12 +52,22 @@ pub fn run(a: RolloutCliArgs) -> anyhow::Result<()> {
         seed: a.seed,
         luck: !a.no_luck,
         threads: a.threads,
-        shard: a
-            .split
-            .shard
-            .unwrap_or(crate::matchplay::shard::Shard::WHOLE),
+        shard: a.split.shard.unwrap_or(crate::sharding::Shard::WHOLE),
     };
-    let done = crate::analysis::shard::run(&job)?;
+    job.check()?;
+    // The setup lines applied to an engine: a line the protocol would
+    // answer with an `error` fails the job.
+    let mut engine = Engine::with_config(EngineConfig::default());
+    for line in &job.setup {
+        let applied = parse_command(line).and_then(|cmd| match cmd {
+            Command::Empty => Ok(()),
+            cmd => apply_setup(&mut engine, cmd),
+        });
+        if let Err(e) = applied {
+            anyhow::bail!("--setup {line:?}: {e}");
+        }
+    }
+    let done = crate::analysis::shard::run(&job, &engine)?;
     write_json(&a.split.out, || done.to_json())?;
     for l in done.result_lines() {
         println!("{l}");

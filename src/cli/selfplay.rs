@@ -37,7 +37,7 @@ pub struct SelfplayArgs {
     /// Play only the pairs whose number is I modulo N (`I/N`): the records
     /// of all N shards, put in one folder, are the unsharded run's.
     #[arg(long, value_name = "I/N")]
-    pub shard: Option<crate::matchplay::shard::Shard>,
+    pub shard: Option<crate::sharding::Shard>,
 }
 
 /// Runs `selfplay`: the baseline player of the variant against itself,
@@ -63,12 +63,18 @@ pub fn run(a: SelfplayArgs) -> anyhow::Result<()> {
         sprt: None,
         records: Some(a.records.clone()),
         progress: true,
-        shard: a.shard.unwrap_or(crate::matchplay::shard::Shard::WHOLE),
+        shard: a.shard.unwrap_or(crate::sharding::Shard::WHOLE),
         session: crate::cube::SessionSpec::cubeless(),
     };
     check_builtins(&cfg)?;
     let report = run_match(&cfg);
     print!("{}", report.to_text());
+    if let Some(first) = report.record_errors.first() {
+        anyhow::bail!(
+            "records not written ({} file(s) or more); the first: {first}",
+            report.record_errors.len()
+        );
+    }
     println!("records in {}", a.records.display());
     Ok(())
 }

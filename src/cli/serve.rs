@@ -99,5 +99,5 @@ impl ServeArgs {
 
 /// Runs `serve`.
 pub fn run(a: ServeArgs) -> anyhow::Result<()> {
-    server::serve(a.config())
+    Ok(server::serve(a.config())?)
 }

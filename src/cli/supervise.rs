@@ -280,7 +280,7 @@ fn choose(
             sprt: None,
             records: None,
             progress: false,
-            shard: crate::matchplay::shard::Shard::WHOLE,
+            shard: crate::sharding::Shard::WHOLE,
             session: crate::cube::SessionSpec::cubeless(),
         };
         let report = crate::matchplay::run_match(&cfg);

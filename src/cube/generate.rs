@@ -1,6 +1,7 @@
 //! Match equity tables for the games that have no published one, from the
 //! game's own results: how often a game ends in a gammon (mars) or a
-//! backgammon when the shipped network plays itself, then the match
+//! backgammon when the shipped network plays itself (measured by
+//! `crate::analysis::met_rates`, which runs the matches), then the match
 //! recursion over those results.
 //!
 //! These tables are for matches played without the cube (the Gul bara and
@@ -12,9 +13,7 @@
 
 use std::fmt::Write as _;
 
-use crate::matchplay::engine::EngineSpec;
-use crate::matchplay::{MatchConfig, run_match};
-use crate::rules::{RuleOptions, Variant};
+use crate::rules::Variant;
 
 /// How a game of a variant ends between equal players.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -25,32 +24,6 @@ pub struct Rates {
     pub gammon: f64,
     /// Share of games won by a backgammon.
     pub backgammon: f64,
-}
-
-/// Measures `variant`'s result rates over `games` games of the shipped
-/// network against itself at 0-ply (gnubg's naming), on mirrored dice.
-pub fn measure(variant: Variant, games: usize, seed: u64, jobs: usize) -> Rates {
-    let spec = |name: &str| EngineSpec {
-        cmd: "builtin:net".into(),
-        name: name.into(),
-        options: vec![("engine.ply".into(), "1".into())],
-    };
-    let cfg = MatchConfig::quiet(
-        [spec("a"), spec("b")],
-        RuleOptions::for_variant(variant),
-        games.max(2),
-        seed,
-        jobs.max(1),
-    );
-    let r = run_match(&cfg);
-    let n = r.games.max(1) as f64;
-    let bg = f64::from(r.backgammons[0] + r.backgammons[1]) / n;
-    let gammon = f64::from(r.mars[0] + r.mars[1]) / n - bg;
-    Rates {
-        games: r.games,
-        gammon: gammon.max(0.0),
-        backgammon: bg,
-    }
 }
 
 /// The match equity table to `length` points of a game without the cube

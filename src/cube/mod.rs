@@ -8,14 +8,14 @@
 pub mod generate;
 pub mod janowski;
 pub mod kazaross_xg2;
-pub mod match_play;
 pub mod met;
+pub mod mwc;
 pub mod spec;
 pub mod state;
 
 pub use janowski::{CubeAction, CubeDecision, CubeView, efficiency, money_decision, money_equity};
-pub use match_play::{MatchScore, match_decision, match_mwc};
 pub use met::{Met, kazaross_xg2, met_for};
+pub use mwc::{MatchScore, match_decision, match_mwc};
 pub use spec::{SessionSpec, SessionSpecError};
 pub use state::{
     CubeAnswer, CubeOwner, CubeStateError, MatchState, SessionKind, SessionRules, cubeless,

@@ -6,10 +6,10 @@
 //! session ([`crate::protocol::Session`]) over its lines, the gnubg bridge,
 //! `gulbara rollout`, the match runner's in-process players (and through
 //! them the training gate), and the fuzz targets. Settings come typed
-//! ([`Settings`], [`Setting`]); the protocol's key/value layer
-//! ([`crate::protocol::settings`]) is the one place that parses them from
-//! text.
+//! ([`Settings`], [`Setting`]); the key table ([`keys`]) is the one place
+//! that parses them from text, for the protocol and every other front end.
 
+pub mod keys;
 pub mod settings;
 pub mod weights;
 mod worker;
@@ -23,6 +23,7 @@ use crate::eval::{Evaluator, GameNet, Probs};
 use crate::rules::{GameState, Side, Variant};
 use crate::search::{Candidate, Limits, Search};
 
+pub use keys::SettingError;
 pub use settings::{EvalKind, Ply, RaceKind, Setting, Settings, Weights};
 pub use weights::{FileAccess, LoadNetError, load_net};
 use worker::Worker;

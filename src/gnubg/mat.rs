@@ -666,7 +666,7 @@ mod tests {
             g.note.as_deref(),
             Some("ended by a resignation: Wins 1 point")
         );
-        let (_, games) = crate::record::replay(text).unwrap();
+        let (_, games) = crate::anyrecord::replay_any(text).unwrap();
         assert!(games[0].final_state.result().is_none());
     }
 

@@ -7,8 +7,6 @@
 //!
 //! Only the hitting games (backgammon, short nardy) share gnubg's board.
 
-pub mod board_answer;
-pub mod external;
 pub mod fibs;
 pub mod mat;
 pub mod matchid;

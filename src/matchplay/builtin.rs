@@ -21,11 +21,10 @@ use rand::{RngExt, SeedableRng};
 
 use super::engine::EngineError;
 use crate::cube::CubeAnswer;
-use crate::engine::{Engine, EngineConfig, EvalKind, Setting, SetupError};
+use crate::engine::{Engine, EngineConfig, EvalKind, Setting, Settings, SetupError};
 use crate::eval::Evaluator;
 use crate::game::{CubeRequest, Player, PlayerFault, Turn, TurnRequest};
 use crate::notation::state_text;
-use crate::protocol::Settings;
 use crate::rules::{StageGen, Variant};
 
 /// How a builtin player chooses.

@@ -17,7 +17,7 @@ use crate::rules::Side;
 /// one is a protocol fault and ends the reading of that engine.
 pub const MAX_LINE_BYTES: usize = 64 * 1024;
 
-/// Lines read from an engine and not yet taken by [`Engine::expect`]; when
+/// Lines read from an engine and not yet taken by [`ExternalEngine::expect`]; when
 /// the queue is full the reader stops reading (the engine's pipe fills).
 pub const LINE_QUEUE: usize = 1024;
 
@@ -99,8 +99,9 @@ pub enum EngineError {
     #[error("cannot start engine: unknown builtin player '{0}' (heuristic, net, random)")]
     UnknownBuiltin(String),
     /// An in-process player's option is not a setting, or not a value of it.
-    #[error("cannot start engine: {0}")]
-    Setting(#[source] crate::protocol::ProtocolError),
+    // The detail as the protocol's `set` would answer it.
+    #[error("cannot start engine: error bad_value {0}")]
+    Setting(#[source] crate::engine::SettingError),
     /// An in-process player's engine refused its setup.
     #[error("cannot start engine: {0}")]
     Setup(#[source] crate::engine::SetupError),
@@ -140,8 +141,9 @@ enum Incoming {
     TooLong,
 }
 
-/// A live engine.
-pub struct Engine {
+/// An external engine, live: its child process (over pipes) or its TCP
+/// connection.
+pub struct ExternalEngine {
     link: Link,
     lines: Receiver<Incoming>,
     /// Lines the engine wrote that were not the awaited answer (for logs).
@@ -223,13 +225,13 @@ fn reader_thread<R: std::io::Read + Send + 'static>(r: R) -> Receiver<Incoming> 
     rx
 }
 
-impl Engine {
+impl ExternalEngine {
     /// Starts (or connects to) the engine, does the handshake and sends its options.
     pub fn start(
         spec: &EngineSpec,
         extra: &[(String, String)],
         timeout: Duration,
-    ) -> Result<Engine, EngineError> {
+    ) -> Result<ExternalEngine, EngineError> {
         let mut engine = if let Some(addr) = spec.cmd.strip_prefix("tcp://") {
             let stream = TcpStream::connect(addr).map_err(|source| EngineError::Start {
                 what: addr.to_string(),
@@ -240,7 +242,7 @@ impl Engine {
                 what: addr.to_string(),
                 source,
             })?;
-            Engine {
+            ExternalEngine {
                 link: Link::Tcp(stream),
                 lines: reader_thread(read),
                 chatter: Vec::new(),
@@ -266,7 +268,7 @@ impl Engine {
                 .stdout
                 .take()
                 .ok_or_else(|| no_pipe(&spec.cmd, "stdout"))?;
-            Engine {
+            ExternalEngine {
                 link: Link::Process(child, stdin),
                 lines: reader_thread(stdout),
                 chatter: Vec::new(),
@@ -397,7 +399,7 @@ impl Engine {
     }
 }
 
-impl Drop for Engine {
+impl Drop for ExternalEngine {
     fn drop(&mut self) {
         match &mut self.link {
             Link::Process(child, _) => {
@@ -483,7 +485,7 @@ mod tests {
             name: "x".into(),
             options: Vec::new(),
         };
-        let Err(e) = Engine::start(&spec, &[], Duration::from_secs(5)) else {
+        let Err(e) = ExternalEngine::start(&spec, &[], Duration::from_secs(5)) else {
             panic!("a missing program started");
         };
         let source = std::error::Error::source(&e).expect("a source");
@@ -571,7 +573,7 @@ mod tests {
 /// (read with [`notation::apply_turn`], so an illegal answer is told in the
 /// words the engine used).
 pub struct TextPlayer {
-    engine: Option<Engine>,
+    engine: Option<ExternalEngine>,
     move_timeout: Duration,
     /// The session last announced with `newsession` (its kind and rules).
     announced: Option<(SessionKind, SessionRules)>,
@@ -579,7 +581,7 @@ pub struct TextPlayer {
 
 impl TextPlayer {
     /// Seats `engine`, which has `move_timeout` for each turn.
-    pub fn new(engine: Engine, move_timeout: Duration) -> TextPlayer {
+    pub fn new(engine: ExternalEngine, move_timeout: Duration) -> TextPlayer {
         TextPlayer {
             engine: Some(engine),
             move_timeout,
@@ -591,7 +593,7 @@ impl TextPlayer {
     /// kind or rules changed, then the score and the cube. A money session
     /// without the cube is told nothing, so that engines which know no
     /// session commands play cubeless money games as before.
-    fn engine_in(&mut self, session: &MatchState) -> Result<&mut Engine, PlayerFault> {
+    fn engine_in(&mut self, session: &MatchState) -> Result<&mut ExternalEngine, PlayerFault> {
         let engine = self
             .engine
             .as_mut()

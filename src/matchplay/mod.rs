@@ -23,8 +23,9 @@ use crate::record::{Record, RecordedGame, RecordedTurn, game_tags, write_record}
 use crate::rules::dice::{GameStart, SeededDice};
 use crate::rules::{EvalFamily, GameState, RuleOptions, Side, Variant};
 use crate::search::Search;
+use crate::sharding::pair_seed;
 use builtin::Builtin;
-use engine::{Engine, EngineError, EngineSpec, TextPlayer};
+use engine::{EngineError, EngineSpec, ExternalEngine, TextPlayer};
 use sessions::{CubeCounts, MatchResult, MatchTally, SessionSpec};
 use stats::{Sprt, SprtState, mean_se};
 
@@ -94,7 +95,7 @@ pub struct MatchConfig {
     /// Show a progress bar on stderr.
     pub progress: bool,
     /// The pairs this process plays (all of them unless sharded).
-    pub shard: shard::Shard,
+    pub shard: crate::sharding::Shard,
     /// What a pair is: two money games, or two matches (seats swapped,
     /// game k of both on the same dice); with or without the cube.
     pub session: SessionSpec,
@@ -148,7 +149,7 @@ impl MatchConfig {
             sprt: None,
             records: None,
             progress: false,
-            shard: shard::Shard::WHOLE,
+            shard: crate::sharding::Shard::WHOLE,
             session: SessionSpec::cubeless(),
             rotation: Vec::new(),
             winner_starts: false,
@@ -185,7 +186,7 @@ pub struct GameOutcome {
 
 /// How one game went, without its record: what a shard file keeps.
 #[derive(Clone, Debug, PartialEq)]
-pub struct GameResult {
+pub struct GameSummary {
     /// Which engine played White.
     pub white_engine: usize,
     /// Points for engine 0 (negative when engine 1 won).
@@ -211,7 +212,7 @@ pub struct PairOutcome {
     pub dice_seed: u64,
     /// Its games, engine 0 playing White first (in matches: the first
     /// match's games, then the second's).
-    pub games: Vec<GameResult>,
+    pub games: Vec<GameSummary>,
     /// Its two matches, engine 0 playing White in the first; empty in
     /// money play.
     pub matches: Vec<MatchResult>,
@@ -219,8 +220,8 @@ pub struct PairOutcome {
 
 impl GameOutcome {
     /// The result without the record.
-    pub fn result(&self) -> GameResult {
-        GameResult {
+    pub fn result(&self) -> GameSummary {
+        GameSummary {
             white_engine: self.white_engine,
             points: self.points,
             winner: self.winner,
@@ -272,6 +273,9 @@ pub struct MatchReport {
     pub sprt: Option<SprtState>,
     /// Forfeit reasons (first few).
     pub forfeit_log: Vec<String>,
+    /// Record files that could not be written (`--records`): the file and
+    /// why, the first few. Empty when every record was written.
+    pub record_errors: Vec<String>,
     /// Every finished pair, in pair order (what `--out` writes).
     pub pairs: Vec<PairOutcome>,
 }
@@ -306,6 +310,7 @@ impl MatchReport {
             luck_ppg: None,
             sprt: None,
             forfeit_log: Vec::new(),
+            record_errors: Vec::new(),
             pairs: pairs.to_vec(),
         };
         if let Some(length) = session.match_length() {
@@ -504,11 +509,6 @@ impl MatchReport {
     }
 }
 
-/// Seed of pair `i` of a match seeded `seed` (splitmix64).
-pub fn pair_seed(seed: u64, i: usize) -> u64 {
-    crate::splitmix::nth(seed, i as u64)
-}
-
 /// Plays the side to move's turn from `start` (a stage pending) with the
 /// engine's words: they must make up exactly that turn.
 pub fn referee_turn(
@@ -593,7 +593,8 @@ fn start_player(
         all.extend(extra);
         Box::new(Builtin::new(kind, &all)?)
     } else {
-        let engine = Engine::start(spec, &extra, cfg.move_timeout.max(Duration::from_secs(10)))?;
+        let engine =
+            ExternalEngine::start(spec, &extra, cfg.move_timeout.max(Duration::from_secs(10)))?;
         Box::new(TextPlayer::new(engine, cfg.move_timeout))
     })
 }
@@ -957,9 +958,20 @@ fn play_seating(seats: &mut Seats, pair: usize, white_engine: usize, dice_seed: 
     }
 }
 
+/// The most record write errors a report keeps.
+const MAX_RECORD_ERRORS: usize = 10;
+
 /// Writes `seating`'s record (one file per money game, one per match)
-/// into `dir`, and a gnubg `.mat` beside it where gnubg has the game.
-fn write_records(cfg: &MatchConfig, dir: &std::path::Path, seating: &Seating) {
+/// into `dir`, and a gnubg `.mat` beside it where gnubg has the game; the
+/// first file that cannot be written, and why.
+fn write_records(
+    cfg: &MatchConfig,
+    dir: &std::path::Path,
+    seating: &Seating,
+) -> Result<(), String> {
+    let write = |path: std::path::PathBuf, text: String| {
+        std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))
+    };
     let n = seating.pair * 2 + seating.white_engine + 1;
     let mut tags = vec![("Event".to_string(), "gulbara match".to_string())];
     tags.extend(game_tags(&cfg.rules));
@@ -986,16 +998,15 @@ fn write_records(cfg: &MatchConfig, dir: &std::path::Path, seating: &Seating) {
     } else {
         format!("game-{n:06}")
     };
-    let _ = std::fs::write(dir.join(format!("{stem}.txt")), write_record(&rec));
+    write(dir.join(format!("{stem}.txt")), write_record(&rec))?;
     // Backgammon and short nardy also as gnubg's .mat (`import mat`).
     if cfg.rules.variant.spec().gnubg && cfg.rotation.is_empty() {
         match crate::gnubg::mat::write(&cfg.rules, &rec.tags, &rec.games) {
-            Ok(mat) => {
-                let _ = std::fs::write(dir.join(format!("{stem}.mat")), mat);
-            }
+            Ok(mat) => write(dir.join(format!("{stem}.mat")), mat)?,
             Err(e) => tracing::warn!(error = %e, "no .mat record"),
         }
     }
+    Ok(())
 }
 
 /// Plays a match.
@@ -1025,8 +1036,11 @@ pub fn run_match(cfg: &MatchConfig) -> MatchReport {
     let names = [cfg.engines[0].name.clone(), cfg.engines[1].name.clone()];
     let mut sprt_state = None;
     let mut done: Vec<PairOutcome> = Vec::new();
-    if let Some(dir) = &cfg.records {
-        let _ = std::fs::create_dir_all(dir);
+    let mut record_errors = Vec::new();
+    if let Some(dir) = &cfg.records
+        && let Err(e) = std::fs::create_dir_all(dir)
+    {
+        record_errors.push(format!("{}: {e}", dir.display()));
     }
     std::thread::scope(|sc| {
         for _ in 0..cfg.jobs.max(1) {
@@ -1075,15 +1089,20 @@ pub fn run_match(cfg: &MatchConfig) -> MatchReport {
             if let Some(w) = won {
                 wins[w] += 1;
             }
-            if let Some(dir) = &cfg.records {
-                write_records(cfg, dir, &seating);
+            if let Some(dir) = &cfg.records
+                && let Err(e) = write_records(cfg, dir, &seating)
+            {
+                tracing::error!(error = %e, "record not written");
+                if record_errors.len() < MAX_RECORD_ERRORS {
+                    record_errors.push(e);
+                }
             }
             let pair = seating.pair;
             let entry = by_pair.entry(pair).or_default();
             entry.push(seating);
             if entry.len() == 2 {
                 entry.sort_by_key(|s| s.white_engine);
-                let games: Vec<GameResult> = entry
+                let games: Vec<GameSummary> = entry
                     .iter()
                     .flat_map(|s| s.games.iter().map(GameOutcome::result))
                     .collect();
@@ -1122,6 +1141,7 @@ pub fn run_match(cfg: &MatchConfig) -> MatchReport {
         cfg.luck_adjust,
     );
     report.sprt = sprt_state;
+    report.record_errors = record_errors;
     report.rotation = cfg.rotation_variants();
     report.winner_starts = cfg.winner_starts && cfg.session.match_length().is_some();
     if cfg.sprt.is_some() && report.sprt.is_none() {
@@ -1265,7 +1285,7 @@ mod match_tests {
             sprt: None,
             records: None,
             progress: false,
-            shard: shard::Shard::WHOLE,
+            shard: crate::sharding::Shard::WHOLE,
             session: SessionSpec::cubeless(),
             rotation: Vec::new(),
             winner_starts: false,
@@ -1306,7 +1326,7 @@ mod match_tests {
                 sprt: None,
                 records: None,
                 progress: false,
-                shard: shard::Shard::WHOLE,
+                shard: crate::sharding::Shard::WHOLE,
                 session: SessionSpec::cubeless(),
                 rotation: Vec::new(),
                 winner_starts: false,
@@ -1361,7 +1381,7 @@ mod match_tests {
             sprt: None,
             records: Some(dir.clone()),
             progress: false,
-            shard: shard::Shard::WHOLE,
+            shard: crate::sharding::Shard::WHOLE,
             session: "match 5 cube on crawford on".parse().unwrap(),
             rotation: Vec::new(),
             winner_starts: false,
@@ -1402,7 +1422,7 @@ mod match_tests {
             let (_, games) = crate::record::replay(&text).unwrap();
             let mat = std::fs::read_to_string(dir.join(format!("match-{n:06}.mat"))).unwrap();
             assert!(mat.contains(" 5 point match"));
-            let (_, from_mat) = crate::record::replay(&mat).unwrap();
+            let (_, from_mat) = crate::anyrecord::replay_any(&mat).unwrap();
             assert_eq!(games.len(), from_mat.len());
             for (g, h) in games.iter().zip(&from_mat) {
                 assert_eq!(g.final_state, h.final_state);
@@ -1443,7 +1463,7 @@ mod match_tests {
             sprt: None,
             records: Some(dir.clone()),
             progress: false,
-            shard: shard::Shard::WHOLE,
+            shard: crate::sharding::Shard::WHOLE,
             session: "match 5 cube off crawford on".parse().unwrap(),
             rotation: rotation.clone(),
             winner_starts: true,

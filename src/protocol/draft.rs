@@ -13,7 +13,7 @@
 //! waiting. Both are backgammon formats: the session plays them in its
 //! current game (a draft session starts in backgammon).
 
-use crate::gnubg::board_answer::{self, BoardAnswer};
+use crate::frontends::board_answer::{self, BoardAnswer};
 use crate::gnubg::fibs;
 use crate::protocol::cmd::position::{self, Base};
 use crate::protocol::error::ProtocolError;

@@ -112,24 +112,4 @@ impl fmt::Display for ProtocolError {
 
 impl std::error::Error for ProtocolError {}
 
-/// Shortens a user's token for an error message.
-pub fn quote(tok: &str) -> String {
-    const MAX: usize = 40;
-    // Control characters are shown escaped (`'a\rb'`), so the client sees
-    // what it sent; elsewhere in an error's detail they become spaces
-    // (`ProtocolError`'s Display).
-    let mut out = String::from("'");
-    for (i, c) in tok.chars().enumerate() {
-        if i == MAX {
-            out.push_str("...");
-            break;
-        }
-        if c.is_control() {
-            out.extend(c.escape_default());
-        } else {
-            out.push(c);
-        }
-    }
-    out.push('\'');
-    out
-}
+pub use crate::engine::keys::quote;

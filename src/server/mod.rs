@@ -16,6 +16,42 @@ pub mod web_api;
 
 pub use tcp::ServeConfig;
 
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+/// Why the server could not start or stopped serving.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    /// `--weights-dir` cannot be resolved.
+    #[error("--weights-dir {}: {source}", .dir.display())]
+    WeightsDir {
+        /// The directory given.
+        dir: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// `--weights-dir` is not a directory.
+    #[error("--weights-dir {}: not a directory", .0.display())]
+    NotADirectory(PathBuf),
+    /// A listening socket cannot be bound.
+    #[error("cannot listen on {addr}: {source}")]
+    Listen {
+        /// The address.
+        addr: SocketAddr,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The TCP listener failed.
+    #[error("accepting connections failed: {0}")]
+    Accept(#[source] std::io::Error),
+    /// The HTTP listener failed.
+    #[error("serving HTTP failed: {0}")]
+    Http(#[source] std::io::Error),
+    /// The runtime could not start, or the `listening` line not be written.
+    #[error(transparent)]
+    Io(#[from] std::io::Error),
+}
+
 /// Descriptors kept free for the listener, the runtime, stdio and a weights
 /// file being read, when `max_connections` is clamped to the limit.
 const RESERVED_DESCRIPTORS: u64 = 32;
@@ -43,7 +79,7 @@ fn descriptor_limit() -> Option<u64> {
 /// Checks and completes a configuration before serving: the connection
 /// limit is clamped below the descriptor limit, the weights directory made
 /// canonical, and a listener that is not on loopback is warned about.
-pub fn prepare(mut config: ServeConfig) -> anyhow::Result<ServeConfig> {
+pub fn prepare(mut config: ServeConfig) -> Result<ServeConfig, ServeError> {
     if let Some(limit) = descriptor_limit() {
         let usable = limit.saturating_sub(RESERVED_DESCRIPTORS).max(1) as usize;
         if config.max_connections > usable {
@@ -60,9 +96,12 @@ pub fn prepare(mut config: ServeConfig) -> anyhow::Result<ServeConfig> {
     if let Some(dir) = &config.weights_dir {
         let real = dir
             .canonicalize()
-            .map_err(|e| anyhow::anyhow!("--weights-dir {}: {e}", dir.display()))?;
+            .map_err(|source| ServeError::WeightsDir {
+                dir: dir.clone(),
+                source,
+            })?;
         if !real.is_dir() {
-            anyhow::bail!("--weights-dir {}: not a directory", dir.display());
+            return Err(ServeError::NotADirectory(dir.clone()));
         }
         config.weights_dir = Some(real);
     }
@@ -79,12 +118,12 @@ pub fn prepare(mut config: ServeConfig) -> anyhow::Result<ServeConfig> {
 
 /// Binds `addr` and announces it on stdout as `listening <shown>`.
 async fn bind(
-    addr: std::net::SocketAddr,
-    show: impl Fn(std::net::SocketAddr) -> String,
-) -> anyhow::Result<tokio::net::TcpListener> {
+    addr: SocketAddr,
+    show: impl Fn(SocketAddr) -> String,
+) -> Result<tokio::net::TcpListener, ServeError> {
     let listener = tokio::net::TcpListener::bind(addr)
         .await
-        .map_err(|e| anyhow::anyhow!("cannot listen on {addr}: {e}"))?;
+        .map_err(|source| ServeError::Listen { addr, source })?;
     let bound = listener.local_addr()?;
     {
         use std::io::Write;
@@ -101,7 +140,7 @@ async fn bind(
 /// Prints `listening <addr>` (TCP) and `listening http://<addr>/` (HTTP)
 /// on stdout once each socket is bound (useful with port 0). Returns an
 /// error (a non-zero exit) when a listening socket fails.
-pub fn serve(config: ServeConfig) -> anyhow::Result<()> {
+pub fn serve(config: ServeConfig) -> Result<(), ServeError> {
     let config = prepare(config)?;
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -121,7 +160,7 @@ pub fn serve(config: ServeConfig) -> anyhow::Result<()> {
             match tcp {
                 Some(l) => tcp::run(l, config.clone(), slots.clone(), life.clone())
                     .await
-                    .map_err(|e| anyhow::anyhow!("accepting connections failed: {e}")),
+                    .map_err(ServeError::Accept),
                 None => std::future::pending().await,
             }
         };
@@ -129,7 +168,7 @@ pub fn serve(config: ServeConfig) -> anyhow::Result<()> {
             match http {
                 Some(l) => web::run(l, config.clone(), slots.clone(), life.clone())
                     .await
-                    .map_err(|e| anyhow::anyhow!("serving HTTP failed: {e}")),
+                    .map_err(ServeError::Http),
                 None => std::future::pending().await,
             }
         };

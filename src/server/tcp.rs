@@ -10,6 +10,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use tokio::net::{TcpListener, TcpStream};
+use tracing::Instrument;
 
 use super::connection::Connection;
 use super::driver::{self, Lifecycle, Member, Slot, Slots, drive};
@@ -142,11 +143,16 @@ impl Listener {
             match self.slots.take(peer.ip()) {
                 Ok(slot) => {
                     let config = self.config.clone();
-                    tokio::spawn(async move {
-                        tracing::info!(%peer, "connection opened");
-                        handle(stream, config, member, slot).await;
-                        tracing::info!(%peer, "connection closed");
-                    });
+                    // Everything the connection logs is under its span.
+                    let span = tracing::info_span!("connection", %peer);
+                    tokio::spawn(
+                        async move {
+                            tracing::info!(%peer, "connection opened");
+                            handle(stream, config, member, slot).await;
+                            tracing::info!(%peer, "connection closed");
+                        }
+                        .instrument(span),
+                    );
                 }
                 Err(why) => {
                     tracing::warn!(%peer, why, "refusing a connection");

@@ -18,6 +18,7 @@ use axum::routing::{get, post};
 use futures_util::stream::{SplitSink, SplitStream};
 use futures_util::{SinkExt, StreamExt};
 use tokio::net::TcpListener;
+use tracing::Instrument;
 
 use super::connection::{Frame, LineFramer};
 use super::driver::{self, Lifecycle, Member, Slot, Slots, drive};
@@ -216,18 +217,23 @@ async fn ws_upgrade(
     let ws = ws.max_message_size(max_message).max_frame_size(max_message);
     let member = state.life.join();
     let slot = state.slots.take(peer.ip());
-    let mut resp = ws.on_upgrade(move |socket| async move {
-        let (member, slot) = match (member, slot) {
-            (Some(m), Ok(s)) => (m, s),
-            (None, _) => return refuse(socket, "server shutting down").await,
-            (_, Err(why)) => {
-                tracing::warn!(%peer, why, "refusing a WebSocket");
-                return refuse(socket, why).await;
-            }
-        };
-        tracing::info!(%peer, "websocket opened");
-        session(socket, &state.config, member, slot).await;
-        tracing::info!(%peer, "websocket closed");
+    // Everything the connection logs is under its span.
+    let span = tracing::info_span!("websocket", %peer);
+    let mut resp = ws.on_upgrade(move |socket| {
+        async move {
+            let (member, slot) = match (member, slot) {
+                (Some(m), Ok(s)) => (m, s),
+                (None, _) => return refuse(socket, "server shutting down").await,
+                (_, Err(why)) => {
+                    tracing::warn!(%peer, why, "refusing a WebSocket");
+                    return refuse(socket, why).await;
+                }
+            };
+            tracing::info!(%peer, "websocket opened");
+            session(socket, &state.config, member, slot).await;
+            tracing::info!(%peer, "websocket closed");
+        }
+        .instrument(span)
     });
     resp.headers_mut()
         .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));

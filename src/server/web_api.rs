@@ -11,7 +11,8 @@
 
 use serde_json::{Value, json};
 
-use crate::record::{RecordError, replay};
+use crate::anyrecord::replay_any;
+use crate::record::RecordError;
 use crate::rules::{Pending, Side};
 
 /// The longest record either request reads.
@@ -55,7 +56,7 @@ fn check_size(text: &str) -> Result<(), ApiError> {
 /// `double=<N>:<answer>`, before the doubler's roll).
 pub fn record_json(text: &str) -> Result<Value, ApiError> {
     check_size(text)?;
-    let (opts, games) = replay(text)?;
+    let (opts, games) = replay_any(text)?;
     let games: Vec<Value> = games
         .iter()
         .map(|g| {
@@ -104,7 +105,7 @@ pub fn record_json(text: &str) -> Result<Value, ApiError> {
 /// their equities for the mover, and the equity lost.
 pub fn analyse_json(text: &str) -> Result<Value, ApiError> {
     check_size(text)?;
-    let (opts, games) = replay(text)?;
+    let (opts, games) = replay_any(text)?;
     let Some(first) = games.first() else {
         return Err(ApiError::Limit("the record has no game".into()));
     };

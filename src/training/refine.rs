@@ -16,9 +16,9 @@ use std::time::Instant;
 
 use crate::eval::Evaluator;
 use crate::eval::net::{Net, OUTPUTS, features_for};
-use crate::matchplay::pair_seed;
 use crate::rules::{GameState, RuleOptions, Side};
 use crate::search::Search;
+use crate::sharding::pair_seed;
 use crate::training::td::{
     RunFolder, counter_in, game_end_target, gate, lambda_returns, self_play,
 };

@@ -18,10 +18,11 @@ use crate::eval::net::{
     Forward, Inputs, LONG_INPUTS, LONG_LAYOUT, Net, NetOf, OUTPUTS, features_for,
 };
 use crate::matchplay::engine::EngineSpec;
-use crate::matchplay::{MatchConfig, pair_seed, run_match};
+use crate::matchplay::{MatchConfig, run_match};
 use crate::rules::dice::{DiceSource, SeededDice, open_game};
 use crate::rules::{EvalFamily, GameState, Pending, RuleOptions, Side, Variant};
 use crate::search::Search;
+use crate::sharding::pair_seed;
 
 /// Settings of a training run.
 #[derive(Clone, Debug)]

@@ -7,7 +7,7 @@
 //!
 //! Money play: Janowski's cubeful equities ([`crate::cube::janowski`]),
 //! per unit of the cube, with the cube's efficiency of the position. At a
-//! match score: match-winning chances ([`crate::cube::match_play`], `info
+//! match score: match-winning chances ([`crate::cube::mwc`], `info
 //! cube mwc ...`) through the Kazaross-XG2 table, which every game uses
 //! until it has a table of its own.
 

@@ -5,12 +5,11 @@ use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
 use super::clip::{self, Event, Toggles};
-use crate::cube::match_play::{MatchScore, dead};
 use crate::cube::met::met_for;
-use crate::engine::{Engine, EngineConfig, Setting};
-use crate::gnubg::board_answer::{self, AnswerError, BoardAnswer, session_of};
+use crate::cube::mwc::{MatchScore, dead};
+use crate::engine::{Engine, EngineConfig, Setting, SettingError, Settings, SetupError};
+use crate::frontends::board_answer::{self, AnswerError, BoardAnswer, session_of};
 use crate::gnubg::fibs::{self, BoardRequest, Decision};
-use crate::protocol::Settings;
 use crate::rules::{Side, Variant};
 
 /// `** ` lines in a row, with no board between, before the bot gives up.
@@ -59,9 +58,16 @@ pub enum BotError {
     /// The server refused the registration.
     #[error("registration refused: {0}")]
     Register(String),
-    /// The engine's settings are refused.
+    /// `game.variant` among the settings: FIBS plays backgammon.
+    #[error("engine settings: FIBS plays backgammon")]
+    VariantSetting,
+    /// A setting is not one the engine knows, or not a value it takes
+    /// (the detail as the protocol's `set` would answer it).
+    #[error("engine settings: error bad_value {0}")]
+    Setting(#[from] SettingError),
+    /// The engine refused the settings (weights that do not load).
     #[error("engine settings: {0}")]
-    Settings(String),
+    Setup(#[from] SetupError),
     /// A decision could not be made.
     #[error("decision: {0}")]
     Answer(#[from] AnswerError),
@@ -283,14 +289,11 @@ impl Bot {
         settings.apply(Setting::Variant(Variant::Backgammon));
         for (k, v) in &config.settings {
             if k == "game.variant" {
-                return Err(BotError::Settings("FIBS plays backgammon".into()));
+                return Err(BotError::VariantSetting);
             }
-            settings
-                .set(k, v)
-                .map_err(|e| BotError::Settings(e.to_string()))?;
+            settings.set(k, v)?;
         }
-        let engine = Engine::new(settings, EngineConfig::default())
-            .map_err(|e| BotError::Settings(e.to_string()))?;
+        let engine = Engine::new(settings, EngineConfig::default())?;
         let mut conn = Conn::open(&config.server, config.idle)?;
         conn.wait_for("login:")?;
         conn.send(&format!(

@@ -5,7 +5,7 @@
 //!
 //! [`clip`] reads the server's lines into events and writes moves;
 //! [`bot`] keeps the connection and decides; the decisions themselves
-//! come from [`crate::gnubg::board_answer`], as for gnubg's external
+//! come from [`crate::frontends::board_answer`], as for gnubg's external
 //! player and UBGI draft boards. docs/CLIENTS.md has a session to repeat
 //! on BaldLies.
 

@@ -24,10 +24,9 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use super::board_answer::{self, AnswerError, BoardAnswer};
-use super::fibs::{self, BoardRequest};
-use super::movetext;
-use crate::engine::{Engine, EngineConfig, Setting, SetupError};
-use crate::protocol::{ProtocolError, Settings};
+use crate::engine::{Engine, EngineConfig, Setting, SettingError, Settings, SetupError};
+use crate::gnubg::fibs::{self, BoardRequest};
+use crate::gnubg::movetext;
 use crate::rules::{Position, Step, Variant};
 
 /// Why a decision could not be answered.
@@ -38,10 +37,14 @@ pub enum BridgeError {
     Board(#[from] fibs::FibsError),
     /// The board is not a position of the variant.
     #[error("bad position: {0}")]
-    Position(#[from] super::BoardError),
-    /// A setting is not one the engine knows, or not a value it takes.
-    #[error(transparent)]
-    Engine(#[from] ProtocolError),
+    Position(#[from] crate::gnubg::BoardError),
+    /// A setting is not one the engine knows, or not a value it takes
+    /// (the detail as the protocol's `set` would answer it).
+    #[error("error bad_value {0}")]
+    Setting(#[from] SettingError),
+    /// `game.variant` among the settings: the variant is the bridge's own.
+    #[error("error bad_value game.variant is set with --variant")]
+    VariantSetting,
     /// The engine refused the settings (weights that do not load).
     #[error(transparent)]
     Setup(#[from] SetupError),
@@ -66,15 +69,15 @@ impl Bridge {
     /// as `set` would apply them.
     pub fn new(variant: Variant, settings: &[(String, String)]) -> Result<Bridge, BridgeError> {
         if !variant.spec().gnubg {
-            return Err(BridgeError::Position(super::BoardError::Variant(variant)));
+            return Err(BridgeError::Position(crate::gnubg::BoardError::Variant(
+                variant,
+            )));
         }
         let mut typed = Settings::default();
         typed.apply(Setting::Variant(variant));
         for (k, v) in settings {
             if k == "game.variant" {
-                return Err(BridgeError::Engine(ProtocolError::bad_value(
-                    "game.variant is set with --variant",
-                )));
+                return Err(BridgeError::VariantSetting);
             }
             typed.set(k, v)?;
         }
@@ -213,13 +216,31 @@ impl std::str::FromStr for ListenAddr {
     }
 }
 
+/// Why the bridge cannot listen.
+#[derive(Debug, thiserror::Error)]
+pub enum ListenError {
+    /// The address or path cannot be bound.
+    #[error("cannot listen on {what}: {source}")]
+    Bind {
+        /// The address or socket path, as shown.
+        what: String,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// A Unix socket asked for where there are none.
+    #[error("Unix sockets ({}) need a Unix system", .0.display())]
+    NoUnixSockets(PathBuf),
+}
+
 /// Serves gnubg on `listen`, one connection at a time, waiting for the
 /// next when one closes; returns only on a listener error.
-pub fn serve(listen: ListenAddr, mut bridge: Bridge) -> anyhow::Result<()> {
+pub fn serve(listen: ListenAddr, mut bridge: Bridge) -> Result<(), ListenError> {
     match listen {
         ListenAddr::Tcp(addr) => {
-            let listener = TcpListener::bind(addr)
-                .map_err(|e| anyhow::anyhow!("cannot listen on {addr}: {e}"))?;
+            let listener = TcpListener::bind(addr).map_err(|source| ListenError::Bind {
+                what: addr.to_string(),
+                source,
+            })?;
             if !addr.ip().is_loopback() {
                 tracing::warn!(%addr, "listening beyond loopback: anyone who reaches it can drive the engine");
             }
@@ -252,8 +273,10 @@ pub fn serve(listen: ListenAddr, mut bridge: Bridge) -> anyhow::Result<()> {
             {
                 let _ = std::fs::remove_file(&path);
             }
-            let listener = UnixListener::bind(&path)
-                .map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}", path.display()))?;
+            let listener = UnixListener::bind(&path).map_err(|source| ListenError::Bind {
+                what: path.display().to_string(),
+                source,
+            })?;
             eprintln!("gnubg-external listening on {}", path.display());
             loop {
                 match listener.accept() {
@@ -269,9 +292,7 @@ pub fn serve(listen: ListenAddr, mut bridge: Bridge) -> anyhow::Result<()> {
             }
         }
         #[cfg(not(unix))]
-        ListenAddr::Unix(path) => {
-            anyhow::bail!("Unix sockets ({}) need a Unix system", path.display())
-        }
+        ListenAddr::Unix(path) => Err(ListenError::NoUnixSockets(path)),
     }
 }
 

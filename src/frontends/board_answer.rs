@@ -1,12 +1,12 @@
 //! The answer to a FIBS board string: what the side it asks plays, or its
 //! cube action, from an [`Engine`]'s search at the board's score and cube.
-//! gnubg's external-player bridge ([`super::external`]), UBGI draft 0.01's
+//! gnubg's external-player bridge ([`super::gnubg_external`]), UBGI draft 0.01's
 //! board requests and the FIBS bot share it; each writes the answer in its
 //! own notation.
 
-use super::fibs::{BoardRequest, Decision};
 use crate::cube::{CubeDecision, CubeOwner, CubeStateError, MatchState, SessionRules};
 use crate::engine::{Engine, SearchError, SetupError};
+use crate::gnubg::fibs::{BoardRequest, Decision};
 use crate::rules::{GameState, Side, Step, Variant};
 
 /// What the side a board asks should do.
@@ -35,7 +35,7 @@ pub enum BoardAnswer {
 pub enum AnswerError {
     /// The board is not a position of the variant.
     #[error("bad position: {0}")]
-    Position(#[from] super::BoardError),
+    Position(#[from] crate::gnubg::BoardError),
     /// The engine refused the state.
     #[error(transparent)]
     Setup(#[from] SetupError),
@@ -72,7 +72,7 @@ pub fn answer(
             })
         }
         Decision::Move { dice } => {
-            let from = super::state_of(variant, &req.board, Some(dice))?;
+            let from = crate::gnubg::state_of(variant, &req.board, Some(dice))?;
             engine.set_state(from)?;
             // At a match score the plays are ranked by what the score
             // makes each result worth.
@@ -134,7 +134,7 @@ fn cube_decision(
     req: &BoardRequest,
     doubled: bool,
 ) -> Result<Option<CubeDecision>, AnswerError> {
-    let state = super::state_of(variant, &req.board, None)?;
+    let state = crate::gnubg::state_of(variant, &req.board, None)?;
     engine.set_state(state)?;
     engine.set_session(session_of(req, doubled)?);
     let d = engine.cube_decision_now()?;
