@@ -10,7 +10,9 @@
 //! * Long nardy: `StageGen` (i.e. `MoveGen<LongNardySteps>` with the turn's
 //!   head limit) over a corpus of random-game positions.
 //! * Fevga (`MoveGen<FevgaSteps>`), Portes and Tabla (`HitGen`), Plakoto and
-//!   Tapa (`PinGen`): `StageGen` over corpora of their own random games.
+//!   Tapa (`PinGen`): `StageGen` over corpora of their own random games
+//!   (default rules); Fevga's doublets again with `prime ban` and Plakoto's
+//!   with `mother_timing end`, over the same corpora.
 //!
 //! The random-game corpora are built at start-up: seeded games, both sides
 //! picking a uniformly random distinct end with the real generator, every
@@ -217,6 +219,13 @@ fn cases() -> Vec<Case> {
     let (ta, tabla) = own(Variant::Tabla, 0x7461_626C);
     let (pl, plakoto) = own(Variant::Plakoto, 0x706C_616B);
     let (tp, tapa) = own(Variant::Tapa, 0x7461_7061);
+    // The other readings of the options where the sources disagree, over
+    // the same corpora: Fevga's prime banned, Plakoto's mother judged at
+    // the end of the play (which lets more doublets take the fast paths).
+    let mut fe_ban = fe;
+    fe_ban.prime = gulbara::rules::options::Prime::Ban;
+    let mut pl_end = pl;
+    pl_end.mother_timing = gulbara::rules::options::MotherTiming::End;
     let mut g = Gens::default();
     let mut v = Vec::new();
     for (name, input, stages, expected) in [
@@ -298,6 +307,12 @@ fn cases() -> Vec<Case> {
             non_doublets(),
             None,
         ),
+        (
+            "fevga/prime_ban/doublets",
+            Input::Stage(fe_ban, fevga.clone()),
+            doublets(),
+            None,
+        ),
         ("fevga/doublets", Input::Stage(fe, fevga), doublets(), None),
         (
             "portes/non_doublets",
@@ -322,6 +337,12 @@ fn cases() -> Vec<Case> {
             "plakoto/non_doublets",
             Input::Stage(pl, plakoto.clone()),
             non_doublets(),
+            None,
+        ),
+        (
+            "plakoto/mother_end/doublets",
+            Input::Stage(pl_end, plakoto.clone()),
+            doublets(),
             None,
         ),
         (

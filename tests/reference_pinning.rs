@@ -4,14 +4,17 @@
 //! with a pinned flag per point, judged by the must-play rules read
 //! literally. The same distinct ends (pins included) and the same number of
 //! playable dice on positions of random games, all 21 rolls and partial
-//! stages; then each play replays step by step to its end, and the
-//! position text writes and reads every position back.
+//! stages, under every combination of the options `pinned_bearoff`
+//! (`home` | `refuse`) and `mother_timing` (`step` | `end`); then each play
+//! replays step by step to its end, and the position text writes and reads
+//! every position back.
 
 mod variants_common;
 
 use std::collections::BTreeSet;
 
 use gulbara::notation::{parse_state_text_in, state_text};
+use gulbara::rules::options::{MotherTiming, PinnedBearoff};
 use gulbara::rules::{GameState, Position, RuleOptions, Side, StageDice, StageGen, Variant};
 use variants_common::{Rng, all_rolls, dice_list, partial_stages};
 
@@ -43,6 +46,44 @@ struct Node {
     first: u8,
 }
 
+/// The readings the options choose, as the naive walk takes them.
+#[derive(Clone, Copy, Debug)]
+struct Readings {
+    /// `pinned_bearoff home`: a pinned checker in the home counts as home.
+    home: bool,
+    /// `mother_timing step`: a mother pinned for good ends the play at once.
+    at_step: bool,
+}
+
+impl Readings {
+    fn of(opts: &RuleOptions) -> Readings {
+        Readings {
+            home: opts.pinned_bearoff == PinnedBearoff::Home,
+            at_step: opts.mother_timing == MotherTiming::Step,
+        }
+    }
+
+    /// Whether the play stops at a node: the last checker off, or (at the
+    /// step) a mother pinned for good.
+    fn stops(self, own: &Plain, opp: &Plain) -> bool {
+        own.n[0] == 15 || (self.at_step && over(own, opp))
+    }
+}
+
+/// Every combination of the pinning options of `variant`.
+fn every_combination(variant: Variant) -> Vec<RuleOptions> {
+    let mut out = Vec::new();
+    for b in ["home", "refuse"] {
+        for m in ["step", "end"] {
+            let mut o = RuleOptions::for_variant(variant);
+            o.set("pinned_bearoff", b).unwrap();
+            o.set("mother_timing", m).unwrap();
+            out.push(o);
+        }
+    }
+    out
+}
+
 /// The mother rule read from the texts: a side whose last checker on its
 /// start (its 24) is pinned loses unless the pinner still has checkers on
 /// its own start; both pinned is a draw. Either way the game is over.
@@ -52,7 +93,7 @@ fn over(own: &Plain, opp: &Plain) -> bool {
 }
 
 /// One step, or `None` when the texts forbid it.
-fn step(node: &Node, from: usize, die: u8) -> Option<Node> {
+fn step(r: Readings, node: &Node, from: usize, die: u8) -> Option<Node> {
     let d = usize::from(die);
     if node.own.n[from] == 0 || node.own.pinned[from] {
         return None;
@@ -72,9 +113,12 @@ fn step(node: &Node, from: usize, die: u8) -> Option<Node> {
         n.own.n[from] -= 1;
         n.own.n[to] += 1;
     } else {
-        // Bearing off: every checker home and free; a higher die only from
-        // the highest point.
-        if (7..=24).any(|p| node.own.n[p] > 0) || node.own.pinned.iter().any(|&b| b) {
+        // Bearing off: every checker home (and, unless a pinned checker
+        // counts as home, free); a higher die only from the highest point.
+        if (7..=24).any(|p| node.own.n[p] > 0) {
+            return None;
+        }
+        if !r.home && node.own.pinned.iter().any(|&b| b) {
             return None;
         }
         if from != d && (from + 1..=6).any(|p| node.own.n[p] > 0) {
@@ -95,7 +139,7 @@ struct Naive {
     playable: u8,
 }
 
-fn naive(pos: Position, dice: StageDice) -> Naive {
+fn naive(r: Readings, pos: Position, dice: StageDice) -> Naive {
     let list = dice_list(dice);
     let total = list.len() as u8;
     let mut left = [0u8; 7];
@@ -113,7 +157,7 @@ fn naive(pos: Position, dice: StageDice) -> Naive {
     for used in 1..=total {
         let mut next = BTreeSet::new();
         for node in &level {
-            if over(&node.own, &node.opp) {
+            if r.stops(&node.own, &node.opp) {
                 continue;
             }
             for die in 1..=6u8 {
@@ -121,7 +165,7 @@ fn naive(pos: Position, dice: StageDice) -> Naive {
                     continue;
                 }
                 for from in 1..=24 {
-                    if let Some(mut n) = step(node, from, die) {
+                    if let Some(mut n) = step(r, node, from, die) {
                         n.left[usize::from(die)] -= 1;
                         if n.first == 0 {
                             n.first = die;
@@ -133,7 +177,7 @@ fn naive(pos: Position, dice: StageDice) -> Naive {
         }
         for n in &next {
             // A play that ends the game has played all it needs to.
-            let u = if over(&n.own, &n.opp) { total } else { used };
+            let u = if r.stops(&n.own, &n.opp) { total } else { used };
             reached.push((n.clone(), u));
         }
         level = next;
@@ -157,10 +201,10 @@ fn naive(pos: Position, dice: StageDice) -> Naive {
     Naive { ends, playable }
 }
 
-/// Positions met in random games of `variant` played with the real
+/// Positions met in random games of `opts` played with the real
 /// generator; four choices in ten prefer an end that pins.
-fn game_positions(variant: Variant, seed: u64, games: usize) -> Vec<GameState> {
-    let opts = RuleOptions::for_variant(variant);
+fn game_positions(opts: &RuleOptions, seed: u64, games: usize) -> Vec<GameState> {
+    let (opts, variant) = (*opts, opts.variant);
     let mut rng = Rng::new(seed);
     let mut stages = StageGen::new();
     let mut ends = Vec::new();
@@ -193,63 +237,89 @@ fn game_positions(variant: Variant, seed: u64, games: usize) -> Vec<GameState> {
     out
 }
 
+/// At least this many positions of each game are checked, each under every
+/// combination of the options.
+const POSITIONS_PER_GAME: usize = 3_000;
+
 #[test]
 fn plakoto_and_tapa_match_the_naive_reference() {
-    let mut stages_all = all_rolls();
-    stages_all.extend(partial_stages());
+    let rolls = all_rolls();
+    let partial = partial_stages();
     let mut stages = StageGen::new();
     let mut out = Vec::new();
     let mut failures = Vec::new();
     // Cases seen: pins made, pinned checkers held, pins freed, mothers
-    // pinned for good, bear-offs.
-    let mut seen = [0u32; 5];
+    // pinned for good, bear-offs, bear-offs beside a pinned checker, and
+    // mothers pinned within a play that goes on (judged at the end).
+    let mut seen = [0u32; 7];
     let mut checked = 0;
     for (variant, seed) in [(Variant::Plakoto, 41), (Variant::Tapa, 42)] {
-        let opts = RuleOptions::for_variant(variant);
-        let states = game_positions(variant, seed, 30);
-        assert!(states.len() > 1500, "{}", states.len());
-        for s in states.iter().step_by(2) {
+        let combos = every_combination(variant);
+        // Positions of games played under each combination (every other
+        // one kept), so that each reading's own positions come up.
+        let mut states = Vec::new();
+        for (k, o) in combos.iter().enumerate() {
+            states.extend(
+                game_positions(o, seed + 100 * k as u64, 26)
+                    .into_iter()
+                    .step_by(2),
+            );
+        }
+        assert!(
+            states.len() >= POSITIONS_PER_GAME,
+            "{variant}: {}",
+            states.len()
+        );
+        for (i, s) in states.iter().enumerate() {
             let pos = s.pos;
-            for &dice in &stages_all {
-                let n = stages.generate(&opts, s, dice, &mut out);
-                let want = naive(pos, dice);
-                let got: BTreeSet<(Plain, Plain)> = out
-                    .iter()
-                    .map(|e| (plain(e.pos.own), plain(e.pos.opp)))
-                    .collect();
-                checked += 1;
-                if got.len() != out.len() {
-                    failures.push(format!("{variant} {pos:?} {dice:?}: an end listed twice"));
-                }
-                if got != want.ends || n != want.playable {
-                    failures.push(format!(
-                        "{variant} {} {dice:?}: playable {n}, naive {}; {} ends, naive {}",
-                        state_text(s),
-                        want.playable,
-                        got.len(),
-                        want.ends.len()
-                    ));
-                }
-                let pins_before = pos.opp.pinned_mask().count_ones();
-                seen[0] +=
-                    u32::from(want.ends.iter().any(|(_, o)| {
-                        o.pinned.iter().filter(|&&b| b).count() as u32 > pins_before
-                    }));
-                seen[1] += u32::from(pos.own.pinned_mask() != 0);
-                seen[2] +=
-                    u32::from(want.ends.iter().any(|(_, o)| {
-                        (o.pinned.iter().filter(|&&b| b).count() as u32) < pins_before
-                    }));
-                seen[3] += u32::from(want.ends.iter().any(|(m, o)| over(m, o) && m.n[0] < 15));
-                seen[4] += u32::from(want.ends.iter().any(|(m, _)| m.n[0] > pos.own.off()));
-                // Each play replays, step by step, to its end.
-                for e in &out {
-                    let mut cur = pos;
-                    for &st in e.play.steps() {
-                        assert_eq!(variant.step_problem(cur, st), None, "{:?}", e.play);
-                        cur = variant.apply_step(cur, st);
+            for opts in &combos {
+                let r = Readings::of(opts);
+                // Every roll; the partial stages on every fourth position.
+                let partial_too = i % 4 == 0;
+                for &dice in rolls.iter().chain(partial.iter().filter(|_| partial_too)) {
+                    let n = stages.generate(opts, s, dice, &mut out);
+                    let want = naive(r, pos, dice);
+                    let got: BTreeSet<(Plain, Plain)> = out
+                        .iter()
+                        .map(|e| (plain(e.pos.own), plain(e.pos.opp)))
+                        .collect();
+                    checked += 1;
+                    if got.len() != out.len() {
+                        failures.push(format!("{variant} {pos:?} {dice:?}: an end listed twice"));
                     }
-                    assert_eq!(cur, e.pos, "{} {dice:?} {:?}", state_text(s), e.play);
+                    if got != want.ends || n != want.playable {
+                        failures.push(format!(
+                            "{variant} {r:?} {} {dice:?}: playable {n}, naive {}; {} ends, naive {}",
+                            state_text(s),
+                            want.playable,
+                            got.len(),
+                            want.ends.len()
+                        ));
+                    }
+                    let pins_before = pos.opp.pinned_mask().count_ones();
+                    let pins = |o: &Plain| o.pinned.iter().filter(|&&b| b).count() as u32;
+                    seen[0] += u32::from(want.ends.iter().any(|(_, o)| pins(o) > pins_before));
+                    seen[1] += u32::from(pos.own.pinned_mask() != 0);
+                    seen[2] += u32::from(want.ends.iter().any(|(_, o)| pins(o) < pins_before));
+                    seen[3] += u32::from(want.ends.iter().any(|(m, o)| over(m, o) && m.n[0] < 15));
+                    let bore_off = want.ends.iter().any(|(m, _)| m.n[0] > pos.own.off());
+                    seen[4] += u32::from(bore_off);
+                    seen[5] += u32::from(bore_off && pos.own.pinned_mask() != 0);
+                    // Each play replays, step by step, to its end; a play
+                    // that goes on past a mother pinned for good is judged
+                    // at its end only.
+                    for e in &out {
+                        let mut cur = pos;
+                        for (k, &st) in e.play.steps().iter().enumerate() {
+                            assert_eq!(opts.step_problem(cur, st), None, "{r:?} {:?}", e.play);
+                            if k > 0 && cur.is_over() {
+                                assert!(!r.at_step, "{r:?} {:?}", e.play);
+                                seen[6] += 1;
+                            }
+                            cur = variant.apply_step(cur, st);
+                        }
+                        assert_eq!(cur, e.pos, "{} {dice:?} {:?}", state_text(s), e.play);
+                    }
                 }
             }
             // The position text keeps the pins.
@@ -260,8 +330,9 @@ fn plakoto_and_tapa_match_the_naive_reference() {
     }
     eprintln!(
         "pinning: {checked} cases; pins made {}, pinned checkers {}, pins freed {}, \
-         mothers pinned for good {}, bear-offs {}",
-        seen[0], seen[1], seen[2], seen[3], seen[4]
+         mothers pinned for good {}, bear-offs {}, bear-offs beside a pin {}, \
+         plays going on past a pinned mother {}",
+        seen[0], seen[1], seen[2], seen[3], seen[4], seen[5], seen[6]
     );
     assert!(
         failures.is_empty(),

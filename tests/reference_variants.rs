@@ -8,8 +8,10 @@
 //! conservation, one colour a point, each play replays step by step to its
 //! end), the first-turn head rule, and the perft from the long-nardy start
 //! computed with the naive generator alone. Fevga's generator against its
-//! naive reference the same way, and the hitting presets (Portes, Tabla)
-//! against the hitting games' reference through `StageGen`.
+//! naive reference the same way under every combination of its options
+//! (`six_block`, `prime`, `start_rule`) on at least 3,000 positions, and
+//! the hitting presets (Portes, Tabla) against the hitting games' reference
+//! through `StageGen`.
 
 mod variants_common;
 
@@ -503,88 +505,178 @@ fn fevga_positions(seed: u64, games: usize, opts: &RuleOptions) -> Vec<Position>
     out
 }
 
-/// Fevga's generator (both ways of judging the walls) against the naive
-/// reference on positions of random games and every first turn; then every
-/// play replays step by step under the starting rule to its end.
-fn compare_fevga(six_block: SixBlock) -> Vec<String> {
-    use gulbara::rules::fevga::FevgaSteps;
-    let mut opts = RuleOptions::for_variant(Variant::Fevga);
-    opts.six_block = six_block;
-    let mut positions = fevga_positions(31, 24, &opts);
-    positions.push(nardy_start());
-    assert!(positions.len() > 1500, "{}", positions.len());
-    let positions: Vec<Position> = positions.into_iter().step_by(2).collect();
-    let per_step = six_block == SixBlock::PerStep;
+/// Every combination of Fevga's options (`six_block`, `prime`,
+/// `start_rule`), with the naive walk's reading of each.
+fn fevga_combinations() -> Vec<(RuleOptions, NaiveFevga)> {
+    let mut out = Vec::new();
+    for six_block in ["end_of_turn", "per_step"] {
+        for prime in ["duty", "ban"] {
+            for start_rule in ["pass", "quarter"] {
+                let mut o = RuleOptions::for_variant(Variant::Fevga);
+                o.set("six_block", six_block).unwrap();
+                o.set("prime", prime).unwrap();
+                o.set("start_rule", start_rule).unwrap();
+                let r = NaiveFevga {
+                    per_step: six_block == "per_step",
+                    ban: prime == "ban",
+                    quarter: start_rule == "quarter",
+                };
+                out.push((o, r));
+            }
+        }
+    }
+    out
+}
+
+/// Puts `n` checkers of a side on random points of `allowed` (its own
+/// numbering).
+fn scatter(rng: &mut Rng, side: &mut Side, n: u8, allowed: &[usize]) {
+    for _ in 0..n {
+        side[allowed[rng.below(allowed.len() as u64) as usize]] += 1;
+    }
+}
+
+/// A position in which the duty to open a prime binds: every opposing
+/// checker on one point (its `q`, 7..=24), the mover holding the six points
+/// in front of it, its other checkers anywhere else.
+fn fevga_trapped(rng: &mut Rng) -> Position {
+    let q = 7 + rng.below(18) as usize;
+    let mut opp: Side = [0; 26];
+    opp[q] = 15;
+    let mut own: Side = [0; 26];
+    for r in q - 6..q {
+        own[nardy_other(r)] = 1;
+    }
+    let free: Vec<usize> = (1..=24).filter(|&p| p != nardy_other(q)).collect();
+    scatter(rng, &mut own, 9, &free);
+    position_of(&own, &opp)
+}
+
+/// A position of the starting rule with the opponent's start empty: the
+/// mover's runner on its 13..=18, fourteen on its start; the opponent's
+/// checkers anywhere but its start and the mover's points.
+fn fevga_runner_out(rng: &mut Rng) -> Position {
+    let mut own: Side = [0; 26];
+    own[24] = 14;
+    own[13 + rng.below(6) as usize] = 1;
+    let free: Vec<usize> = (1..=23).filter(|&q| own[nardy_other(q)] == 0).collect();
+    let mut opp: Side = [0; 26];
+    scatter(rng, &mut opp, 15, &free);
+    position_of(&own, &opp)
+}
+
+/// At least this many Fevga positions are checked, each under every
+/// combination of the options.
+const FEVGA_POSITIONS: usize = 3_000;
+
+/// Fevga's generator under every combination of its options against the
+/// naive reference on positions of random games (played under each
+/// combination of `prime` and `start_rule`), positions where the duty to
+/// open a prime binds, positions with the opponent's start empty before
+/// the runner has passed, and every first turn; then every play replays
+/// step by step under the starting rule to its end.
+#[test]
+fn fevga_matches_naive_reference_under_every_option() {
+    use gulbara::rules::{GameState, Side as Colour, StageGen};
+    let combos = fevga_combinations();
+    let mut positions = vec![nardy_start()];
+    for (k, (o, _)) in combos.iter().take(4).enumerate() {
+        positions.extend(fevga_positions(31 + k as u64, 14, o).into_iter().step_by(2));
+    }
+    let mut rng = Rng::new(37);
+    for _ in 0..150 {
+        positions.push(fevga_trapped(&mut rng));
+        positions.push(fevga_runner_out(&mut rng));
+    }
+    assert!(positions.len() >= FEVGA_POSITIONS, "{}", positions.len());
+    let (rolls, partial) = (all_rolls(), partial_stages());
+    let mut stages = StageGen::new();
     let mut out = Vec::new();
     let mut failures = Vec::new();
-    let (mut walls_bit, mut start_bit) = (0u32, 0u32);
-    for &pos in &positions {
-        for dice in all_stages() {
-            let rules = FevgaSteps::for_stage(pos, dice, six_block);
-            let n = MoveGen::with_rules(rules).generate(pos, dice, &mut out);
-            let naive = naive_fevga(pos, dice, per_step);
-            if let Err(e) = same_result(&format!("{rules:?}"), pos, dice, &out, n, &naive) {
-                failures.push(e);
-            }
-            // Where each rule bites: the naive walk without either rule
-            // (long nardy's with no head limit and no six-block) has more ends.
-            let free = naive_nardy(
-                pos,
-                dice,
-                NaiveNardy {
-                    head_limit: 15,
-                    per_step: false,
-                    six_rule: false,
-                },
-            );
-            let own = side_of(pos.own);
-            let pending = own[24] < 15 && own[0] == 0 && (1..12).all(|p| own[p] == 0);
-            if free.ends.len() > naive.ends.len() {
-                if pending {
-                    start_bit += 1;
-                } else {
-                    walls_bit += 1;
+    // Where each rule bites: the starting rule, the walls (past the
+    // start), the duty (ends dropped), `quarter` against `pass`.
+    let mut bit = [0u32; 4];
+    let mut cases = 0u32;
+    for (i, &pos) in positions.iter().enumerate() {
+        let mut s = GameState::start_of(Variant::Fevga, Colour::White);
+        s.pos = pos;
+        let own = side_of(pos.own);
+        let pending = own[24] < 15 && own[0] == 0 && (1..12).all(|p| own[p] == 0);
+        let trapped = naive_trapped(&own, &side_of(pos.opp));
+        for (opts, r) in &combos {
+            for &dice in rolls.iter().chain(partial.iter().filter(|_| i % 4 == 0)) {
+                let n = stages.generate(opts, &s, dice, &mut out);
+                let naive = naive_fevga(pos, dice, *r);
+                cases += 1;
+                if let Err(e) = same_result(&format!("{r:?}"), pos, dice, &out, n, &naive) {
+                    failures.push(e);
                 }
-            }
-            for e in &out {
-                let mut cur = side_of(pos.own);
-                for s in e.play.steps() {
-                    if s.from == 24 && cur[24] < 15 {
-                        assert!(
-                            cur[0] > 0 || (1..12).any(|p| cur[p] > 0),
-                            "{pos:?} {dice:?}: {:?} leaves the start before the runner passed",
-                            e.play
-                        );
-                    }
-                    cur[usize::from(s.from)] -= 1;
-                    if s.from > s.die {
-                        cur[usize::from(s.from - s.die)] += 1;
-                    } else {
-                        cur[0] += 1;
+                // The walk with neither rule (long nardy's with no head
+                // limit and no six-block), under one combination only.
+                if !r.per_step && r.ban && !r.quarter {
+                    let free = naive_nardy(
+                        pos,
+                        dice,
+                        NaiveNardy {
+                            head_limit: 15,
+                            per_step: false,
+                            six_rule: false,
+                        },
+                    );
+                    if free.ends.len() > naive.ends.len() {
+                        bit[usize::from(!pending)] += 1;
                     }
                 }
-                assert_eq!(cur, side_of(e.pos.own), "{pos:?} {dice:?} {:?}", e.play);
+                if trapped && !r.ban && !r.per_step {
+                    let before = naive_fevga_without_duty(pos, dice, *r);
+                    assert_eq!(before.playable, naive.playable);
+                    bit[2] += u32::from(before.ends.len() > naive.ends.len());
+                }
+                if r.quarter && !r.per_step && r.ban {
+                    let pass = naive_fevga(
+                        pos,
+                        dice,
+                        NaiveFevga {
+                            quarter: false,
+                            ..*r
+                        },
+                    );
+                    bit[3] += u32::from(pass.ends != naive.ends);
+                }
+                for e in &out {
+                    let mut cur = side_of(pos.own);
+                    let line = if r.quarter { 12 } else { 11 };
+                    for st in e.play.steps() {
+                        if st.from == 24 && cur[24] < 15 {
+                            assert!(
+                                cur[0] > 0 || (1..=line).any(|p| cur[p] > 0),
+                                "{pos:?} {dice:?}: {:?} leaves the start before the runner passed",
+                                e.play
+                            );
+                        }
+                        cur[usize::from(st.from)] -= 1;
+                        if st.from > st.die {
+                            cur[usize::from(st.from - st.die)] += 1;
+                        } else {
+                            cur[0] += 1;
+                        }
+                    }
+                    assert_eq!(cur, side_of(e.pos.own), "{pos:?} {dice:?} {:?}", e.play);
+                }
             }
         }
     }
     eprintln!(
-        "Fevga {six_block:?}: {} positions; the starting rule cut ends {start_bit} times, \
-         the walls (past the start) {walls_bit} times",
-        positions.len()
+        "Fevga: {} positions, {cases} cases; the starting rule cut ends {} times, the walls \
+         (past the start) {}, the duty to open a prime {}, quarter differed from pass {}",
+        positions.len(),
+        bit[0],
+        bit[1],
+        bit[2],
+        bit[3]
     );
-    assert!(walls_bit > 50, "the walls bit {walls_bit} times");
-    assert!(start_bit > 50, "the starting rule bit {start_bit} times");
-    failures
-}
-
-#[test]
-fn fevga_end_of_turn_matches_naive_reference() {
-    assert_no_failures(&compare_fevga(SixBlock::EndOfTurn));
-}
-
-#[test]
-fn fevga_per_step_matches_naive_reference() {
-    assert_no_failures(&compare_fevga(SixBlock::PerStep));
+    assert_no_failures(&failures);
+    assert!(bit.iter().all(|&n| n > 50), "{bit:?}");
 }
 
 // ------------------------------------------------------------ hitting games

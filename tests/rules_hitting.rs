@@ -1,6 +1,7 @@
 //! The hitting games' stage generation (short nardy, backgammon) on
 //! hand-built positions: hits (one on the way with both dice), entering from
-//! the bar, a dance, a hit while bearing off, bearing off with higher dice;
+//! the bar, a dance, a hit while bearing off, bearing off with higher dice,
+//! Portes's last checker borne off by both dice (`2/1* 1/off`, not `2/off`);
 //! and the peer engine's backgammon (`O:`) cases of
 //! shared/peer-vectors/tricky.json.
 
@@ -289,4 +290,36 @@ fn tricky_backgammon_cases() {
         done += 1;
     }
     assert_eq!(done, 14);
+}
+
+/// Portes (Greek backgammon, a preset of the hitting rules): White's last
+/// checker on its 2 and a black blot on White's 1, 2-1 to play. The play
+/// of both dice, `2/1* 1/off`, is the only legal one; `2/off`, one die, is
+/// refused, as gnubg has it (issue 49's independent check had `2/off`). The
+/// game, the referee's `play_stage` and the play's text, through
+/// `StageGen` with Portes's options.
+#[test]
+fn portes_bears_off_the_last_checker_with_both_dice() {
+    use gulbara::notation::play_text_at;
+    use gulbara::rules::{GameState, RuleOptions, Side as Colour, StageGen, Variant};
+    let opts = RuleOptions::for_variant(Variant::Portes);
+    let mut s = GameState::start_of(Variant::Portes, Colour::White);
+    s.pos = pos(&[(2, 1)], &[(24, 1), (6, 14)]);
+    s.rolls = [9, 9];
+    let s = s.roll(&opts, 2, 1).unwrap();
+    let (mut stages, mut ends) = (StageGen::new(), Vec::new());
+    let dice = s.stage_dice().unwrap();
+    assert_eq!(dice, StageDice::Pair(2, 1));
+    let n = stages.generate(&opts, &s, dice, &mut ends);
+    assert_eq!((n, ends.len()), (2, 1));
+    let both = [Step::new(2, 1), Step::new(1, 2)];
+    assert_eq!(ends[0].play.steps(), &both);
+    assert_eq!(play_text_at(Variant::Portes, s.pos, &both), "2/1* 1/off");
+    let one = s.play_stage(&opts, &mut stages, &mut ends, &[Step::new(2, 2)]);
+    assert!(one.is_err(), "2/off was accepted");
+    let done = s.play_stage(&opts, &mut stages, &mut ends, &both).unwrap();
+    let r = done.result().unwrap();
+    // White wins a gammon: Black has borne off none (Portes scores 2, no
+    // backgammon, though Black has a checker on the bar).
+    assert_eq!((r.winner, r.points), (Some(Colour::White), 2));
 }

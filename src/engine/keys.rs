@@ -181,6 +181,26 @@ impl Settings {
                 description: "long nardy and Fevga: when the six-block (and Fevga's starting-quarter) rule is judged",
             },
             KeyDef {
+                name: "rules.prime",
+                kind: KeyKind::Enum(&["duty", "ban"]),
+                description: "Fevga: duty = a six-point prime is allowed outside the starting quarter and must be opened once every opposing checker stands right behind it, ban = no six in a row with every opposing checker behind",
+            },
+            KeyDef {
+                name: "rules.start_rule",
+                kind: KeyKind::Enum(&["pass", "quarter"]),
+                description: "Fevga: a second checker leaves the start once one has passed the opponent's start (pass) or reached the opponent's starting quarter (quarter)",
+            },
+            KeyDef {
+                name: "rules.pinned_bearoff",
+                kind: KeyKind::Enum(&["home", "refuse"]),
+                description: "Plakoto and Tapa: home = a pinned checker in the home counts as home for bearing off, refuse = no bearing off while a checker is pinned",
+            },
+            KeyDef {
+                name: "rules.mother_timing",
+                kind: KeyKind::Enum(&["step", "end"]),
+                description: "Plakoto and Tapa: a pinned mother ends the game at the step that pins it (step) or at the end of the play (end)",
+            },
+            KeyDef {
                 name: "engine.ply",
                 kind: KeyKind::Int { min: 1, max: 3 },
                 description: "search depth counted root-inclusive (1 = gnubg 0-ply, 2 = gnubg 1-ply, 3 = gnubg 2-ply)",

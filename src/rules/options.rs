@@ -65,6 +65,52 @@ pub enum RemainderRule {
     Lost,
 }
 
+/// Fevga's six-point primes outside the starting quarter.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub enum Prime {
+    /// Allowed; once every opposing checker left on the board stands on
+    /// the point right behind one, its owner must open it (most sources).
+    #[default]
+    Duty,
+    /// Never six points in a row with every opposing checker behind them
+    /// (long nardy's six-block).
+    Ban,
+}
+
+/// When Fevga's starting rule lets a second checker leave the start.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub enum StartRule {
+    /// Once a checker has passed the opponent's start (the mover's 11 or
+    /// lower, or off).
+    #[default]
+    Pass,
+    /// Once a checker has reached the opponent's starting quarter (the
+    /// mover's 12 or lower): differs only when the opponent's start is empty.
+    Quarter,
+}
+
+/// Whether a pinned checker stops its side bearing off (Plakoto, Tapa).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub enum PinnedBearoff {
+    /// A pinned checker in the home counts as home: bearing off goes on
+    /// (the pinned checker itself still cannot move).
+    #[default]
+    Home,
+    /// No bearing off while any checker of the side is pinned.
+    Refuse,
+}
+
+/// When a pinned mother ends the game (Plakoto, Tapa).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub enum MotherTiming {
+    /// At the step that pins it: the play stops there and counts as every die.
+    #[default]
+    Step,
+    /// At the end of the play: the play goes on with every die it can use,
+    /// and the game ends if a mother is still pinned for good after it.
+    End,
+}
+
 /// All rule options of a game, the variant among them.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct RuleOptions {
@@ -80,8 +126,16 @@ pub struct RuleOptions {
     pub remainder: RemainderRule,
     /// `head_first_turn` (long nardy).
     pub head_first_turn: HeadFirstTurn,
-    /// `six_block` (long nardy).
+    /// `six_block` (long nardy, Fevga).
     pub six_block: SixBlock,
+    /// `prime` (Fevga): `duty` | `ban`.
+    pub prime: Prime,
+    /// `start_rule` (Fevga): `pass` | `quarter`.
+    pub start_rule: StartRule,
+    /// `pinned_bearoff` (Plakoto, Tapa): `home` | `refuse`.
+    pub pinned_bearoff: PinnedBearoff,
+    /// `mother_timing` (Plakoto, Tapa): `step` | `end`.
+    pub mother_timing: MotherTiming,
 }
 
 impl Default for RuleOptions {
@@ -101,6 +155,10 @@ impl RuleOptions {
             remainder: RemainderRule::Opponent,
             head_first_turn: HeadFirstTurn::NeedsSecond,
             six_block: SixBlock::EndOfTurn,
+            prime: Prime::Duty,
+            start_rule: StartRule::Pass,
+            pinned_bearoff: PinnedBearoff::Home,
+            mother_timing: MotherTiming::Step,
         }
     }
 
@@ -143,6 +201,10 @@ impl RuleOptions {
             }
             "exempt_scope" => self.exempt_scope = value.parse()?,
             "remainder" => self.remainder = value.parse()?,
+            "prime" => self.prime = value.parse()?,
+            "start_rule" => self.start_rule = value.parse()?,
+            "pinned_bearoff" => self.pinned_bearoff = value.parse()?,
+            "mother_timing" => self.mother_timing = value.parse()?,
             _ => return Err(OptionError(format!("unknown rule option '{name}'"))),
         }
         Ok(())
@@ -167,6 +229,10 @@ impl RuleOptions {
             "exempt_rolls" => self.exempt_rolls.to_string(),
             "exempt_scope" => self.exempt_scope.to_string(),
             "remainder" => self.remainder.to_string(),
+            "prime" => self.prime.to_string(),
+            "start_rule" => self.start_rule.to_string(),
+            "pinned_bearoff" => self.pinned_bearoff.to_string(),
+            "mother_timing" => self.mother_timing.to_string(),
             _ => return None,
         })
     }
@@ -201,6 +267,10 @@ text_enum!(SixBlock, "six_block", SixBlock::EndOfTurn => "end_of_turn", SixBlock
 text_enum!(Opening, "opening", Opening::Single => "single", Opening::Reroll => "reroll");
 text_enum!(ExemptScope, "exempt_scope", ExemptScope::Player => "player", ExemptScope::Game => "game");
 text_enum!(RemainderRule, "remainder", RemainderRule::Opponent => "opponent", RemainderRule::Lost => "lost");
+text_enum!(Prime, "prime", Prime::Duty => "duty", Prime::Ban => "ban");
+text_enum!(StartRule, "start_rule", StartRule::Pass => "pass", StartRule::Quarter => "quarter");
+text_enum!(PinnedBearoff, "pinned_bearoff", PinnedBearoff::Home => "home", PinnedBearoff::Refuse => "refuse");
+text_enum!(MotherTiming, "mother_timing", MotherTiming::Step => "step", MotherTiming::End => "end");
 
 #[cfg(test)]
 mod tests {

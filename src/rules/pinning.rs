@@ -9,10 +9,15 @@
 //! - landing on a lone free opposing checker pins it; the pinner's side may
 //!   then stack more checkers there, the pinned side may not land there;
 //! - leaving the point with the last pinning checker frees the pinned one;
-//! - a side bears off once all its checkers are home and none is pinned;
+//! - a side bears off once all its checkers are home (`pinned_bearoff
+//!   home`, the default: a pinned checker in the home counts as home) and,
+//!   with `pinned_bearoff refuse`, none is pinned;
 //! - the mother rule ([`Position::mothers`]): a side whose last checker on
 //!   its start is pinned loses a double game, unless the pinner still has
-//!   checkers on its own start; both mothers pinned is a draw.
+//!   checkers on its own start; both mothers pinned is a draw. With
+//!   `mother_timing step` (the default) the game ends at the step that pins
+//!   a mother for good; with `end`, the play goes on and the rule is judged
+//!   on its end.
 //!
 //! The pinned checkers are marked in [`Checkers`] (see
 //! [`Checkers::pinned`]), so a position says who is pinned where.
@@ -22,10 +27,11 @@
 //! departures only free opposing checkers on points it leaves. Equal dice
 //! are therefore enumerated with non-increasing sources, as in the other
 //! games, and two different dice in both orders; the end set removes
-//! repeats. A play that ends the game (the last checker borne off, or a
-//! mother pinned for good) counts as playing all its dice, and stops there:
-//! so when the opponent's mother stands alone, and a step may end the game
-//! before the others are played, equal dice go in every order.
+//! repeats. A play that ends the game (the last checker borne off, or,
+//! with `mother_timing step`, a mother pinned for good) counts as playing
+//! all its dice, and stops there: so when the opponent's mother stands
+//! alone, and a step may end the game before the others are played, equal
+//! dice go in every order.
 //!
 //! With no bearing off possible in the stage and no mother to pin, a stage
 //! is Gul bara's with other closed points: the mover's free checkers run
@@ -35,11 +41,54 @@
 
 use super::hitting::{blot_points, closed_points, mirror_mask, mirrored};
 use super::movegen::{EndSet, StageEnd, fast_paths, game_over_stage};
+use super::options::{MotherTiming, PinnedBearoff, RuleOptions};
 use super::position::{CHECKERS, Checkers, HOME_MASK, Position};
 use super::step::{Play, StageDice, Step};
 
-/// Why a single step is not legal in a pinning game, or `None` when it is.
+/// The readings of the pinning rules that the options choose.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PinReadings {
+    /// `pinned_bearoff`: whether a pinned checker stops its side bearing off.
+    pub pinned_bearoff: PinnedBearoff,
+    /// `mother_timing`: when a pinned mother ends the game.
+    pub mother_timing: MotherTiming,
+}
+
+impl Default for PinReadings {
+    fn default() -> Self {
+        PinReadings::of(&RuleOptions::for_variant(super::Variant::Plakoto))
+    }
+}
+
+impl PinReadings {
+    /// The readings of `opts`.
+    pub fn of(opts: &RuleOptions) -> PinReadings {
+        PinReadings {
+            pinned_bearoff: opts.pinned_bearoff,
+            mother_timing: opts.mother_timing,
+        }
+    }
+
+    /// Whether a position reached within a play ends it: a side has borne
+    /// off every checker or, at the step, a mother is pinned for good.
+    #[inline]
+    pub fn ends_play(self, pos: Position) -> bool {
+        match self.mother_timing {
+            MotherTiming::Step => pos.is_over(),
+            MotherTiming::End => pos.own.off() == CHECKERS || pos.opp.off() == CHECKERS,
+        }
+    }
+}
+
+/// Why a single step is not legal in a pinning game under the default
+/// readings (`pinned_bearoff home`), or `None` when it is.
 pub fn step_problem(pos: Position, step: Step) -> Option<String> {
+    step_problem_in(pos, step, PinnedBearoff::Home)
+}
+
+/// Why a single step is not legal in a pinning game under `bearoff`, or
+/// `None` when it is.
+pub fn step_problem_in(pos: Position, step: Step, bearoff: PinnedBearoff) -> Option<String> {
     let own = pos.own;
     if !(1..=6).contains(&step.die) {
         return Some(format!("no die {}", step.die));
@@ -60,7 +109,7 @@ pub fn step_problem(pos: Position, step: Step) -> Option<String> {
     if own.mask() & !HOME_MASK != 0 {
         return Some("cannot bear off before all checkers are home".into());
     }
-    if own.pinned_mask() != 0 {
+    if bearoff == PinnedBearoff::Refuse && own.pinned_mask() != 0 {
         return Some("cannot bear off while a checker is pinned".into());
     }
     if step.from != step.die && own.mask() >> step.from != 0 {
@@ -116,12 +165,35 @@ pub struct PinGen {
     play: Play,
     /// Equal dice tried in every order of their sources.
     any_order: bool,
+    /// The readings of the rules played.
+    readings: PinReadings,
 }
 
 impl PinGen {
-    /// A new generator.
+    /// A new generator (the default readings).
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// A new generator of `readings`.
+    pub fn with_readings(readings: PinReadings) -> Self {
+        PinGen {
+            readings,
+            ..Self::default()
+        }
+    }
+
+    /// Plays `readings` from now on.
+    pub fn set_readings(&mut self, readings: PinReadings) {
+        self.readings = readings;
+    }
+
+    /// Whether a step may pin a mother for good and so end the play before
+    /// its other dice (the opponent's start down to one checker, the
+    /// mother judged at the step).
+    #[inline]
+    fn may_end_early(&self, pos: Position) -> bool {
+        self.readings.mother_timing == MotherTiming::Step && pos.opp.at(24) == 1
     }
 
     /// Fills `out` with every distinct end of the stage and returns the
@@ -132,7 +204,7 @@ impl PinGen {
         if game_over_stage(pos, out) {
             return 0;
         }
-        if pos.opp.at(24) != 1
+        if !self.may_end_early(pos)
             && let Some(used) = fast_stage(pos, dice, out)
         {
             return used;
@@ -173,7 +245,7 @@ impl PinGen {
             }
             _ => {
                 let list = dice.dice();
-                self.any_order = pos.opp.at(24) == 1;
+                self.any_order = self.may_end_early(pos);
                 self.walk(pos, &list, 0, 25, total, out);
             }
         }
@@ -198,7 +270,7 @@ impl PinGen {
         out: &mut Vec<StageEnd>,
     ) {
         let used = i as u8;
-        let over = pos.is_over();
+        let over = self.readings.ends_play(pos);
         let counted = if over { total } else { used };
         if counted >= self.best && used > 0 {
             if counted > self.best {
@@ -231,7 +303,7 @@ impl PinGen {
                 continue;
             }
             let step = Step::new(from, die);
-            if step_problem(pos, step).is_some() {
+            if step_problem_in(pos, step, self.readings.pinned_bearoff).is_some() {
                 continue;
             }
             self.play.push(step);
@@ -244,8 +316,9 @@ impl PinGen {
 /// The stage by Gul bara's fast paths, when they apply (no bearing off
 /// possible): the mover's pinned checkers set aside, the points closed to
 /// it blocked, and every end's pins made from where the mover stands. Only
-/// for a stage in which no mother can be pinned (the opponent's start not
-/// down to one checker), so that no play ends the game early.
+/// for a stage in which no play can end the game early (no mother can be
+/// pinned at a step: the opponent's start not down to one checker, or the
+/// mother judged at the end of the play).
 fn fast_stage(pos: Position, dice: StageDice, out: &mut Vec<StageEnd>) -> Option<u8> {
     let pinned = pos.own.pinned_mask();
     let mut back = 0u128;
@@ -272,10 +345,16 @@ fn fast_stage(pos: Position, dice: StageDice, out: &mut Vec<StageEnd>) -> Option
 }
 
 /// Convenience: every distinct end of a pinning-game stage and the number
-/// of playable dice.
+/// of playable dice (the default readings).
 pub fn stage_ends(pos: Position, dice: StageDice) -> (Vec<StageEnd>, u8) {
+    stage_ends_in(pos, dice, PinReadings::default())
+}
+
+/// Convenience: every distinct end of a pinning-game stage under
+/// `readings` and the number of playable dice.
+pub fn stage_ends_in(pos: Position, dice: StageDice, readings: PinReadings) -> (Vec<StageEnd>, u8) {
     let mut out = Vec::new();
-    let n = PinGen::new().generate(pos, dice, &mut out);
+    let n = PinGen::with_readings(readings).generate(pos, dice, &mut out);
     (out, n)
 }
 
@@ -414,21 +493,99 @@ mod tests {
         assert!(win.iter().all(|e| e.pos.mothers() == Some([false, true])));
     }
 
+    const REFUSE: PinReadings = PinReadings {
+        pinned_bearoff: PinnedBearoff::Refuse,
+        mother_timing: MotherTiming::Step,
+    };
+
+    const HOME: PinReadings = PinReadings {
+        pinned_bearoff: PinnedBearoff::Home,
+        mother_timing: MotherTiming::Step,
+    };
+
+    const AT_END: PinReadings = PinReadings {
+        pinned_bearoff: PinnedBearoff::Home,
+        mother_timing: MotherTiming::End,
+    };
+
     #[test]
-    fn no_bearing_off_while_pinned() {
+    fn bearing_off_while_pinned_by_the_option() {
         let own = at(&[(1, 5), (2, 5), (3, 4), (5, 1)]).with_pin(5, true);
         let pos = Position {
             own,
             opp: at(&[(20, 1), (13, 14)]),
         };
         assert_eq!(pins_consistent(pos.own, pos.opp), Ok(()));
+        // `refuse`: no checker leaves while the one on 5 is pinned.
         assert_eq!(
-            step_problem(pos, Step::new(3, 3)).as_deref(),
+            step_problem_in(pos, Step::new(3, 3), PinnedBearoff::Refuse).as_deref(),
             Some("cannot bear off while a checker is pinned")
         );
-        let (ends, n) = stage_ends(pos, StageDice::Pair(2, 1));
+        let (ends, n) = stage_ends_in(pos, StageDice::Pair(2, 1), REFUSE);
         assert_eq!(n, 2);
         assert!(ends.iter().all(|e| e.pos.own.off() == 0));
+        // `home` (the default): the pinned checker counts as home, so the
+        // others bear off; it still stands higher than 3, so a 6 bears off
+        // nothing and the pinned checker itself never moves.
+        assert_eq!(PinReadings::default(), HOME);
+        assert_eq!(step_problem(pos, Step::new(3, 3)), None);
+        assert_eq!(
+            step_problem(pos, Step::new(3, 6)).as_deref(),
+            Some("a 6 bears off from 3 only when no checker stands higher")
+        );
+        let (ends, n) = stage_ends_in(pos, StageDice::Pair(2, 1), HOME);
+        assert_eq!(n, 2);
+        let mut offs: Vec<u8> = ends.iter().map(|e| e.pos.own.off()).collect();
+        offs.sort();
+        offs.dedup();
+        assert_eq!(offs, [0, 1, 2]);
+        assert!(ends.iter().all(|e| e.pos.own.pinned(5)));
+        // 6-6 under `home`: nothing can bear off past the pinned checker,
+        // and nothing can move within the home by six: no play.
+        let (ends, n) = stage_ends_in(pos, StageDice::from_roll(6, 6), HOME);
+        assert_eq!((n, ends.len()), (0, 1));
+    }
+
+    #[test]
+    fn a_mother_pinned_within_the_play_at_its_end() {
+        // As `a_mother_pin_ends_the_play_and_counts_as_every_die`, with the
+        // mother judged at the end: 6/1 pins it but the 6 must be played
+        // too (8/2), and every play uses both dice.
+        let pos = Position {
+            own: at(&[(6, 10), (8, 5)]),
+            opp: at(&[(24, 1), (10, 14)]),
+        };
+        let (ends, n) = stage_ends_in(pos, StageDice::Pair(6, 5), AT_END);
+        assert_eq!(n, 2);
+        assert!(ends.iter().all(|e| e.play.len() == 2), "{ends:?}");
+        let win: Vec<_> = ends.iter().filter(|e| e.pos.is_over()).collect();
+        assert_eq!(win.len(), 1);
+        assert_eq!(win[0].pos.own, at(&[(6, 9), (8, 4), (1, 1), (2, 1)]));
+        // Each end is reached by its play, step by step.
+        for e in &ends {
+            let mut cur = pos;
+            for &st in e.play.steps() {
+                assert!(!AT_END.ends_play(cur));
+                cur = apply_step(cur, st);
+            }
+            assert_eq!(cur, e.pos);
+        }
+        // A pin that the rest of the play undoes is no loss: the mother
+        // pinned by 3/1 with the 2, freed when the pinner bears off with
+        // the 1 (all home, 13 off). At the step it ends the game at once.
+        let pos = Position {
+            own: at(&[(3, 1), (2, 1)]),
+            opp: at(&[(24, 1), (10, 14)]),
+        };
+        let (ends, n) = stage_ends_in(pos, StageDice::Pair(2, 1), AT_END);
+        assert_eq!(n, 2);
+        let freed = apply_step(apply_step(pos, Step::new(3, 2)), Step::new(1, 1));
+        assert!(!freed.opp.pinned(24));
+        assert!(ends.iter().any(|e| e.pos == freed));
+        assert!(ends.iter().all(|e| e.play.len() == 2));
+        // At the step, 3/1 wins at once.
+        let (ends, _) = stage_ends_in(pos, StageDice::Pair(2, 1), HOME);
+        assert!(ends.iter().any(|e| e.play.len() == 1 && e.pos.is_over()));
     }
 
     /// The fast paths give the general enumeration's ends (as a set: the
@@ -440,9 +597,12 @@ mod tests {
             crate::rules::dice::random_game_positions(crate::rules::Variant::Plakoto, 60, 31, 300);
         assert!(positions.len() > 3000, "{}", positions.len());
         let (mut fast, mut general) = (Vec::new(), Vec::new());
-        let mut g = PinGen::new();
         let (mut checked, mut pinned) = (0, 0);
-        for pos in &positions {
+        for (pos, readings) in positions
+            .iter()
+            .flat_map(|p| [REFUSE, HOME, AT_END].map(|r| (p, r)))
+        {
+            let mut g = PinGen::with_readings(readings);
             pinned += usize::from(pos.own.pinned_mask() != 0);
             for a in 1..=6u8 {
                 for b in 1..=a {
@@ -458,7 +618,8 @@ mod tests {
                     for e in &fast {
                         let mut cur = *pos;
                         for &st in e.play.steps() {
-                            assert_eq!(step_problem(cur, st), None, "{pos:?} {:?}", e.play);
+                            let problem = step_problem_in(cur, st, readings.pinned_bearoff);
+                            assert_eq!(problem, None, "{pos:?} {:?}", e.play);
                             cur = apply_step(cur, st);
                         }
                         assert_eq!(cur, e.pos, "{pos:?} {:?}", e.play);
@@ -467,8 +628,8 @@ mod tests {
                 }
             }
         }
-        assert!(checked > 100_000, "{checked} ends checked");
-        assert!(pinned > 300, "{pinned} positions with a pinned checker");
+        assert!(checked > 300_000, "{checked} ends checked");
+        assert!(pinned > 900, "{pinned} positions with a pinned checker");
     }
 
     #[test]

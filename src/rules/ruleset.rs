@@ -8,12 +8,12 @@
 //! [`RulesModule`], so no step of the enumeration goes through a virtual
 //! call.
 
-use super::fevga::FevgaSteps;
+use super::fevga::{self, FevgaSteps};
 use super::hitting::{self, HitGen};
 use super::movegen::{MoveGen, StageEnd, step_is_legal};
 use super::nardy::LongNardySteps;
 use super::options::{RuleOptions, Variant};
-use super::pinning::{self, PinGen};
+use super::pinning::{self, PinGen, PinReadings};
 use super::position::{CHECKERS, Checkers, Position};
 use super::state::{GameState, step_illegal_reason};
 use super::step::{StageDice, Step};
@@ -87,6 +87,29 @@ impl Variant {
     }
 }
 
+impl RuleOptions {
+    /// Why `step` breaks the rules of single steps of this game under these
+    /// options in `pos` (as [`Variant::step_problem`], with the readings of
+    /// the options that judge single steps), or `None`.
+    pub fn step_problem(&self, pos: Position, step: Step) -> Option<String> {
+        match self.variant.spec().landing {
+            Landing::Pin => pinning::step_problem_in(pos, step, self.pinned_bearoff),
+            _ => self.variant.step_problem(pos, step),
+        }
+    }
+
+    /// Whether a position reached within a play ends the play (and the
+    /// game): a side has borne off every checker or, where the options
+    /// judge the mother rule at the step that pins, a mother is pinned for
+    /// good.
+    pub fn ends_play(&self, pos: Position) -> bool {
+        match self.variant.spec().landing {
+            Landing::Pin => PinReadings::of(self).ends_play(pos),
+            _ => pos.is_over(),
+        }
+    }
+}
+
 /// A stage generator for every variant (keeps its buffers between calls).
 #[derive(Default)]
 pub struct StageGen {
@@ -140,13 +163,12 @@ impl StageGen {
                 self.long_nardy.set_rules(rules);
                 self.long_nardy.generate(pos, dice, out)
             }
-            RulesModule::Fevga => {
-                self.fevga
-                    .set_rules(FevgaSteps::for_stage(pos, dice, opts.six_block));
-                self.fevga.generate(pos, dice, out)
-            }
+            RulesModule::Fevga => fevga::generate(&mut self.fevga, opts, pos, dice, out),
             RulesModule::Hitting => self.hitting.generate(pos, dice, out),
-            RulesModule::Pinning => self.pinning.generate(pos, dice, out),
+            RulesModule::Pinning => {
+                self.pinning.set_readings(PinReadings::of(opts));
+                self.pinning.generate(pos, dice, out)
+            }
         }
     }
 }

@@ -348,8 +348,8 @@ impl GameState {
             PlayError::BadState("no stage to play: the side to move must roll".into())
         })?;
         let playable = movegen.generate(opts, self, dice, ends);
-        let pos = apply_steps_in(self.variant, self.pos, dice, steps, 0)?;
-        if steps.len() < playable as usize && !pos.is_over() {
+        let pos = apply_steps_with(opts, self.pos, dice, steps, 0)?;
+        if steps.len() < playable as usize && !opts.ends_play(pos) {
             return Err(PlayError::IllegalPlay(format!(
                 "{} of the dice {} must be played, only {} given",
                 playable,
@@ -383,15 +383,29 @@ pub fn apply_steps(
     apply_steps_in(Variant::GulBara, pos, dice, steps, offset)
 }
 
-/// [`apply_steps`] for any variant (the common rules of its steps; a rule
-/// set's own restrictions are judged on the stage's ends).
+/// [`apply_steps`] for any variant under its default options (the common
+/// rules of its steps; a rule set's own restrictions are judged on the
+/// stage's ends).
 pub fn apply_steps_in(
     variant: Variant,
+    pos: Position,
+    dice: StageDice,
+    steps: &[Step],
+    offset: usize,
+) -> Result<Position, PlayError> {
+    apply_steps_with(&RuleOptions::for_variant(variant), pos, dice, steps, offset)
+}
+
+/// [`apply_steps_in`] under `opts` (their readings of single steps, and
+/// of when a step ends the play).
+pub fn apply_steps_with(
+    opts: &RuleOptions,
     mut pos: Position,
     dice: StageDice,
     steps: &[Step],
     offset: usize,
 ) -> Result<Position, PlayError> {
+    let variant = opts.variant;
     let mut left = dice.dice();
     for (i, &s) in steps.iter().enumerate() {
         let err = |why: String| PlayError::IllegalStep {
@@ -399,13 +413,13 @@ pub fn apply_steps_in(
             index: offset + i + 1,
             why,
         };
-        if pos.is_over() {
+        if opts.ends_play(pos) {
             return Err(err("the game already ended with the previous step".into()));
         }
         let Some(k) = left.iter().position(|&d| d == s.die) else {
             return Err(err(format!("no die {} left of {}", s.die, dice_text(dice))));
         };
-        if let Some(why) = variant.step_problem(pos, s) {
+        if let Some(why) = opts.step_problem(pos, s) {
             return Err(err(why));
         }
         left.swap_remove(k);

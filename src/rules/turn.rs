@@ -396,7 +396,7 @@ impl<'a> MoveSequence<'a> {
         for st in &given {
             after = self.state.variant.apply_step(after, *st);
         }
-        if given.len() >= playable as usize || after.is_over() {
+        if given.len() >= playable as usize || self.opts.ends_play(after) {
             let next = self
                 .state
                 .play_stage(self.opts, &mut self.movegen, &mut self.ends, &given)

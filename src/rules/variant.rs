@@ -353,7 +353,7 @@ pub const FEVGA: VariantSpec = VariantSpec {
     head: HeadRule::RunnerFirst,
     block: BlockRule::NoSixBlockNorStartQuarter,
     opening: Opening::Reroll,
-    options: &["opening", "six_block"],
+    options: &["opening", "six_block", "prime", "start_rule"],
     cube: false,
     module: RulesModule::Fevga,
     met: Some(include_str!("met/fevga.met")),
@@ -433,7 +433,7 @@ pub const PLAKOTO: VariantSpec = VariantSpec {
     head: HeadRule::Free,
     block: BlockRule::Free,
     opening: Opening::Reroll,
-    options: &["opening"],
+    options: &["opening", "pinned_bearoff", "mother_timing"],
     cube: false,
     module: RulesModule::Pinning,
     met: Some(include_str!("met/plakoto.met")),
@@ -460,7 +460,7 @@ pub const TAPA: VariantSpec = VariantSpec {
     head: HeadRule::Free,
     block: BlockRule::Free,
     opening: Opening::Single,
-    options: &["opening"],
+    options: &["opening", "pinned_bearoff", "mother_timing"],
     cube: false,
     module: RulesModule::Pinning,
     met: Some(include_str!("met/tapa.met")),
@@ -621,6 +621,12 @@ mod tests {
                 "{v}"
             );
             assert_eq!(has("six_block"), s.block != BlockRule::Free, "{v}");
+            let fevga = s.module == RulesModule::Fevga;
+            let pinning = s.module == RulesModule::Pinning;
+            assert_eq!(has("prime"), fevga, "{v}");
+            assert_eq!(has("start_rule"), fevga, "{v}");
+            assert_eq!(has("pinned_bearoff"), pinning, "{v}");
+            assert_eq!(has("mother_timing"), pinning, "{v}");
             for n in ["exempt_rolls", "exempt_scope", "remainder"] {
                 assert_eq!(has(n), s.escalating, "{v} {n}");
             }

@@ -384,36 +384,89 @@ pub fn naive_fevga_walls(own: &Side, opp: &Side) -> bool {
     naive_full_start_quarter(own) || naive_illegal_six(own, opp)
 }
 
+/// Fevga's rule options for the naive walk.
+#[derive(Clone, Copy, Debug)]
+pub struct NaiveFevga {
+    /// The walls judged at every landing (`six_block per_step`).
+    pub per_step: bool,
+    /// `prime ban`: no six in a row with every opposing checker behind;
+    /// `false` (`duty`): such a prime stands, but must be opened once the
+    /// opponent's checkers all stand right behind it.
+    pub ban: bool,
+    /// `start_rule quarter`: reaching the opponent's starting quarter (the
+    /// mover's 12 or lower) frees the start; `false`: passing the
+    /// opponent's start (11 or lower).
+    pub quarter: bool,
+}
+
+/// The walls a Fevga side may not hold under `r`: the whole starting
+/// quarter, and under `ban` a six with every opposing checker behind.
+pub fn naive_fevga_walls_in(r: NaiveFevga, own: &Side, opp: &Side) -> bool {
+    naive_full_start_quarter(own) || (r.ban && naive_illegal_six(own, opp))
+}
+
 /// One Fevga step on plain arrays, or `None` when it is not legal: the
 /// common rules, then the starting rule read literally (a checker leaves
 /// the start while another is away from it only when some checker stands
-/// past the opponent's start, below the mover's 12, or is borne off), and
-/// per step the walls.
-fn fevga_step(per_step: bool, node: &Node, from: usize, die: u8) -> Option<Node> {
+/// past the opponent's start, below the mover's 12, or is borne off; with
+/// `quarter`, on the mover's 12 or below), and per step the walls.
+fn fevga_step(r: NaiveFevga, node: &Node, from: usize, die: u8) -> Option<Node> {
     if from == 24 {
         let away = 15 - node.own[24];
-        let past = node.own[0] > 0 || (1..12).any(|p| node.own[p] > 0);
+        let line = if r.quarter { 12 } else { 11 };
+        let past = node.own[0] > 0 || (1..=line).any(|p| node.own[p] > 0);
         if away > 0 && !past {
             return None;
         }
     }
     let n = running_step(node, from, die)?;
-    if per_step && naive_fevga_walls(&n.own, &n.opp) {
+    if r.per_step && naive_fevga_walls_in(r, &n.own, &n.opp) {
         return None;
     }
     Some(n)
 }
 
-/// The naive Fevga stage (`per_step`: the walls judged at every landing).
-pub fn naive_fevga(pos: Position, dice: StageDice, per_step: bool) -> Naive {
+/// Whether the opponent of `own` is shut in as the duty to open a prime
+/// reads it: every opposing checker on the board stands on one point of
+/// its, and the mover holds the six points right in front of it.
+pub fn naive_trapped(own: &Side, opp: &Side) -> bool {
+    let on: Vec<usize> = (1..=24).filter(|&q| opp[q] > 0).collect();
+    let [q] = on[..] else {
+        return false;
+    };
+    q >= 7 && (q - 6..q).all(|r| (1..=24).any(|p| own[p] > 0 && nardy_other(p) == r))
+}
+
+/// The naive Fevga stage under `r` before the duty to open a prime.
+pub fn naive_fevga_without_duty(pos: Position, dice: StageDice, r: NaiveFevga) -> Naive {
     walk(
         side_of(pos.own),
         side_of(pos.opp),
         dice,
         true,
-        |node, from, die| fevga_step(per_step, node, from, die),
-        |node| !naive_fevga_walls(&node.own, &node.opp),
+        |node, from, die| fevga_step(r, node, from, die),
+        |node| !naive_fevga_walls_in(r, &node.own, &node.opp),
     )
+}
+
+/// The naive Fevga stage under `r`.
+pub fn naive_fevga(pos: Position, dice: StageDice, r: NaiveFevga) -> Naive {
+    let mut naive = naive_fevga_without_duty(pos, dice, r);
+    // The duty comes after the dice: of the plays that use the most (the
+    // larger die when only one fits), those that leave no six with every
+    // opposing checker behind, if any does.
+    if !r.ban && naive_trapped(&side_of(pos.own), &side_of(pos.opp)) {
+        let open: BTreeSet<End> = naive
+            .ends
+            .iter()
+            .filter(|(own, opp)| !naive_illegal_six(own, opp))
+            .cloned()
+            .collect();
+        if !open.is_empty() {
+            naive.ends = open;
+        }
+    }
+    naive
 }
 
 // ------------------------------------------------------------ hitting games

@@ -9,8 +9,8 @@ use crate::notation::play_text_at;
 use crate::protocol::error::{ProtocolError, quote};
 use crate::protocol::parser::{no_more, number};
 use crate::protocol::session::Session;
-use crate::rules::state::apply_steps_in;
-use crate::rules::{Position, StageDice, StageGen, Step, Variant};
+use crate::rules::state::apply_steps_with;
+use crate::rules::{Position, RuleOptions, StageDice, StageGen, Step};
 
 use super::{Command, need_stage};
 
@@ -44,7 +44,8 @@ pub(crate) fn parse(args: &[&str]) -> Result<Command, ProtocolError> {
 /// the same move with the dice the other way round where the rules allow
 /// each step of it (it ends where the play ends, so the stage's own rules
 /// hold for it too).
-fn orders_of(variant: Variant, pos: Position, dice: StageDice, steps: &[Step]) -> Vec<Vec<Step>> {
+fn orders_of(opts: &RuleOptions, pos: Position, dice: StageDice, steps: &[Step]) -> Vec<Vec<Step>> {
+    let variant = opts.variant;
     let mut out = vec![steps.to_vec()];
     if let [a, b] = steps
         && a.die != b.die
@@ -53,7 +54,7 @@ fn orders_of(variant: Variant, pos: Position, dice: StageDice, steps: &[Step]) -
     {
         let other = [Step::new(a.from, b.die), Step::new(a.from - b.die, a.die)];
         let end = steps.iter().fold(pos, |p, &s| variant.apply_step(p, s));
-        if apply_steps_in(variant, pos, dice, &other, 0).is_ok_and(|p| p == end) {
+        if apply_steps_with(opts, pos, dice, &other, 0).is_ok_and(|p| p == end) {
             out.push(other.to_vec());
         }
     }
@@ -82,7 +83,7 @@ impl Session {
             .map(|e| {
                 let steps = e.play.steps();
                 let others = if orders {
-                    orders_of(variant, pos, dice, steps)
+                    orders_of(&self.settings().rules, pos, dice, steps)
                         .iter()
                         .skip(1)
                         .map(|o| play_text_at(variant, pos, o))
