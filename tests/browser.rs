@@ -2474,7 +2474,7 @@ async fn the_engines_double_is_judged_afresh_and_hinted() {
 /// dice, the best turn and its evaluation; at 1300×950 the review's list
 /// is in view with the board.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "needs chromium and chromium-driver (apt-get install -y chromium chromium-driver); run with --include-ignored"]
+#[ignore = "needs chromium, chromium-driver and gnubg (apt-get install -y chromium chromium-driver gnubg); run with --include-ignored"]
 async fn a_reviewed_position_is_shown_as_it_was() {
     let (browser, driver) = tools();
     let page = Page::open("review-then", &browser, &driver).await;
