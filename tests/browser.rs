@@ -2375,3 +2375,807 @@ async fn the_board_asks_helps_and_fits() {
     assert!(errors.as_u64().unwrap() >= 6);
     page.close().await;
 }
+
+// ---------------------------------------------------------------------------
+// Issue 50's bugs, worst first: each test fails on the page before its fix.
+
+/// Loads `text` (a position, an ID or a record) from the panel, saying
+/// yes if the game in progress must be discarded, and waits for `ready`.
+async fn load_from_panel(page: &Page, text: &str, ready: &str) {
+    page.client
+        .execute(
+            "const d = document.getElementById('load-box'); d.open = true; document.getElementById('load-text').value = arguments[0];",
+            vec![json!(text)],
+        )
+        .await
+        .expect("paste");
+    page.click_css("#load").await;
+    page.wait(
+        "the text loaded",
+        &format!("!document.getElementById('confirm').hidden || ({ready})"),
+    )
+    .await;
+    if page
+        .js("!document.getElementById('confirm').hidden")
+        .await
+        .as_bool()
+        == Some(true)
+    {
+        page.click_css("#confirm-yes").await;
+    }
+    page.wait("the text loaded", ready).await;
+}
+
+/// White's last two checkers on its 2-point, Black's last one on its
+/// 5-point: after White's 2-1 Black bears off with 31 rolls of 36, else
+/// White does: Black doubles, and White should pass.
+const BLACK_DOUBLES: &str = "0,2,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,-1,0,0,0,0 w 10 10";
+
+/// Bug 1: when the engine doubles, the evaluation is of the position at its
+/// double, and Hint gives the take and the pass with their cubeful figures,
+/// best first. Bug 9: after the drop, nobody is to move.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs chromium and chromium-driver (apt-get install -y chromium chromium-driver); run with --include-ignored"]
+async fn the_engines_double_is_judged_afresh_and_hinted() {
+    let (browser, driver) = tools();
+    let page = Page::open("engine-double", &browser, &driver).await;
+    page.baseline_game("backgammon").await;
+    page.choose_session("money", 0, "on").await;
+    load_from_panel(
+        &page,
+        BLACK_DOUBLES,
+        "S.base.startsWith('board ') && S.phase === 'roll'",
+    )
+    .await;
+    page.type_into("#dice-input", "21").await;
+    page.roll().await;
+    page.wait("the person's move", "S.phase === 'move'").await;
+    page.click_step().await;
+    page.click_step().await;
+    page.wait("the turn played", "S.phase === 'done'").await;
+    page.click_css("#done").await;
+    page.wait("the engine's double", "S.phase === 'cube'").await;
+    let evaltext = page.text("evaltext").await;
+    assert!(
+        evaltext.starts_with("evaluation at the engine's double: White wins "),
+        "{evaltext}"
+    );
+    assert_eq!(
+        page.js("document.getElementById('hint').disabled").await,
+        json!(false),
+        "Hint at the engine's double"
+    );
+    page.click_css("#hint").await;
+    page.wait("the cube hint", "S.cubeHints !== null").await;
+    let hints = page
+        .js("[...document.querySelectorAll('#hints li')].map((l) => l.textContent)")
+        .await;
+    let hints: Vec<&str> = hints
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h.as_str().unwrap())
+        .collect();
+    // Black wins 31 times in 36: a take loses more than the pass's 1.
+    assert_eq!(hints[0], "Pass  cubeful equity -1.000", "{hints:?}");
+    assert!(
+        hints[1].starts_with("Take  cubeful equity -") && hints[1].contains(" (-"),
+        "{hints:?}"
+    );
+    assert!(hints[2].ends_with(": Double, pass"), "{hints:?}");
+    page.click_css("#drop").await;
+    page.wait("the game over", "S.phase === 'over'").await;
+    assert_eq!(page.text("f-turn").await, "game over");
+    page.no_errors().await;
+    page.close().await;
+}
+
+/// Bugs 2 and 3: a reviewed position shows the cube of its moment, its
+/// dice, the best turn and its evaluation; at 1300×950 the review's list
+/// is in view with the board.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs chromium, chromium-driver and gnubg (apt-get install -y chromium chromium-driver gnubg); run with --include-ignored"]
+async fn a_reviewed_position_is_shown_as_it_was() {
+    let (browser, driver) = tools();
+    let page = Page::open("review-then", &browser, &driver).await;
+    page.baseline_game("backgammon").await;
+    page.choose_session("match", 5, "on").await;
+    page.type_into("#dice-input", CUBE_MATCH_DICE).await;
+    // As in the cube match above: the person doubles at its second roll, the
+    // engine takes, and the game goes on a turn.
+    let mut doubled = false;
+    loop {
+        page.wait(
+            "the person's turn",
+            "['roll', 'move', 'done', 'cube'].includes(S.phase)",
+        )
+        .await;
+        match page.js("S.phase").await.as_str().unwrap() {
+            "cube" => {
+                // The engine's redouble, taken.
+                let n = page.js("S.turns.length").await;
+                page.click_css("#take").await;
+                page.wait("the take", &format!("S.turns.length > {n}"))
+                    .await;
+            }
+            "roll"
+                if doubled
+                    && page
+                        .js("S.turns.filter((t) => t.side === 'w' && !t.cube).length")
+                        .await
+                        .as_u64()
+                        .unwrap()
+                        >= 3 =>
+            {
+                break;
+            }
+            "roll" => {
+                let rolled = page
+                    .js("S.turns.filter((t) => t.side === 'w' && !t.cube).length")
+                    .await;
+                if !doubled && rolled.as_u64().unwrap() >= 1 {
+                    doubled = true;
+                    let n = page.js("S.turns.length").await;
+                    page.click_css("#double").await;
+                    page.wait(
+                        "the engine's answer",
+                        &format!("S.turns.length > {n} && S.phase !== 'idle'"),
+                    )
+                    .await;
+                    continue;
+                }
+                page.roll().await;
+            }
+            "move" => {
+                page.click_step().await;
+            }
+            _ => page.end_turn().await,
+        }
+    }
+    assert!(page.js("S.cube.value").await.as_u64().unwrap() >= 2);
+    page.resize(1300, 950).await;
+    page.click_css("#review").await;
+    page.wait(
+        "the review",
+        "S.review !== null && !document.getElementById('sec-review').hidden",
+    )
+    .await;
+    // The same judgements as `gulbara analyse` at the same depth.
+    same_as_analyse(&page).await;
+    // The list in view beside the board, the page at its top.
+    page.client
+        .execute("window.scrollTo(0, 0)", vec![])
+        .await
+        .expect("scroll");
+    let fits = page
+        .js("(() => { const b = document.getElementById('board').getBoundingClientRect(); \
+             const l = document.querySelector('#review-list li').getBoundingClientRect(); \
+             return [b.top >= 0 && b.bottom <= innerHeight, l.top >= 0 && l.bottom <= innerHeight, l.top, innerHeight]; })()")
+        .await;
+    assert_eq!(fits[0], json!(true), "the board in view: {fits}");
+    assert_eq!(fits[1], json!(true), "the review list in view: {fits}");
+    // The first decision: White's first roll, before the double.
+    let roll = page.js("S.review[0].roll").await;
+    let roll = roll.as_str().unwrap().to_string();
+    page.click_css("#review-list li[data-decision=\"0\"]").await;
+    page.wait("the decision's position", "S.view === S.review[0].at")
+        .await;
+    assert_eq!(
+        page.js("document.querySelector('#board .cube text').textContent + ' ' + document.querySelector('#board .cube').dataset.owner")
+            .await,
+        json!("64 center"),
+        "the cube before the double"
+    );
+    let dice = page
+        .js("[...document.querySelectorAll('#board .die')].map((d) => d.dataset.die).join('')")
+        .await;
+    assert_eq!(dice, json!(roll), "the decision's dice");
+    let arrows = page
+        .js("document.querySelectorAll('#board .review-arrow').length")
+        .await;
+    assert!(arrows.as_u64().unwrap() >= 1, "the best turn drawn");
+    let evaltext = page.text("evaltext").await;
+    assert!(
+        evaltext.starts_with(&format!("review at depth 1: White to play {roll}")),
+        "{evaltext}"
+    );
+    page.screenshot("review-cube-position.png", false).await;
+    // The position shown, as an XGID and a gnubg ID: the starting position,
+    // White to play the decision's roll.
+    page.click_css("#copy-ids").await;
+    page.wait(
+        "the IDs",
+        "document.getElementById('ids').textContent.includes('gnubg ID')",
+    )
+    .await;
+    let ids = page.text("ids").await;
+    assert!(
+        ids.starts_with(&format!(
+            "XGID=-b----E-C---eE---c-e----B-:0:0:1:{roll}:0:0:"
+        )) && ids.contains("\ngnubg ID 4HPwATDgc/ABMA:"),
+        "{ids}"
+    );
+    // The game as a gnubg .mat, which gnubg itself imports and exports
+    // again with the same rolls and the same cube actions.
+    page.click_css("#download-mat").await;
+    let saved = page.downloads.join("gulbara-backgammon.mat");
+    // What the server writes of the page's record: the file, once saved whole.
+    let ours = page
+        .js("fetch('/api/mat', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: document.getElementById('record').textContent }).then((r) => r.json()).then((j) => j.mat)")
+        .await;
+    let ours = ours.as_str().expect("the .mat text").to_string();
+    let start = Instant::now();
+    while std::fs::read_to_string(&saved).ok().as_deref() != Some(ours.as_str()) {
+        assert!(start.elapsed() < GUARD, "no .mat downloaded: {ours}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(
+        ours.contains(" 5 point match") && ours.contains("Doubles => 2") && ours.contains("Takes"),
+        "{ours}"
+    );
+    gnubg_reads_the_same(&saved, &ours);
+    // Another candidate, clicked, is drawn instead.
+    let n = page
+        .js("document.querySelectorAll('#review-detail li').length")
+        .await;
+    if n.as_u64().unwrap() > 1 {
+        page.click_css("#review-detail li[data-candidate=\"1\"]")
+            .await;
+        page.wait(
+            "the second candidate drawn",
+            "S.reviewPick.cand === 1 && [...document.querySelectorAll('#board .review-arrow')].map((a) => a.dataset.playStep).join(' ') === S.reviewPick.play.split(' ').filter((x) => x.includes('/')).join(' ')",
+        )
+        .await;
+    }
+    page.no_errors().await;
+    page.close().await;
+}
+
+/// Black's 13 back checkers behind White's prime from its 2- to 7-point,
+/// its other two at home: Black (to move) can play 1-1 at home only, and
+/// then nothing with 6-5.
+const BLACK_PRIMED: &str = "-13,2,2,2,2,2,2,0,0,0,0,0,3,0,0,0,0,0,0,-2,0,0,0,0 b 10 10";
+
+/// Bug 4: an engine's roll with no move is said so in the move list, not
+/// as a turn under way, and its old marks leave the board.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs chromium and chromium-driver (apt-get install -y chromium chromium-driver); run with --include-ignored"]
+async fn an_engine_dance_is_no_move_under_way() {
+    let (browser, driver) = tools();
+    let page = Page::open("dance", &browser, &driver).await;
+    page.baseline_game("backgammon").await;
+    page.choose_session("money", 0, "off").await;
+    page.type_into("#dice-input", "11 21 65").await;
+    load_from_panel(
+        &page,
+        BLACK_PRIMED,
+        "S.base.startsWith('board ') && S.phase === 'roll' && S.turns.length === 1",
+    )
+    .await;
+    assert!(
+        page.js("document.querySelectorAll('#board .mark.b').length")
+            .await
+            .as_u64()
+            .unwrap()
+            > 0,
+        "the engine's 1-1 marked"
+    );
+    page.roll().await;
+    page.wait("the person's move", "S.phase === 'move'").await;
+    page.click_move("13", "11").await;
+    page.wait("13/11", "S.stage.length === 1").await;
+    page.click_move("13", "12").await;
+    page.wait("the turn played", "S.phase === 'done'").await;
+    page.click_css("#done").await;
+    page.wait(
+        "the engine's dance and the person's roll",
+        "S.phase === 'roll' && S.turns.length === 3",
+    )
+    .await;
+    let last = page
+        .js("document.querySelector('#moves li:last-child').textContent")
+        .await;
+    assert_eq!(last, json!("Black 65: cannot move"));
+    assert_eq!(
+        page.js("document.querySelectorAll('#board .mark.b').length")
+            .await,
+        json!(0),
+        "the engine's old marks gone"
+    );
+    page.no_errors().await;
+    page.close().await;
+}
+
+/// Bug 5: playing Black, the board is turned: Black's home at the bottom
+/// right, its numbers on the points, and the board's label says so.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs chromium and chromium-driver (apt-get install -y chromium chromium-driver); run with --include-ignored"]
+async fn playing_black_the_board_is_turned() {
+    let (browser, driver) = tools();
+    let page = Page::open_at(
+        "black-turned",
+        &browser,
+        &driver,
+        &[],
+        "anim=0&side=b&start=you",
+    )
+    .await;
+    page.baseline_game("backgammon").await;
+    // Black's 1-point is White's 24.
+    let at = page
+        .js("(() => { const s = document.getElementById('board').getBoundingClientRect(); \
+             const p = document.querySelector('[data-point=\"24\"] polygon').getBoundingClientRect(); \
+             return [p.x + p.width / 2 > s.x + s.width / 2, p.y + p.height / 2 > s.y + s.height / 2, \
+                     document.querySelector('[data-point=\"24\"] .num').textContent]; })()")
+        .await;
+    assert_eq!(
+        at,
+        json!([true, true, "1"]),
+        "Black's 1-point at the bottom right"
+    );
+    let label = page
+        .js("document.getElementById('board').getAttribute('aria-label')")
+        .await;
+    assert!(label.as_str().unwrap().contains("Black (you)"), "{label}");
+    // The person's back checkers: two on its 24-point, at the top right.
+    let back = page
+        .js("(() => { const s = document.getElementById('board').getBoundingClientRect(); \
+             const p = document.querySelector('[data-point=\"1\"] polygon').getBoundingClientRect(); \
+             return p.x > s.x + s.width / 2 && p.y < s.y + s.height / 2 \
+                 && document.querySelectorAll('[data-point=\"1\"] .checker.b').length === 2; })()")
+        .await;
+    assert_eq!(back, json!(true));
+    page.no_errors().await;
+    page.close().await;
+}
+
+/// Bug 6: watching, a tied opening throw is thrown again by itself.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs chromium and chromium-driver (apt-get install -y chromium chromium-driver); run with --include-ignored"]
+async fn watching_goes_on_after_a_tied_opening_throw() {
+    let (browser, driver) = tools();
+    let page = Page::open("watch-tie", &browser, &driver).await;
+    page.baseline_game("backgammon").await;
+    page.type_into("#dice-input", "44 53").await;
+    page.client
+        .find(Locator::Id("pref-side"))
+        .await
+        .expect("the side setting")
+        .select_by_value("watch")
+        .await
+        .expect("choose watching");
+    page.wait(
+        "the game after the tie",
+        "S.opening && S.opening.w === 5 && S.opening.b === 3 && S.turns.length >= 3",
+    )
+    .await;
+    page.no_errors().await;
+    page.close().await;
+}
+
+/// Bug 7: in money play the match's settings are not shown.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs chromium and chromium-driver (apt-get install -y chromium chromium-driver); run with --include-ignored"]
+async fn money_play_shows_no_match_settings() {
+    let (browser, driver) = tools();
+    let page = Page::open("money-settings", &browser, &driver).await;
+    let shown = "['length-label', 'rotation-label'].map((id) => document.getElementById(id).getClientRects().length > 0)";
+    assert_eq!(
+        page.js("window.gulbara.session().kind").await,
+        json!("money")
+    );
+    assert_eq!(page.js(shown).await, json!([false, false]));
+    page.choose_session("match", 3, "off").await;
+    assert_eq!(page.js(shown).await, json!([true, true]));
+    page.no_errors().await;
+    page.close().await;
+}
+
+/// Bug 8: a finished record loaded says it is over, and how it ended.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs chromium and chromium-driver (apt-get install -y chromium chromium-driver); run with --include-ignored"]
+async fn a_finished_record_loaded_says_so() {
+    let (browser, driver) = tools();
+    let page = Page::open("finished-record", &browser, &driver).await;
+    let record = std::fs::read_to_string(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/gulbara_record_before_variants.txt"),
+    )
+    .expect("the record");
+    load_from_panel(&page, &record, "S.phase === 'over' && S.turns.length > 20").await;
+    let status = page.text("status").await;
+    assert!(
+        status.contains("it is over, Black won 2 points"),
+        "{status}"
+    );
+    assert_eq!(page.text("f-turn").await, "game over");
+    page.no_errors().await;
+    page.close().await;
+}
+
+/// White's last checker on its 2-point, Black's on its 1-point: 2-1 wins a
+/// single game.
+const WHITE_WINS_21: &str = "0,1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,-1 w 10 10";
+
+/// Plays 2-1 from [`WHITE_WINS_21`] to the end of the game.
+async fn win_with_21(page: &Page) {
+    load_from_panel(
+        page,
+        WHITE_WINS_21,
+        "S.base.startsWith('board ') && S.phase === 'roll'",
+    )
+    .await;
+    page.type_into("#dice-input", "21").await;
+    page.roll().await;
+    page.wait("the person's move", "S.phase === 'move'").await;
+    page.click_step().await;
+    page.click_step().await;
+    page.wait("the game won", "S.phase === 'done'").await;
+    page.click_css("#done").await;
+    page.wait("the game over", "S.phase === 'over'").await;
+}
+
+/// Bug 9: no cube in the Crawford game, and no Crawford game once the
+/// match is over.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs chromium and chromium-driver (apt-get install -y chromium chromium-driver); run with --include-ignored"]
+async fn the_crawford_game_has_no_cube_and_the_match_ends_clean() {
+    let (browser, driver) = tools();
+    let page = Page::open("crawford", &browser, &driver).await;
+    page.baseline_game("backgammon").await;
+    page.choose_session("match", 2, "on").await;
+    win_with_21(&page).await;
+    assert!(
+        page.text("f-match")
+            .await
+            .starts_with("match to 2: you 1, the engine 0, next: the Crawford game")
+    );
+    page.click_css("#newgame").await;
+    page.wait(
+        "the Crawford game",
+        "S.phase === 'roll' && S.moves.length === 0",
+    )
+    .await;
+    let shown = page.text("f-match").await;
+    assert_eq!(
+        shown,
+        "match to 2: you 1, the engine 0, Crawford game; no cube in the Crawford game"
+    );
+    assert_eq!(
+        page.js("document.querySelector('#board .cube') === null")
+            .await,
+        json!(true),
+        "no cube drawn in the Crawford game"
+    );
+    win_with_21(&page).await;
+    let shown = page.text("f-match").await;
+    assert!(!shown.contains("Crawford game,"), "{shown}");
+    assert!(
+        shown.starts_with("match to 2: you 2, the engine 0; "),
+        "{shown}"
+    );
+    assert!(page.text("status").await.contains("You win the match 2-0"));
+    page.no_errors().await;
+    page.close().await;
+}
+
+/// Bug 10: at a match score, the hints lead with the match-winning chances
+/// they are ranked by, each with its difference from the best.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs chromium and chromium-driver (apt-get install -y chromium chromium-driver); run with --include-ignored"]
+async fn match_hints_lead_with_what_ranks_them() {
+    let (browser, driver) = tools();
+    let page = Page::open("match-hints", &browser, &driver).await;
+    page.baseline_game("backgammon").await;
+    page.choose_session("match", 5, "on").await;
+    page.type_into("#dice-input", "31").await;
+    page.roll().await;
+    page.wait("the person's move", "S.phase === 'move'").await;
+    page.click_css("#hint").await;
+    page.wait("the hints", "S.hints.length > 1").await;
+    let texts = page
+        .js("[...document.querySelectorAll('#hints li')].map((l) => l.textContent.split('  ')[1])")
+        .await;
+    let texts: Vec<&str> = texts
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t.as_str().unwrap())
+        .collect();
+    let mwc = |t: &str| -> f64 { t.split(' ').nth(1).unwrap().parse().unwrap() };
+    assert!(
+        texts[0].starts_with("mwc ") && !texts[0].contains('('),
+        "{texts:?}"
+    );
+    for t in &texts[1..] {
+        assert!(t.starts_with("mwc "), "{texts:?}");
+        // The difference shown is the difference from the best.
+        let diff: f64 = t
+            .split('(')
+            .nth(1)
+            .unwrap()
+            .trim_end_matches(')')
+            .parse()
+            .unwrap();
+        assert!((diff - (mwc(t) - mwc(texts[0]))).abs() < 1.5e-4, "{t}");
+        assert!(diff <= 0.0, "{t}");
+    }
+    page.no_errors().await;
+    page.close().await;
+}
+
+/// Bug 11: Gul bara's facts (rolls counted, stage, escalation) are shown in
+/// Gul bara only.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs chromium and chromium-driver (apt-get install -y chromium chromium-driver); run with --include-ignored"]
+async fn each_game_shows_its_own_facts() {
+    let (browser, driver) = tools();
+    let page = Page::open("own-facts", &browser, &driver).await;
+    let shown = "['f-rolls', 'f-stage', 'f-escalation'].map((id) => document.getElementById(id).getClientRects().length > 0)";
+    assert_eq!(page.js("S.variant").await, json!("gulbara"));
+    assert_eq!(page.js(shown).await, json!([true, true, true]));
+    for v in ["backgammon", "plakoto", "long_nardy"] {
+        page.choose_variant(v).await;
+        assert_eq!(page.js(shown).await, json!([false, false, false]), "{v}");
+    }
+    page.no_errors().await;
+    page.close().await;
+}
+
+/// Bug 12: a turn played whole keeps its dice, used, until Done; "Your game
+/// is back." is said once; the rules page's title counts nine games.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs chromium and chromium-driver (apt-get install -y chromium chromium-driver); run with --include-ignored"]
+async fn the_dice_stay_and_the_words_are_right() {
+    let page = backgammon_roll("dice-stay", "31").await;
+    page.click_move("8", "5").await;
+    page.wait("8/5", "S.stage.length === 1").await;
+    page.click_move("6", "5").await;
+    page.wait("the turn played", "S.phase === 'done'").await;
+    let dice = "[...document.querySelectorAll('#board g.die')].map((g) => g.dataset.die + (g.classList.contains('used') ? '*' : '')).join(' ')";
+    assert_eq!(page.js(dice).await, json!("3* 1*"));
+    page.end_turn().await;
+    page.wait("the person's roll", "S.phase === 'roll'").await;
+    page.client.refresh().await.expect("reload");
+    page.wait("the game back", "S.phase === 'roll' && S.moves.length > 3")
+        .await;
+    assert!(page.text("status").await.starts_with("Your game is back."));
+    page.click_css("#hist-prev").await;
+    page.wait("a move back", "S.view !== null").await;
+    page.click_css("#hist-live").await;
+    page.wait("back to the game", "S.view === null").await;
+    let status = page.text("status").await;
+    assert_eq!(status, "Back to the game.");
+    page.client
+        .goto(&format!("http://{}/rules.html", page._web.http))
+        .await
+        .expect("the rules page");
+    let title = page.client.title().await.expect("the title");
+    let games = page
+        .client
+        .execute("return document.querySelectorAll('h2[id]').length", vec![])
+        .await
+        .expect("the games");
+    assert_eq!(games, json!(9));
+    assert_eq!(title, "gulbara — the rules of the nine games");
+    page.close().await;
+}
+
+/// Bug 13: on a 390-pixel phone the move is made with buttons of a
+/// finger's size, and the game and session settings come before the facts
+/// and the move list.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs chromium and chromium-driver (apt-get install -y chromium chromium-driver); run with --include-ignored"]
+async fn a_phone_moves_with_buttons_and_has_its_settings_up() {
+    let page = backgammon_roll("phone", "31").await;
+    page.resize(390, 844).await;
+    page.wait(
+        "the narrow layout",
+        "document.getElementById('board').getBoundingClientRect().width <= 390",
+    )
+    .await;
+    let sizes = page
+        .js("[...document.querySelectorAll('#pad button')].map((b) => { const r = b.getBoundingClientRect(); return r.width >= 44 && r.height >= 44; })")
+        .await;
+    let sizes = sizes.as_array().unwrap();
+    assert!(!sizes.is_empty(), "no move buttons");
+    assert!(sizes.iter().all(|s| s == &json!(true)), "{sizes:?}");
+    page.click_css("#pad [data-pad-from=\"8\"]").await;
+    page.wait("8 picked", "S.selected === '8'").await;
+    page.click_css("#pad [data-pad-to=\"5\"]").await;
+    page.wait("8/5 played", "S.stage.join(' ') === '8/5'").await;
+    let order = page
+        .js(
+            "(() => { const y = (id) => document.getElementById(id).getBoundingClientRect().top; \
+             return [y('variant') < y('sec-game'), y('session-kind') < y('sec-moves')]; })()",
+        )
+        .await;
+    assert_eq!(order, json!([true, true]));
+    page.screenshot("phone.png", false).await;
+    page.no_errors().await;
+    page.close().await;
+}
+
+/// gnubg (`/usr/games/gnubg`, Debian's `gnubg`) imports the `.mat` file at
+/// `file` and exports it again: the same rolls and cube actions, in order.
+fn gnubg_reads_the_same(file: &Path, ours: &str) {
+    let gnubg = Path::new("/usr/games/gnubg");
+    assert!(
+        gnubg.is_file(),
+        "needs gnubg (apt-get install -y gnubg) for the .mat check"
+    );
+    let dir = scratch_dir("gnubg-mat");
+    let theirs = dir.join("again.mat");
+    let home = dir.join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    let mut child = Command::new(gnubg)
+        .args(["-t", "-q"])
+        .env("HOME", &home)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start gnubg");
+    {
+        use std::io::Write as _;
+        let mut stdin = child.stdin.take().unwrap();
+        write!(
+            stdin,
+            "import mat {}\nexport match mat {}\nquit\ny\n",
+            file.display(),
+            theirs.display()
+        )
+        .unwrap();
+    }
+    let start = Instant::now();
+    while child.try_wait().expect("gnubg").is_none() {
+        assert!(start.elapsed() < GUARD, "gnubg does not end");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let again = std::fs::read_to_string(&theirs)
+        .unwrap_or_else(|e| panic!("gnubg exported nothing: {e}\n{ours}"));
+    // The actions of both files, in order: rolls and cube words.
+    let actions = |t: &str| -> Vec<String> {
+        t.lines()
+            .filter(|l| {
+                l.trim_start()
+                    .chars()
+                    .next()
+                    .is_some_and(|c| c.is_ascii_digit())
+                    && l.contains(')')
+            })
+            .flat_map(|l| l.split_whitespace().map(String::from).collect::<Vec<_>>())
+            .filter(|w| {
+                (w.len() == 3 && w.ends_with(':'))
+                    || ["Doubles", "Takes", "Drops"].contains(&w.as_str())
+            })
+            .collect()
+    };
+    assert_eq!(
+        actions(&again),
+        actions(ours),
+        "gnubg's export:\n{again}\nours:\n{ours}"
+    );
+    assert!(!actions(ours).is_empty());
+}
+
+/// A first visit explains itself: one line on what the site is, the choice
+/// of game above the board (the last one remembered), and the dice box
+/// said to be optional.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs chromium and chromium-driver (apt-get install -y chromium chromium-driver); run with --include-ignored"]
+async fn a_first_visit_explains_itself() {
+    let (browser, driver) = tools();
+    let page = Page::open("first-visit", &browser, &driver).await;
+    let intro = page.text("intro").await;
+    assert!(intro.contains("Nine games, one choice away"), "{intro}");
+    let up = page
+        .js("document.getElementById('variant').getBoundingClientRect().bottom <= document.getElementById('board').getBoundingClientRect().top")
+        .await;
+    assert_eq!(up, json!(true), "the choice of game above the board");
+    assert_eq!(
+        page.js("document.querySelector('label[for=\"dice-input\"]').textContent + '|' + document.getElementById('dice-input').placeholder")
+            .await,
+        json!("Your own dice (optional)|random")
+    );
+    page.screenshot("first-visit.png", false).await;
+    page.choose_variant("backgammon").await;
+    // The next visit (the game in progress not taken up) is backgammon's.
+    page.client
+        .goto(&format!(
+            "http://{}/?anim=30&start=you&saved=off",
+            page._web.http
+        ))
+        .await
+        .expect("the next visit");
+    page.wait(
+        "the game remembered",
+        "window.gulbara && S.variant === 'backgammon' && S.phase === 'roll'",
+    )
+    .await;
+    assert_eq!(
+        page.js("document.getElementById('variant').value").await,
+        json!("backgammon")
+    );
+    page.no_errors().await;
+    page.close().await;
+}
+
+/// The review's judgements are `gulbara analyse --ply N`'s for the page's
+/// record at the review's depth N: each decision's play, best play and loss,
+/// and each cube decision's action and error.
+async fn same_as_analyse(page: &Page) {
+    let record = page
+        .js("document.getElementById('record').textContent")
+        .await;
+    let record = record.as_str().unwrap().to_string();
+    let ply = page.js("S.reviewPly").await.as_u64().unwrap();
+    let dir = scratch_dir(&format!("analyse-{}", page.name));
+    let file = dir.join("game.txt");
+    std::fs::write(&file, &record).unwrap();
+    let out = Command::new(bin())
+        .args(["analyse", "--ply", &ply.to_string()])
+        .arg(&file)
+        .output()
+        .expect("run gulbara analyse");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    // `game 1 turn T NAME ROLL: played P (+E); best B (+E); lost L`
+    let cli: Vec<String> = text
+        .lines()
+        .filter(|l| l.starts_with("game ") && l.contains(": played "))
+        .map(|l| {
+            let rest = l.split_once(": played ").unwrap().1;
+            let (played, rest) = rest.split_once(" (").unwrap();
+            let best = rest.split_once("; best ").unwrap().1;
+            let (best, rest) = best.split_once(" (").unwrap();
+            let lost = rest.rsplit_once("lost ").unwrap().1;
+            format!("{played} | {best} | {lost}")
+        })
+        .collect();
+    let page_view = page
+        .js("S.review.map((d) => `${d.played} | ${d.best} | ${d.loss.toFixed(3)}`)")
+        .await;
+    let page_view: Vec<String> = page_view
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap().to_string())
+        .collect();
+    assert!(!cli.is_empty());
+    assert_eq!(
+        page_view, cli,
+        "the review against `gulbara analyse --ply {ply}`"
+    );
+    // `game 1 turn T NAME cube: DID; ...: PROPER; [ERROR, ]lost L`
+    let cli_cube: Vec<String> = text
+        .lines()
+        .filter(|l| l.contains(" cube: "))
+        .map(|l| {
+            let rest = l.split_once(" cube: ").unwrap().1;
+            let did = rest.split(';').next().unwrap();
+            let error = ["missed double", "wrong double", "wrong take", "wrong pass"]
+                .into_iter()
+                .find(|e| rest.contains(&format!("{e}, ")))
+                .unwrap_or("none");
+            format!("{did} {error}")
+        })
+        .collect();
+    let page_cube = page
+        .js("S.reviewCube.map((c) => `${c.did} ${c.error ?? 'none'}`)")
+        .await;
+    let page_cube: Vec<String> = page_cube
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(
+        page_cube, cli_cube,
+        "the cube decisions against `gulbara analyse`"
+    );
+}

@@ -17,7 +17,7 @@ const params = new URLSearchParams(location.search);
 const PREFS_KEY = 'gulbara.prefs';
 const GAME_KEY = 'gulbara.game';
 const prefs = Object.assign(
-  { side: 'w', starts: 'throw', numbering: 'board', autoForced: false, autoBearoff: false, anim: 350 },
+  { side: 'w', starts: 'throw', numbering: 'board', autoForced: false, autoBearoff: false, anim: 350, reviewPly: '', variant: 'gulbara' },
   (() => {
     try {
       return JSON.parse(localStorage.getItem(PREFS_KEY) || '{}') || {};
@@ -59,6 +59,16 @@ const random = (() => {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 })();
+/** The person has played here: on a phone, the line saying what the site
+ *  is gives its room to the board from then on. */
+function markPlayed() {
+  document.body.classList.add('played');
+  if (!prefs.played) {
+    prefs.played = true;
+    savePrefs();
+  }
+}
+
 function savePrefs() {
   try {
     localStorage.setItem(PREFS_KEY, JSON.stringify(prefs));
@@ -303,11 +313,12 @@ function pips(b) {
   return { w, b: bl };
 }
 
-/** A step or play token of `side` written in the board's numbering
- *  (White's): `13/7*` of Black's in backgammon is `12/18*`. */
+/** A step or play token of `side` written in the board's numbering (the
+ *  viewer's: White's unless the person plays Black): `13/7*` of Black's in
+ *  backgammon is White's `12/18*`. */
 function boardToken(side, tok) {
-  if (side === 'w') return tok;
-  return tok.replace(/(^|\/)(\d+)/g, (_, pre, n) => `${pre}${toWhite(side, Number(n))}`);
+  if (side === viewer()) return tok;
+  return tok.replace(/(^|\/)(\d+)/g, (_, pre, n) => `${pre}${toOwn(viewer(), toWhite(side, Number(n)))}`);
 }
 
 /** Steps of `side` as the move list shows them: in the board's numbering
@@ -356,6 +367,7 @@ function describeTurn(t) {
     const answerer = t.side === 'w' ? 'Black' : 'White';
     return `${who} doubles to ${offered}: ${answerer} ${word === 'drop' ? 'drops' : word === 'beaver' ? 'beavers' : 'takes'}`;
   }
+  if (t.dance) return `${who} ${t.label}: cannot move`;
   return `${who} ${t.label}: ${shownSteps(t.side, t.steps).join(' ') || 'pass'}`;
 }
 
@@ -381,6 +393,8 @@ function newState(variant) {
     phase: 'idle', // idle | roll | move | done | engine | over
     selected: null,
     hints: [],
+    cubeHints: null, // the cube actions with their figures, best first: {action, value, kind}
+    cubeInfo: null, // the `info cube` of the cube decision at hand, the doubler's view
     last: '',
     cube: { value: 1, owner: 'center' }, // the cube of this game: its owner 'center', 'w' or 'b'
     cubeAsked: false, // the engine was asked about doubling before its coming roll
@@ -396,6 +410,13 @@ function newState(variant) {
     marks: { w: [], b: [] }, // each side's last turn, drawn on the board
     view: null, // the position shown while stepping through the game (turns played), or null: the game
     review: null, // the decisions of the game's review
+    reviewCube: [], // its cube decisions
+    reviewLuck: [], // the luck of each roll
+    reviewStats: null, // the figures per side
+    reviewPly: null, // the depth it judged at
+    reviewPick: null, // the decision picked: {i, cand, play}, the turn drawn
+    turnDice: null, // the dice of the person's turn (kept once it is played whole)
+    liveEval: null, // the evaluation of the game's position
   };
 }
 
@@ -489,6 +510,7 @@ async function sync() {
   }
   S.selected = null;
   S.hints = [];
+  S.cubeHints = null;
   save();
 }
 
@@ -593,6 +615,8 @@ async function restore() {
   }
   render();
   await next();
+  // Said once, at the first prompt: not before every later one.
+  if (S.last === 'Your game is back. ') S.last = '';
   return true;
 }
 
@@ -718,9 +742,59 @@ async function engineCube() {
   if (bc !== 'bestcube double') return false;
   S.offer = S.cube.value * 2;
   S.phase = 'cube';
-  setStatus(`The engine doubles to ${S.offer}. Take or drop?`);
+  S.cubeInfo = parseCubeInfo(lines.find((l) => l.startsWith('info cube ')));
+  S.cubeHints = null;
+  setStatus(`The engine doubles to ${S.offer}. Take or drop? (Hint: the figures.)`);
   render();
+  // The evaluation of the position now, the engine on roll: not the one
+  // from before its double.
+  await evaluate();
   return true;
+}
+
+/** `info cube [mwc] nodouble <e> doubletake <e> doublepass <e> action <words>`. */
+function parseCubeInfo(line) {
+  if (!line) return null;
+  const t = line.split(' ');
+  const val = (k) => Number(t[t.indexOf(k) + 1]);
+  const at = t.indexOf('action');
+  return { mwc: t.includes('mwc'), nd: val('nodouble'), dt: val('doubletake'), dp: val('doublepass'), action: at >= 0 ? t.slice(at + 1).join(' ') : '' };
+}
+
+/** A cube figure in words: match-winning chances as a percentage, else equity. */
+function cubeFigure(info, v) {
+  return info.mwc ? `${(v * 100).toFixed(2)}%` : `${v >= 0 ? '+' : ''}${v.toFixed(3)}`;
+}
+
+/** The cube hint: before the person's roll, double or not; with the
+ *  engine's double waiting, take or pass. Cubeful figures from `go cube`,
+ *  the person's view, best first, each with its difference from the best. */
+async function cubeHint() {
+  let rows;
+  let info;
+  if (S.phase === 'cube') {
+    info = S.cubeInfo;
+    if (!info) return;
+    // The doubler's figures turned to the taker's.
+    const mine = (v) => (info.mwc ? 1 - v : -v);
+    rows = [
+      { action: 'Take', value: mine(info.dt) },
+      { action: 'Pass', value: mine(info.dp) },
+    ];
+  } else {
+    await syncCube();
+    const lines = await engine.search('go cube', 'bestcube');
+    info = parseCubeInfo(lines.find((l) => l.startsWith('info cube ')));
+    if (!info) throw new Error(lines[lines.length - 1] || 'no cube figures');
+    // Doubling is worth what the answer the opponent should give leaves.
+    rows = [
+      { action: 'No double', value: info.nd },
+      { action: `Double (then ${info.dt <= info.dp ? 'take' : 'pass'})`, value: Math.min(info.dt, info.dp) },
+    ];
+  }
+  rows.sort((a, b) => b.value - a.value);
+  S.cubeHints = rows.map((r) => ({ ...r, diff: r.value - rows[0].value, info }));
+  render();
 }
 
 /** The person's answer to the engine's double. */
@@ -729,6 +803,7 @@ async function answer(word) {
   const offered = S.offer;
   S.phase = 'idle';
   S.offer = 0;
+  S.cubeHints = null;
   S.turns.push({ side: ENGINE, label: `double=${offered}:${word}`, steps: [], cube: true });
   if (word === 'drop') {
     S.drop = ENGINE;
@@ -789,9 +864,19 @@ function scoreWords() {
 
 function sessionText() {
   if (!M) return '–';
-  const cube = M.cube ? `cube ${S.cube.value}${S.cube.owner === 'center' ? ' in the middle' : S.cube.owner === HUMAN ? ' (yours)' : " (the engine's)"}` : 'no cube';
+  // No cube is turned in the Crawford game.
+  const cube = M.cube && crawfordNow() ? 'no cube in the Crawford game' : M.cube ? `cube ${S.cube.value}${S.cube.owner === 'center' ? ' in the middle' : S.cube.owner === HUMAN ? ' (yours)' : " (the engine's)"}` : 'no cube';
   if (M.kind === 'money') return `money play, ${cube}; ${scoreWords()}`;
-  return `match to ${M.length}: ${scoreWords()}${M.crawford ? ', Crawford game' : ''}; ${cube}${rotationText()}`;
+  // The Crawford game while it is played; once a game is over, whether the
+  // next one is; nothing once the match is won.
+  const over = S.phase === 'over' || !!S.drop || !!S.show?.result;
+  const crawford = M.winner ? '' : !over && crawfordNow() ? ', Crawford game' : over && M.crawford ? ', next: the Crawford game' : '';
+  return `match to ${M.length}: ${scoreWords()}${crawford}; ${cube}${rotationText()}`;
+}
+
+/** Whether the game in play is the Crawford game. */
+function crawfordNow() {
+  return !!(M && M.kind === 'match' && (S.crawfordGame ?? M.crawford));
 }
 
 /** The rotation in words, with the game in play: '' outside one. */
@@ -856,9 +941,16 @@ async function openingThrow() {
   if (S.phase !== 'opening') return;
   const r = rollOrSay();
   if (!r) return;
+  if (!WATCH) markPlayed();
   const w = Number(r[0]);
   const b = Number(r[1]);
   if (w === b) {
+    // Watching, nobody presses Roll: the engine throws again by itself.
+    if (WATCH) {
+      S.last = `Opening throw: ${throwWords(w, b)}, a tie, thrown again. `;
+      await openingThrow();
+      return;
+    }
     setStatus(`Opening throw: ${throwWords(w, b)}. A tie: press Roll to throw again.`);
     return;
   }
@@ -877,7 +969,7 @@ async function openingThrow() {
   S.floor = S.moves.length;
   S.bounds = [];
   const who = WATCH ? `${winner === 'w' ? 'White' : 'Black'} starts` : winner === HUMAN ? 'You start' : 'The engine starts';
-  S.last = `Opening throw: ${throwWords(w, b)}. ${who}${single ? ` with ${Math.max(w, b)}-${Math.min(w, b)}` : ', rolling both dice afresh'}. `;
+  S.last = `${S.phase === 'idle' && S.last.startsWith('Opening throw') ? S.last : ''}Opening throw: ${throwWords(w, b)}. ${who}${single ? ` with ${Math.max(w, b)}-${Math.min(w, b)}` : ', rolling both dice afresh'}. `;
   await sync();
   render();
   await next();
@@ -1025,6 +1117,7 @@ async function roll() {
   if (S.phase !== 'roll') return;
   const r = rollOrSay();
   if (!r) return;
+  markPlayed();
   S.last = '';
   S.warning = '';
   S.phase = 'idle';
@@ -1037,7 +1130,11 @@ async function roll() {
   await sync();
   // No legal play: the engine passed the turn on at once; say so at the
   // person's next prompt (the engine's turn comes first).
-  if (!S.show.result && S.show.tomove !== HUMAN) S.warning = `You rolled ${r[0]}-${r[1]} and could not move. `;
+  if (!S.show.result && S.show.tomove !== HUMAN) {
+    S.turns[S.turns.length - 1].dance = true;
+    S.marks[HUMAN] = [];
+    S.warning = `You rolled ${r[0]}-${r[1]} and could not move. `;
+  }
   render();
   await next();
 }
@@ -1210,6 +1307,15 @@ function moverWords(side) {
   return WATCH ? (side === 'w' ? 'White' : 'Black') : side === HUMAN ? 'You' : 'The engine';
 }
 
+/** `side`'s last turn was a roll it could not play (a dance): the turn is
+ *  marked so (not a move under way) and its old marks leave the board. */
+function danced(side) {
+  const t = S.turns[S.turns.length - 1];
+  if (t && t.side === side && !t.cube && !t.steps.length) t.dance = true;
+  S.marks[side] = [];
+  S.last = `${moverWords(side)} could not move. `;
+}
+
 /** The engine's turn(s): rolls for it, asks `go`, shows the reply step by step. */
 async function engineTurn() {
   // A new game or game started meanwhile (New game, another variant) ends
@@ -1246,7 +1352,7 @@ async function engineTurn() {
       if (gone()) return;
       if (!S.show.result && (S.show.tomove !== actor || S.show.pending.kind === 'roll')) {
         // Nothing to play with that roll: the turn passed by itself.
-        S.last = `${moverWords(actor)} could not move. `;
+        danced(actor);
         continue;
       }
     } else if (s.pending.kind === 'remainder') {
@@ -1262,7 +1368,7 @@ async function engineTurn() {
     const steps = bm.slice(9).split(' ').filter((x) => x && x !== 'pass');
     if (!steps.length) {
       S.passed = true;
-      S.last = `${moverWords(actor)} could not move. `;
+      danced(actor);
       continue;
     }
     const plan = stagePlan(pending, steps.length);
@@ -1292,7 +1398,12 @@ async function engineTurn() {
 }
 
 async function hint() {
-  if (S.phase !== 'move' || S.view !== null) return;
+  if (S.view !== null) return;
+  if (S.phase === 'cube' || (S.phase === 'roll' && mayDouble(HUMAN))) {
+    await cubeHint();
+    return;
+  }
+  if (S.phase !== 'move') return;
   const lines = await engine.search('hint 5 probs', 'hintok');
   S.hints = lines
     .filter((l) => l.startsWith('hint '))
@@ -1326,7 +1437,9 @@ async function evaluate() {
   const pct = Math.round(win * 1000) / 10;
   $('evalfill').style.width = `${pct}%`;
   $('evalbar').setAttribute('aria-valuenow', String(pct));
-  $('evaltext').textContent = `evaluation: White wins ${pct}%, equity ${eq >= 0 ? '+' : ''}${eq.toFixed(3)} (White's view)`;
+  const when = S.phase === 'cube' ? ' at the engine\'s double' : '';
+  S.liveEval = `evaluation${when}: White wins ${pct}%, equity ${eq >= 0 ? '+' : ''}${eq.toFixed(3)} (White's view)`;
+  if (S.view === null) $('evaltext').textContent = S.liveEval;
 }
 
 // ---------------------------------------------------------------- settings
@@ -1419,6 +1532,9 @@ async function changeVariant() {
     }
     // Choosing a game ends a rotating match: its games are the one chosen.
     $('rotation').value = '';
+    // Remembered for the next visit.
+    prefs.variant = $('variant').value;
+    savePrefs();
     await engine.cmd(`set game.variant ${$('variant').value}`);
     await loadKeys();
     await newSession();
@@ -1442,7 +1558,18 @@ const G = { L: 10, W: 46, BW: 40, TOP: 28, BOT: 492, H: 190, R: 20, TRAY: 612 };
 const colX = (c) => G.L + c * G.W + (c >= 6 ? G.BW : 0);
 const BAR_X = G.L + 6 * G.W;
 
+/** The side whose home is drawn at the bottom right, its numbers on the
+ *  points: the person's (White's when watching). The board is turned for
+ *  a person playing Black. */
+const viewer = () => (WATCH ? 'w' : HUMAN);
+
+/** The column and row of White's point `p` on the board as drawn. */
 function pointCol(p) {
+  return ownCol(toOwn(viewer(), p));
+}
+
+/** The column and row of the viewer's own point `p`. */
+function ownCol(p) {
   return p >= 13 ? { col: p - 13, top: true } : { col: 12 - p, top: false };
 }
 
@@ -1471,6 +1598,8 @@ function render() {
   const svg = $('board');
   const focused = document.activeElement?.closest?.('[data-point]')?.getAttribute('data-point');
   svg.replaceChildren();
+  const me = viewer() === 'w' ? 'White' : 'Black';
+  svg.setAttribute('aria-label', `the board, ${me}${WATCH ? '' : ' (you)'} plays from 24 to 1, home at the bottom right`);
   const viewing = S.view !== null;
   const b = viewing ? boardAfter(S.view) : S.board || parsePosition('0,0,0,0,0,0,0,0,0,0,0,-15,0,0,0,0,0,0,0,0,0,0,0,15 w 0 0').board;
   const moving = S.phase === 'move' && !viewing ? nextMoves() : new Map();
@@ -1509,7 +1638,7 @@ function render() {
       }),
     );
     g.append(el('rect', { x, y: top ? G.TOP : G.BOT - G.H - 10, width: G.W, height: G.H + 10, class: 'pt-hit' }));
-    g.append(el('text', { x: x + G.W / 2, y: top ? 18 : 510, class: 'num' }, String(p)));
+    g.append(el('text', { x: x + G.W / 2, y: top ? 18 : 510, class: 'num' }, String(toOwn(viewer(), p))));
     if (pinned) {
       // The pinned checker at the edge, its pinners on top of it.
       const under = checker(x + G.W / 2, top ? base + G.R : base - G.R, pinned, '');
@@ -1525,8 +1654,11 @@ function render() {
     const g = pointGroup('bar', `bar, ${b.bar.w} white, ${b.bar.b} black`);
     g.append(el('rect', { x: BAR_X, y: 24, width: G.BW, height: 472, class: 'pt-hit' }));
     g.append(el('text', { x: BAR_X + G.BW / 2, y: 262, class: 'label' }, 'bar'));
-    if (b.bar.b) stack(g, BAR_X + G.BW / 2, b.bar.b, 'b', false, 244);
-    if (b.bar.w) stack(g, BAR_X + G.BW / 2, b.bar.w, 'w', true, 276);
+    // The viewer's checkers below, the other side's above.
+    const near = viewer();
+    const far = other(near);
+    if (b.bar[far]) stack(g, BAR_X + G.BW / 2, b.bar[far], far, false, 244);
+    if (b.bar[near]) stack(g, BAR_X + G.BW / 2, b.bar[near], near, true, 276);
     svg.append(g);
   }
   // Borne-off trays: Black's at the top, White's at the bottom.
@@ -1542,36 +1674,50 @@ function render() {
           height: 8,
           rx: 2,
           class: `checker ${side}`,
+          // The tray is a target as a whole (bearing off): its checkers do not catch the click.
+          'pointer-events': 'none',
         }),
       );
     }
   };
-  tray('b', 28, 1);
+  const near = viewer();
+  const far = other(near);
+  tray(far, 28, 1);
   // The person's tray takes the checkers it bears off: White's at the bottom.
   const offG = pointGroup('off', `borne off: ${b.off[HUMAN]} ${HUMAN === 'w' ? 'white' : 'black'}`);
-  offG.append(el('rect', { x: G.TRAY, y: HUMAN === 'w' ? 292 : 24, width: 98, height: 204, class: 'pt-hit' }));
+  offG.append(el('rect', { x: G.TRAY, y: 292, width: 98, height: 204, class: 'pt-hit' }));
   svg.append(offG);
-  tray('w', 492 - 8, -1);
-  svg.append(el('text', { x: G.TRAY + 49, y: 190, class: 'label' }, `off ${b.off.b}`));
-  svg.append(el('text', { x: G.TRAY + 49, y: 336, class: 'label' }, `off ${b.off.w}`));
+  tray(near, 492 - 8, -1);
+  svg.append(el('text', { x: G.TRAY + 49, y: 190, class: 'label' }, `off ${b.off[far]}`));
+  svg.append(el('text', { x: G.TRAY + 49, y: 336, class: 'label' }, `off ${b.off[near]}`));
   const pp = pips(b);
-  const withCube = !!(M && M.cube);
+  // The cube of the position shown (no cube in the Crawford game).
+  const withCube = !!(M && M.cube) && !crawfordNow();
   const pipX = G.TRAY + (withCube ? 28 : 49);
-  svg.append(el('text', { x: pipX, y: 240, class: 'label' }, `B ${pp.b}`));
-  svg.append(el('text', { x: pipX, y: 290, class: 'label' }, `W ${pp.w}`));
+  const letter = (side) => (side === 'w' ? 'W' : 'B');
+  svg.append(el('text', { x: pipX, y: 240, class: 'label' }, `${letter(far)} ${pp[far]}`));
+  svg.append(el('text', { x: pipX, y: 290, class: 'label' }, `${letter(near)} ${pp[near]}`));
   if (withCube) {
     // The cube at its owner's side (Black's at the top), in the middle at 1;
     // an offered double shows the cube offered.
-    const owner = S.phase === 'cube' ? 'center' : S.cube.owner;
-    const value = S.phase === 'cube' ? S.offer : S.cube.value;
-    const y = owner === 'b' ? 198 : owner === 'w' ? 298 : 248;
-    const g = el('g', { class: `cube${S.phase === 'cube' ? ' offered' : ''}`, 'data-owner': owner, 'aria-label': `the cube at ${value}` });
+    // A position stepped through shows the cube of its moment.
+    const then = viewing ? cubeAfter(S.view) : null;
+    const offered = !viewing && S.phase === 'cube';
+    const owner = then ? then.owner : offered ? 'center' : S.cube.owner;
+    const value = then ? then.value : offered ? S.offer : S.cube.value;
+    const y = owner === far ? 198 : owner === near ? 298 : 248;
+    const g = el('g', { class: `cube${offered ? ' offered' : ''}`, 'data-owner': owner, 'aria-label': `the cube at ${value}` });
     g.append(el('rect', { x: G.TRAY + 58, y, width: 34, height: 34, rx: 5 }));
     g.append(el('text', { x: G.TRAY + 75, y: y + 18, class: 'cube-value' }, String(value === 1 ? 64 : value)));
     svg.append(g);
   }
   drawMarks(svg, viewing ? marksAfter(S.view) : S.marks);
-  if (!viewing) drawDice(svg);
+  drawDice(svg);
+  // A reviewed position: the turn picked in the review drawn on it.
+  const picked = viewing && S.reviewPick ? S.review?.[S.reviewPick.i] : null;
+  if (picked && picked.at === S.view) drawPlay(svg, picked.side, S.reviewPick.play, 'review-arrow');
+  const reviewed = viewing ? reviewEvalText(S.view) : null;
+  $('evaltext').textContent = reviewed ?? S.liveEval ?? $('evaltext').textContent;
   // Put the focus back where it was (the board is drawn anew each time).
   if (focused) svg.querySelector(`[data-point="${focused}"]`)?.focus();
   renderPanel(pp);
@@ -1579,8 +1725,8 @@ function render() {
 
 /** Where a mark of `side` sits on point `key` (White's numbering, `bar`, `off`). */
 function markAt(key, side) {
-  if (key === 'bar') return { x: BAR_X + G.BW / 2, y: side === 'w' ? 300 : 220 };
-  if (key === 'off') return { x: G.TRAY + 49, y: side === 'w' ? 470 : 50 };
+  if (key === 'bar') return { x: BAR_X + G.BW / 2, y: side === viewer() ? 300 : 220 };
+  if (key === 'off') return { x: G.TRAY + 49, y: side === viewer() ? 470 : 50 };
   const { col, top } = pointCol(Number(key));
   return { x: colX(col) + G.W / 2, y: top ? G.TOP + 10 : G.BOT - 10 };
 }
@@ -1602,6 +1748,20 @@ function drawMarks(svg, marks) {
       if (step.includes('*')) g.append(el('text', { x: z.x + 12, y: z.y, class: 'mark-hit', 'data-mark': `${side} hit ${to}` }, '×'));
       svg.append(g);
     }
+  }
+}
+
+/** The steps of `play` (a turn of `side`, in its numbering) drawn as arrows of class `cls`. */
+function drawPlay(svg, side, play, cls) {
+  for (const step of play.split(' ').filter((x) => x.includes('/'))) {
+    const [f, t] = stripHit(step).split('/');
+    const key = (p) => (p === 'bar' || p === 'off' ? p : String(toWhite(side, Number(p))));
+    const a = markAt(key(f), side);
+    const z = markAt(key(t), side);
+    const g = el('g', { class: `hint-arrow ${cls}`, 'pointer-events': 'none', 'data-play-step': step });
+    g.append(el('line', { x1: a.x, y1: a.y, x2: z.x, y2: z.y }));
+    g.append(el('circle', { cx: z.x, cy: z.y, r: 8 }));
+    svg.append(g);
   }
 }
 
@@ -1683,13 +1843,30 @@ function usedDice(dice, steps) {
 }
 
 function drawDice(svg) {
+  // A position of the game stepped through: the dice of the turn played from it.
+  if (S.view !== null) {
+    const v = diceAt(S.view);
+    if (v) paintDice(svg, v.dice, v.side, v.dice.map(() => false));
+    return;
+  }
+  // A turn played whole, waiting for Done: its dice stay, all used.
+  if (S.phase === 'done' && S.turnDice && !S.show?.result) {
+    paintDice(svg, S.turnDice, HUMAN, S.turnDice.map(() => true));
+    return;
+  }
   // The engine's chain shows the stage it is playing, its played dice grey.
   const anim = S.phase === 'engine' ? S.anim : null;
   const dice = anim ? Array(anim.count).fill(String(anim.die)) : currentDice();
   if (!dice || S.phase === 'roll') return;
-  const right = S.show.tomove === 'w';
-  const x0 = (right ? G.L + 6 * G.W + G.BW + 3 * G.W : G.L + 3 * G.W) - (dice.length * 42) / 2;
+  if (S.phase === 'move') S.turnDice = dice.slice();
   const used = anim ? dice.map((_, i) => i < anim.done) : usedDice(dice, S.stage);
+  paintDice(svg, dice, S.show.tomove, used);
+}
+
+/** Draws `dice` on `side`'s half of the board, the `used` ones grey. */
+function paintDice(svg, dice, side, used) {
+  const right = side === viewer();
+  const x0 = (right ? G.L + 6 * G.W + G.BW + 3 * G.W : G.L + 3 * G.W) - (dice.length * 42) / 2;
   dice.forEach((d, i) => {
     const g = el('g', { class: `die${used[i] ? ' used' : ''}`, 'data-die': d });
     const x = x0 + i * 42, y = 242;
@@ -1755,18 +1932,20 @@ function renderPanel(pp) {
   $('f-variant').textContent = VARIANT_NAMES[S.variant] || S.variant;
   if (s) {
     const actor = S.passed ? other(s.tomove) : s.tomove;
-    $('f-turn').textContent = s.result ? 'game over' : S.phase === 'opening' ? 'the opening throw' : `${actor === 'w' ? 'White' : 'Black'} (${WATCH ? 'the engine' : actor === HUMAN ? 'you' : 'the engine'})`;
+    $('f-turn').textContent = s.result || S.drop || S.phase === 'over' ? 'game over' : S.phase === 'opening' ? 'the opening throw' : `${actor === 'w' ? 'White' : 'Black'} (${WATCH ? 'the engine' : actor === HUMAN ? 'you' : 'the engine'})`;
     $('f-rolls').textContent = `White ${s.rolls.w}, Black ${s.rolls.b}`;
   }
   $('f-pips').textContent = `White ${pp.w}, Black ${pp.b}`;
   $('f-stage').textContent = stageText();
   $('f-escalation').textContent = escalationText();
+  // Rolls counted, chain stages and escalation are Gul bara's alone.
+  $('gulbara-facts').hidden = S.variant !== 'gulbara';
   const viewing = S.view !== null;
   const humanCanUndo = !viewing && (S.phase === 'move' || S.phase === 'done' || S.phase === 'roll') && (S.stage.length > 0 || S.bounds.length > 0);
   $('roll').disabled = viewing || (S.phase !== 'roll' && S.phase !== 'opening');
   $('undo').disabled = !humanCanUndo;
   $('done').disabled = viewing || S.phase !== 'done';
-  $('hint').disabled = viewing || S.phase !== 'move';
+  $('hint').disabled = viewing || !(S.phase === 'move' || S.phase === 'cube' || (S.phase === 'roll' && mayDouble(HUMAN)));
   $('hist-prev').disabled = S.turns.length === 0 || S.view === 0;
   $('hist-next').disabled = !viewing;
   $('hist-live').disabled = !viewing;
@@ -1776,16 +1955,41 @@ function renderPanel(pp) {
   $('take').hidden = S.phase !== 'cube';
   $('drop').hidden = S.phase !== 'cube';
   $('f-match').textContent = sessionText();
+  renderPad();
   const hints = $('hints');
   const pct = (p) => `${(Number(p) * 100).toFixed(1)}%`;
+  if (S.cubeHints) {
+    const info = S.cubeHints[0].info;
+    hints.replaceChildren(
+      ...S.cubeHints.map((h, i) => {
+        const li = document.createElement('li');
+        li.dataset.cubeHint = h.action;
+        const unit = info.mwc ? 'mwc' : 'cubeful equity';
+        const diff = i === 0 ? '' : ` (${h.diff >= 0 ? '+' : '-'}${info.mwc ? `${(Math.abs(h.diff) * 100).toFixed(2)}%` : Math.abs(h.diff).toFixed(3)})`;
+        li.textContent = `${h.action}  ${unit} ${cubeFigure(info, h.value)}${diff}`;
+        return li;
+      }),
+      Object.assign(document.createElement('li'), {
+        className: 'cube-proper',
+        textContent: `The doubler's view: no double ${cubeFigure(info, info.nd)}, double/take ${cubeFigure(info, info.dt)}, double/pass ${cubeFigure(info, info.dp)}: ${info.action}`,
+      }),
+    );
+  } else {
   const gammon = gammonGame() ? 'gammon' : 'mars';
   hints.replaceChildren(
     ...S.hints.map((h, i) => {
       const li = document.createElement('li');
-      const worth = h.worth ? `  (${h.worth.kind} ${h.worth.value})` : '';
+      // The figure the plays are ranked by leads (match-winning chances at
+      // a match score, the cubeful equity with the cube), with each play's
+      // difference from the best; the cubeless equity follows.
+      const lead = h.worth || { kind: 'equity', value: h.equity };
+      const best = S.hints[0].worth ? Number(S.hints[0].worth.value) : Number(S.hints[0].equity);
+      const d = Number(lead.value) - best;
+      const diff = i === 0 ? '' : ` (${d >= 0 ? '+' : '-'}${Math.abs(d).toFixed(lead.kind === 'mwc' ? 4 : 3)})`;
+      const cubeless = h.worth ? `  cubeless equity ${h.equity}` : '';
       const p = h.probs;
       const chances = p ? `  win ${pct(p.win)}, ${gammon} ${pct(p.winmars)}/${pct(p.losemars)}${p.winbg !== undefined ? `, backgammon ${pct(p.winbg)}/${pct(p.losebg)}` : ''}` : '';
-      li.textContent = `${h.play}  ${h.equity}${worth}${chances}`;
+      li.textContent = `${h.play}  ${lead.kind} ${lead.value}${diff}${cubeless}${chances}`;
       li.tabIndex = 0;
       li.setAttribute('role', 'button');
       li.dataset.hint = String(i);
@@ -1805,12 +2009,22 @@ function renderPanel(pp) {
       return li;
     }),
   );
+  }
   const list = $('moves');
   list.replaceChildren(
     ...S.turns.map((t, i) => {
       const li = document.createElement('li');
       const text = describeTurn(t);
-      li.textContent = !t.cube && !t.steps.length && i === S.turns.length - 1 ? text.replace(/pass$/, '…') : text;
+      // A turn being played shows as under way; a turn with no move never does.
+      li.textContent = !t.cube && !t.dance && !t.steps.length && i === S.turns.length - 1 && S.phase !== 'over' ? text.replace(/pass$/, '…') : text;
+      // Reviewed: the turn's mark (?! doubtful, ? error, ?? blunder), and a cube error's.
+      const judged = S.review?.find((d) => d.at === i);
+      const cubeErr = t.cube ? S.reviewCube?.find((c) => c.at === i && c.error) : null;
+      const mark = judged ? lossMark(judged.loss) : cubeErr ? '??' : '';
+      if (mark) {
+        li.textContent += ` ${mark}`;
+        li.dataset.mark = mark;
+      }
       if (viewing ? i === S.view - 1 : i === S.turns.length - 1) li.className = viewing ? 'cur viewed' : 'cur';
       li.dataset.turn = String(i);
       li.tabIndex = -1;
@@ -1824,6 +2038,33 @@ function renderPanel(pp) {
   if (cur && viewing) list.scrollTop = cur.offsetTop - list.offsetTop - list.clientHeight / 2;
   else list.scrollTop = list.scrollHeight;
   $('record').textContent = recordText();
+}
+
+/** The person's move as buttons (on a phone, where a point of the board
+ *  is narrower than a fingertip): the points a checker can leave, then
+ *  where the picked one can go, in the board's numbers. */
+function renderPad() {
+  const pad = $('pad');
+  const moving = S.phase === 'move' && S.view === null ? nextMoves() : new Map();
+  const name = (key) => (key === 'bar' || key === 'off' ? key : String(toOwn(viewer(), Number(key))));
+  const button = (text, key, attr) => {
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.textContent = text;
+    b.dataset[attr] = key;
+    b.addEventListener('click', () => guard(() => activate(key)));
+    return b;
+  };
+  if (!moving.size) {
+    pad.replaceChildren();
+    return;
+  }
+  if (S.selected && moving.has(S.selected)) {
+    const dests = [...moving.get(S.selected).keys()].map((k) => button(`${name(S.selected)} → ${name(k)}`, k, 'padTo'));
+    pad.replaceChildren(...dests, button('cancel', S.selected, 'padFrom'));
+    return;
+  }
+  pad.replaceChildren(...[...moving.keys()].map((k) => button(`from ${name(k)}`, k, 'padFrom')));
 }
 
 // ------------------------------------------------------------------ record
@@ -1920,6 +2161,75 @@ function download() {
   setTimeout(() => URL.revokeObjectURL(a.href), 1000);
 }
 
+/** Saves `text` as the file `name`. */
+function saveFile(name, text) {
+  const blob = new Blob([text], { type: 'text/plain' });
+  const a = document.createElement('a');
+  a.href = URL.createObjectURL(blob);
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+}
+
+/** The game as a gnubg `.mat` file (the server writes it from the record). */
+async function downloadMat() {
+  const res = await fetch('/api/mat', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: recordText() });
+  const j = await res.json().catch(() => ({ error: `the server answered ${res.status}` }));
+  if (!res.ok) throw new Error(`no .mat of this game: ${j.error || res.status}`);
+  saveFile(`gulbara-${S.variant}.mat`, j.mat);
+  setStatus('The game saved as a gnubg .mat file.');
+}
+
+/** The move tokens of the first `k` turns (rolls and steps; cube actions have none). */
+function tokensAfter(k) {
+  const out = [];
+  for (const t of S.turns.slice(0, k)) {
+    if (t.cube) continue;
+    if (/^[1-6][1-6]$/.test(t.label)) out.push(t.label);
+    out.push(...t.steps);
+  }
+  return out;
+}
+
+/** The position shown (a position stepped through, or the game's) as an
+ *  XGID and a gnubg ID, from the engine's `show`; copied to the clipboard
+ *  where the browser allows, and shown under the buttons. */
+async function copyIds() {
+  if (!hitting() || !opposite() || pinning()) throw new Error('XGIDs and gnubg IDs describe backgammon and short nardy positions only');
+  if (S.phase === 'engine' || !engine.idle) return;
+  const k = S.view;
+  let lines;
+  try {
+    if (k !== null) {
+      await must(positionLine(tokensAfter(k)));
+      const c = cubeAfter(k);
+      if (M.cube && !crawfordNow()) await must(`setcube value ${c.value} owner ${ownerWord(c.owner)}`);
+    }
+    lines = await engine.cmd('show');
+  } finally {
+    if (k !== null) {
+      await must(positionLine());
+      await syncCube();
+    }
+  }
+  const xgid = lines.find((l) => l.startsWith('xgid '))?.slice(5);
+  const gnubg = lines.find((l) => l.startsWith('gnubgid '))?.slice(8);
+  if (!xgid || !gnubg) throw new Error('the engine gave no IDs for this position');
+  // With the dice of the turn played from a position stepped through.
+  const dice = k !== null ? diceAt(k) : null;
+  const xg = dice ? xgid.replace(/^(XGID=[^:]*:[^:]*:[^:]*:[^:]*:)00:/, `$1${dice.dice[0]}${dice.dice[1]}:`) : xgid;
+  const text = `${xg}\ngnubg ID ${gnubg}`;
+  $('ids').textContent = text;
+  try {
+    await navigator.clipboard.writeText(text);
+    setStatus('The XGID and the gnubg ID are copied.');
+  } catch {
+    setStatus('The XGID and the gnubg ID are below the buttons (the browser did not allow copying).');
+  }
+}
+
 // ------------------------------------------------------------------ review
 
 /** The page's turn index of each turn the record holds (cube actions are not turns there). */
@@ -1931,31 +2241,147 @@ function recordTurns() {
   return idx;
 }
 
-/** Reviews the game: every decision with the equity it lost (the engine's
- *  `analyse` judgement at 0-ply), an equity graph, the errors marked. */
-async function review() {
-  if (!S.turns.length) return;
-  setStatus('Reviewing the game…');
-  const res = await fetch('/api/analyse', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: recordText() });
-  const j = await res.json().catch(() => ({ error: `the server answered ${res.status}` }));
-  if (!res.ok) throw new Error(j.error || `the server answered ${res.status}`);
-  const idx = recordTurns();
-  S.review = j.decisions.map((d) => ({ ...d, at: idx[d.turn - 1] ?? null }));
-  const lost = (side) => S.review.filter((d) => d.side === side).reduce((a, d) => a + d.loss, 0);
-  const errors = S.review.filter((d) => d.side === HUMAN && d.loss >= ERROR_LOSS).length;
-  setStatus(`Review: ${S.review.length} decisions. You lost ${lost(HUMAN).toFixed(3)} in all (${errors} error${errors === 1 ? '' : 's'}), the engine ${lost(ENGINE).toFixed(3)}. Click a point of the graph or a line to see the position.`);
-  renderReview();
+/** The depth a review judges at: the setting, else the engine's own
+ *  (`engine.ply`, root-inclusive: 1 = gnubg's 0-ply ... 3 = its 2-ply). */
+function reviewPly() {
+  const chosen = Number(pref('reviewPly'));
+  if (chosen >= 1 && chosen <= 3) return chosen;
+  return Math.max(1, Math.min(3, Number(keyValue('engine.ply')) || 2));
 }
 
-/** Equity lost from which a decision counts as an error, and a blunder. */
+/** Reviews the game as `gulbara analyse --ply N` does (the server runs the
+ *  same analysis): every decision with the equity it lost and the best
+ *  turns, every cube decision with the cube, score and Crawford state of
+ *  its moment, the luck of each roll; the figures per side. */
+async function review() {
+  if (!S.turns.length) return;
+  const ply = reviewPly();
+  const started = performance.now();
+  const tick = () => setStatus(`Reviewing the game at depth ${ply}… ${Math.round((performance.now() - started) / 1000)} s`);
+  tick();
+  const timer = setInterval(tick, 1000);
+  let res;
+  let j;
+  try {
+    res = await fetch(`/api/analyse?ply=${ply}`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: recordText() });
+    j = await res.json().catch(() => ({ error: `the server answered ${res.status}` }));
+  } finally {
+    clearInterval(timer);
+  }
+  if (!res.ok) throw new Error(j.error || `the server answered ${res.status}`);
+  const idx = recordTurns();
+  // The page's turn index of a record turn, and of the cube action before it.
+  const cubeAt = (turn) => {
+    const i = idx[turn - 1];
+    if (i === undefined) return S.turns.length;
+    let k = i;
+    while (k > 0 && S.turns[k - 1].cube) k -= 1;
+    return k;
+  };
+  S.review = j.decisions.map((d) => ({ ...d, at: idx[d.turn - 1] ?? null }));
+  S.reviewCube = (j.cube || []).map((c) => ({ ...c, at: cubeAt(c.turn) }));
+  S.reviewLuck = (j.luck || []).map((l) => ({ ...l, at: idx[l.turn - 1] ?? null }));
+  S.reviewPly = j.ply;
+  S.reviewPick = null;
+  S.reviewStats = { w: sideStats('w'), b: sideStats('b') };
+  setStatus(`Review at depth ${j.ply}: ${S.review.length} decisions, ${S.reviewCube.length} at the cube. ${statsWords(HUMAN)} Click a point of the graph or a line to see the position.`);
+  renderReview();
+  render();
+}
+
+/** Equity lost from which a decision is doubtful (?!), an error (?) and a blunder (??). */
+const DOUBTFUL_LOSS = 0.02;
 const ERROR_LOSS = 0.04;
-const BLUNDER_LOSS = 0.1;
+const BLUNDER_LOSS = 0.08;
+const lossKind = (loss) => (loss >= BLUNDER_LOSS ? 'blunder' : loss >= ERROR_LOSS ? 'error' : loss >= DOUBTFUL_LOSS ? 'doubtful' : 'ok');
+const lossMark = (loss) => ({ blunder: '??', error: '?', doubtful: '?!', ok: '' })[lossKind(loss)];
+
+/** A side's figures: checker, cube and overall error rates in mEMG per
+ *  decision (thousandths of the cube's unit; match figures are in equity
+ *  too), PR as XG defines it (500 × the average error over the decisions),
+ *  the cube errors by kind, its luck and the luck-adjusted result. */
+function sideStats(side) {
+  const mine = S.review.filter((d) => d.side === side);
+  const cube = S.reviewCube.filter((c) => c.side === side);
+  const checkerLoss = mine.reduce((a, d) => a + d.loss, 0);
+  const cubeLoss = cube.reduce((a, c) => a + c.loss, 0);
+  const rate = (loss, n) => (n ? (1000 * loss) / n : 0);
+  const count = (e) => cube.filter((c) => c.error === e).length;
+  const luck = S.reviewLuck.filter((l) => l.side === side).reduce((a, l) => a + l.luck, 0);
+  const luckOther = S.reviewLuck.filter((l) => l.side !== side).reduce((a, l) => a + l.luck, 0);
+  const r = S.scored || (S.show?.result && !S.show.result.stuck ? { winner: S.show.result.winner, points: S.show.result.points * S.cube.value } : null);
+  const result = r ? (r.winner === side ? r.points : -r.points) : null;
+  return {
+    decisions: mine.length,
+    cubeDecisions: cube.length,
+    checkerLoss,
+    cubeLoss,
+    checkerRate: rate(checkerLoss, mine.length),
+    cubeRate: rate(cubeLoss, cube.length),
+    overallRate: rate(checkerLoss + cubeLoss, mine.length + cube.length),
+    pr: mine.length + cube.length ? (500 * (checkerLoss + cubeLoss)) / (mine.length + cube.length) : 0,
+    blunders: mine.filter((d) => lossKind(d.loss) === 'blunder').length,
+    errors: mine.filter((d) => lossKind(d.loss) === 'error').length,
+    missedDoubles: count('missed double'),
+    wrongDoubles: count('wrong double'),
+    wrongTakes: count('wrong take'),
+    wrongPasses: count('wrong pass'),
+    luck,
+    result,
+    adjusted: result === null ? null : result - (luck - luckOther),
+  };
+}
+
+const sideWord = (side) => (WATCH ? (side === 'w' ? 'White' : 'Black') : side === HUMAN ? 'You' : 'The engine');
+const signed = (v, n = 3) => `${v >= 0 ? '+' : ''}${v.toFixed(n)}`;
+
+/** A side's figures in one sentence. */
+function statsWords(side) {
+  const t = S.reviewStats[side];
+  const res = t.result === null ? '' : `; result ${signed(t.result, 0)}, luck-adjusted ${signed(t.adjusted)}`;
+  return `${sideWord(side)}: error rate ${t.overallRate.toFixed(1)} mEMG (checker ${t.checkerRate.toFixed(1)}, cube ${t.cubeRate.toFixed(1)}), PR ${t.pr.toFixed(1)}; ${t.blunders} blunder${t.blunders === 1 ? '' : 's'} (??), ${t.errors} error${t.errors === 1 ? '' : 's'} (?); luck ${signed(t.luck)}${res}.`;
+}
+
+/** The review's table of figures, a column per side. */
+function statsTable() {
+  const table = document.createElement('table');
+  table.className = 'review-stats';
+  const rows = [
+    ['', (s) => (WATCH ? (s === 'w' ? 'White' : 'Black') : s === HUMAN ? 'you' : 'the engine')],
+    ['Checker decisions', (s, t) => String(t.decisions)],
+    ['Checker error rate (mEMG)', (s, t) => t.checkerRate.toFixed(1)],
+    ['Cube decisions', (s, t) => String(t.cubeDecisions)],
+    ['Cube error rate (mEMG)', (s, t) => t.cubeRate.toFixed(1)],
+    ['Overall error rate (mEMG)', (s, t) => t.overallRate.toFixed(1)],
+    ['PR', (s, t) => t.pr.toFixed(1)],
+    ['Blunders (??) / errors (?)', (s, t) => `${t.blunders} / ${t.errors}`],
+    ['Missed / wrong doubles', (s, t) => `${t.missedDoubles} / ${t.wrongDoubles}`],
+    ['Wrong takes / passes', (s, t) => `${t.wrongTakes} / ${t.wrongPasses}`],
+    ['Luck (equity)', (s, t) => signed(t.luck)],
+    ['Result / luck-adjusted', (s, t) => (t.result === null ? '–' : `${signed(t.result, 0)} / ${signed(t.adjusted)}`)],
+  ];
+  for (const [name, f] of rows) {
+    const tr = document.createElement('tr');
+    const th = document.createElement('th');
+    th.textContent = name;
+    tr.append(th);
+    for (const side of ['w', 'b']) {
+      const td = document.createElement(name ? 'td' : 'th');
+      td.textContent = f(side, S.reviewStats[side]);
+      td.dataset.side = side;
+      tr.append(td);
+    }
+    table.append(tr);
+  }
+  return table;
+}
 
 function renderReview() {
-  const box = $('review-box');
+  const box = $('sec-review');
   box.hidden = !S.review;
   if (!S.review) return;
   const ds = S.review;
+  $('review-summary').replaceChildren(statsTable());
   const svg = $('graph');
   svg.replaceChildren();
   const W = 320, H = 130, pad = 8;
@@ -1968,35 +2394,131 @@ function renderReview() {
   svg.append(el('text', { x: 2, y: 12, class: 'axis-label' }, `White +${top.toFixed(1)}`));
   svg.append(el('text', { x: 2, y: H - 3, class: 'axis-label' }, `Black +${top.toFixed(1)}`));
   svg.append(el('polyline', { points: ys.map((v, i) => `${x(i)},${y(v)}`).join(' '), class: 'equity' }));
+  // Each side's decisions in its own colour, the errors larger.
   ds.forEach((d, i) => {
-    const kind = d.loss >= BLUNDER_LOSS ? 'blunder' : d.loss >= ERROR_LOSS ? 'error' : 'ok';
-    const c = el('circle', { cx: x(i), cy: y(ys[i]), r: kind === 'ok' ? 2.5 : 5, class: `dot ${kind} ${d.side}`, 'data-decision': i, tabindex: kind === 'ok' ? -1 : 0 });
+    const kind = lossKind(d.loss);
+    const c = el('circle', { cx: x(i), cy: y(ys[i]), r: kind === 'ok' || kind === 'doubtful' ? 2.5 : 5, class: `dot ${kind} ${d.side}`, 'data-decision': i, tabindex: kind === 'ok' ? -1 : 0 });
     c.append(el('title', {}, `${d.side === 'w' ? 'White' : 'Black'} ${d.roll ?? 'remainder'}: lost ${d.loss.toFixed(3)}`));
     c.addEventListener('click', () => reviewJump(i));
     svg.append(c);
   });
+  const luckOf = (d) => S.reviewLuck.find((l) => l.at === d.at);
   const list = $('review-list');
   list.replaceChildren(
     ...ds.map((d, i) => {
       const li = document.createElement('li');
-      const kind = d.loss >= BLUNDER_LOSS ? 'blunder' : d.loss >= ERROR_LOSS ? 'error' : 'ok';
-      li.className = kind;
+      const kind = lossKind(d.loss);
+      li.className = `${kind} ${d.side}${S.reviewPick?.i === i ? ' viewed' : ''}`;
       li.dataset.decision = String(i);
       const who = d.side === 'w' ? 'White' : 'Black';
       const words = (play) => shownSteps(d.side, play.split(' ')).join(' ');
-      li.textContent = `${who} ${d.roll ?? 'remainder'}: played ${words(d.played)} (${d.played_equity.toFixed(3)}); best ${words(d.best)} (${d.best_equity.toFixed(3)}); lost ${d.loss.toFixed(3)}${kind === 'ok' ? '' : ` — ${kind}`}`;
+      const l = luckOf(d);
+      const luck = l ? `; luck ${signed(l.luck)}` : '';
+      li.textContent = `${who} ${d.roll ?? 'remainder'}: played ${words(d.played)}${lossMark(d.loss)} (${signed(d.played_equity)}); best ${words(d.best)} (${signed(d.best_equity)}); lost ${d.loss.toFixed(3)}${luck}${kind === 'ok' ? '' : ` — ${kind}`}`;
       li.addEventListener('click', () => reviewJump(i));
       return li;
     }),
   );
+  const cubeList = $('review-cube');
+  cubeList.replaceChildren(
+    ...S.reviewCube.map((c, i) => {
+      const li = document.createElement('li');
+      li.className = c.error ? 'blunder' : 'ok';
+      li.dataset.cube = String(i);
+      const f = (v) => (c.mwc ? `${(v * 100).toFixed(2)}%` : signed(v));
+      li.textContent = `${c.side === 'w' ? 'White' : 'Black'} before turn ${c.turn}: ${c.did}; no double ${f(c.nodouble)}, double/take ${f(c.doubletake)}, double/pass ${f(c.doublepass)}: ${c.proper}${c.error ? ` — ${c.error}, lost ${c.loss.toFixed(3)}` : ''}`;
+      li.addEventListener('click', () => {
+        S.reviewPick = null;
+        setView(c.at);
+      });
+      return li;
+    }),
+  );
+  $('review-cube-head').hidden = S.reviewCube.length === 0;
+  renderReviewDetail();
 }
 
-/** Shows the position a reviewed decision was made in. */
+/** The decision picked in the review: its best turns, the played one
+ *  marked, each with its difference from the best; a click draws it. */
+function renderReviewDetail() {
+  const box = $('review-detail');
+  const pick = S.reviewPick;
+  const d = pick ? S.review?.[pick.i] : null;
+  if (!d) {
+    box.replaceChildren();
+    return;
+  }
+  const words = (play) => shownSteps(d.side, play.split(' ')).join(' ');
+  const cands = d.candidates?.length ? d.candidates : [{ play: d.best, equity: d.best_equity }];
+  const rows = cands.map((c, j) => ({ ...c, j }));
+  if (!rows.some((c) => c.play === d.played)) rows.push({ play: d.played, equity: d.played_equity, j: rows.length });
+  const ol = document.createElement('ol');
+  ol.className = 'candidates';
+  for (const c of rows) {
+    const li = document.createElement('li');
+    li.dataset.candidate = String(c.j);
+    li.tabIndex = 0;
+    li.className = `${c.play === d.played ? 'played' : ''}${pick.cand === c.j ? ' viewed' : ''}`;
+    const diff = c.j === 0 ? '' : ` (${signed(c.equity - rows[0].equity)})`;
+    li.textContent = `${words(c.play)}  ${signed(c.equity)}${diff}${c.play === d.played ? '  ← played' : ''}`;
+    const draw = () => {
+      S.reviewPick = { i: pick.i, cand: c.j, play: c.play };
+      render();
+      renderReviewDetail();
+    };
+    li.addEventListener('click', draw);
+    li.addEventListener('keydown', (ev) => {
+      if (ev.key === 'Enter' || ev.key === ' ') {
+        ev.preventDefault();
+        draw();
+      }
+    });
+    ol.append(li);
+  }
+  const head = document.createElement('p');
+  head.className = 'small';
+  head.textContent = `${d.side === 'w' ? 'White' : 'Black'} ${d.roll ?? 'remainder'}: the best turns at depth ${S.reviewPly} (click one to see it on the board).`;
+  box.replaceChildren(head, ol);
+}
+
+/** Shows the position a reviewed decision was made in, with its dice, the
+ *  cube of that moment and the best turn drawn. */
 function reviewJump(i) {
   const d = S.review?.[i];
   if (!d || d.at === null) return;
+  S.reviewPick = { i, cand: 0, play: d.candidates?.[0]?.play ?? d.best };
   setView(d.at);
   setStatus(`${$('status').textContent} Review: ${d.side === 'w' ? 'White' : 'Black'} played ${shownSteps(d.side, d.played.split(' ')).join(' ')} and lost ${d.loss.toFixed(3)}; best was ${shownSteps(d.side, d.best.split(' ')).join(' ')}.`);
+  renderReview();
+}
+
+/** The cube after the first `k` turns: its value and owner. */
+function cubeAfter(k) {
+  let cube = { value: 1, owner: 'center' };
+  for (const t of S.turns.slice(0, k)) {
+    const m = t.cube && t.label.match(/^double=(\d+):(\w+)$/);
+    if (!m) continue;
+    const n = Number(m[1]);
+    if (m[2] === 'take') cube = { value: n, owner: other(t.side) };
+    else if (m[2] === 'beaver') cube = { value: 2 * n, owner: other(t.side) };
+  }
+  return cube;
+}
+
+/** The dice of the turn played from the position after `k` turns (none
+ *  when a cube action or a remainder comes next). */
+function diceAt(k) {
+  const t = S.turns[k];
+  if (!t || t.cube || !/^[1-6][1-6]$/.test(t.label)) return null;
+  return { side: t.side, dice: t.label[0] === t.label[1] ? [t.label[0], t.label[0], t.label[0], t.label[0]] : [t.label[0], t.label[1]] };
+}
+
+/** The evaluation line of a reviewed position. */
+function reviewEvalText(k) {
+  const d = S.review?.find((x) => x.at === k);
+  if (!d) return null;
+  const who = d.side === 'w' ? 'White' : 'Black';
+  return `review at depth ${S.reviewPly}: ${who} to play ${d.roll ?? 'a remainder'}; best ${signed(d.best_equity)}, played ${signed(d.played_equity)} (${who}'s equity), lost ${d.loss.toFixed(3)}`;
 }
 
 // ------------------------------------------------------------- loading games
@@ -2084,6 +2606,12 @@ async function loadRecord(text) {
   S.last = `Game loaded (${g.turns.length} turns). `;
   render();
   await next();
+  if (S.phase === 'over') {
+    // A finished game: said so, with its result.
+    const r = S.show.result;
+    const result = r && !r.stuck ? `${r.winner === 'w' ? 'White' : 'Black'} won ${r.points} point${r.points === 1 ? '' : 's'}` : 'no points';
+    setStatus(`Game loaded (${g.turns.length} turns): it is over, ${result}. Step through it (← →), press Review, or New game.`);
+  }
 }
 
 // ------------------------------------------------------------------ input
@@ -2276,7 +2804,7 @@ function setupControls() {
       await newGame();
     }),
   );
-  const choices = { starts: 'starts', numbering: 'numbering', anim: 'anim' };
+  const choices = { starts: 'starts', numbering: 'numbering', anim: 'anim', reviewPly: 'reviewPly' };
   for (const [id, name] of Object.entries(choices)) {
     $(`pref-${id}`).value = String(prefs[name]);
     $(`pref-${id}`).addEventListener('change', (ev) => {
@@ -2294,6 +2822,8 @@ function setupControls() {
     });
   }
   $('download').addEventListener('click', download);
+  $('download-mat').addEventListener('click', () => guard(downloadMat));
+  $('copy-ids').addEventListener('click', () => guard(copyIds));
   $('variant').addEventListener('change', changeVariant);
   $('settings').addEventListener('submit', (ev) => ev.preventDefault());
   $('dice-input').addEventListener('keydown', (ev) => {
@@ -2355,6 +2885,7 @@ function setupControls() {
 }
 
 async function main() {
+  if (prefs.played) document.body.classList.add('played');
   S = newState('gulbara');
   render();
   setupBoardInput();
@@ -2362,7 +2893,11 @@ async function main() {
   await guard(async () => {
     await connect();
     if (await restore()) return;
-    await engine.cmd('set game.variant gulbara');
+    // The game played last time (Gul bara, the engine's own, on a first visit).
+    const first = VARIANT_NAMES[prefs.variant] ? prefs.variant : 'gulbara';
+    S = newState(first);
+    $('variant').value = first;
+    await engine.cmd(`set game.variant ${first}`);
     await loadKeys();
     await newSession();
   });

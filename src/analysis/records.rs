@@ -39,6 +39,9 @@ pub struct Decision {
     pub played_end: GameState,
     /// The state after the preferred turn.
     pub best_end: GameState,
+    /// The engine's best turns ([`CANDIDATES`] at most), best first, each
+    /// with its equity for the mover at the analysis's depth.
+    pub candidates: Vec<(String, f32)>,
     /// With `--rollout`, for a decision that lost equity: the rollouts of
     /// the played turn and of the preferred one (the same dice for both).
     pub rollout: Option<[Stats; 2]>,
@@ -50,6 +53,9 @@ impl Decision {
         (self.best_equity - self.played_equity).max(0.0)
     }
 }
+
+/// How many of the best turns a decision keeps ([`Decision::candidates`]).
+pub const CANDIDATES: usize = 5;
 
 /// What kind of cube error a cube decision was.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -327,6 +333,18 @@ pub fn analyse_replayed(
                 Some(c) => c.probs.equity(),
                 None => value(&played_end).equity(),
             };
+            let candidates = ranked
+                .iter()
+                .take(CANDIDATES)
+                .map(|c| {
+                    let e = if c.plies == plies {
+                        c.probs.equity()
+                    } else {
+                        value(&c.end).equity()
+                    };
+                    (play_text_at(start.variant, start.pos, &c.steps), e)
+                })
+                .collect();
             let player = match mover {
                 Side::White => g.players[0].clone(),
                 Side::Black => g.players[1].clone(),
@@ -352,6 +370,7 @@ pub fn analyse_replayed(
                 mover,
                 played_end,
                 best_end: best.end,
+                candidates,
                 rollout: None,
             };
             let stats = out.players.entry(player).or_default();

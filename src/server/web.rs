@@ -47,22 +47,23 @@ fn router(config: ServeConfig, slots: Slots, life: Arc<Lifecycle>) -> Router {
     Router::new()
         .route(
             "/",
-            get(|| async { asset("text/html; charset=utf-8", INDEX_HTML) }),
+            get(|| async { asset("text/html; charset=utf-8", "index.html", INDEX_HTML) }),
         )
         .route(
             "/app.js",
-            get(|| async { asset("text/javascript; charset=utf-8", APP_JS) }),
+            get(|| async { asset("text/javascript; charset=utf-8", "app.js", APP_JS) }),
         )
         .route(
             "/style.css",
-            get(|| async { asset("text/css; charset=utf-8", STYLE_CSS) }),
+            get(|| async { asset("text/css; charset=utf-8", "style.css", STYLE_CSS) }),
         )
         .route(
             "/rules.html",
-            get(|| async { asset("text/html; charset=utf-8", RULES_HTML) }),
+            get(|| async { asset("text/html; charset=utf-8", "rules.html", RULES_HTML) }),
         )
         .route("/api/record", post(api_record))
         .route("/api/analyse", post(api_analyse))
+        .route("/api/mat", post(api_mat))
         .route("/ws", get(ws_upgrade))
         .with_state(AppState {
             config: Arc::new(config),
@@ -72,7 +73,25 @@ fn router(config: ServeConfig, slots: Slots, life: Arc<Lifecycle>) -> Router {
         .merge(api)
 }
 
-fn asset(content_type: &'static str, body: &'static str) -> Response {
+/// The environment variable naming a folder the page's files are read
+/// from at each request instead of the copies compiled in: a developer's
+/// aid to work on the page without rebuilding (the folder holds
+/// `index.html`, `app.js`, `style.css` and `rules.html`, as web/ does). A
+/// file it lacks is served from the compiled-in copy.
+pub const WEB_DIR_ENV: &str = "GULBARA_WEB_DIR";
+
+/// The text of the page's file `name`: from [`WEB_DIR_ENV`]'s folder when
+/// set, else `embedded`.
+fn asset_text(name: &str, embedded: &'static str) -> std::borrow::Cow<'static, str> {
+    std::env::var_os(WEB_DIR_ENV)
+        .and_then(|dir| std::fs::read_to_string(std::path::Path::new(&dir).join(name)).ok())
+        .map_or(
+            std::borrow::Cow::Borrowed(embedded),
+            std::borrow::Cow::Owned,
+        )
+}
+
+fn asset(content_type: &'static str, name: &str, embedded: &'static str) -> Response {
     (
         [
             (header::CONTENT_TYPE, content_type),
@@ -80,7 +99,7 @@ fn asset(content_type: &'static str, body: &'static str) -> Response {
             (header::CONTENT_SECURITY_POLICY, CSP),
             (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
         ],
-        body,
+        asset_text(name, embedded).into_owned(),
     )
         .into_response()
 }
@@ -160,7 +179,7 @@ pub(super) fn same_origin(headers: &HeaderMap) -> bool {
 async fn api_answer(
     headers: HeaderMap,
     body: axum::body::Bytes,
-    judge: fn(&str) -> Result<serde_json::Value, super::web_api::ApiError>,
+    judge: impl FnOnce(&str) -> Result<serde_json::Value, super::web_api::ApiError> + Send + 'static,
 ) -> Response {
     if !same_origin(&headers) {
         return (StatusCode::FORBIDDEN, "cross-origin request refused\n").into_response();
@@ -196,8 +215,28 @@ async fn api_record(headers: HeaderMap, body: axum::body::Bytes) -> Response {
     api_answer(headers, body, super::web_api::record_json).await
 }
 
-async fn api_analyse(headers: HeaderMap, body: axum::body::Bytes) -> Response {
-    api_answer(headers, body, super::web_api::analyse_json).await
+async fn api_mat(headers: HeaderMap, body: axum::body::Bytes) -> Response {
+    api_answer(headers, body, super::web_api::mat_json).await
+}
+
+/// `POST /api/analyse?ply=N`: the record judged at `engine.ply` N (1..=3;
+/// default [`super::web_api::DEFAULT_REVIEW_PLY`]).
+async fn api_analyse(
+    headers: HeaderMap,
+    uri: axum::http::Uri,
+    body: axum::body::Bytes,
+) -> Response {
+    let ply = uri
+        .query()
+        .unwrap_or("")
+        .split('&')
+        .find_map(|kv| kv.strip_prefix("ply="))
+        .and_then(|p| p.parse::<u8>().ok())
+        .unwrap_or(super::web_api::DEFAULT_REVIEW_PLY);
+    api_answer(headers, body, move |text| {
+        super::web_api::analyse_json(text, ply)
+    })
+    .await
 }
 
 async fn ws_upgrade(
