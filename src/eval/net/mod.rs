@@ -118,6 +118,7 @@ pub mod cache;
 pub mod format;
 pub mod inputs;
 pub mod model;
+pub mod pin_inputs;
 #[cfg(test)]
 mod tests;
 
