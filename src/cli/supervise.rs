@@ -8,6 +8,7 @@ use anyhow::Context;
 use clap::Args;
 
 use crate::eval::hitnet::HitNet;
+use crate::eval::net::pin_inputs::PIN_LAYOUT;
 use crate::eval::net::{HIT_CONTACT_LAYOUT, HIT_GNUBG_LAYOUT, HIT_LAYOUT, Net, NetOf};
 use crate::rules::{EvalFamily, RuleOptions, Variant};
 use crate::training::supervise::{
@@ -37,7 +38,9 @@ pub struct SuperviseArgs {
     /// Hidden-layer inputs to train with, where the starting network's
     /// layout has fewer: `6` gives a hitting network (layout 2) the contact
     /// inputs of layout 6, `7` one of layout 2 or 6 the gnubg-class inputs
-    /// of layout 7 (docs/INPUTS.md), their weights starting at zero.
+    /// of layout 7 (docs/INPUTS.md), their weights starting at zero; `8`
+    /// gives Plakoto's (layout 2) the pin inputs of layout 8
+    /// (`eval::net::pin_inputs`).
     #[arg(long)]
     pub layout: Option<u32>,
     /// The weights file to write (the best epoch's network).
@@ -164,8 +167,14 @@ pub fn run(a: SuperviseArgs) -> anyhow::Result<()> {
                 {
                     net = net.with_inputs(HIT_GNUBG_LAYOUT, crate::eval::hitnet::GNUBG_INPUTS);
                 }
+                Some(PIN_LAYOUT)
+                    if net.layout == HIT_LAYOUT
+                        && matches!(a.variant.spec().eval, EvalFamily::Pinning) =>
+                {
+                    net = net.with_inputs(PIN_LAYOUT, crate::eval::net::pin_inputs::PIN_INPUTS);
+                }
                 Some(l) => anyhow::bail!(
-                    "--layout {l}: a network of layout {} can be given layout {HIT_CONTACT_LAYOUT} (from {HIT_LAYOUT}) or {HIT_GNUBG_LAYOUT} (from {HIT_LAYOUT} or {HIT_CONTACT_LAYOUT}) only",
+                    "--layout {l}: a network of layout {} can be given layout {HIT_CONTACT_LAYOUT} (from {HIT_LAYOUT}), {HIT_GNUBG_LAYOUT} (from {HIT_LAYOUT} or {HIT_CONTACT_LAYOUT}), or {PIN_LAYOUT} (from {HIT_LAYOUT}, the pinning games) only",
                     net.layout
                 ),
             }

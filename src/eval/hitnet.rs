@@ -145,6 +145,9 @@ fn features_to(state: &GameState, layout: u32, active: &mut impl InputSink) {
             super::net::contact_inputs::write(own, opp, CONTACT_INPUTS, active);
         }
     }
+    if layout == super::net::pin_inputs::PIN_LAYOUT {
+        super::net::pin_inputs::write(own, opp, INPUTS, active);
+    }
 }
 
 /// The contact units of side `me` against `them` (each in its own

@@ -28,6 +28,12 @@ pub(super) fn known_kind(layout: u32, inputs: usize, outputs: usize) -> bool {
         || kind == (BLOCK_LAYOUT, BLOCK_INPUTS, OUTPUTS)
         || kind == (MOBILITY_LAYOUT, MOBILITY_INPUTS, OUTPUTS)
         || kind == hit
+        || kind
+            == (
+                pin_inputs::PIN_LAYOUT,
+                pin_inputs::PIN_INPUTS,
+                crate::eval::hitnet::OUTPUTS,
+            )
 }
 
 /// A malformed weights file.

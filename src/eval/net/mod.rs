@@ -20,6 +20,10 @@
 //!   bara network's;
 //! - 5 ([`MOBILITY_LAYOUT`]): layout 4 and, per side, how many checkers can
 //!   step each die, and whether the sides are past each other.
+//! - 8 ([`pin_inputs::PIN_LAYOUT`]): the pinning games' (Plakoto, Tapa):
+//!   layout 2 (`eval::hitnet`) and, per side, which checkers are pinned, the
+//!   mother's state, the chances to be pinned next roll, the longest prime
+//!   and the checkers outside home (see [`pin_inputs`]).
 //!
 //! The weights file: magic `GBNN`, then little-endian u32s: format version,
 //! input-layout version, inputs, hidden, outputs, description length; the
@@ -122,6 +126,7 @@ pub mod contact_inputs;
 pub mod format;
 pub mod inputs;
 pub mod model;
+pub mod pin_inputs;
 #[cfg(test)]
 mod tests;
 
