@@ -426,9 +426,15 @@ fn main() {
                     gulbara::eval::net::HIT_CONTACT_LAYOUT,
                     gulbara::eval::hitnet::CONTACT_INPUTS,
                 );
+                // Layout 7 adds the gnubg-class inputs (docs/INPUTS.md).
+                let gnubg = n.with_inputs(
+                    gulbara::eval::net::HIT_GNUBG_LAYOUT,
+                    gulbara::eval::hitnet::GNUBG_INPUTS,
+                );
                 for _ in 0..2 {
                     eval_speed("backgammon net", &n, &bg);
                     eval_speed("backgammon net, contact inputs", &contact, &bg);
+                    eval_speed("backgammon net, gnubg-class inputs", &gnubg, &bg);
                 }
                 eval_batch_speed("backgammon net", &n, &bg);
             }
