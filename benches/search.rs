@@ -141,6 +141,22 @@ fn eval_batch_speed(name: &str, eval: &dyn Evaluator, states: &[GameState]) {
     );
 }
 
+/// Nanoseconds (thread CPU time) per position for layout 7's gnubg-class
+/// inputs alone, both sides (docs/INPUTS.md).
+fn gnubg_inputs_speed(states: &[GameState]) {
+    use gulbara::eval::net::contact_inputs::side_inputs;
+    let m = median_ns_per_state(states.len(), || {
+        states
+            .iter()
+            .map(|s| {
+                let p = black_box(s).pos;
+                side_inputs(p.own, p.opp)[0] + side_inputs(p.opp, p.own)[0]
+            })
+            .sum()
+    });
+    println!("eval backgammon gnubg-class inputs alone: median {m:.0} ns CPU per position");
+}
+
 /// The two halves of a network evaluation, timed apart through the list
 /// of table rows ([`Net::table_inputs_into`], [`Net::outputs_of_table`]):
 /// the inputs of a position, and the forward pass from ready inputs. Play
@@ -426,9 +442,16 @@ fn main() {
                     gulbara::eval::net::HIT_CONTACT_LAYOUT,
                     gulbara::eval::hitnet::CONTACT_INPUTS,
                 );
+                // Layout 7 adds the gnubg-class inputs (docs/INPUTS.md).
+                let gnubg = n.with_inputs(
+                    gulbara::eval::net::HIT_GNUBG_LAYOUT,
+                    gulbara::eval::hitnet::GNUBG_INPUTS,
+                );
                 for _ in 0..2 {
                     eval_speed("backgammon net", &n, &bg);
                     eval_speed("backgammon net, contact inputs", &contact, &bg);
+                    eval_speed("backgammon net, gnubg-class inputs", &gnubg, &bg);
+                    gnubg_inputs_speed(&bg);
                 }
                 eval_batch_speed("backgammon net", &n, &bg);
             }

@@ -435,12 +435,26 @@ fn a_group_weight_trains_the_differences_between_a_turns_plays() {
 #[test]
 fn the_short_pipeline_trains_a_network_that_fits_its_labels_better() {
     for variant in ["backgammon", "plakoto", "gulbara", "long_nardy", "fevga"] {
-        short_pipeline(variant);
+        short_pipeline(variant, &[]);
     }
 }
 
-fn short_pipeline(variant: &str) {
-    let dir = scratch(&format!("pipeline-{variant}"));
+/// The short pipeline of a backgammon network given the gnubg-class
+/// inputs of layout 7 (docs/INPUTS.md) on the way: trained, exported with
+/// that layout, judged and played.
+#[test]
+fn the_short_pipeline_trains_a_network_with_the_gnubg_class_inputs() {
+    let trained = short_pipeline("backgammon", &["--layout", "7"]);
+    // The header's input layout (after the magic and the format version)
+    // and inputs: layout 7's 239.
+    let u32_at = |i: usize| u32::from_le_bytes(trained[i..i + 4].try_into().expect("4 bytes"));
+    assert_eq!((u32_at(8), u32_at(12)), (7, 239));
+}
+
+/// Runs the short pipeline, `supervise` given `extra` arguments; returns
+/// the trained weights file's bytes.
+fn short_pipeline(variant: &str, extra: &[&str]) -> Vec<u8> {
+    let dir = scratch(&format!("pipeline-{variant}{}", extra.join("")));
     let path = |name: &str| dir.join(name).to_str().expect("utf-8 path").to_string();
     gulbara(&[
         "positions",
@@ -474,25 +488,28 @@ fn short_pipeline(variant: &str) {
     ]);
     assert!(out.contains("24 positions labelled"), "{variant}: {out}");
     let trained = path("trained.gbnn");
-    let out = gulbara(&[
+    let (data, curve) = (path(""), path("curve.tsv"));
+    let mut args = vec![
         "supervise",
         "--variant",
         variant,
         "--data",
-        &path(""),
+        &data,
         "--from",
         "shipped",
         "--out",
         &trained,
         "--curve",
-        &path("curve.tsv"),
+        &curve,
         "--epochs",
         "8",
         "--holdout",
         "0",
         "--rate",
         "1e-3",
-    ]);
+    ];
+    args.extend_from_slice(extra);
+    let out = gulbara(&args);
     assert!(out.contains("24 positions; weights in"), "{out}");
     let before = fit_of(&dir, variant, "shipped");
     let after = fit_of(&dir, variant, &trained);
@@ -519,5 +536,7 @@ fn short_pipeline(variant: &str) {
         "7",
     ]);
     assert!(played.contains("trained vs shipped"), "{played}");
+    let bytes = std::fs::read(&trained).expect("the trained weights");
     let _ = std::fs::remove_dir_all(&dir);
+    bytes
 }

@@ -133,7 +133,7 @@ fn escapes_of_window(w: u32) -> u8 {
 /// Of the 36 rolls, how many let a checker on point `p` (13–25) get past
 /// the points `blocks` holds among the twelve in front of it
 /// ([`ESCAPES`]).
-#[inline]
+#[cfg(test)]
 fn escapes_from(blocks: u32, p: u32) -> u8 {
     ESCAPES[((blocks >> (p - 13)) & 0xFFF) as usize]
 }
@@ -186,8 +186,15 @@ fn measure(me: Side, them: Side) -> [f32; PER_SIDE] {
         their_occupied.trailing_zeros() + 1
     };
 
-    // Break contact and free pips, one pass over my points.
+    // One pass over my points: break contact and free pips, my pips,
+    // timing (checkers outside my home board to my 6 point, spares beyond
+    // two on a home point to my 1) and mobility (my checkers on 13–24).
+    let escapes: &[u8; 4096] = &ESCAPES;
+    let escapes_from = |p: u32| escapes[((their_made >> (p - 13)) & 0xFFF) as usize];
     let (mut behind, mut free) = (bar * (25 - rear), 0u32);
+    let mut pips = 25 * bar;
+    let mut timing = 19 * bar;
+    let mut mobility = bar * u32::from(escapes_from(25));
     let mut m = me.occupied;
     while m != 0 {
         let p = m.trailing_zeros() + 1;
@@ -197,6 +204,15 @@ fn measure(me: Side, them: Side) -> [f32; PER_SIDE] {
             behind += n * (p - rear);
         } else {
             free += n * p;
+        }
+        pips += n * p;
+        if p > 6 {
+            timing += n * (p - 6);
+        } else if n > 2 {
+            timing += (n - 2) * (p - 1);
+        }
+        if p >= 13 {
+            mobility += n * u32::from(escapes_from(p));
         }
     }
     x[0] = behind as f32 / 152.0;
@@ -242,63 +258,42 @@ fn measure(me: Side, them: Side) -> [f32; PER_SIDE] {
         x[6] = double as f32 / 36.0;
     }
 
-    // Escapes: from my 24 point, the worst point of 15–24, and every
-    // checker of mine on 13–24 or the bar.
-    x[7] = f32::from(escapes_from(their_made, 24)) / 36.0;
-    let worst = (15..=24)
-        .map(|p| escapes_from(their_made, p))
-        .min()
-        .unwrap_or(36);
+    // Escapes: from my 24 point, and the worst point of 15–24.
+    x[7] = f32::from(escapes_from(24)) / 36.0;
+    let mut worst = 36;
+    for p in 15..=24 {
+        worst = worst.min(escapes_from(p));
+    }
     x[8] = 1.0 - f32::from(worst) / 36.0;
     x[9] = x[8] * x[8];
-    let mut mobility = bar * u32::from(escapes_from(their_made, 25));
-    let mut m = me.occupied & 0xFF_F000;
-    while m != 0 {
-        let p = m.trailing_zeros() + 1;
-        m &= m - 1;
-        mobility += u32::from(c.at(p as u8)) * u32::from(escapes_from(their_made, p));
-    }
     x[10] = mobility as f32 / (36.0 * 15.0);
 
-    // Moment: the spread of my checkers behind their mean.
+    // Moment: the spread of my checkers behind their mean, pips / left:
+    // the sum of n·(p − pips/left)², counted in whole numbers as
+    // n·(left·p − pips)² / left².
     let left = u32::from(c.on_board());
-    if left > 0 {
-        let mean = c.pips() as f32 / left as f32;
-        let mut spread = 0.0f32;
+    if let Some(floor_mean) = pips.checked_div(left) {
+        let mut spread = 0u64;
         let mut at = |p: u32, n: u32| {
-            let d = p as f32 - mean;
-            if d > 0.0 {
-                spread += n as f32 * d * d;
+            if left * p > pips {
+                let d = u64::from(left * p - pips);
+                spread += u64::from(n) * d * d;
             }
         };
-        let mut m = me.occupied;
+        // Only points above the mean can count.
+        let mut m = me.occupied & !((1u32 << floor_mean) - 1);
         while m != 0 {
             let p = m.trailing_zeros() + 1;
             m &= m - 1;
             at(p, u32::from(c.at(p as u8)));
         }
         at(25, bar);
-        x[11] = spread / (15.0 * 64.0);
+        x[11] = (spread as f64 / f64::from(left * left) / (15.0 * 64.0)) as f32;
     }
 
     // Staying out: no die enters on their closed home points.
     let closed = (their_made & THEIR_HOME).count_ones() as f32 / 6.0;
     x[12] = closed * closed;
-
-    // Timing: the pips I can play without breaking a home-board point.
-    let [_, three, _] = masks_at_least(c);
-    let mut timing = 19 * bar;
-    let mut m = (me.occupied & !0x3F) | (three & 0x3F);
-    while m != 0 {
-        let p = m.trailing_zeros() + 1;
-        m &= m - 1;
-        let n = u32::from(c.at(p as u8));
-        timing += if p > 6 {
-            n * (p - 6)
-        } else {
-            (n - 2) * (p - 1)
-        };
-    }
     x[13] = timing as f32 / 167.0;
 
     // Backbone: the longest row of my made points.

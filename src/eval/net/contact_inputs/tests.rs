@@ -347,3 +347,35 @@ fn the_sides_swap_when_the_position_is_seen_from_the_other() {
     }
     assert!(seen > 100, "{seen}");
 }
+
+#[test]
+fn the_new_inputs_start_as_the_network_they_extend_and_play_as_trained() {
+    use crate::eval::Evaluator;
+    use crate::eval::hitnet::{GNUBG_INPUTS, HitNet};
+    use crate::eval::net::Sparse;
+    use crate::rules::{GameState, RuleOptions, Side};
+    let net = HitNet::shipped().expect("shipped weights");
+    let wide = net.with_inputs(HIT_GNUBG_LAYOUT, GNUBG_INPUTS);
+    // Every new row's weights set: the outputs move, and play's fixed-point
+    // evaluation still agrees with the sparse one the training uses.
+    let mut moved = wide.clone();
+    for (k, w) in moved.w1[net.inputs * moved.hidden..].iter_mut().enumerate() {
+        *w = ((k % 7) as f32 - 3.0) * 0.1;
+    }
+    let moved = HitNet::from_bytes(&moved.to_bytes()).expect("round trip");
+    let o = RuleOptions::for_variant(Variant::Backgammon);
+    let start = GameState::start_of(Variant::Backgammon, Side::White);
+    let mut changed = 0;
+    for pos in crate::rules::game::random_game_positions(Variant::Backgammon, 4, 5, 60) {
+        let s = GameState { pos, ..start };
+        let (a, b) = (net.eval(&s, &o), wide.eval(&s, &o));
+        assert!((a.equity() - b.equity()).abs() < 1e-4, "{a:?} {b:?}");
+        let (fast, sparse) = (moved.eval(&s, &o), Sparse(&moved).eval(&s, &o));
+        assert!(
+            (fast.equity() - sparse.equity()).abs() < 2e-3,
+            "{fast:?} {sparse:?}"
+        );
+        changed += usize::from((fast.equity() - b.equity()).abs() > 1e-3);
+    }
+    assert!(changed > 50, "{changed}");
+}
