@@ -107,7 +107,7 @@ pub fn record_json(text: &str) -> Result<Value, ApiError> {
 /// with its score, its cube actions and what it scored.
 pub fn mat_json(text: &str) -> Result<Value, ApiError> {
     check_size(text)?;
-    let (opts, games) = replay(text)?;
+    let (opts, games) = replay_any(text)?;
     let recorded: Vec<crate::record::RecordedGame> = games
         .iter()
         .map(|g| {
@@ -116,7 +116,7 @@ pub fn mat_json(text: &str) -> Result<Value, ApiError> {
                 .turns
                 .iter()
                 .map(|t| {
-                    use crate::rules::game::CubeAnswer;
+                    use crate::cube::CubeAnswer;
                     let double = t.double.filter(|a| *a != CubeAnswer::Drop);
                     match double {
                         Some(CubeAnswer::Beaver) => cube = cube.saturating_mul(4),

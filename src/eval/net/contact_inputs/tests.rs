@@ -366,7 +366,7 @@ fn the_new_inputs_start_as_the_network_they_extend_and_play_as_trained() {
     let o = RuleOptions::for_variant(Variant::Backgammon);
     let start = GameState::start_of(Variant::Backgammon, Side::White);
     let mut changed = 0;
-    for pos in crate::rules::game::random_game_positions(Variant::Backgammon, 4, 5, 60) {
+    for pos in crate::rules::dice::random_game_positions(Variant::Backgammon, 4, 5, 60) {
         let s = GameState { pos, ..start };
         let (a, b) = (net.eval(&s, &o), wide.eval(&s, &o));
         assert!((a.equity() - b.equity()).abs() < 1e-4, "{a:?} {b:?}");

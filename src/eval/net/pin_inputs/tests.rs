@@ -85,7 +85,7 @@ fn naive_prime(me: Checkers, them: Checkers) -> u32 {
 }
 
 fn positions() -> Vec<Position> {
-    crate::rules::game::random_game_positions(Variant::Plakoto, 40, 7, 300)
+    crate::rules::dice::random_game_positions(Variant::Plakoto, 40, 7, 300)
 }
 
 #[test]
