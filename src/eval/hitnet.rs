@@ -42,8 +42,9 @@ pub type HitNet = NetOf<OUTPUTS>;
 pub static SHIPPED: &[u8] = include_bytes!("backgammon.gbnn");
 
 /// The shipped weights of the pinning games (Plakoto, Tapa): the same
-/// shape and inputs, trained by TD(λ) on Plakoto's own games, then
-/// supervised on rolled-out positions (docs/TRAINING.md).
+/// shape, trained by TD(λ) on Plakoto's own games (layout 2), then given the
+/// pin inputs of layout 8 ([`super::net::pin_inputs`]) and supervised on
+/// rolled-out positions (docs/journal/2026-12-06-plakoto.md).
 pub static PINNING_SHIPPED: &[u8] = include_bytes!("plakoto.gbnn");
 
 #[inline(always)]
@@ -682,9 +683,10 @@ mod tests {
         let net = HitNet::shipped().unwrap();
         assert_eq!(net.layout, HIT_CONTACT_LAYOUT);
         assert_eq!(net.inputs, CONTACT_INPUTS);
-        // The pinning games' network keeps the first layout.
+        // The pinning games' network: layout 2 and the pin inputs.
         let pinning = HitNet::from_bytes(PINNING_SHIPPED).unwrap();
-        assert_eq!((pinning.layout, pinning.inputs), (HIT_LAYOUT, INPUTS));
+        use super::super::net::pin_inputs::{PIN_INPUTS, PIN_LAYOUT};
+        assert_eq!((pinning.layout, pinning.inputs), (PIN_LAYOUT, PIN_INPUTS));
         assert!(net.description.contains("backgammon"));
         // Gul bara's loader refuses them, and this one Gul bara's.
         assert!(super::super::net::Net::from_bytes(SHIPPED).is_err());
