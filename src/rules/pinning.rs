@@ -33,7 +33,9 @@
 //! alone, and a step may end the game before the others are played, equal
 //! dice go in every order.
 //!
-//! With no bearing off possible in the stage and no mother to pin, a stage
+//! With no bearing off possible in the stage and no mother to pin (none
+//! alone, or no free checker of the mover's a die or a run of the dice
+//! away from it), a stage
 //! is Gul bara's with other closed points: the mover's free checkers run
 //! past the points closed to them, and the pins at the end follow from
 //! where the mover stands. Gul bara's fast paths then play it, on the board
@@ -204,7 +206,7 @@ impl PinGen {
         if game_over_stage(pos, out) {
             return 0;
         }
-        if !self.may_end_early(pos)
+        if !(self.may_end_early(pos) && mother_pin_possible(pos, dice))
             && let Some(used) = fast_stage(pos, dice, out)
         {
             return used;
@@ -311,6 +313,26 @@ impl PinGen {
             self.play.pop();
         }
     }
+}
+
+/// Whether a step of the stage `dice` might end the game by the mother
+/// rule: the opponent's mother is already pinned (the mover emptying its own
+/// start would end the game), or a free checker of the mover's stands where
+/// one die, or a run of the dice in a row, would take it onto the mother
+/// (the mover's 1). Ignores what stands between: `true` is always safe.
+#[inline]
+fn mother_pin_possible(pos: Position, dice: StageDice) -> bool {
+    if pos.opp.pinned(24) {
+        return true;
+    }
+    let free = pos.own.mask() & !pos.own.pinned_mask();
+    // Bit p - 1 is the mover's point p: the sources are the points 1 + s
+    // for each sum s a play can reach 1 with.
+    let sources = match dice {
+        StageDice::Pair(a, b) => (1u32 << a) | (1 << b) | (1 << (a + b)),
+        StageDice::Same { die, count } => (1..=count).fold(0u32, |m, k| m | (1 << (k * die))),
+    };
+    free & sources != 0
 }
 
 /// The stage by Gul bara's fast paths, when they apply (no bearing off
