@@ -945,3 +945,32 @@ fn every_curl_line_of_the_http_doc_runs_as_written() {
     }
     assert!(ran >= 12, "only {ran} curl lines found");
 }
+
+#[test]
+fn a_search_whose_client_is_gone_stops_and_gives_its_slot_back() {
+    // One slot: while the long rollout runs, every other request is busy.
+    let server = start(&["--max-connections", "1"]);
+    let a = server.http;
+    let long = json!({"game": "long_nardy", "games": 10000, "ply": 1}).to_string();
+    let mut gone = connect(a);
+    let head = format!(
+        "POST /api/v1/rollout HTTP/1.1\r\nHost: {a}\r\nContent-Length: {}\r\n\r\n{long}",
+        long.len()
+    );
+    gone.write_all(head.as_bytes()).unwrap();
+    let quick = json!({"game": "backgammon", "dice": [3, 1], "ply": 0});
+    let end = Instant::now() + Duration::from_secs(20);
+    loop {
+        let (s, _) = post(a, "move", &quick);
+        if s == 503 {
+            break;
+        }
+        assert!(Instant::now() < end, "the rollout never took the slot");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // Its client goes: the rollout (minutes of work) stops, the slot is free.
+    drop(gone);
+    let begun = Instant::now();
+    until_served(a, &quick);
+    assert!(begun.elapsed() < Duration::from_secs(20));
+}
