@@ -24,13 +24,120 @@ use crate::rules::state::{GameState, Pending, Side};
 use crate::rules::step::Step;
 use crate::rules::turn::{MoveFailure, MoveSequence, MoveToken, TurnError, TurnSequence};
 
-/// A notation error with a human-readable reason.
+/// Why position text, a step or a move token does not read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct NotationError(pub String);
-
-fn err<T>(msg: impl Into<String>) -> Result<T, NotationError> {
-    Err(NotationError(msg.into()))
+pub enum NotationError {
+    /// A `pins=` point with no checker.
+    #[error("pins={0}: no checker on {0} to pin it")]
+    PinWithoutChecker(u8),
+    /// A side with more than 15 checkers once the pinned are added.
+    #[error("{0} has more than 15 checkers with the pinned ones")]
+    TooManyWithPins(&'static str),
+    /// Checkers on the bar in a game without one.
+    #[error("{0} has no bar")]
+    NoBar(Variant),
+    /// A side with more than 15 checkers.
+    #[error("{who} has {count} checkers on the board and the bar, at most 15 allowed")]
+    TooManyCheckers {
+        /// `White` or `Black`.
+        who: &'static str,
+        /// Its checkers.
+        count: u32,
+    },
+    /// No checker left on either side.
+    #[error("both sides have borne off all checkers")]
+    AllBorneOff,
+    /// Counts no side's checkers can make.
+    #[error("bad counts")]
+    BadCounts,
+    /// A point's count out of range.
+    #[error("point {point}: '{token}' is not a count between -15 and 15")]
+    BadCount {
+        /// The point, 1..24.
+        point: usize,
+        /// Its token.
+        token: String,
+    },
+    /// No board at all.
+    #[error("missing the 24 point counts")]
+    MissingCounts,
+    /// Not 24 counts.
+    #[error("expected 24 comma-separated point counts, got {0}")]
+    CountFields(usize),
+    /// The side to move is not `w` or `b`.
+    #[error("side to move must be w or b, got '{0}'")]
+    BadSideToMove(String),
+    /// No side to move.
+    #[error("missing the side to move (w or b)")]
+    MissingSideToMove,
+    /// A side's roll count is missing.
+    #[error("missing {0}'s roll count")]
+    MissingRollCount(&'static str),
+    /// A side's roll count is not a number.
+    #[error("{who}'s roll count must be a whole number, got '{token}'")]
+    BadRollCount {
+        /// `White` or `Black`.
+        who: &'static str,
+        /// The token.
+        token: String,
+    },
+    /// `bar=` in a game without a bar.
+    #[error("{0} has no bar (bar= is for the hitting games)")]
+    BarField(Variant),
+    /// A malformed `bar=`.
+    #[error("bar=W,B needs two counts 0..15, got '{0}'")]
+    BadBar(String),
+    /// `pins=` in a game without pins.
+    #[error("{0} has no pinned checkers (pins= is for the pinning games)")]
+    PinsField(Variant),
+    /// `pins=` twice.
+    #[error("pins= may be given once")]
+    PinsTwice,
+    /// A malformed `pins=`.
+    #[error("pins= needs points 1..24, got '{0}'")]
+    BadPins(String),
+    /// A point pinned twice.
+    #[error("pins= names {0} twice")]
+    PinNamedTwice(u8),
+    /// `chain=` in a game without escalation.
+    #[error("{0} has no escalating chains")]
+    NoChains(Variant),
+    /// Both `chain=` and `rem=`.
+    #[error("only one of chain= and rem= may be given")]
+    ChainAndRemainder,
+    /// A malformed `chain=`.
+    #[error("chain=D needs D in 2..6 (a later stage), got '{0}'")]
+    BadChain(String),
+    /// `rem=` in a game without escalation.
+    #[error("{0} has no remainders")]
+    NoRemainders(Variant),
+    /// A malformed `rem=`.
+    #[error("rem=DxN needs D in 1..6 and N in 1..4, got '{0}'")]
+    BadRemainder(String),
+    /// A malformed `stuck=`.
+    #[error("stuck=N needs N in 0..100, got '{0}'")]
+    BadStuck(String),
+    /// The position breaks the game's rules.
+    #[error(transparent)]
+    Position(#[from] crate::rules::ruleset::PositionError),
+    /// A stage pending in a finished game.
+    #[error("a finished game has no pending stage")]
+    PendingInFinishedGame,
+    /// Words after the position.
+    #[error("unexpected '{0}' after the position")]
+    Trailing(String),
+    /// A token that is not `from/to`.
+    #[error("'{0}' is not a step (from/to)")]
+    NotAStep(String),
+    /// A step's source is not a point or the bar.
+    #[error("'{0}': source must be a point 1..24 or bar")]
+    BadSource(String),
+    /// A step's destination is not a point or off.
+    #[error("'{0}': destination must be a point 1..24 or off")]
+    BadDestination(String),
+    /// A step that moves backwards.
+    #[error("'{0}': checkers move from higher to lower points")]
+    Backwards(String),
 }
 
 /// The start position text.
@@ -115,12 +222,10 @@ pub fn position_from_white_view_pinned(
         let (who, side, at) = match c {
             1.. => ("Black", &mut black, q),
             ..=-1 => ("White", &mut white, p),
-            0 => return err(format!("pins={p}: no checker on {p} to pin it")),
+            0 => return Err(NotationError::PinWithoutChecker(p)),
         };
         if side.off() == 0 {
-            return err(format!(
-                "{who} has more than 15 checkers with the pinned ones"
-            ));
+            return Err(NotationError::TooManyWithPins(who));
         }
         *side = side.moved(0, at).with_pin(at, true);
     }
@@ -145,7 +250,7 @@ pub fn position_from_white_view_in(
     to_move: Side,
 ) -> Result<Position, NotationError> {
     if !variant.spec().landing.has_bar() && bar != [0, 0] {
-        return err(format!("{variant} has no bar"));
+        return Err(NotationError::NoBar(variant));
     }
     let mut white = [0u8; 24];
     let mut black = [0u8; 24];
@@ -160,22 +265,22 @@ pub fn position_from_white_view_in(
     let w: u32 = white.iter().map(|&x| u32::from(x)).sum::<u32>() + u32::from(bar[0]);
     let b: u32 = black.iter().map(|&x| u32::from(x)).sum::<u32>() + u32::from(bar[1]);
     if w > u32::from(CHECKERS) {
-        return err(format!(
-            "White has {w} checkers on the board and the bar, at most 15 allowed"
-        ));
+        return Err(NotationError::TooManyCheckers {
+            who: "White",
+            count: w,
+        });
     }
     if b > u32::from(CHECKERS) {
-        return err(format!(
-            "Black has {b} checkers on the board and the bar, at most 15 allowed"
-        ));
+        return Err(NotationError::TooManyCheckers {
+            who: "Black",
+            count: b,
+        });
     }
     if w == 0 && b == 0 {
-        return err("both sides have borne off all checkers");
+        return Err(NotationError::AllBorneOff);
     }
-    let white = Checkers::from_counts_with_bar(&white, bar[0])
-        .ok_or_else(|| NotationError("bad counts".into()))?;
-    let black = Checkers::from_counts_with_bar(&black, bar[1])
-        .ok_or_else(|| NotationError("bad counts".into()))?;
+    let white = Checkers::from_counts_with_bar(&white, bar[0]).ok_or(NotationError::BadCounts)?;
+    let black = Checkers::from_counts_with_bar(&black, bar[1]).ok_or(NotationError::BadCounts)?;
     Ok(match to_move {
         Side::White => Position {
             own: white,
@@ -232,9 +337,10 @@ fn parse_count(tok: &str, point: usize) -> Result<i8, NotationError> {
     }
     match tok.parse::<i8>() {
         Ok(n) if (-15..=15).contains(&n) => Ok(n),
-        _ => err(format!(
-            "point {point}: '{tok}' is not a count between -15 and 15"
-        )),
+        _ => Err(NotationError::BadCount {
+            point,
+            token: tok.to_string(),
+        }),
     }
 }
 
@@ -250,14 +356,11 @@ pub fn parse_state_in(
     tokens: &[&str],
 ) -> Result<(GameState, usize), NotationError> {
     let Some(board) = tokens.first() else {
-        return err("missing the 24 point counts");
+        return Err(NotationError::MissingCounts);
     };
     let parts: Vec<&str> = board.split(',').collect();
     if parts.len() != 24 {
-        return err(format!(
-            "expected 24 comma-separated point counts, got {}",
-            parts.len()
-        ));
+        return Err(NotationError::CountFields(parts.len()));
     }
     let mut counts = [0i8; 24];
     for (i, t) in parts.iter().enumerate() {
@@ -266,20 +369,21 @@ pub fn parse_state_in(
     let to_move = match tokens.get(1) {
         Some(&"w") => Side::White,
         Some(&"b") => Side::Black,
-        Some(t) => return err(format!("side to move must be w or b, got '{t}'")),
-        None => return err("missing the side to move (w or b)"),
+        Some(t) => return Err(NotationError::BadSideToMove(t.to_string())),
+        None => return Err(NotationError::MissingSideToMove),
     };
     let mut rolls = [0u32; 2];
     for (k, who) in [(2, "White"), (3, "Black")] {
         let Some(t) = tokens.get(k) else {
-            return err(format!("missing {who}'s roll count"));
+            return Err(NotationError::MissingRollCount(who));
         };
         rolls[k - 2] = match t.parse::<u32>() {
             Ok(n) if n <= 100_000 => n,
             _ => {
-                return err(format!(
-                    "{who}'s roll count must be a whole number, got '{t}'"
-                ));
+                return Err(NotationError::BadRollCount {
+                    who,
+                    token: t.to_string(),
+                });
             }
         };
     }
@@ -301,9 +405,7 @@ pub fn parse_state_in(
     while let Some(t) = tokens.get(used) {
         if let Some(v) = t.strip_prefix("bar=") {
             if !variant.spec().landing.has_bar() {
-                return err(format!(
-                    "{variant} has no bar (bar= is for the hitting games)"
-                ));
+                return Err(NotationError::BarField(variant));
             }
             let parsed = v.split_once(',').and_then(|(w, b)| {
                 let w = w.parse::<u8>().ok()?;
@@ -311,41 +413,37 @@ pub fn parse_state_in(
                 (w <= CHECKERS && b <= CHECKERS).then_some([w, b])
             });
             let Some(counts) = parsed else {
-                return err(format!("bar=W,B needs two counts 0..15, got '{v}'"));
+                return Err(NotationError::BadBar(v.to_string()));
             };
             bar = counts;
         } else if let Some(v) = t.strip_prefix("pins=") {
             if variant.spec().landing != crate::rules::Landing::Pin {
-                return err(format!(
-                    "{variant} has no pinned checkers (pins= is for the pinning games)"
-                ));
+                return Err(NotationError::PinsField(variant));
             }
             if !pins.is_empty() {
-                return err("pins= may be given once");
+                return Err(NotationError::PinsTwice);
             }
             for p in v.split(',') {
                 let p = match p.parse::<u8>() {
                     Ok(p) if (1..=24).contains(&p) => p,
-                    _ => return err(format!("pins= needs points 1..24, got '{v}'")),
+                    _ => return Err(NotationError::BadPins(v.to_string())),
                 };
                 if pins.contains(&p) {
-                    return err(format!("pins= names {p} twice"));
+                    return Err(NotationError::PinNamedTwice(p));
                 }
                 pins.push(p);
             }
         } else if let Some(v) = t.strip_prefix("chain=") {
             if !variant.escalating() {
-                return err(format!("{variant} has no escalating chains"));
+                return Err(NotationError::NoChains(variant));
             }
             if seen_pending {
-                return err("only one of chain= and rem= may be given");
+                return Err(NotationError::ChainAndRemainder);
             }
             let die = match v.parse::<u8>() {
                 Ok(d) if (2..=6).contains(&d) => d,
                 _ => {
-                    return err(format!(
-                        "chain=D needs D in 2..6 (a later stage), got '{v}'"
-                    ));
+                    return Err(NotationError::BadChain(v.to_string()));
                 }
             };
             state.pending = Pending::Chain { die, first: false };
@@ -356,10 +454,10 @@ pub fn parse_state_in(
             seen_pending = true;
         } else if let Some(v) = t.strip_prefix("rem=") {
             if !variant.escalating() {
-                return err(format!("{variant} has no remainders"));
+                return Err(NotationError::NoRemainders(variant));
             }
             if seen_pending {
-                return err("only one of chain= and rem= may be given");
+                return Err(NotationError::ChainAndRemainder);
             }
             let parsed = v.split_once('x').and_then(|(d, n)| {
                 let d = d.parse::<u8>().ok()?;
@@ -367,14 +465,14 @@ pub fn parse_state_in(
                 ((1..=6).contains(&d) && (1..=4).contains(&n)).then_some((d, n))
             });
             let Some((die, count)) = parsed else {
-                return err(format!("rem=DxN needs D in 1..6 and N in 1..4, got '{v}'"));
+                return Err(NotationError::BadRemainder(v.to_string()));
             };
             state.pending = Pending::Remainder { die, count };
             seen_pending = true;
         } else if let Some(v) = t.strip_prefix("stuck=") {
             state.stuck = match v.parse::<u32>() {
                 Ok(n) if n <= 100 => n,
-                _ => return err(format!("stuck=N needs N in 0..100, got '{v}'")),
+                _ => return Err(NotationError::BadStuck(v.to_string())),
             };
         } else {
             break;
@@ -382,11 +480,9 @@ pub fn parse_state_in(
         used += 1;
     }
     state.pos = position_from_white_view_pinned(variant, &counts, bar, &pins, to_move)?;
-    if let Err(why) = crate::rules::ruleset::check_position(variant, state.pos) {
-        return err(why.to_string());
-    }
+    crate::rules::ruleset::check_position(variant, state.pos)?;
     if state.result().is_some() && seen_pending {
-        return err("a finished game has no pending stage");
+        return Err(NotationError::PendingInFinishedGame);
     }
     Ok((state, used))
 }
@@ -401,7 +497,7 @@ pub fn parse_state_text_in(variant: Variant, text: &str) -> Result<GameState, No
     let tokens: Vec<&str> = text.split_whitespace().collect();
     let (state, used) = parse_state_in(variant, &tokens)?;
     if used != tokens.len() {
-        return err(format!("unexpected '{}' after the position", tokens[used]));
+        return Err(NotationError::Trailing(tokens[used].to_string()));
     }
     Ok(state)
 }
@@ -469,26 +565,24 @@ pub fn parse_roll(tok: &str) -> Option<(u8, u8)> {
 /// rules know whether a landing hits.
 pub fn parse_step_token(tok: &str) -> Result<(u8, u8), NotationError> {
     let Some((f, t)) = tok.split_once('/') else {
-        return err(format!("'{tok}' is not a step (from/to)"));
+        return Err(NotationError::NotAStep(tok.to_string()));
     };
     let t = t.strip_suffix('*').unwrap_or(t);
     let from = match f.parse::<u8>() {
         Ok(n) if (1..=24).contains(&n) => n,
         _ if f == "bar" => BAR,
-        _ => return err(format!("'{tok}': source must be a point 1..24 or bar")),
+        _ => return Err(NotationError::BadSource(tok.to_string())),
     };
     let to = if t == "off" {
         0
     } else {
         match t.parse::<u8>() {
             Ok(n) if (1..=24).contains(&n) => n,
-            _ => return err(format!("'{tok}': destination must be a point 1..24 or off")),
+            _ => return Err(NotationError::BadDestination(tok.to_string())),
         }
     };
     if to != 0 && to >= from {
-        return err(format!(
-            "'{tok}': checkers move from higher to lower points"
-        ));
+        return Err(NotationError::Backwards(tok.to_string()));
     }
     Ok((from, to))
 }
@@ -546,7 +640,7 @@ fn unparsed(
         Ok(_) => MovesError {
             index: index + 1,
             token: tokens[index].to_string(),
-            reason: e.0,
+            reason: e.to_string(),
         },
     }
 }

@@ -34,7 +34,7 @@ fn compare(
     dice: StageDice,
     list: &[u8],
 ) -> Result<(), String> {
-    let pos = position_from_white_view(board, side).map_err(|e| e.0)?;
+    let pos = position_from_white_view(board, side).map_err(|e| e.to_string())?;
     let n = mg.generate(pos, dice, out);
     let mut got: Vec<u128> = out.iter().map(|e| e.pos.own.0).collect();
     got.sort_unstable();

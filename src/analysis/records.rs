@@ -402,13 +402,14 @@ pub fn analyse_replayed(
 /// [`analyse_replayed`] for a record whose games were played under
 /// different rules (a rotating match): each game under its own rules,
 /// judged by `judge_for` its game, the decisions numbered by the record's
-/// games and the players' totals summed.
-pub fn analyse_rotation(
+/// games and the players' totals summed. The first error of `judge_for`
+/// is the result.
+pub fn analyse_rotation<E>(
     games: &[ReplayedGame],
-    judge_for: &dyn Fn(Variant) -> anyhow::Result<std::sync::Arc<dyn Evaluator>>,
+    judge_for: &dyn Fn(Variant) -> Result<std::sync::Arc<dyn Evaluator>, E>,
     plies: u8,
     rollout: Option<&RolloutParams>,
-) -> anyhow::Result<Analysis> {
+) -> Result<Analysis, E> {
     let mut out = Analysis {
         variant: games
             .first()

@@ -384,7 +384,7 @@ pub fn parse_plays(
             }
             return Err(err(i, "'pass' but the dice can be played".into()));
         }
-        let token = parse_move_token(w).map_err(|e| err(i, e.0))?;
+        let token = parse_move_token(w).map_err(|e| err(i, e.to_string()))?;
         if let MoveToken::Roll(..) = token {
             return Err(err(
                 i,

@@ -392,7 +392,7 @@ mod tests {
         );
         assert!(matches!(
             parse_command("newsession type match length 5 crawford off").unwrap(),
-            Command::NewSession(cmd::SessionSpec {
+            Command::NewSession(cmd::NewSession {
                 length: Some(5),
                 crawford: Some(false),
                 ..

@@ -31,7 +31,7 @@ pub mod show;
 pub mod ubgi;
 
 pub use crate::engine::GoParams;
-pub use newsession::SessionSpec;
+pub use newsession::NewSession;
 pub use position::Base;
 pub use rollout::RolloutArgs;
 
@@ -104,7 +104,7 @@ pub enum Command {
     /// [every K] [moves <play> ...]`.
     Rollout(RolloutArgs),
     /// `newsession type money|match ...`.
-    NewSession(SessionSpec),
+    NewSession(NewSession),
     /// `setscore <white> <black> [crawford|postcrawford]`.
     SetScore {
         /// White's points.

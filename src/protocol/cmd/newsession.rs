@@ -18,7 +18,7 @@ use super::Command;
 
 /// What `newsession` asks for.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SessionSpec {
+pub struct NewSession {
     /// The match length; `None` for money play.
     pub length: Option<u32>,
     /// `jacoby on|off` (money play).
@@ -56,7 +56,7 @@ pub(crate) fn parse(args: &[&str]) -> Result<Command, ProtocolError> {
         ["type", kind, rest @ ..] => (*kind, rest),
         _ => return Err(ProtocolError::bad_command(USAGE)),
     };
-    let mut spec = SessionSpec {
+    let mut spec = NewSession {
         length: None,
         jacoby: None,
         crawford: None,
@@ -141,7 +141,7 @@ pub(crate) fn parse(args: &[&str]) -> Result<Command, ProtocolError> {
 
 /// Applies `newsession` to `engine`: the session, then a new game. On
 /// error nothing changes.
-pub fn apply(engine: &mut Engine, spec: &SessionSpec) -> Result<(), ProtocolError> {
+pub fn apply(engine: &mut Engine, spec: &NewSession) -> Result<(), ProtocolError> {
     let variant = match &spec.rotation {
         Some(games) => games[0],
         None => engine.settings().rules.variant,
