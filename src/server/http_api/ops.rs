@@ -16,7 +16,7 @@ use crate::engine::settings::EvalMode;
 use crate::engine::{Engine, EngineConfig, FileAccess, Ply, Setting};
 use crate::eval::Probs;
 use crate::notation::{play_text_at, state_text};
-use crate::protocol::cmd::{Base, Command, SessionSpec, apply_setup};
+use crate::protocol::cmd::{Base, Command, NewSession, apply_setup};
 use crate::protocol::{ErrorCode, ProtocolError};
 use crate::rules::{GameState, Pending, Side, StageGen, Step, Variant};
 use crate::search::{Candidate, Search};
@@ -393,7 +393,7 @@ fn session_setup(engine: &mut Engine, s: &SessionIn) -> Result<(), ApiError> {
             "the Jacoby rule and beavers are for money play (session.length 0)",
         ));
     }
-    let spec = SessionSpec {
+    let spec = NewSession {
         length: is_match.then_some(s.length),
         jacoby: s.jacoby,
         crawford: None,
