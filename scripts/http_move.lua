@@ -1,10 +1,10 @@
 -- wrk script for docs/BENCHMARKS.md's HTTP figures: POST /api/v1/move at
--- 0-ply in backgammon from the opening position, cycling through the 21
+-- ply 1 (the network alone) in backgammon from the opening position, cycling through the 21
 -- rolls. Run: wrk -t2 -c8 -d20s --latency -s scripts/http_move.lua http://127.0.0.1:PORT
 local rolls = {}
 for a = 1, 6 do
   for b = 1, a do
-    rolls[#rolls + 1] = string.format('{"game": "backgammon", "dice": [%d, %d], "ply": 0, "count": 1}', a, b)
+    rolls[#rolls + 1] = string.format('{"game": "backgammon", "dice": [%d, %d], "ply": 1, "count": 1}', a, b)
   end
 end
 local i = 0

@@ -598,13 +598,13 @@ def http_requests(rng):
     d = list(rng.choice(HTTP_ROLLS))
     pick = rng.random()
     if pick < 0.55:
-        return "/api/v1/move", {"game": game, "dice": d, "ply": 0}, 200
+        return "/api/v1/move", {"game": game, "dice": d, "ply": 1}, 200
     if pick < 0.70:
         return "/api/v1/legal", {"game": game, "dice": d}, 200
     if pick < 0.80:
-        return "/api/v1/eval", {"game": game, "ply": 0}, 200
+        return "/api/v1/eval", {"game": game, "ply": 1}, 200
     if pick < 0.85:
-        return "/api/v1/cube", {"game": "backgammon", "ply": 0, "session": {"length": 7}}, 200
+        return "/api/v1/cube", {"game": "backgammon", "ply": 1, "session": {"length": 7}}, 200
     if pick < 0.87:
         return "/api/v1/rollout", {"game": "backgammon", "games": 8, "truncate": 4,
                                    "seed": rng.randrange(1000)}, 200  # fmt: skip
@@ -725,7 +725,7 @@ def http_main(args):
 
         fresh = http.client.HTTPConnection(*server.addr, timeout=30)
         fresh_ok = http_call(fresh, "/api/v1/move",
-                             b'{"game": "backgammon", "dice": [3, 1], "ply": 0}')[0] == 200  # fmt: skip
+                             b'{"game": "backgammon", "dice": [3, 1], "ply": 1}')[0] == 200  # fmt: skip
         fresh.close()
 
         # SIGTERM while loaded.

@@ -222,11 +222,11 @@ fn every_game_answers_as_the_line_protocol_does() {
                 .unwrap()
                 .parse()
                 .unwrap();
-            let (s, mv) = post(a, "move", &json!({"game": game, "dice": dice, "ply": 0}));
+            let (s, mv) = post(a, "move", &json!({"game": game, "dice": dice, "ply": 1}));
             assert_eq!(s, 200, "{mv}");
             assert_eq!(mv["best"], best, "{game} {dice}: {mv}");
             assert_eq!(mv["plays"][0]["play"], best);
-            assert_eq!(mv["ply"], 0);
+            assert_eq!(mv["ply"], 1);
             let eq: Vec<f64> = mv["plays"]
                 .as_array()
                 .unwrap()
@@ -268,7 +268,7 @@ fn every_game_answers_as_the_line_protocol_does() {
             let i = words.iter().position(|w| *w == k).unwrap();
             words[i + 1].parse().unwrap()
         };
-        let (s, v) = post(a, "eval", &json!({"game": game, "ply": 0}));
+        let (s, v) = post(a, "eval", &json!({"game": game, "ply": 1}));
         assert_eq!(s, 200, "{v}");
         assert!(
             (v["chances"]["win"].as_f64().unwrap() - field("win")).abs() < 6e-5,
@@ -312,7 +312,7 @@ fn positions_come_as_text_gnubg_ids_and_xgids_alike() {
     let (s, v) = post(
         a,
         "eval",
-        &json!({"game": "backgammon", "moves": ["31", "8/5", "6/5"], "ply": 0}),
+        &json!({"game": "backgammon", "moves": ["31", "8/5", "6/5"], "ply": 1}),
     );
     assert_eq!(s, 200, "{v}");
     assert_eq!(v["to_move"], "black");
@@ -320,6 +320,11 @@ fn positions_come_as_text_gnubg_ids_and_xgids_alike() {
         v["position"],
         "-2,0,0,0,2,4,0,2,0,0,0,-5,5,0,0,0,-3,0,-5,0,0,0,0,2 b 1 0"
     );
+    assert_eq!(v["ply"], 1);
+    // Without ply, the engine's default depth, counted as engine.ply.
+    let (s, v) = post(a, "move", &asks[1]);
+    assert_eq!(s, 200, "{v}");
+    assert_eq!(v["ply"], 2, "{v}");
 }
 
 #[test]
@@ -405,6 +410,7 @@ fn rollouts_are_seeded_and_capped() {
     assert_eq!(one, two, "the same seed, the same rollout");
     assert_eq!(one["results"][0]["games"], 36);
     assert_eq!(one["stopped"], false);
+    assert_eq!(one["ply"], 1, "the players' default: the network alone");
     // Candidate plays with the dice.
     let (s, v) = post(
         a,
@@ -428,10 +434,17 @@ fn rollouts_are_seeded_and_capped() {
         "bad_value",
     );
     assert_refused(
-        post(a, "rollout", &json!({"game": "backgammon", "ply": 2})),
+        post(a, "rollout", &json!({"game": "backgammon", "ply": 3})),
         400,
         "bad_value",
     );
+    // Counted as engine.ply: a rollout's players search at 1 or 2.
+    let m = assert_refused(
+        post(a, "rollout", &json!({"game": "backgammon", "ply": 0})),
+        400,
+        "bad_value",
+    );
+    assert_eq!(m, "a rollout's ply must be 1 or 2, got 0");
 }
 
 #[test]
@@ -484,8 +497,25 @@ fn bad_requests_get_a_json_refusal_and_the_server_goes_on() {
         post(
             a,
             "move",
-            &json!({"game": "backgammon", "dice": [3, 1], "ply": 3}),
+            &json!({"game": "backgammon", "dice": [3, 1], "ply": 4}),
         ),
+        400,
+        "bad_value",
+    );
+    // The depth counts as engine.ply does: 1 is the network alone, and
+    // gnubg's 0 is no depth at all.
+    let m = assert_refused(
+        post(
+            a,
+            "move",
+            &json!({"game": "backgammon", "dice": [3, 1], "ply": 0}),
+        ),
+        400,
+        "bad_value",
+    );
+    assert_eq!(m, "ply must be 1..3, got 0");
+    assert_refused(
+        get(a, "/api/v1/eval?game=backgammon&ply=0"),
         400,
         "bad_value",
     );
@@ -570,7 +600,7 @@ fn bad_requests_get_a_json_refusal_and_the_server_goes_on() {
     let (s, v) = post(
         a,
         "move",
-        &json!({"game": "backgammon", "dice": [3, 1], "ply": 0}),
+        &json!({"game": "backgammon", "dice": [3, 1], "ply": 1}),
     );
     assert_eq!(s, 200, "{v}");
     assert_eq!(v["best"], "8/5 6/5");
@@ -713,7 +743,7 @@ fn every_example_of_the_openapi_document_is_answered_as_documented() {
     // legal, move, eval, cube as POST and GET, rollout, the document.
     assert_eq!(sent, 10);
     // The checker is no rubber stamp: a wrong answer fails it.
-    let bad = json!({"game": "x", "position": "p", "to_move": "green", "ply": 0, "best": "", "plays": []});
+    let bad = json!({"game": "x", "position": "p", "to_move": "green", "ply": 1, "best": "", "plays": []});
     let schema = json!({"$ref": "#/components/schemas/MoveAnswer"});
     assert!(check_schema(&doc, &schema, &bad, "bad").is_err());
     let bad = json!({"code": 4});
@@ -744,7 +774,7 @@ fn clients_that_stall_in_their_headers_or_body_are_cut_off_and_hold_no_slot() {
         let (s, v) = post(
             a,
             "move",
-            &json!({"game": "backgammon", "dice": [3, 1], "ply": 0}),
+            &json!({"game": "backgammon", "dice": [3, 1], "ply": 1}),
         );
         assert_eq!(s, 200, "{v}");
     }
@@ -766,7 +796,7 @@ fn clients_that_stall_in_their_headers_or_body_are_cut_off_and_hold_no_slot() {
     let (s, _) = post(
         a,
         "move",
-        &json!({"game": "backgammon", "dice": [3, 1], "ply": 0}),
+        &json!({"game": "backgammon", "dice": [3, 1], "ply": 1}),
     );
     assert_eq!(s, 200);
 }
@@ -800,7 +830,7 @@ fn until_served(a: SocketAddr, ask: &Value) -> Value {
 
 #[test]
 fn requests_share_the_servers_slots_with_its_sessions() {
-    let ask = json!({"game": "backgammon", "dice": [3, 1], "ply": 0});
+    let ask = json!({"game": "backgammon", "dice": [3, 1], "ply": 1});
     // Every slot taken by a TCP session: busy, 503.
     let server = start(&["--listen", "127.0.0.1:0", "--max-connections", "1"]);
     let held = hold_a_slot(server.tcp.unwrap());
@@ -831,7 +861,7 @@ fn searches_and_rollouts_stop_at_the_servers_time_cap() {
     let (s, v) = post(
         a,
         "rollout",
-        &json!({"game": "long_nardy", "games": 10000, "ply": 1}),
+        &json!({"game": "long_nardy", "games": 10000, "ply": 2}),
     );
     assert_eq!(s, 200, "{v}");
     assert_eq!(v["stopped"], true, "{v}");
@@ -841,7 +871,7 @@ fn searches_and_rollouts_stop_at_the_servers_time_cap() {
 
 #[test]
 fn other_sites_pages_are_refused_unless_cors_lets_them_in() {
-    let ask = json!({"game": "backgammon", "dice": [3, 1], "ply": 0}).to_string();
+    let ask = json!({"game": "backgammon", "dice": [3, 1], "ply": 1}).to_string();
     let server = start(&[]);
     let a = server.http;
     let with_origin = |a: SocketAddr, o: &str| {
@@ -951,14 +981,14 @@ fn a_search_whose_client_is_gone_stops_and_gives_its_slot_back() {
     // One slot: while the long rollout runs, every other request is busy.
     let server = start(&["--max-connections", "1"]);
     let a = server.http;
-    let long = json!({"game": "long_nardy", "games": 10000, "ply": 1}).to_string();
+    let long = json!({"game": "long_nardy", "games": 10000, "ply": 2}).to_string();
     let mut gone = connect(a);
     let head = format!(
         "POST /api/v1/rollout HTTP/1.1\r\nHost: {a}\r\nContent-Length: {}\r\n\r\n{long}",
         long.len()
     );
     gone.write_all(head.as_bytes()).unwrap();
-    let quick = json!({"game": "backgammon", "dice": [3, 1], "ply": 0});
+    let quick = json!({"game": "backgammon", "dice": [3, 1], "ply": 1});
     let end = Instant::now() + Duration::from_secs(20);
     loop {
         let (s, _) = post(a, "move", &quick);

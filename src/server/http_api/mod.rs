@@ -480,12 +480,12 @@ mod tests {
     #[test]
     fn queries_read_as_the_json_requests_they_stand_for() {
         let r = parse_query(
-            "game=backgammon&gnubgid=4HPwATDgc%2FABMA&dice=31&ply=0&rules.opening=reroll&length=7&score=2-3&crawford=false",
+            "game=backgammon&gnubgid=4HPwATDgc%2FABMA&dice=31&ply=1&rules.opening=reroll&length=7&score=2-3&crawford=false",
         )
         .expect("a good query");
         assert_eq!(r.game.as_deref(), Some("backgammon"));
         assert_eq!(r.gnubgid.as_deref(), Some("4HPwATDgc/ABMA"));
-        assert_eq!(r.ply, Some(0));
+        assert_eq!(r.ply, Some(1));
         assert_eq!(r.rules["opening"], "reroll");
         let s = r.session.expect("a session");
         assert_eq!(

@@ -115,7 +115,8 @@ pub struct ApiRequest {
     pub moves: Vec<String>,
     /// The dice: `[3, 1]` or `"31"`.
     pub dice: Option<serde_json::Value>,
-    /// Search depth in gnubg's naming: 0, 1 or 2.
+    /// Search depth counted as `engine.ply`: 1 (the network alone, gnubg's
+    /// 0-ply), 2 or 3.
     pub ply: Option<u8>,
     /// The session (money or match, score, cube).
     pub session: Option<SessionIn>,
@@ -327,10 +328,8 @@ pub fn setup(req: &ApiRequest, caps: &Caps) -> Result<Engine, ApiError> {
         )?;
     }
     if let Some(p) = req.ply {
-        let ply = p
-            .checked_add(1)
-            .and_then(Ply::new)
-            .ok_or_else(|| ApiError::bad("bad_value", format!("ply must be 0..2, got {p}")))?;
+        let ply = Ply::new(p)
+            .ok_or_else(|| ApiError::bad("bad_value", format!("ply must be 1..3, got {p}")))?;
         engine
             .set(Setting::Ply(ply))
             .map_err(|e| ApiError::bad("bad_value", e.to_string()))?;
@@ -562,7 +561,7 @@ pub struct MoveOut {
     /// The position.
     #[serde(flatten)]
     pub judged: Judged,
-    /// The depth searched (gnubg's naming).
+    /// The depth searched, counted as `engine.ply`.
     pub ply: u8,
     /// The best play's text (`pass` when nothing can be played).
     pub best: String,
@@ -616,7 +615,7 @@ pub fn best_move(req: &ApiRequest, caps: &Caps, stop: &AtomicBool) -> Result<Mov
         .collect();
     Ok(MoveOut {
         judged: judged(&state),
-        ply: e.settings().ply.gnubg(),
+        ply: e.settings().ply.get(),
         best: plays
             .first()
             .map(|p| p.play.play.clone())
@@ -631,7 +630,7 @@ pub struct EvalOut {
     /// The position.
     #[serde(flatten)]
     pub judged: Judged,
-    /// The depth (gnubg's naming).
+    /// The depth, counted as `engine.ply`.
     pub ply: u8,
     /// With dice: the best play, after which the chances are judged;
     /// without: absent (the chances before the roll).
@@ -654,7 +653,7 @@ pub struct EvalOut {
 pub fn eval(req: &ApiRequest, caps: &Caps, stop: &AtomicBool) -> Result<EvalOut, ApiError> {
     let e = setup(req, caps)?;
     let state = *e.state();
-    let ply = e.settings().ply.gnubg();
+    let ply = e.settings().ply.get();
     let dice_set = matches!(state.pending, Pending::Roll2 { .. } | Pending::Chain { .. });
     if state.result().is_none() && dice_set {
         let all = ranked(&e, stop, 1)?;
@@ -697,7 +696,7 @@ pub struct CubeOut {
     /// The position.
     #[serde(flatten)]
     pub judged: Judged,
-    /// The depth (gnubg's naming).
+    /// The depth, counted as `engine.ply`.
     pub ply: u8,
     /// What to do now: `double` or `nodouble` before the roll; `take`,
     /// `drop` or `beaver` when a double waits for its answer.
@@ -757,7 +756,7 @@ pub fn cube(req: &ApiRequest, caps: &Caps) -> Result<CubeOut, ApiError> {
         .map_err(|err| ApiError::new(500, "internal", err.to_string()))?;
     let base = CubeOut {
         judged: judged(&state),
-        ply: e.settings().ply.gnubg(),
+        ply: e.settings().ply.get(),
         best: "nodouble".into(),
         action: None,
         unit: None,
@@ -813,7 +812,7 @@ pub struct RolloutOut {
     /// The position.
     #[serde(flatten)]
     pub judged: Judged,
-    /// The players' depth (gnubg's naming: 0 or 1).
+    /// The players' depth, counted as `engine.ply`: 1 or 2.
     pub ply: u8,
     /// Trials asked for.
     pub games: u32,
@@ -851,14 +850,14 @@ pub fn rollout(req: &ApiRequest, caps: &Caps, stop: &AtomicBool) -> Result<Rollo
             format!("truncate must be 0..{MAX_TRUNCATE}, got {truncate}"),
         ));
     }
-    let ply = req.ply.unwrap_or(0);
-    if ply > 1 {
+    let ply = req.ply.unwrap_or(1);
+    if !(1..=2).contains(&ply) {
         return Err(ApiError::bad(
             "bad_value",
-            format!("a rollout's ply must be 0 or 1, got {ply}"),
+            format!("a rollout's ply must be 1 or 2, got {ply}"),
         ));
     }
-    // The players' depth is the rollout's own; the engine's stays at 0-ply.
+    // The players' depth is the rollout's own; the engine's is not used.
     let mut setup_req = req.clone();
     setup_req.ply = None;
     let e = setup(&setup_req, caps)?;
@@ -931,7 +930,8 @@ pub fn rollout(req: &ApiRequest, caps: &Caps, stop: &AtomicBool) -> Result<Rollo
     let params = RolloutParams {
         games,
         truncate,
-        plies: ply,
+        // RolloutParams::plies counts as gnubg does: one less.
+        plies: ply - 1,
         seed,
         luck,
         threads: 1,
