@@ -1452,6 +1452,10 @@ const OPTION_WORDS = {
   'rules.remainder': 'The rest of a broken chain',
   'rules.head_first_turn': 'Second checker off the head on the first turn',
   'rules.six_block': 'Six-block checked',
+  'rules.prime': 'A six-point prime',
+  'rules.start_rule': 'A second checker leaves the start once one has',
+  'rules.pinned_bearoff': 'A pinned checker in the home',
+  'rules.mother_timing': 'A pinned mother ends the game',
   'engine.ply': 'Engine depth',
   'engine.eval': 'Engine judges with',
 };
