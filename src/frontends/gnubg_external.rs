@@ -4,7 +4,7 @@
 //! connection; per decision it sends one FIBS board string ([`super::fibs`])
 //! followed by a line end and a NUL, and reads one line back:
 //!
-//! - a checker play in gnubg's combined notation ([`super::movetext`]),
+//! - a checker play in gnubg's combined notation ([`crate::gnubg::movetext`]),
 //!   or an empty line when nothing can be played;
 //! - `roll` for a cube decision: the engine is cubeless and never doubles;
 //! - `take` or `drop` for a double: it takes when its cubeless equity

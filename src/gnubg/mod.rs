@@ -2,8 +2,8 @@
 //! ([`position_id`]), eXtreme Gammon's XGID ([`xgid`]), the
 //! FIBS board strings of gnubg's external-player interface ([`fibs`]), its
 //! move notations ([`movetext`]), the Jellyfish `.mat` files it imports and
-//! exports ([`mat`]), and the bridge that serves the interface
-//! ([`external`]).
+//! exports ([`mat`]). The bridge that serves the interface is a front end,
+//! [`crate::frontends::gnubg_external`].
 //!
 //! Only the hitting games (backgammon, short nardy) share gnubg's board.
 
