@@ -20,7 +20,7 @@ use crate::paths::{
 };
 use crate::session::{PySession, default_of};
 use crate::state::{
-    COLUMNS, PyPlay, PyState, position_of_slice, protocol_err, settings_for, side_name,
+    COLUMNS, PyPlay, PyState, position_of_slice, setting_err, settings_for, side_name,
 };
 
 /// Cubeless chances of one side: winning (mars, i.e. gammon, wins
@@ -361,11 +361,10 @@ impl PyEngine {
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<PyEngine> {
         let mut s = settings_for(game, rules)?;
-        s.set("engine.ply", &ply.to_string())
-            .map_err(protocol_err)?;
-        s.set("engine.eval", eval).map_err(protocol_err)?;
+        s.set("engine.ply", &ply.to_string()).map_err(setting_err)?;
+        s.set("engine.eval", eval).map_err(setting_err)?;
         if let Some(w) = weights {
-            s.set("engine.weights", w).map_err(protocol_err)?;
+            s.set("engine.weights", w).map_err(setting_err)?;
         }
         if let Some(d) = options {
             for (k, v) in d.iter() {
@@ -373,7 +372,7 @@ impl PyEngine {
                 if k == "game.variant" {
                     return Err(err("the game is the engine's `game`, not an option"));
                 }
-                s.set(&k, &v.str()?.to_string()).map_err(protocol_err)?;
+                s.set(&k, &v.str()?.to_string()).map_err(setting_err)?;
             }
         }
         let engine = LibEngine::new(s.clone(), EngineConfig::default()).map_err(err)?;

@@ -8,6 +8,7 @@ pub use gulbara::cube::state::cubeless;
 pub use gulbara::cube::{
     CubeOwner, MatchState, SessionKind, SessionRules, cubeful, decide, met_for, valuation,
 };
+pub use gulbara::engine::SettingError;
 pub use gulbara::engine::settings::EvalMode;
 pub use gulbara::engine::{EngineConfig, EvalKind, Ply, Settings, default_session};
 pub use gulbara::eval::{Evaluator, Probs, probs_for, probs_for_batch};

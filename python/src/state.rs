@@ -9,9 +9,9 @@ use pyo3::types::PyDict;
 use crate::err;
 use crate::paths::{
     Base, Checkers, EngineConfig, GameState, LibEngine, MatchState, Pending, Position,
-    ProtocolError, RuleOptions, SeededDice, Settings, Side, StageEnd, StageGen, Step, Variant,
-    apply_position, check_position, default_session, id_texts, open_game, parse_state_text_in,
-    play_text_at, state_text,
+    ProtocolError, RuleOptions, SeededDice, SettingError, Settings, Side, StageEnd, StageGen, Step,
+    Variant, apply_position, check_position, default_session, id_texts, open_game,
+    parse_state_text_in, play_text_at, state_text,
 };
 use crate::session::PySession;
 
@@ -25,11 +25,17 @@ pub(crate) fn protocol_err(e: ProtocolError) -> PyErr {
     err(e.detail)
 }
 
+/// A setting refused by the engine, as a Python exception with the message
+/// the protocol's `error bad_value` line carries.
+pub(crate) fn setting_err(e: SettingError) -> PyErr {
+    err(e.to_string())
+}
+
 /// Settings for `game` with the `rules.*` options of `rules` (keys with or
 /// without the `rules.` prefix), read as the protocol's `set` reads them.
 pub(crate) fn settings_for(game: &str, rules: Option<&Bound<'_, PyDict>>) -> PyResult<Settings> {
     let mut s = Settings::default();
-    s.set("game.variant", game).map_err(protocol_err)?;
+    s.set("game.variant", game).map_err(setting_err)?;
     if let Some(d) = rules {
         for (k, v) in d.iter() {
             let k: String = k.extract()?;
@@ -39,7 +45,7 @@ pub(crate) fn settings_for(game: &str, rules: Option<&Bound<'_, PyDict>>) -> PyR
                 format!("rules.{k}")
             };
             let value = v.str()?.to_string();
-            s.set(&key, &value).map_err(protocol_err)?;
+            s.set(&key, &value).map_err(setting_err)?;
         }
     }
     Ok(s)
