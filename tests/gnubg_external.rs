@@ -156,9 +156,15 @@ fn gnubg_plays_ten_games_against_the_bridge() {
     // The left column (White) is gnubg's player 0.
     assert_eq!(points, [gnubg_points, our_points], "{score_line}");
     assert!(our_turns >= 100, "gulbara played {our_turns} turns");
-    // `analyse` reads gnubg's export too: every decision of both players.
-    let an = gulbara::analysis::records::analyse(&text, &gulbara::eval::heuristic::Heuristic, 0)
-        .unwrap();
+    // `analyse` reads gnubg's export too (replayed by `replay_any`, as
+    // `gulbara analyse` does): every decision of both players.
+    let an = gulbara::analysis::records::analyse_replayed(
+        &opts,
+        &games,
+        gulbara::eval::variants::baseline(opts.variant),
+        0,
+        None,
+    );
     assert_eq!(an.variant, Variant::Backgammon);
     let names: Vec<&String> = an.players.keys().collect();
     assert_eq!(names, ["gnubg", "gulbara"]);

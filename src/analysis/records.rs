@@ -239,8 +239,9 @@ impl Analysis {
     }
 }
 
-/// Analyses a record's text at `plies` (gnubg plies: 0, 1 or 2). The game
-/// is the record's; `eval` (a Gul bara evaluator) judges the records of
+/// Analyses a gulbara record's text at `plies` (gnubg plies: 0, 1 or 2);
+/// a gnubg `.mat` file is read by `anyrecord::replay_any`, then
+/// judged by [`analyse_replayed`]. The game is the record's; `eval` (a Gul bara evaluator) judges the records of
 /// games of Gul bara's evaluator family only, every other game is judged by
 /// its hand-written baseline (a Gul bara evaluator never judges another
 /// game).
