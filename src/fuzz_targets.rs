@@ -123,10 +123,10 @@ fn left_out(line: &[u8]) -> bool {
     matches!(
         parse_command(text),
         Ok(Command::Go(_)
-            | Command::Eval
-            | Command::Hint { .. }
+            | Command::Eval(_)
+            | Command::Hint(_)
             | Command::Rollout(_)
-            | Command::Quit)
+            | Command::Quit(_))
     )
 }
 

@@ -9,8 +9,8 @@ use pyo3::types::PyDict;
 use crate::err;
 use crate::paths::{
     Base, Checkers, EngineConfig, GameState, LibEngine, MatchState, Pending, Position,
-    ProtocolError, RuleOptions, SeededDice, SettingError, Settings, Side, StageEnd, StageGen, Step,
-    Variant, apply_position, check_position, default_session, id_texts, open_game,
+    PositionCommand, ProtocolError, RuleOptions, SeededDice, SettingError, Settings, Side,
+    StageEnd, StageGen, Step, Variant, check_position, default_session, id_texts, open_game,
     parse_state_text_in, play_text_at, state_text,
 };
 use crate::session::PySession;
@@ -175,7 +175,12 @@ pub(crate) fn read_id(
     let settings = settings_for(game, rules)?;
     let opts = settings.rules;
     let mut engine = LibEngine::new(settings, EngineConfig::default()).map_err(err)?;
-    apply_position(&mut engine, base, &[]).map_err(protocol_err)?;
+    PositionCommand {
+        base,
+        moves: Vec::new(),
+    }
+    .apply_to(&mut engine)
+    .map_err(protocol_err)?;
     Ok((*engine.state(), opts, *engine.session()))
 }
 

@@ -56,9 +56,9 @@ pub fn v01_key(name: &str) -> Option<&'static str> {
 /// `setturn`, or `setoption` of a v0.1 option name.
 pub fn speaks_v01(cmd: &Command) -> bool {
     match cmd {
-        Command::Go(p) => p.role,
+        Command::Go(go) => go.0.role,
         Command::SetTurn(_) => true,
-        Command::Set { key, .. } => key == DETERMINISTIC || v01_key(key).is_some(),
+        Command::Set(set) => set.key == DETERMINISTIC || v01_key(&set.key).is_some(),
         _ => false,
     }
 }

@@ -15,7 +15,7 @@
 
 use crate::frontends::board_answer::{self, BoardAnswer};
 use crate::gnubg::fibs;
-use crate::protocol::cmd::position::{self, Base};
+use crate::protocol::cmd::position::{Base, Position};
 use crate::protocol::error::ProtocolError;
 use crate::protocol::session::Session;
 use crate::rules::Step;
@@ -77,7 +77,11 @@ impl Session {
                 answer_text(&a)
             }
             BoardLine::Xgid(x) => {
-                position::apply(self.engine_mut(), Base::Xgid(x.to_string()), &[])?;
+                Position {
+                    base: Base::Xgid(x.to_string()),
+                    moves: Vec::new(),
+                }
+                .apply_to(self.engine_mut())?;
                 answer_text(&self.xgid_answer()?)
             }
         };

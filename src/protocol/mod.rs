@@ -1,9 +1,11 @@
 //! The engine protocol: a UCI/UBGI-style line protocol for the tables games.
 //!
-//! [`parser`] turns a line into a typed [`Command`]; each command is parsed
-//! and applied in its own file under [`cmd`]; [`session::Session`] holds a
-//! client's [`crate::engine::Engine`], dispatches commands and writes
-//! responses; [`settings`] is the key/value face of the engine's settings;
+//! [`parser`] turns a line into a typed [`Command`]; each command is a value
+//! with its own file under [`cmd`]: its type, its `parse` over the
+//! [`words::Words`] cursor, its `apply` and its `Display` (the line it is
+//! written as, which the match runner's client sends);
+//! [`session::Session`] holds a client's [`crate::engine::Engine`], applies
+//! commands and writes responses; [`settings`] is the key/value face of the engine's settings;
 //! the transports in [`crate::server`] only move lines. The full
 //! specification is `protocol/SPEC.md`.
 
@@ -14,8 +16,9 @@ pub mod error;
 pub mod parser;
 pub mod session;
 pub mod settings;
+pub mod words;
 
-pub use cmd::apply_setup;
+pub use cmd::{Verb, apply_setup};
 pub use dialect::Dialect;
 pub use error::{ErrorCode, ProtocolError};
 pub use parser::{Command, parse_command};

@@ -1,145 +1,68 @@
 //! The command parser: one protocol line in, one typed [`Command`] out.
 //!
-//! Built with `nom`. It splits a line into words and hands them to the
-//! command's own `parse` (one file per command under
-//! [`crate::protocol::cmd`]). It knows nothing about sockets, sessions or
-//! the search: it checks syntax and the shape of values (numbers, dice,
-//! position text) and leaves every question about the game (is this move
-//! legal? is a search running?) to the session.
+//! It reads the line's command word with the [`Words`] cursor (a nom
+//! parser) and hands the rest to that command's own `parse` (one file per
+//! command under [`crate::protocol::cmd`]). It knows nothing about sockets,
+//! sessions or the search: it checks syntax and the shape of values
+//! (numbers, dice, position text) and leaves every question about the game
+//! (is this move legal? is a search running?) to the session.
 
-use nom::branch::alt;
-use nom::bytes::complete::{tag, take_till1};
-use nom::character::complete::space0;
-use nom::combinator::{all_consuming, map};
-use nom::multi::many0;
-use nom::sequence::preceded;
-use nom::{IResult, Parser};
-
-pub use super::cmd::{Base, Command, GoParams, RolloutArgs};
+pub use super::cmd::{
+    Answer, Base, Command, Dice, Double, Eval, Get, Go, GoParams, Hint, IsReady, Keys, Legal,
+    NewGame, NewSession, Position, Quit, RolloutArgs, Set, SetCube, SetScore, SetTurn, Show, Stop,
+    Ubgi,
+};
 pub use super::error::{ErrorCode, ProtocolError, quote};
+pub use super::words::Words;
 
-use super::cmd;
 use crate::cube::CubeAnswer;
-use crate::rules::Side;
-
-/// Whether `c` separates words: a space or a tab.
-pub(super) fn is_space(c: char) -> bool {
-    c == ' ' || c == '\t'
-}
-
-/// One token: a run of characters other than spaces and tabs, after any spaces.
-fn token(i: &str) -> IResult<&str, &str> {
-    preceded(space0, take_till1(is_space)).parse(i)
-}
-
-/// All tokens of the line.
-fn tokens(i: &str) -> IResult<&str, Vec<&str>> {
-    all_consuming(nom::sequence::terminated(many0(token), space0)).parse(i)
-}
-
-/// `w` or `b`.
-pub(super) fn side(i: &str) -> IResult<&str, Side> {
-    alt((
-        map(tag("w"), |_| Side::White),
-        map(tag("b"), |_| Side::Black),
-    ))
-    .parse(i)
-}
-
-/// The number in `tok`, or why there is none (for the error of `what`).
-pub(super) fn number<T: std::str::FromStr>(
-    what: &str,
-    tok: Option<&&str>,
-) -> Result<T, ProtocolError> {
-    let Some(tok) = tok else {
-        return Err(ProtocolError::bad_command(format!("{what} needs a number")));
-    };
-    tok.parse::<T>().map_err(|_| {
-        ProtocolError::bad_value(format!("{what} needs a whole number, got {}", quote(tok)))
-    })
-}
-
-/// Nothing may follow `cmd`.
-pub(super) fn no_more(cmd: &str, rest: &[&str]) -> Result<(), ProtocolError> {
-    match rest.first() {
-        None => Ok(()),
-        Some(t) => Err(ProtocolError::bad_command(format!(
-            "unexpected {} after {cmd}",
-            quote(t)
-        ))),
-    }
-}
-
-/// A die's face, 1 to 6.
-pub(super) fn die(tok: &str) -> Option<u8> {
-    match tok {
-        "1" | "2" | "3" | "4" | "5" | "6" => tok.parse().ok(),
-        _ => None,
-    }
-}
 
 /// Parses one line (without its line ending).
 pub fn parse_command(line: &str) -> Result<Command, ProtocolError> {
-    let toks = match tokens(line) {
-        Ok((_, t)) => t,
-        Err(_) => {
-            return Err(ProtocolError::bad_command(
-                "cannot split the line into tokens",
-            ));
-        }
-    };
-    let Some((&kw, args)) = toks.split_first() else {
+    let mut words = Words::new(line);
+    let Some(kw) = words.next() else {
         return Ok(Command::Empty);
     };
-    let simple = |c: Command| no_more(kw, args).map(|_| c);
-    match kw {
-        "ubgi" => simple(Command::Ubgi),
-        "isready" => simple(Command::IsReady),
-        "newgame" => simple(Command::NewGame),
-        "quit" => simple(Command::Quit),
-        "stop" => simple(Command::Stop),
-        "keys" => simple(Command::Keys),
-        "show" => simple(Command::Show),
-        "eval" => simple(Command::Eval),
-        "set" => cmd::set::parse_set(line, args),
-        "setoption" => cmd::set::parse_setoption(line),
-        "get" => cmd::get::parse(args),
-        "position" => cmd::position::parse(args),
-        "dice" => cmd::dice::parse(args),
-        "go" => cmd::go::parse(args),
-        "legal" => cmd::legal::parse(args),
-        "hint" => cmd::hint::parse(args),
-        "rollout" => cmd::rollout::parse(args),
-        "newsession" => cmd::newsession::parse(args),
-        "setscore" => cmd::setscore::parse(args),
-        "setcube" => cmd::setcube::parse(args),
-        "setturn" => cmd::setturn::parse(args),
-        "double" => simple(Command::Double),
-        "take" => simple(Command::Answer(CubeAnswer::Take)),
-        "drop" | "pass" => simple(Command::Answer(CubeAnswer::Drop)),
-        "beaver" => simple(Command::Answer(CubeAnswer::Beaver)),
+    let w = &mut words;
+    Ok(match kw {
+        "ubgi" => Command::Ubgi(Ubgi::parse(w)?),
+        "isready" => Command::IsReady(IsReady::parse(w)?),
+        "newgame" => Command::NewGame(NewGame::parse(w)?),
+        "quit" => Command::Quit(Quit::parse(w)?),
+        "stop" => Command::Stop(Stop::parse(w)?),
+        "keys" => Command::Keys(Keys::parse(w)?),
+        "show" => Command::Show(Show::parse(w)?),
+        "eval" => Command::Eval(Eval::parse(w)?),
+        "set" => Command::Set(Set::parse(w)?),
+        "setoption" => Command::Set(Set::parse_setoption(w)?),
+        "get" => Command::Get(Get::parse(w)?),
+        "position" => Command::Position(Position::parse(w)?),
+        "dice" => Command::Dice(Dice::parse(w)?),
+        "go" => Command::Go(Go::parse(w)?),
+        "legal" => Command::Legal(Legal::parse(w)?),
+        "hint" => Command::Hint(Hint::parse(w)?),
+        "rollout" => Command::Rollout(RolloutArgs::parse(w)?),
+        "newsession" => Command::NewSession(NewSession::parse(w)?),
+        "setscore" => Command::SetScore(SetScore::parse(w)?),
+        "setcube" => Command::SetCube(SetCube::parse(w)?),
+        "setturn" => Command::SetTurn(SetTurn::parse(w)?),
+        "double" => Command::Double(Double::parse(w)?),
+        "take" => Command::Answer(Answer::parse(CubeAnswer::Take, kw, w)?),
+        "drop" | "pass" => Command::Answer(Answer::parse(CubeAnswer::Drop, kw, w)?),
+        "beaver" => Command::Answer(Answer::parse(CubeAnswer::Beaver, kw, w)?),
         "uci" | "ucinewgame" | "ponderhit" | "register" | "debug" | "d" => {
-            Err(ProtocolError::unsupported(format!(
+            return Err(ProtocolError::unsupported(format!(
                 "{} is not part of this protocol (see protocol/SPEC.md)",
                 quote(kw)
-            )))
+            )));
         }
-        _ => Err(ProtocolError::new(
-            ErrorCode::UnknownCommand,
-            format!("unknown command {}", quote(kw)),
-        )),
-    }
-}
-
-/// The line after its first `n` tokens, without leading and trailing spaces.
-pub(super) fn line_after(line: &str, n: usize) -> &str {
-    let mut rest = line;
-    for _ in 0..n {
-        rest = rest.trim_start_matches(is_space);
-        let end = rest.find(is_space).unwrap_or(rest.len());
-        rest = &rest[end..];
-    }
-    rest.trim_matches(is_space)
+        _ => {
+            return Err(ProtocolError::new(
+                ErrorCode::UnknownCommand,
+                format!("unknown command {}", quote(kw)),
+            ));
+        }
+    })
 }
 
 #[cfg(test)]
@@ -147,6 +70,7 @@ mod tests {
     use super::*;
     use crate::engine::Ply;
     use crate::notation;
+    use crate::rules::Side;
 
     fn code(line: &str) -> ErrorCode {
         parse_command(line).unwrap_err().code
@@ -154,8 +78,11 @@ mod tests {
 
     #[test]
     fn simple_commands() {
-        assert_eq!(parse_command("ubgi").unwrap(), Command::Ubgi);
-        assert_eq!(parse_command("  isready \t").unwrap(), Command::IsReady);
+        assert_eq!(parse_command("ubgi").unwrap(), Command::Ubgi(Ubgi));
+        assert_eq!(
+            parse_command("  isready \t").unwrap(),
+            Command::IsReady(IsReady)
+        );
         assert_eq!(parse_command("").unwrap(), Command::Empty);
         assert_eq!(parse_command(" \t ").unwrap(), Command::Empty);
         assert_eq!(code("isready now"), ErrorCode::BadCommand);
@@ -165,10 +92,7 @@ mod tests {
 
     #[test]
     fn set_forms() {
-        let want = Command::Set {
-            key: "engine.ply".into(),
-            value: "1".into(),
-        };
+        let want = Command::Set(Set::new("engine.ply", "1"));
         assert_eq!(parse_command("set engine.ply 1").unwrap(), want);
         assert_eq!(
             parse_command("setoption name engine.ply value 1").unwrap(),
@@ -188,30 +112,32 @@ mod tests {
         let c = parse_command("position startpos b moves 65 24/13").unwrap();
         assert_eq!(
             c,
-            Command::Position {
+            Command::Position(Position {
                 base: Base::Start(Side::Black),
                 moves: vec!["65".into(), "24/13".into()],
-            }
+            })
         );
         let c = parse_command(&format!("position board {} moves", notation::START_TEXT)).unwrap();
         assert!(
-            matches!(c, Command::Position { base: Base::Board(_), ref moves } if moves.is_empty())
+            matches!(c, Command::Position(Position { base: Base::Board(_), ref moves }) if moves.is_empty())
         );
         let spaced = "0 0 0 0 0 0 0 0 0 0 0 -15 0 0 0 0 0 0 0 0 0 0 0 15 w 0 0 rem=3x2";
         let c = parse_command(&format!("position board {spaced}")).unwrap();
         assert!(matches!(
             c,
-            Command::Position {
+            Command::Position(Position {
                 base: Base::Board(_),
                 ..
-            }
+            })
         ));
         // The board is read by the session, which knows the variant.
         let c = parse_command("position board 1,2,3 w 0 0").unwrap();
-        assert!(matches!(c, Command::Position { base: Base::Board(ref t), .. } if t.len() == 4));
+        assert!(
+            matches!(c, Command::Position(Position { base: Base::Board(ref t), .. }) if t.len() == 4)
+        );
         let c = parse_command("position gnubgid 4HPwATDgc/ABMA moves 31 8/5 6/5").unwrap();
         assert!(
-            matches!(c, Command::Position { base: Base::GnubgId(ref id), ref moves } if id == "4HPwATDgc/ABMA" && moves.len() == 3)
+            matches!(c, Command::Position(Position { base: Base::GnubgId(ref id), ref moves }) if id == "4HPwATDgc/ABMA" && moves.len() == 3)
         );
         assert_eq!(code("position gnubgid"), ErrorCode::BadCommand);
         assert_eq!(code("position gnubgid moves 31"), ErrorCode::BadCommand);
@@ -224,7 +150,7 @@ mod tests {
         let c = parse_command("go movetime 100 nodes 5 ply 1 infinite").unwrap();
         assert_eq!(
             c,
-            Command::Go(GoParams {
+            Command::Go(Go(GoParams {
                 movetime: Some(100),
                 nodes: Some(5),
                 ply: Ply::new(1),
@@ -232,35 +158,35 @@ mod tests {
                 cube: false,
                 turn: false,
                 role: false,
-            })
+            }))
         );
         assert!(matches!(
             parse_command("go cube").unwrap(),
-            Command::Go(GoParams { cube: true, .. })
+            Command::Go(Go(GoParams { cube: true, .. }))
         ));
         // UBGI v0.1's roles and depth.
         assert!(matches!(
             parse_command("go role cube").unwrap(),
-            Command::Go(GoParams {
+            Command::Go(Go(GoParams {
                 cube: true,
                 role: true,
                 turn: false,
                 ..
-            })
+            }))
         ));
         assert!(matches!(
             parse_command("go role turn depth 1 trials 36").unwrap(),
-            Command::Go(GoParams { cube: false, role: true, turn: true, ply: Some(p), .. }) if p == Ply::new(1).unwrap()
+            Command::Go(Go(GoParams { cube: false, role: true, turn: true, ply: Some(p), .. })) if p == Ply::new(1).unwrap()
         ));
         assert!(matches!(
             parse_command("go role chequer movetime 10").unwrap(),
-            Command::Go(GoParams {
+            Command::Go(Go(GoParams {
                 cube: false,
                 role: true,
                 turn: false,
                 movetime: Some(10),
                 ..
-            })
+            }))
         ));
         assert_eq!(code("go role queen"), ErrorCode::BadValue);
         assert_eq!(code("go role"), ErrorCode::BadCommand);
@@ -269,8 +195,14 @@ mod tests {
         assert_eq!(code("go movetime -1"), ErrorCode::BadValue);
         assert_eq!(code("go ply 9"), ErrorCode::BadValue);
         assert_eq!(code("go ponder"), ErrorCode::Unsupported);
-        assert_eq!(parse_command("dice 6 5").unwrap(), Command::Dice(6, 5));
-        assert_eq!(parse_command("dice 33").unwrap(), Command::Dice(3, 3));
+        assert_eq!(
+            parse_command("dice 6 5").unwrap(),
+            Command::Dice(Dice { d1: 6, d2: 5 })
+        );
+        assert_eq!(
+            parse_command("dice 33").unwrap(),
+            Command::Dice(Dice { d1: 3, d2: 3 })
+        );
         assert_eq!(code("dice 7 1"), ErrorCode::BadValue);
         assert_eq!(code("dice"), ErrorCode::BadCommand);
     }
@@ -279,34 +211,34 @@ mod tests {
     fn legal_and_hint() {
         assert_eq!(
             parse_command("legal limit 3").unwrap(),
-            Command::Legal {
+            Command::Legal(Legal {
                 limit: 3,
                 orders: false
-            }
+            })
         );
         assert_eq!(
             parse_command("hint").unwrap(),
-            Command::Hint {
+            Command::Hint(Hint {
                 count: 5,
                 rollout: None,
                 probs: false
-            }
+            })
         );
         assert_eq!(
             parse_command("hint 3 probs").unwrap(),
-            Command::Hint {
+            Command::Hint(Hint {
                 count: 3,
                 rollout: None,
                 probs: true
-            }
+            })
         );
         assert_eq!(
             parse_command("hint probs").unwrap(),
-            Command::Hint {
+            Command::Hint(Hint {
                 count: 5,
                 rollout: None,
                 probs: true
-            }
+            })
         );
         assert_eq!(code("hint 0"), ErrorCode::BadValue);
         assert_eq!(code("legal 3"), ErrorCode::BadCommand);
@@ -356,22 +288,22 @@ mod tests {
             assert_eq!(code(bad), ErrorCode::BadCommand, "{bad}");
         }
         let c = parse_command("hint 3 rollout 36 truncate 5 seed 2").unwrap();
-        let Command::Hint {
+        let Command::Hint(Hint {
             count: 3,
             rollout: Some(r),
             ..
-        } = c
+        }) = c
         else {
             panic!("{c:?}");
         };
         assert_eq!((r.games, r.truncate, r.seed), (36, 5, Some(2)));
         assert!(matches!(
             parse_command("hint rollout 36").unwrap(),
-            Command::Hint {
+            Command::Hint(Hint {
                 count: 5,
                 rollout: Some(_),
                 ..
-            }
+            })
         ));
     }
 
@@ -379,20 +311,20 @@ mod tests {
     fn session_commands() {
         assert_eq!(
             parse_command("setscore 3 2 postcrawford").unwrap(),
-            Command::SetScore {
+            Command::SetScore(SetScore {
                 white: 3,
                 black: 2,
                 crawford: Some(false)
-            }
+            })
         );
-        assert_eq!(parse_command("double").unwrap(), Command::Double);
+        assert_eq!(parse_command("double").unwrap(), Command::Double(Double));
         assert_eq!(
             parse_command("pass").unwrap(),
-            Command::Answer(CubeAnswer::Drop)
+            Command::Answer(Answer(CubeAnswer::Drop))
         );
         assert!(matches!(
             parse_command("newsession type match length 5 crawford off").unwrap(),
-            Command::NewSession(cmd::NewSession {
+            Command::NewSession(NewSession {
                 length: Some(5),
                 crawford: Some(false),
                 ..

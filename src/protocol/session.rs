@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::engine::{Engine, EngineConfig, Job, JobKind, LoadNetError, SearchError, SetupError};
-use crate::protocol::cmd::apply_setup;
+use crate::protocol::cmd::Set;
 use crate::protocol::dialect::{self, Dialect};
 use crate::protocol::draft;
 use crate::protocol::parser::{Command, ErrorCode, ProtocolError, parse_command};
@@ -122,7 +122,7 @@ impl Session {
 
     /// Does what `set <key> <value>` does (the same checks and errors).
     pub fn set_option(&mut self, key: &str, value: &str) -> Result<(), ProtocolError> {
-        crate::protocol::cmd::set::apply(&mut self.engine, key, value)
+        Set::new(key, value).apply_to(&mut self.engine)
     }
 
     pub(in crate::protocol) fn say(&self, line: &str) {
@@ -224,21 +224,11 @@ impl Session {
         }
     }
 
+    /// Applies `cmd`: refused while a search runs unless it only reads
+    /// the session ([`Command::read_only`]).
     fn apply(&mut self, cmd: Command) -> Result<Flow, ProtocolError> {
-        let read_only = matches!(
-            cmd,
-            Command::Empty
-                | Command::IsReady
-                | Command::Stop
-                | Command::Quit
-                | Command::Ubgi
-                | Command::Keys
-                | Command::Get { .. }
-                | Command::Show
-                | Command::Legal { .. }
-        );
         if let Some(running) = self.engine.busy()
-            && !read_only
+            && !cmd.read_only()
         {
             return Err(search_error(SearchError::Busy(running)));
         }
@@ -246,39 +236,7 @@ impl Session {
             tracing::debug!("the client speaks UBGI v0.1");
             self.dialect = Dialect::UbgiV01;
         }
-        match cmd {
-            Command::Empty => {}
-            Command::IsReady => self.isready(),
-            Command::Stop => self.stop_search(),
-            Command::Quit => return Ok(self.quit()),
-            Command::Ubgi => self.ubgi(),
-            Command::Keys => self.keys(),
-            Command::Get { key } => self.get(&key)?,
-            Command::SetTurn(side) => self.setturn(side)?,
-            Command::NewGame => {
-                self.turn = None;
-                apply_setup(&mut self.engine, Command::NewGame)?;
-            }
-            Command::Position { base, moves } => self.position(base, moves)?,
-            cmd @ (Command::Set { .. }
-            | Command::Dice(..)
-            | Command::NewSession(..)
-            | Command::SetScore { .. }
-            | Command::SetCube { .. }
-            | Command::Double
-            | Command::Answer(..)) => apply_setup(&mut self.engine, cmd)?,
-            Command::Show => self.show(),
-            Command::Legal { limit, orders } => self.legal(limit, orders)?,
-            Command::Go(p) => self.go(p)?,
-            Command::Eval => self.eval()?,
-            Command::Hint {
-                count,
-                rollout,
-                probs,
-            } => self.hint(count, rollout, probs)?,
-            Command::Rollout(args) => self.rollout(args)?,
-        }
-        Ok(Flow::Continue)
+        cmd.apply(self)
     }
 
     /// Starts `job` on the engine's worker; its final lines are written

@@ -22,96 +22,94 @@ use crate::rules::Pending;
 
 use super::{fmt_p, need_stage};
 
-impl Session {
-    /// Starts `go cube`.
-    pub(in crate::protocol) fn go_cube(&mut self) -> Result<(), ProtocolError> {
-        let state = *self.state();
-        let session = *self.engine().session();
-        if state.result().is_some() {
-            return Err(ProtocolError::bad_state("the game is over"));
-        }
-        if !session.rules().cube {
-            return Err(ProtocolError::bad_state(
-                "the cube is off in this session (newsession ... cube on)",
-            ));
-        }
-        if state.pending != Pending::Roll {
-            return Err(ProtocolError::bad_state(format!(
-                "a cube decision comes before the roll ({})",
-                state.pending_description()
-            )));
-        }
-        let doubler = state.to_move;
-        let answering = session.doubled_by() == Some(doubler);
-        let redouble = session.owner() != CubeOwner::Centre;
-        let in_match = matches!(session.kind(), SessionKind::Match { .. });
-        let (plies, beam) = self.engine().before_roll_depth();
-        self.spawn(JobKind::Go, false, move |job, _| {
-            let probs = job.search.before_roll(&state, plies, beam);
-            // Not this side's cube to turn (the opponent owns it, or the
-            // Crawford game): nothing to weigh.
-            let Some(d) = decide(&probs, &state, &session, doubler) else {
-                return vec!["bestcube nodouble".to_string()];
-            };
-            let unit = if in_match { " mwc" } else { "" };
-            let info = format!(
-                "info cube{unit} nodouble {} doubletake {} doublepass {} action {}",
-                fmt_p(d.no_double as f32),
-                fmt_p(d.double_take as f32),
-                fmt_p(d.double_pass as f32),
-                d.action.words(redouble)
-            );
-            let best = if answering {
-                d.action.answer()
-            } else if d.action.doubles() {
-                "double"
-            } else {
-                "nodouble"
-            };
-            vec![info, format!("bestcube {best}")]
-        })
+/// Starts `go cube` on `s`'s worker.
+pub(super) fn go_cube(s: &mut Session) -> Result<(), ProtocolError> {
+    let state = *s.state();
+    let session = *s.engine().session();
+    if state.result().is_some() {
+        return Err(ProtocolError::bad_state("the game is over"));
     }
-
-    /// Starts `go role turn` (UBGI v0.1): the cube decision before the
-    /// roll, judged without the dice, then the best play of the dice set:
-    /// `bestturn cube=<double|nodouble> move=<play>`. The cube is
-    /// `nodouble` where there is none to turn: the cube off, the
-    /// opponent's cube, the Crawford game, or a stage that is not a
-    /// roll's first (an escalating chain's later stages).
-    pub(in crate::protocol) fn go_turn(&mut self, p: GoParams) -> Result<(), ProtocolError> {
-        need_stage(self.state(), "go role turn")?;
-        let state = *self.state();
-        let session = *self.engine().session();
-        if session.doubled_by().is_some() {
-            return Err(ProtocolError::bad_state(
-                "a double waits for its answer: go role cube answers it",
-            ));
-        }
-        let before = match state.pending {
-            Pending::Roll2 { .. } | Pending::Chain { first: true, .. } => {
-                let mut b = state;
-                b.pending = Pending::Roll;
-                let i = b.to_move.index();
-                b.rolls[i] = b.rolls[i].saturating_sub(1);
-                b.moved_this_turn = false;
-                Some(b).filter(|_| session.rules().cube)
-            }
-            _ => None,
+    if !session.rules().cube {
+        return Err(ProtocolError::bad_state(
+            "the cube is off in this session (newsession ... cube on)",
+        ));
+    }
+    if state.pending != Pending::Roll {
+        return Err(ProtocolError::bad_state(format!(
+            "a cube decision comes before the roll ({})",
+            state.pending_description()
+        )));
+    }
+    let doubler = state.to_move;
+    let answering = session.doubled_by() == Some(doubler);
+    let redouble = session.owner() != CubeOwner::Centre;
+    let in_match = matches!(session.kind(), SessionKind::Match { .. });
+    let (plies, beam) = s.engine().before_roll_depth();
+    s.spawn(JobKind::Go, false, move |job, _| {
+        let probs = job.search.before_roll(&state, plies, beam);
+        // Not this side's cube to turn (the opponent owns it, or the
+        // Crawford game): nothing to weigh.
+        let Some(d) = decide(&probs, &state, &session, doubler) else {
+            return vec!["bestcube nodouble".to_string()];
         };
-        let (plies, beam) = self.engine().before_roll_depth();
-        let limits = self.engine().go_limits(&p, Instant::now());
-        self.spawn(JobKind::Go, false, move |job, _| {
-            let doubles = before.is_some_and(|b| {
-                let probs = job.search.before_roll(&b, plies, beam);
-                decide(&probs, &b, &session, b.to_move).is_some_and(|d| d.action.doubles())
-            });
-            let ranked = job.search.best_turn(&state, &limits, &mut |_| {});
-            let play = ranked
-                .first()
-                .map(|c| play_text_at(state.variant, state.pos, &c.steps))
-                .unwrap_or_else(|| "pass".into());
-            let cube = if doubles { "double" } else { "nodouble" };
-            vec![format!("bestturn cube={cube} move={play}")]
-        })
+        let unit = if in_match { " mwc" } else { "" };
+        let info = format!(
+            "info cube{unit} nodouble {} doubletake {} doublepass {} action {}",
+            fmt_p(d.no_double as f32),
+            fmt_p(d.double_take as f32),
+            fmt_p(d.double_pass as f32),
+            d.action.words(redouble)
+        );
+        let best = if answering {
+            d.action.answer()
+        } else if d.action.doubles() {
+            "double"
+        } else {
+            "nodouble"
+        };
+        vec![info, format!("bestcube {best}")]
+    })
+}
+
+/// Starts `go role turn` (UBGI v0.1): the cube decision before the
+/// roll, judged without the dice, then the best play of the dice set:
+/// `bestturn cube=<double|nodouble> move=<play>`. The cube is
+/// `nodouble` where there is none to turn: the cube off, the
+/// opponent's cube, the Crawford game, or a stage that is not a
+/// roll's first (an escalating chain's later stages).
+pub(super) fn go_turn(s: &mut Session, p: GoParams) -> Result<(), ProtocolError> {
+    need_stage(s.state(), "go role turn")?;
+    let state = *s.state();
+    let session = *s.engine().session();
+    if session.doubled_by().is_some() {
+        return Err(ProtocolError::bad_state(
+            "a double waits for its answer: go role cube answers it",
+        ));
     }
+    let before = match state.pending {
+        Pending::Roll2 { .. } | Pending::Chain { first: true, .. } => {
+            let mut b = state;
+            b.pending = Pending::Roll;
+            let i = b.to_move.index();
+            b.rolls[i] = b.rolls[i].saturating_sub(1);
+            b.moved_this_turn = false;
+            Some(b).filter(|_| session.rules().cube)
+        }
+        _ => None,
+    };
+    let (plies, beam) = s.engine().before_roll_depth();
+    let limits = s.engine().go_limits(&p, Instant::now());
+    s.spawn(JobKind::Go, false, move |job, _| {
+        let doubles = before.is_some_and(|b| {
+            let probs = job.search.before_roll(&b, plies, beam);
+            decide(&probs, &b, &session, b.to_move).is_some_and(|d| d.action.doubles())
+        });
+        let ranked = job.search.best_turn(&state, &limits, &mut |_| {});
+        let play = ranked
+            .first()
+            .map(|c| play_text_at(state.variant, state.pos, &c.steps))
+            .unwrap_or_else(|| "pass".into());
+        let cube = if doubles { "double" } else { "nodouble" };
+        vec![format!("bestturn cube={cube} move={play}")]
+    })
 }

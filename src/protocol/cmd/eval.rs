@@ -6,48 +6,58 @@ use std::time::Instant;
 use crate::cube::cubeful;
 use crate::engine::JobKind;
 use crate::protocol::error::ProtocolError;
-use crate::protocol::session::Session;
+use crate::protocol::session::{Flow, Session};
 use crate::rules::{Pending, Variant};
 
-use super::fmt_p;
+use super::{Verb, bare_word, fmt_p};
 
-impl Session {
-    /// Starts `eval`.
-    pub(in crate::protocol) fn eval(&mut self) -> Result<(), ProtocolError> {
-        let state = *self.state();
-        let session = *self.engine().session();
-        let dice_set = matches!(state.pending, Pending::Roll2 { .. } | Pending::Chain { .. });
-        if state.result().is_none() && dice_set {
-            // Dice set: the chances after the best play.
-            let mut limits = self.engine().limits(None);
-            limits.deadline = self.engine().deadline_from(Instant::now());
-            return self.spawn(JobKind::Eval, false, move |job, _| {
-                let ranked = job.search.best_turn(&state, &limits, &mut |_| {});
-                let best = ranked.first();
-                let probs = best.map(|c| c.probs).unwrap_or_default();
-                let mut line = evaluation_line_for(state.variant, &probs);
-                // After the best play the opponent is to roll, with its
-                // access to the cube: the mover's worth is the other side of
-                // the opponent's.
-                if let Some(c) = best {
-                    line.push_str(&worth_fields(after_play_worth(c, &state, &session)));
-                }
-                vec![line]
-            });
-        }
-        let (plies, beam) = self.engine().before_roll_depth();
-        self.spawn(JobKind::Eval, false, move |job, _| {
-            let probs = job.search.before_roll(&state, plies, beam);
-            let mut line = evaluation_line_for(state.variant, &probs);
-            line.push_str(&worth_fields(cubeful(
-                &probs,
-                &state,
-                &session,
-                state.to_move,
-            )));
-            vec![line]
-        })
+bare_word!(
+    /// `eval`: the `evaluation` line, on the engine's worker.
+    Eval = "eval"
+);
+
+impl Verb for Eval {
+    fn apply(self, session: &mut Session) -> Result<Flow, ProtocolError> {
+        start_eval(session)?;
+        Ok(Flow::Continue)
     }
+}
+
+/// Starts `eval` on `s`'s worker.
+fn start_eval(s: &mut Session) -> Result<(), ProtocolError> {
+    let state = *s.state();
+    let session = *s.engine().session();
+    let dice_set = matches!(state.pending, Pending::Roll2 { .. } | Pending::Chain { .. });
+    if state.result().is_none() && dice_set {
+        // Dice set: the chances after the best play.
+        let mut limits = s.engine().limits(None);
+        limits.deadline = s.engine().deadline_from(Instant::now());
+        return s.spawn(JobKind::Eval, false, move |job, _| {
+            let ranked = job.search.best_turn(&state, &limits, &mut |_| {});
+            let best = ranked.first();
+            let probs = best.map(|c| c.probs).unwrap_or_default();
+            let mut line = evaluation_line_for(state.variant, &probs);
+            // After the best play the opponent is to roll, with its
+            // access to the cube: the mover's worth is the other side of
+            // the opponent's.
+            if let Some(c) = best {
+                line.push_str(&worth_fields(after_play_worth(c, &state, &session)));
+            }
+            vec![line]
+        });
+    }
+    let (plies, beam) = s.engine().before_roll_depth();
+    s.spawn(JobKind::Eval, false, move |job, _| {
+        let probs = job.search.before_roll(&state, plies, beam);
+        let mut line = evaluation_line_for(state.variant, &probs);
+        line.push_str(&worth_fields(cubeful(
+            &probs,
+            &state,
+            &session,
+            state.to_move,
+        )));
+        vec![line]
+    })
 }
 
 /// The mover's cubeful worth after candidate `c` in `session` (`None`:

@@ -1,12 +1,16 @@
-//! The protocol's commands, one file each: how its words are parsed and
-//! what it does to a session (as mini-redis keeps `cmd/get.rs`). The
-//! [`Command`] enum names them all; [`crate::protocol::parser`] splits a
-//! line into words and hands them to the command's `parse`, and
-//! [`crate::protocol::Session`] hands a parsed command to its `apply`.
+//! The protocol's commands as values, one file each: its type, how its
+//! words are parsed (`parse`, over a [`Words`] cursor), what it does to a
+//! session (`apply`, [`Verb`]) and how it is written back as its line
+//! (`Display`: `parse_command(&cmd.to_string()) == Ok(cmd)`). The
+//! [`Command`] enum names them all; [`crate::protocol::parser`] reads a
+//! line's command word and hands the rest to that command's `parse`;
+//! [`crate::protocol::Session`] hands a parsed command to its `apply`. The
+//! match runner's client writes its lines with the same values.
 //!
-//! The commands that set a game up (`set`, `newgame`, `position`, `dice`)
-//! apply to an [`Engine`] alone, so `gulbara rollout --setup` uses them
-//! without a session ([`apply_setup`]).
+//! The commands that set a game up (`set`, `newgame`, `position`, `dice`
+//! and the session commands) apply to an [`Engine`] alone (`apply_to`), so
+//! `gulbara rollout --setup` and the HTTP API use them without a session
+//! ([`apply_setup`]).
 
 pub mod answer;
 pub mod control;
@@ -30,127 +34,239 @@ pub mod setturn;
 pub mod show;
 pub mod ubgi;
 
+#[cfg(test)]
+mod roundtrip;
+
+use std::fmt;
+
 pub use crate::engine::GoParams;
+pub use answer::Answer;
+pub use control::{IsReady, Quit, Stop};
+pub use dice::Dice;
+pub use double::Double;
+pub use eval::Eval;
+pub use get::Get;
+pub use go::Go;
+pub use hint::Hint;
+pub use keys::Keys;
+pub use legal::Legal;
+pub use newgame::NewGame;
 pub use newsession::NewSession;
-pub use position::Base;
+pub use position::{Base, Position};
 pub use rollout::RolloutArgs;
+pub use set::Set;
+pub use setcube::SetCube;
+pub use setscore::SetScore;
+pub use setturn::SetTurn;
+pub use show::Show;
+pub use ubgi::Ubgi;
 
 use super::error::ProtocolError;
-use crate::cube::CubeAnswer;
+use super::session::{Flow, Session};
+pub use super::words::Words;
 use crate::engine::Engine;
 use crate::rules::GameState;
 
-/// One parsed protocol command.
+/// What every command type does besides being parsed and written: it is
+/// applied to a session, and it says whether it only reads the session.
+pub trait Verb: fmt::Display {
+    /// Whether the command only reads the session (its settings, its
+    /// position, the search's state): such a command is answered while a
+    /// search runs, when every other one is refused as busy.
+    fn read_only(&self) -> bool {
+        false
+    }
+
+    /// Applies the command to `session`, writing its response lines; on
+    /// error nothing changes.
+    fn apply(self, session: &mut Session) -> Result<Flow, ProtocolError>;
+}
+
+/// Defines a command that is one bare word (with its `parse` and
+/// `Display`); its file gives its [`Verb`].
+macro_rules! bare_word {
+    ($(#[$doc:meta])* $name:ident = $word:literal) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+        pub struct $name;
+
+        impl $name {
+            #[doc = concat!("Parses the words after `", $word, "`: there are none.")]
+            pub fn parse(
+                words: &mut crate::protocol::words::Words<'_>,
+            ) -> Result<Self, crate::protocol::error::ProtocolError> {
+                words.finish($word)?;
+                Ok($name)
+            }
+        }
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str($word)
+            }
+        }
+    };
+}
+pub(crate) use bare_word;
+
+/// One parsed protocol command: each variant holds its command's value.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Command {
     /// An empty line (ignored).
     Empty,
     /// `ubgi`: identify and list the settings.
-    Ubgi,
+    Ubgi(Ubgi),
     /// `isready`.
-    IsReady,
+    IsReady(IsReady),
     /// `newgame`.
-    NewGame,
+    NewGame(NewGame),
     /// `quit`.
-    Quit,
+    Quit(Quit),
     /// `stop`.
-    Stop,
+    Stop(Stop),
     /// `keys`.
-    Keys,
+    Keys(Keys),
     /// `show`.
-    Show,
+    Show(Show),
     /// `eval`.
-    Eval,
+    Eval(Eval),
     /// `set <key> <value>` or `setoption name <key> value <value>`.
-    Set {
-        /// The setting's name.
-        key: String,
-        /// Its new value, as text.
-        value: String,
-    },
+    Set(Set),
     /// `get <key>`.
-    Get {
-        /// The setting's name.
-        key: String,
-    },
+    Get(Get),
     /// `position ... [moves ...]`.
-    Position {
-        /// The base position.
-        base: Base,
-        /// The move tokens, applied in order by the session.
-        moves: Vec<String>,
-    },
+    Position(Position),
     /// `dice <d1> <d2>` (or `dice <d1d2>`).
-    Dice(u8, u8),
+    Dice(Dice),
     /// `go ...`.
-    Go(GoParams),
+    Go(Go),
     /// `legal [orders] [limit <n>]`.
-    Legal {
-        /// At most this many `play` lines.
-        limit: usize,
-        /// `orders`: every order of each play's steps that reaches its end.
-        orders: bool,
-    },
+    Legal(Legal),
     /// `hint [n] [probs] [rollout <games> [rollout options]]`.
-    Hint {
-        /// How many plays to list.
-        count: usize,
-        /// `rollout G ...`: rank the plays by a rollout of each.
-        rollout: Option<RolloutArgs>,
-        /// `probs`: each line also gives the chances after the play.
-        probs: bool,
-    },
+    Hint(Hint),
     /// `rollout [games N] [truncate P] [ply K] [seed S] [luck on|off]
     /// [every K] [moves <play> ...]`.
     Rollout(RolloutArgs),
     /// `newsession type money|match ...`.
     NewSession(NewSession),
     /// `setscore <white> <black> [crawford|postcrawford]`.
-    SetScore {
-        /// White's points.
-        white: u32,
-        /// Black's points.
-        black: u32,
-        /// Whether this is the Crawford game; `None`: the usual reading.
-        crawford: Option<bool>,
-    },
+    SetScore(SetScore),
     /// `setcube value <N> owner <center|white|black>`.
-    SetCube {
-        /// The cube's value.
-        value: u32,
-        /// Its owner.
-        owner: crate::cube::CubeOwner,
-    },
+    SetCube(SetCube),
     /// `setturn p0|p1` (UBGI v0.1): the player on roll.
-    SetTurn(crate::rules::Side),
+    SetTurn(SetTurn),
     /// `double`.
-    Double,
+    Double(Double),
     /// `take`, `drop` or `beaver`.
-    Answer(CubeAnswer),
+    Answer(Answer),
+}
+
+/// `$e` with `$c` bound to the value of each command but the empty line,
+/// `$empty` for that.
+macro_rules! each_command {
+    ($cmd:expr, $c:ident => $e:expr, empty => $empty:expr) => {
+        match $cmd {
+            Command::Empty => $empty,
+            Command::Ubgi($c) => $e,
+            Command::IsReady($c) => $e,
+            Command::NewGame($c) => $e,
+            Command::Quit($c) => $e,
+            Command::Stop($c) => $e,
+            Command::Keys($c) => $e,
+            Command::Show($c) => $e,
+            Command::Eval($c) => $e,
+            Command::Set($c) => $e,
+            Command::Get($c) => $e,
+            Command::Position($c) => $e,
+            Command::Dice($c) => $e,
+            Command::Go($c) => $e,
+            Command::Legal($c) => $e,
+            Command::Hint($c) => $e,
+            Command::Rollout($c) => $e,
+            Command::NewSession($c) => $e,
+            Command::SetScore($c) => $e,
+            Command::SetCube($c) => $e,
+            Command::SetTurn($c) => $e,
+            Command::Double($c) => $e,
+            Command::Answer($c) => $e,
+        }
+    };
+}
+
+macro_rules! from_values {
+    ($($name:ident($ty:ty)),* $(,)?) => {
+        $(impl From<$ty> for Command {
+            fn from(c: $ty) -> Command {
+                Command::$name(c)
+            }
+        })*
+    };
+}
+
+from_values!(
+    Ubgi(Ubgi),
+    IsReady(IsReady),
+    NewGame(NewGame),
+    Quit(Quit),
+    Stop(Stop),
+    Keys(Keys),
+    Show(Show),
+    Eval(Eval),
+    Set(Set),
+    Get(Get),
+    Position(Position),
+    Dice(Dice),
+    Go(Go),
+    Legal(Legal),
+    Hint(Hint),
+    Rollout(RolloutArgs),
+    NewSession(NewSession),
+    SetScore(SetScore),
+    SetCube(SetCube),
+    SetTurn(SetTurn),
+    Double(Double),
+    Answer(Answer),
+);
+
+impl Command {
+    /// Whether the command only reads the session (answered while a
+    /// search runs): its value's [`Verb::read_only`]; an empty line does.
+    pub fn read_only(&self) -> bool {
+        each_command!(self, c => c.read_only(), empty => true)
+    }
+
+    /// Applies the command to `session` ([`Verb::apply`]).
+    pub fn apply(self, session: &mut Session) -> Result<Flow, ProtocolError> {
+        each_command!(self, c => c.apply(session), empty => Ok(Flow::Continue))
+    }
+}
+
+impl fmt::Display for Command {
+    /// The command's line (an empty line for [`Command::Empty`]).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        each_command!(self, c => fmt::Display::fmt(c, f), empty => Ok(()))
+    }
 }
 
 /// Applies a command that sets the game up (`set`, `newgame`,
-/// `position`, `dice`) to `engine`: what a session does with them, and
-/// what `gulbara rollout --setup` does with its lines. Any other command
-/// is refused (`bad_command`). On error nothing changes.
+/// `position`, `dice` and the session commands) to `engine`: what a
+/// session does with them, and what `gulbara rollout --setup` does with
+/// its lines. Any other command is refused (`bad_command`). On error
+/// nothing changes.
 pub fn apply_setup(engine: &mut Engine, cmd: Command) -> Result<(), ProtocolError> {
     match cmd {
-        Command::Set { key, value } => set::apply(engine, &key, &value),
-        Command::NewGame => {
-            newgame::apply(engine);
+        Command::Set(c) => c.apply_to(engine),
+        Command::NewGame(c) => {
+            c.apply_to(engine);
             Ok(())
         }
-        Command::Position { base, moves } => position::apply(engine, base, &moves),
-        Command::Dice(d1, d2) => dice::apply(engine, d1, d2),
-        Command::NewSession(spec) => newsession::apply(engine, &spec),
-        Command::SetScore {
-            white,
-            black,
-            crawford,
-        } => setscore::apply(engine, white, black, crawford),
-        Command::SetCube { value, owner } => setcube::apply(engine, value, owner),
-        Command::Double => double::apply(engine),
-        Command::Answer(a) => answer::apply(engine, a),
+        Command::Position(c) => c.apply_to(engine),
+        Command::Dice(c) => c.apply_to(engine),
+        Command::NewSession(c) => c.apply_to(engine),
+        Command::SetScore(c) => c.apply_to(engine),
+        Command::SetCube(c) => c.apply_to(engine),
+        Command::Double(c) => c.apply_to(engine),
+        Command::Answer(c) => c.apply_to(engine),
         _ => Err(ProtocolError::bad_command(
             "only set, newgame, position, dice and the session commands set a game up",
         )),

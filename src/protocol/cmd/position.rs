@@ -2,15 +2,17 @@
 //! the current game, from its start, from position text, or from gnubg's or
 //! eXtreme Gammon's texts, then the moves after it.
 
+use std::fmt;
+
+use super::Verb;
+use super::setturn::name_side_to_move;
 use crate::cube::{CubeOwner, MatchState, SessionRules};
 use crate::engine::Engine;
 use crate::notation;
 use crate::protocol::error::{ProtocolError, quote};
-use crate::protocol::parser::side;
-use crate::protocol::session::setup_error;
+use crate::protocol::session::{Flow, Session, setup_error};
+use crate::protocol::words::{Words, side};
 use crate::rules::{GameState, Side, Variant};
-
-use super::Command;
 
 /// Where a `position` command starts from.
 #[derive(Clone, Debug, PartialEq)]
@@ -27,116 +29,157 @@ pub enum Base {
     Xgid(String),
 }
 
-/// Parses the words after `position`.
-pub(crate) fn parse(args: &[&str]) -> Result<Command, ProtocolError> {
-    let usage = "usage: position startpos [w|b] [moves ...] | position board <position> [moves ...] | position gnubgid <ID>[:<MatchID>] [moves ...] | position xgid <XGID> [moves ...]";
-    let (base, rest) = match args.split_first() {
-        Some((&"startpos", rest)) => match rest.first().map(|t| side(t)) {
-            Some(Ok(("", s))) => (Base::Start(s), &rest[1..]),
-            _ => (Base::Start(Side::White), rest),
-        },
-        Some((&"board", rest)) => {
-            let end = rest
-                .iter()
-                .position(|t| *t == "moves")
-                .unwrap_or(rest.len());
-            let board_toks = &rest[..end];
-            // Accept the 24 counts comma-separated (the notation) or as 24 tokens.
-            let joined;
-            let mut toks: Vec<&str> = board_toks.to_vec();
-            if board_toks.first().is_some_and(|t| !t.contains(',')) && board_toks.len() >= 24 {
-                joined = board_toks[..24].join(",");
-                toks = std::iter::once(joined.as_str())
-                    .chain(board_toks[24..].iter().copied())
-                    .collect();
+impl fmt::Display for Base {
+    /// `startpos` (`startpos b` for Black), `board <position>`,
+    /// `gnubgid <ID>` or `xgid <XGID>`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Base::Start(Side::White) => f.write_str("startpos"),
+            Base::Start(Side::Black) => f.write_str("startpos b"),
+            Base::Board(words) => {
+                f.write_str("board")?;
+                words.iter().try_for_each(|w| write!(f, " {w}"))
             }
-            (
-                Base::Board(toks.iter().map(|t| t.to_string()).collect()),
-                &rest[end..],
-            )
+            Base::GnubgId(id) => write!(f, "gnubgid {id}"),
+            Base::Xgid(x) => write!(f, "xgid {x}"),
         }
-        Some((&"gnubgid", rest)) => match rest.split_first() {
-            Some((id, rest)) if *id != "moves" => (Base::GnubgId(id.to_string()), rest),
-            _ => {
-                return Err(ProtocolError::bad_command(
-                    "usage: position gnubgid <14-character gnubg Position ID>[:<12-character Match ID>] [moves ...]",
-                ));
-            }
-        },
-        Some((&"xgid", rest)) => match rest.split_first() {
-            Some((id, rest)) if *id != "moves" => (Base::Xgid(id.to_string()), rest),
-            _ => {
-                return Err(ProtocolError::bad_command(
-                    "usage: position xgid <XGID=...> [moves ...]",
-                ));
-            }
-        },
-        Some((t, _)) => {
-            return Err(ProtocolError::bad_command(format!(
-                "{usage}; got {}",
-                quote(t)
-            )));
-        }
-        None => return Err(ProtocolError::bad_command(usage)),
-    };
-    let moves = match rest.split_first() {
-        None => Vec::new(),
-        Some((&"moves", m)) => m.iter().map(|s| s.to_string()).collect(),
-        Some((t, _)) => {
-            return Err(ProtocolError::bad_command(format!(
-                "expected 'moves' after the position, got {}",
-                quote(t)
-            )));
-        }
-    };
-    Ok(Command::Position { base, moves })
+    }
 }
 
-/// Applies `position` to `engine`: the base, then `moves` in order; on
-/// error nothing changes.
-pub fn apply(engine: &mut Engine, base: Base, moves: &[String]) -> Result<(), ProtocolError> {
-    let variant = engine.settings().rules.variant;
-    let rules = engine.session().rules();
-    let (start, session) = match base {
-        Base::Start(side) => (GameState::start_of(variant, side), None),
-        Base::Board(toks) => (board_state(variant, &toks)?, None),
-        Base::GnubgId(id) => gnubg_state(variant, &id, rules)?,
-        Base::Xgid(x) => xgid_state(variant, &x, rules).map(|(s, m)| (s, Some(m)))?,
-    };
-    let toks: Vec<&str> = moves.iter().map(String::as_str).collect();
-    let next = notation::apply_moves(start, &engine.settings().rules, &toks).map_err(|e| {
-        let tok = if e.token.is_empty() {
-            "(end of list)".to_string()
-        } else {
-            quote(&e.token)
+/// `position <base> [moves ...]`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Position {
+    /// The base position.
+    pub base: Base,
+    /// The move tokens, applied in order.
+    pub moves: Vec<String>,
+}
+
+impl Position {
+    /// `position board <text>`: the position text `text` (as
+    /// [`notation::state_text`] writes it), no moves.
+    pub fn board(text: &str) -> Position {
+        Position {
+            base: Base::Board(
+                Words::new(text)
+                    .all()
+                    .into_iter()
+                    .map(str::to_string)
+                    .collect(),
+            ),
+            moves: Vec::new(),
+        }
+    }
+
+    /// Parses the words after `position`.
+    pub fn parse(words: &mut Words<'_>) -> Result<Self, ProtocolError> {
+        let usage = "usage: position startpos [w|b] [moves ...] | position board <position> [moves ...] | position gnubgid <ID>[:<MatchID>] [moves ...] | position xgid <XGID> [moves ...]";
+        let base = match words.next() {
+            Some("startpos") => Base::Start(words.next_as(side).unwrap_or(Side::White)),
+            Some("board") => {
+                let board_words = words.until("moves");
+                // Accept the 24 counts comma-separated (the notation) or as 24 words.
+                let mut toks: Vec<String> = board_words.iter().map(|t| t.to_string()).collect();
+                if let Some((counts, rest)) = board_words.split_first_chunk::<24>()
+                    && !counts[0].contains(',')
+                {
+                    toks = std::iter::once(counts.join(","))
+                        .chain(rest.iter().map(|t| t.to_string()))
+                        .collect();
+                }
+                Base::Board(toks)
+            }
+            Some("gnubgid") => match words.next() {
+                Some(id) if id != "moves" => Base::GnubgId(id.to_string()),
+                _ => {
+                    return Err(ProtocolError::bad_command(
+                        "usage: position gnubgid <14-character gnubg Position ID>[:<12-character Match ID>] [moves ...]",
+                    ));
+                }
+            },
+            Some("xgid") => match words.next() {
+                Some(id) if id != "moves" => Base::Xgid(id.to_string()),
+                _ => {
+                    return Err(ProtocolError::bad_command(
+                        "usage: position xgid <XGID=...> [moves ...]",
+                    ));
+                }
+            },
+            Some(t) => {
+                return Err(ProtocolError::bad_command(format!(
+                    "{usage}; got {}",
+                    quote(t)
+                )));
+            }
+            None => return Err(ProtocolError::bad_command(usage)),
         };
-        ProtocolError::bad_value(format!("moves token {} {tok}: {}", e.index, e.reason))
-    })?;
-    if session.is_some_and(|m| m.doubled_by().is_some()) && !toks.is_empty() {
-        return Err(ProtocolError::bad_value(
-            "a double waits for its answer in that position: no moves can follow it",
-        ));
+        let moves = match words.next() {
+            None => Vec::new(),
+            Some("moves") => words.all().into_iter().map(str::to_string).collect(),
+            Some(t) => {
+                return Err(ProtocolError::bad_command(format!(
+                    "expected 'moves' after the position, got {}",
+                    quote(t)
+                )));
+            }
+        };
+        Ok(Position { base, moves })
     }
-    engine.set_state(next).map_err(setup_error)?;
-    if let Some(m) = session {
-        engine.set_session(m);
+
+    /// Applies `position` to `engine`: the base, then the moves in order;
+    /// on error nothing changes.
+    pub fn apply_to(self, engine: &mut Engine) -> Result<(), ProtocolError> {
+        let Position { base, moves } = self;
+        let variant = engine.settings().rules.variant;
+        let rules = engine.session().rules();
+        let (start, session) = match base {
+            Base::Start(side) => (GameState::start_of(variant, side), None),
+            Base::Board(toks) => (board_state(variant, &toks)?, None),
+            Base::GnubgId(id) => gnubg_state(variant, &id, rules)?,
+            Base::Xgid(x) => xgid_state(variant, &x, rules).map(|(s, m)| (s, Some(m)))?,
+        };
+        let toks: Vec<&str> = moves.iter().map(String::as_str).collect();
+        let next = notation::apply_moves(start, &engine.settings().rules, &toks).map_err(|e| {
+            let tok = if e.token.is_empty() {
+                "(end of list)".to_string()
+            } else {
+                quote(&e.token)
+            };
+            ProtocolError::bad_value(format!("moves token {} {tok}: {}", e.index, e.reason))
+        })?;
+        if session.is_some_and(|m| m.doubled_by().is_some()) && !toks.is_empty() {
+            return Err(ProtocolError::bad_value(
+                "a double waits for its answer in that position: no moves can follow it",
+            ));
+        }
+        engine.set_state(next).map_err(setup_error)?;
+        if let Some(m) = session {
+            engine.set_session(m);
+        }
+        Ok(())
     }
-    Ok(())
 }
 
-impl crate::protocol::Session {
-    /// Applies `position`. A gnubg Position ID alone reads its player on
-    /// roll as White; after `setturn p1` that player is Black.
-    pub(in crate::protocol) fn position(
-        &mut self,
-        base: Base,
-        moves: Vec<String>,
-    ) -> Result<(), ProtocolError> {
-        let bare_id = matches!(&base, Base::GnubgId(id) if !id.contains(':'));
-        apply(self.engine_mut(), base, &moves)?;
-        if bare_id && self.turn == Some(Side::Black) {
-            let to_move = self.state().to_move.opponent();
-            self.name_side_to_move(to_move)?;
+impl Verb for Position {
+    /// Also a gnubg Position ID alone reads its player on roll as White;
+    /// after `setturn p1` that player is Black.
+    fn apply(self, session: &mut Session) -> Result<Flow, ProtocolError> {
+        let bare_id = matches!(&self.base, Base::GnubgId(id) if !id.contains(':'));
+        self.apply_to(session.engine_mut())?;
+        if bare_id && session.turn == Some(Side::Black) {
+            let to_move = session.state().to_move.opponent();
+            name_side_to_move(session, to_move)?;
+        }
+        Ok(Flow::Continue)
+    }
+}
+
+impl fmt::Display for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "position {}", self.base)?;
+        if !self.moves.is_empty() {
+            f.write_str(" moves")?;
+            self.moves.iter().try_for_each(|m| write!(f, " {m}"))?;
         }
         Ok(())
     }

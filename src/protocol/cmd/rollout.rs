@@ -3,6 +3,7 @@
 //! plays `moves` names, rolled out on the engine's worker, with `info
 //! rollout` lines as it goes and a `rolloutok` line per root.
 
+use std::fmt;
 use std::time::Instant;
 
 use crate::analysis::rollout::{
@@ -10,13 +11,13 @@ use crate::analysis::rollout::{
 };
 use crate::engine::{JobKind, Ply};
 use crate::protocol::error::{ProtocolError, quote};
-use crate::protocol::parser::number;
-use crate::protocol::session::Session;
+use crate::protocol::session::{Flow, Session};
+use crate::protocol::words::Words;
 use crate::rules::Pending;
 
-use super::{Command, need_stage};
+use super::{Verb, need_stage};
 
-/// The arguments of `rollout` (and of `hint ... rollout`).
+/// The `rollout` command: its arguments (and those of `hint ... rollout`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RolloutArgs {
     /// `games N`: trials, 1..=[`crate::analysis::rollout::MAX_GAMES`].
@@ -59,9 +60,58 @@ const ROLLOUT_PLY: Ply = match Ply::new(1) {
 /// The default number of rollout games.
 pub const DEFAULT_ROLLOUT_GAMES: u32 = 1296;
 
-/// Parses the words after `rollout`.
-pub(crate) fn parse(args: &[&str]) -> Result<Command, ProtocolError> {
-    parse_options(args, false).map(Command::Rollout)
+impl RolloutArgs {
+    /// Parses the words after `rollout`.
+    pub fn parse(words: &mut Words<'_>) -> Result<Self, ProtocolError> {
+        parse_options(words, false)
+    }
+
+    /// The options after the number of games, as `hint ... rollout`
+    /// writes them: each that is not its default.
+    fn write_options(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.truncate != 0 {
+            write!(f, " truncate {}", self.truncate)?;
+        }
+        if self.ply != ROLLOUT_PLY {
+            write!(f, " ply {}", self.ply.get())?;
+        }
+        if let Some(seed) = self.seed {
+            write!(f, " seed {seed}")?;
+        }
+        if !self.luck {
+            f.write_str(" luck off")?;
+        }
+        if self.every != 0 {
+            write!(f, " every {}", self.every)?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for RolloutArgs {
+    /// `rollout games <n>`, the options that are not their defaults, then
+    /// `moves ...`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "rollout games {}", self.games)?;
+        self.write_options(f)?;
+        if let Some(moves) = &self.moves {
+            f.write_str(" moves")?;
+            for m in moves {
+                write!(f, " {m}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// What `hint ... rollout <games>` writes after its number of games.
+pub(super) struct HintOptions<'a>(pub &'a RolloutArgs);
+
+impl fmt::Display for HintOptions<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, " rollout {}", self.0.games)?;
+        self.0.write_options(f)
+    }
 }
 
 pub(super) fn check_games(games: u32) -> Result<(), ProtocolError> {
@@ -76,23 +126,24 @@ pub(super) fn check_games(games: u32) -> Result<(), ProtocolError> {
 
 /// The options of `rollout` (`in_hint`: after `hint n rollout G`, where
 /// `games` and `moves` have no place).
-pub(super) fn parse_options(args: &[&str], in_hint: bool) -> Result<RolloutArgs, ProtocolError> {
+pub(super) fn parse_options(
+    words: &mut Words<'_>,
+    in_hint: bool,
+) -> Result<RolloutArgs, ProtocolError> {
     let usage = if in_hint {
         "usage: hint [n] rollout <games> [truncate <p>] [ply <k>] [seed <s>] [luck on|off] [every <k>]"
     } else {
         "usage: rollout [games <n>] [truncate <p>] [ply <k>] [seed <s>] [luck on|off] [every <k>] [moves <play> ...]"
     };
     let mut r = RolloutArgs::default();
-    let mut i = 0;
-    while let Some(&t) = args.get(i) {
-        let value = args.get(i + 1);
+    while let Some(t) = words.next() {
         match t {
             "games" if !in_hint => {
-                r.games = number("rollout games", value)?;
+                r.games = words.number("rollout games")?;
                 check_games(r.games)?;
             }
             "truncate" => {
-                r.truncate = number("rollout truncate", value)?;
+                r.truncate = words.number("rollout truncate")?;
                 let max = crate::analysis::rollout::MAX_TRUNCATE;
                 if r.truncate > max {
                     return Err(ProtocolError::bad_value(format!(
@@ -102,7 +153,7 @@ pub(super) fn parse_options(args: &[&str], in_hint: bool) -> Result<RolloutArgs,
                 }
             }
             "ply" => {
-                let n: u8 = number("rollout ply", value)?;
+                let n: u8 = words.number("rollout ply")?;
                 r.ply = match Ply::new(n) {
                     Some(p) if n <= 2 => p,
                     _ => {
@@ -112,9 +163,9 @@ pub(super) fn parse_options(args: &[&str], in_hint: bool) -> Result<RolloutArgs,
                     }
                 };
             }
-            "seed" => r.seed = Some(number("rollout seed", value)?),
+            "seed" => r.seed = Some(words.number("rollout seed")?),
             "every" => {
-                r.every = number("rollout every", value)?;
+                r.every = words.number("rollout every")?;
                 if r.every > crate::analysis::rollout::MAX_GAMES {
                     return Err(ProtocolError::bad_value(format!(
                         "rollout every must be 0..{}, got {}",
@@ -124,7 +175,7 @@ pub(super) fn parse_options(args: &[&str], in_hint: bool) -> Result<RolloutArgs,
                 }
             }
             "luck" => {
-                r.luck = match value.copied() {
+                r.luck = match words.next() {
                     Some("on") => true,
                     Some("off") => false,
                     Some(v) => {
@@ -137,13 +188,13 @@ pub(super) fn parse_options(args: &[&str], in_hint: bool) -> Result<RolloutArgs,
                 }
             }
             "moves" if !in_hint => {
-                let words: Vec<String> = args[i + 1..].iter().map(|s| s.to_string()).collect();
-                if words.is_empty() {
+                let plays: Vec<String> = words.all().into_iter().map(str::to_string).collect();
+                if plays.is_empty() {
                     return Err(ProtocolError::bad_command(
                         "rollout moves needs at least one play",
                     ));
                 }
-                r.moves = Some(words);
+                r.moves = Some(plays);
                 return Ok(r);
             }
             _ => {
@@ -153,90 +204,94 @@ pub(super) fn parse_options(args: &[&str], in_hint: bool) -> Result<RolloutArgs,
                 )));
             }
         }
-        i += 2;
     }
     Ok(r)
 }
 
-impl Session {
-    /// What `rollout` and `hint ... rollout` play, from their arguments and
-    /// the settings.
-    pub(super) fn rollout_params(&self, a: &RolloutArgs) -> RolloutParams {
-        RolloutParams {
-            games: a.games,
-            truncate: a.truncate,
-            plies: a.ply.gnubg(),
-            seed: a.seed.unwrap_or(self.settings().seed),
-            luck: a.luck,
-            threads: self.settings().threads,
-            every: a.every,
-        }
+impl Verb for RolloutArgs {
+    fn apply(self, session: &mut Session) -> Result<Flow, ProtocolError> {
+        rollout(session, self)?;
+        Ok(Flow::Continue)
     }
+}
 
-    /// `rollout ...`: the position before the roll, or the candidate plays
-    /// `moves` names, rolled out on the worker thread.
-    pub(in crate::protocol) fn rollout(&mut self, a: RolloutArgs) -> Result<(), ProtocolError> {
-        let state = *self.state();
-        if state.result().is_some() {
-            return Err(ProtocolError::bad_state("the game is over"));
-        }
-        let opts = self.settings().rules;
-        let (roots, names) = match &a.moves {
-            None => {
-                if matches!(state.pending, Pending::Roll2 { .. } | Pending::Chain { .. }) {
-                    return Err(ProtocolError::bad_state(format!(
-                        "dice are set ({}): name the plays to roll out (rollout moves <play> ...), or use hint <n> rollout <games>",
-                        state.pending_description()
-                    )));
-                }
-                (
-                    vec![crate::analysis::rollout::before_roll_root(&state)],
-                    vec![None],
-                )
+/// What `rollout` and `hint ... rollout` play, from their arguments and
+/// `this`'s settings.
+pub(super) fn rollout_params(this: &Session, a: &RolloutArgs) -> RolloutParams {
+    RolloutParams {
+        games: a.games,
+        truncate: a.truncate,
+        plies: a.ply.gnubg(),
+        seed: a.seed.unwrap_or(this.settings().seed),
+        luck: a.luck,
+        threads: this.settings().threads,
+        every: a.every,
+    }
+}
+
+/// `rollout ...`: the position before the roll, or the candidate plays
+/// `moves` names, rolled out on `this`'s worker.
+fn rollout(this: &mut Session, a: RolloutArgs) -> Result<(), ProtocolError> {
+    let state = *this.state();
+    if state.result().is_some() {
+        return Err(ProtocolError::bad_state("the game is over"));
+    }
+    let opts = this.settings().rules;
+    let (roots, names) = match &a.moves {
+        None => {
+            if matches!(state.pending, Pending::Roll2 { .. } | Pending::Chain { .. }) {
+                return Err(ProtocolError::bad_state(format!(
+                    "dice are set ({}): name the plays to roll out (rollout moves <play> ...), or use hint <n> rollout <games>",
+                    state.pending_description()
+                )));
             }
-            Some(words) => {
-                need_stage(&state, "rollout moves")?;
-                let toks: Vec<&str> = words.iter().map(String::as_str).collect();
-                let plays = parse_plays(&state, &opts, &toks).map_err(|e| {
-                    let at = match e.index {
-                        Some(i) => format!("{i} {}", quote(toks[i - 1])),
-                        None => format!("{} (end of list)", toks.len() + 1),
-                    };
-                    ProtocolError::bad_value(format!("rollout moves token {at}: {}", e.reason))
-                })?;
-                if plays.len() > MAX_CANDIDATES {
-                    return Err(ProtocolError::bad_value(format!(
-                        "rollout compares at most {MAX_CANDIDATES} plays, got {}",
-                        plays.len()
-                    )));
-                }
-                crate::analysis::rollout::candidate_roots(&state, &plays)
+            (
+                vec![crate::analysis::rollout::before_roll_root(&state)],
+                vec![None],
+            )
+        }
+        Some(words) => {
+            need_stage(&state, "rollout moves")?;
+            let toks: Vec<&str> = words.iter().map(String::as_str).collect();
+            let plays = parse_plays(&state, &opts, &toks).map_err(|e| {
+                let at = match e.index {
+                    Some(i) => format!("{i} {}", quote(toks[i - 1])),
+                    None => format!("{} (end of list)", toks.len() + 1),
+                };
+                ProtocolError::bad_value(format!("rollout moves token {at}: {}", e.reason))
+            })?;
+            if plays.len() > MAX_CANDIDATES {
+                return Err(ProtocolError::bad_value(format!(
+                    "rollout compares at most {MAX_CANDIDATES} plays, got {}",
+                    plays.len()
+                )));
+            }
+            crate::analysis::rollout::candidate_roots(&state, &plays)
+        }
+    };
+    let params = rollout_params(this, &a);
+    let deadline = this.engine().deadline_from(Instant::now());
+    this.spawn(JobKind::Rollout, false, move |job, out| {
+        let bg = state.variant.spec().scores.triple.is_some();
+        let with_move = |s: &Stats, name: &Option<String>| {
+            let mut l = stats_fields(s, bg);
+            if let Some(n) = name {
+                l.push_str(" move ");
+                l.push_str(n);
+            }
+            l
+        };
+        let report = |stats: &[Stats]| {
+            for (s, n) in stats.iter().zip(&names) {
+                out(&format!("info rollout {}", with_move(s, n)));
             }
         };
-        let params = self.rollout_params(&a);
-        let deadline = self.engine().deadline_from(Instant::now());
-        self.spawn(JobKind::Rollout, false, move |job, out| {
-            let bg = state.variant.spec().scores.triple.is_some();
-            let with_move = |s: &Stats, name: &Option<String>| {
-                let mut l = stats_fields(s, bg);
-                if let Some(n) = name {
-                    l.push_str(" move ");
-                    l.push_str(n);
-                }
-                l
-            };
-            let report = |stats: &[Stats]| {
-                for (s, n) in stats.iter().zip(&names) {
-                    out(&format!("info rollout {}", with_move(s, n)));
-                }
-            };
-            let ro = Rollout::new(job.eval, job.rules, params);
-            let stats = ro.run(&roots, job.stop.flag(), deadline, &report);
-            stats
-                .iter()
-                .zip(&names)
-                .map(|(s, n)| format!("rolloutok {}", with_move(s, n)))
-                .collect()
-        })
-    }
+        let ro = Rollout::new(job.eval, job.rules, params);
+        let stats = ro.run(&roots, job.stop.flag(), deadline, &report);
+        stats
+            .iter()
+            .zip(&names)
+            .map(|(s, n)| format!("rolloutok {}", with_move(s, n)))
+            .collect()
+    })
 }

@@ -5,44 +5,55 @@
 //! needed) and for every later `position gnubgid` without a Match ID,
 //! until the next `setturn` or `newgame`.
 
+use std::fmt;
+
+use super::Verb;
 use crate::protocol::error::{ProtocolError, quote};
-use crate::protocol::session::Session;
+use crate::protocol::session::{Flow, Session, setup_error};
+use crate::protocol::words::Words;
 use crate::rules::Side;
 
-use super::Command;
+/// `setturn p0|p1`: the player on roll.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SetTurn(pub Side);
 
-/// Parses the words after `setturn`.
-pub(crate) fn parse(args: &[&str]) -> Result<Command, ProtocolError> {
-    match args {
-        ["p0" | "white"] => Ok(Command::SetTurn(Side::White)),
-        ["p1" | "black"] => Ok(Command::SetTurn(Side::Black)),
-        [t] => Err(ProtocolError::bad_value(format!(
-            "setturn takes p0 (White) or p1 (Black), got {}",
-            quote(t)
-        ))),
-        _ => Err(ProtocolError::bad_command("usage: setturn p0|p1")),
+impl SetTurn {
+    /// Parses the words after `setturn`.
+    pub fn parse(words: &mut Words<'_>) -> Result<Self, ProtocolError> {
+        match words.all()[..] {
+            ["p0" | "white"] => Ok(SetTurn(Side::White)),
+            ["p1" | "black"] => Ok(SetTurn(Side::Black)),
+            [t] => Err(ProtocolError::bad_value(format!(
+                "setturn takes p0 (White) or p1 (Black), got {}",
+                quote(t)
+            ))),
+            _ => Err(ProtocolError::bad_command("usage: setturn p0|p1")),
+        }
     }
 }
 
-impl Session {
-    /// Applies `setturn`.
-    pub(in crate::protocol) fn setturn(&mut self, side: Side) -> Result<(), ProtocolError> {
-        self.name_side_to_move(side)?;
-        self.turn = Some(side);
-        Ok(())
+impl Verb for SetTurn {
+    fn apply(self, session: &mut Session) -> Result<Flow, ProtocolError> {
+        name_side_to_move(session, self.0)?;
+        session.turn = Some(self.0);
+        Ok(Flow::Continue)
     }
+}
 
-    /// Names `side` the side to move in the current position.
-    pub(in crate::protocol) fn name_side_to_move(
-        &mut self,
-        side: Side,
-    ) -> Result<(), ProtocolError> {
-        let next = self.state().with_side_to_move(side);
-        if next != *self.state() {
-            self.engine_mut()
-                .set_state(next)
-                .map_err(crate::protocol::session::setup_error)?;
-        }
-        Ok(())
+impl fmt::Display for SetTurn {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self.0 {
+            Side::White => "setturn p0",
+            Side::Black => "setturn p1",
+        })
     }
+}
+
+/// Names `side` the side to move in `session`'s current position.
+pub(super) fn name_side_to_move(session: &mut Session, side: Side) -> Result<(), ProtocolError> {
+    let next = session.state().with_side_to_move(side);
+    if next != *session.state() {
+        session.engine_mut().set_state(next).map_err(setup_error)?;
+    }
+    Ok(())
 }

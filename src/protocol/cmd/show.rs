@@ -2,75 +2,91 @@
 //! and bar checkers, gnubg's and XG's texts where they describe the game,
 //! the pending roll or stage, the result, then `showok`.
 
+use super::{Verb, bare_word};
 use crate::cube::CubeOwner;
 use crate::notation::{side_text, state_text, white_view};
-use crate::protocol::session::Session;
+use crate::protocol::error::ProtocolError;
+use crate::protocol::session::{Flow, Session};
 use crate::rules::{GameState, Pending, Side, Variant};
 
-impl Session {
-    /// Answers `show`.
-    pub(in crate::protocol) fn show(&self) {
-        let s = self.state();
-        for l in board_lines(s) {
-            self.say(&l);
-        }
-        self.say(&format!("position {}", state_text(s)));
-        let (w, b) = match s.to_move {
-            Side::White => (s.pos.own, s.pos.opp),
-            Side::Black => (s.pos.opp, s.pos.own),
-        };
-        self.say(&format!("tomove {}", side_text(s.to_move)));
-        self.say(&format!("pips white {} black {}", w.pips(), b.pips()));
-        self.say(&format!("off white {} black {}", w.off(), b.off()));
-        // Gul bara's lines stay as they always were; the other games add
-        // their name (and the bar in the hitting games).
-        if s.variant.spec().landing.has_bar() {
-            self.say(&format!("bar white {} black {}", w.bar(), b.bar()));
-        }
-        if let Some((gnubgid, xgid)) = id_texts(s, self.engine().session()) {
-            self.say(&format!("gnubgid {gnubgid}"));
-            self.say(&format!("xgid {xgid}"));
-        }
-        if s.variant != Variant::default() {
-            self.say(&format!("variant {}", s.variant));
-        }
-        self.say(&format!("rolls white {} black {}", s.rolls[0], s.rolls[1]));
-        let pending = match s.pending {
-            Pending::Roll => "roll".to_string(),
-            Pending::Roll2 { d1, d2 } => format!("dice {d1}{d2}"),
-            Pending::Chain { die, first: true } => format!("dice {die}{die} escalating"),
-            Pending::Chain { die, first: false } => format!("chain {die}"),
-            Pending::Remainder { die, count } => format!("remainder {die}x{count}"),
-        };
-        self.say(&format!("pending {pending}"));
-        if let Some(r) = s.result() {
-            match r.winner {
-                Some(side) => self.say(&format!(
-                    "result winner {} points {}",
-                    side_text(side),
-                    r.points
-                )),
-                // Both mothers pinned (the pinning games) is a draw.
-                None if s.pos.mothers().is_some() => self.say("result draw points 0"),
-                None => self.say("result stuck points 0"),
-            }
-        }
-        let session = self.engine().session();
-        if *session != crate::engine::default_session(s.variant) {
-            self.say(&session_line(session));
-        }
-        if let Some(r) = self.engine().rotation() {
-            self.say(&format!(
-                "rotation {} game {}",
-                crate::rules::Variant::list_text(&r.games),
-                r.played + 1
-            ));
-            if !r.winner_starts {
-                self.say("rotation starter throw");
-            }
-        }
-        self.say("showok");
+bare_word!(
+    /// `show`: the board and the state, then `showok`.
+    Show = "show"
+);
+
+impl Verb for Show {
+    fn read_only(&self) -> bool {
+        true
     }
+
+    fn apply(self, session: &mut Session) -> Result<Flow, ProtocolError> {
+        show(session);
+        Ok(Flow::Continue)
+    }
+}
+
+/// Writes `show`'s lines.
+fn show(this: &Session) {
+    let s = this.state();
+    for l in board_lines(s) {
+        this.say(&l);
+    }
+    this.say(&format!("position {}", state_text(s)));
+    let (w, b) = match s.to_move {
+        Side::White => (s.pos.own, s.pos.opp),
+        Side::Black => (s.pos.opp, s.pos.own),
+    };
+    this.say(&format!("tomove {}", side_text(s.to_move)));
+    this.say(&format!("pips white {} black {}", w.pips(), b.pips()));
+    this.say(&format!("off white {} black {}", w.off(), b.off()));
+    // Gul bara's lines stay as they always were; the other games add
+    // their name (and the bar in the hitting games).
+    if s.variant.spec().landing.has_bar() {
+        this.say(&format!("bar white {} black {}", w.bar(), b.bar()));
+    }
+    if let Some((gnubgid, xgid)) = id_texts(s, this.engine().session()) {
+        this.say(&format!("gnubgid {gnubgid}"));
+        this.say(&format!("xgid {xgid}"));
+    }
+    if s.variant != Variant::default() {
+        this.say(&format!("variant {}", s.variant));
+    }
+    this.say(&format!("rolls white {} black {}", s.rolls[0], s.rolls[1]));
+    let pending = match s.pending {
+        Pending::Roll => "roll".to_string(),
+        Pending::Roll2 { d1, d2 } => format!("dice {d1}{d2}"),
+        Pending::Chain { die, first: true } => format!("dice {die}{die} escalating"),
+        Pending::Chain { die, first: false } => format!("chain {die}"),
+        Pending::Remainder { die, count } => format!("remainder {die}x{count}"),
+    };
+    this.say(&format!("pending {pending}"));
+    if let Some(r) = s.result() {
+        match r.winner {
+            Some(side) => this.say(&format!(
+                "result winner {} points {}",
+                side_text(side),
+                r.points
+            )),
+            // Both mothers pinned (the pinning games) is a draw.
+            None if s.pos.mothers().is_some() => this.say("result draw points 0"),
+            None => this.say("result stuck points 0"),
+        }
+    }
+    let session = this.engine().session();
+    if *session != crate::engine::default_session(s.variant) {
+        this.say(&session_line(session));
+    }
+    if let Some(r) = this.engine().rotation() {
+        this.say(&format!(
+            "rotation {} game {}",
+            crate::rules::Variant::list_text(&r.games),
+            r.played + 1
+        ));
+        if !r.winner_starts {
+            this.say("rotation starter throw");
+        }
+    }
+    this.say("showok");
 }
 
 /// gnubg's Position and Match IDs (`<PositionID>:<MatchID>`) and eXtreme

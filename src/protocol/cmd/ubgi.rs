@@ -6,39 +6,51 @@
 //!   names first, then every key), then `ubgiok`;
 //! - UBGI draft 0.01: name, author and version, then `readyok`.
 
+use super::keys::say_keys;
+use super::{Verb, bare_word};
 use crate::protocol::Dialect;
 use crate::protocol::dialect::{DETERMINISTIC, V01_OPTIONS};
-use crate::protocol::session::{Session, id_name};
+use crate::protocol::error::ProtocolError;
+use crate::protocol::session::{Flow, Session, id_name};
 use crate::protocol::settings::{KeyDef, KeyKind, Settings};
 
 const AUTHOR: &str = "id author the gulbara developers";
 
-impl Session {
-    /// Answers `ubgi`.
-    pub(in crate::protocol) fn ubgi(&self) {
-        match self.dialect() {
+bare_word!(
+    /// `ubgi`: the handshake.
+    Ubgi = "ubgi"
+);
+
+impl Verb for Ubgi {
+    fn read_only(&self) -> bool {
+        true
+    }
+
+    fn apply(self, s: &mut Session) -> Result<Flow, ProtocolError> {
+        match s.dialect() {
             Dialect::Native => {
-                self.say(&id_name());
-                self.say(AUTHOR);
-                self.say("proto 0.2");
-                self.keys();
-                self.say("ubgiok");
+                s.say(&id_name());
+                s.say(AUTHOR);
+                s.say("proto 0.2");
+                say_keys(s);
+                s.say("ubgiok");
             }
             Dialect::UbgiV01 => {
-                self.say(&id_name());
-                self.say(AUTHOR);
-                for line in option_lines(self.settings()) {
-                    self.say(&line);
+                s.say(&id_name());
+                s.say(AUTHOR);
+                for line in option_lines(s.settings()) {
+                    s.say(&line);
                 }
-                self.say("ubgiok");
+                s.say("ubgiok");
             }
             Dialect::UbgiDraft => {
-                self.say("id name gulbara");
-                self.say(AUTHOR);
-                self.say(&format!("id version {}", env!("CARGO_PKG_VERSION")));
-                self.say("readyok");
+                s.say("id name gulbara");
+                s.say(AUTHOR);
+                s.say(&format!("id version {}", env!("CARGO_PKG_VERSION")));
+                s.say("readyok");
             }
         }
+        Ok(Flow::Continue)
     }
 }
 

@@ -16,7 +16,9 @@ use crate::engine::settings::EvalMode;
 use crate::engine::{Engine, EngineConfig, FileAccess, Ply, Setting};
 use crate::eval::Probs;
 use crate::notation::{play_text_at, state_text};
-use crate::protocol::cmd::{Base, Command, NewSession, apply_setup};
+use crate::protocol::cmd::{
+    Base, Command, Dice, Double, NewSession, Position, Set, SetCube, SetScore, apply_setup,
+};
 use crate::protocol::{ErrorCode, ProtocolError};
 use crate::rules::{GameState, Pending, Side, StageGen, Step, Variant};
 use crate::search::{Candidate, Search};
@@ -310,20 +312,14 @@ pub fn setup(req: &ApiRequest, caps: &Caps) -> Result<Engine, ApiError> {
     };
     set(
         &mut engine,
-        Command::Set {
-            key: "game.variant".into(),
-            value: variant.to_string(),
-        },
+        Command::Set(Set::new("game.variant", variant.to_string())),
         "bad_value",
     )?;
     for (k, v) in &req.rules {
         let value = rule_value(k, v)?;
         set(
             &mut engine,
-            Command::Set {
-                key: format!("rules.{k}"),
-                value,
-            },
+            Command::Set(Set::new(format!("rules.{k}"), value)),
             "bad_value",
         )?;
     }
@@ -358,10 +354,10 @@ pub fn setup(req: &ApiRequest, caps: &Caps) -> Result<Engine, ApiError> {
     };
     set(
         &mut engine,
-        Command::Position {
+        Command::Position(Position {
             base,
             moves: req.moves.clone(),
-        },
+        }),
         "bad_position",
     )
     .map_err(|e| match e.code {
@@ -369,11 +365,15 @@ pub fn setup(req: &ApiRequest, caps: &Caps) -> Result<Engine, ApiError> {
         _ => e,
     })?;
     if req.session.as_ref().is_some_and(|s| s.doubled) {
-        set(&mut engine, Command::Double, "bad_value")?;
+        set(&mut engine, Command::Double(Double), "bad_value")?;
     }
     if let Some(d) = &req.dice {
         let (a, b) = parse_dice(d)?;
-        set(&mut engine, Command::Dice(a, b), "bad_value")?;
+        set(
+            &mut engine,
+            Command::Dice(Dice { d1: a, d2: b }),
+            "bad_value",
+        )?;
     }
     Ok(engine)
 }
@@ -408,11 +408,11 @@ fn session_setup(engine: &mut Engine, s: &SessionIn) -> Result<(), ApiError> {
         let [white, black] = s.score.unwrap_or([0, 0]);
         apply_setup(
             engine,
-            Command::SetScore {
+            Command::SetScore(SetScore {
                 white,
                 black,
                 crawford: s.crawford,
-            },
+            }),
         )
         .map_err(err)?;
     }
@@ -433,10 +433,10 @@ fn session_setup(engine: &mut Engine, s: &SessionIn) -> Result<(), ApiError> {
         };
         apply_setup(
             engine,
-            Command::SetCube {
+            Command::SetCube(SetCube {
                 value: s.cube.unwrap_or(1),
                 owner,
-            },
+            }),
         )
         .map_err(err)?;
     }
