@@ -29,7 +29,7 @@ pub struct MetArgs {
 /// Runs `met`: measures the rates, prints the table.
 pub fn run(a: MetArgs) -> anyhow::Result<()> {
     anyhow::ensure!(a.games >= 2, "--games must be at least 2");
-    let rates = crate::analysis::met_rates::measure(a.variant, a.games, a.seed, a.jobs);
+    let rates = crate::matchplay::met_rates::measure(a.variant, a.games, a.seed, a.jobs);
     let table = crate::cube::generate::cubeless_table(usize::from(a.length), &rates);
     print!(
         "{}",

@@ -1,7 +1,7 @@
 //! Match equity tables for the games that have no published one, from the
 //! game's own results: how often a game ends in a gammon (mars) or a
 //! backgammon when the shipped network plays itself (measured by
-//! `crate::analysis::met_rates`, which runs the matches), then the match
+//! `crate::matchplay::met_rates`, which runs the matches), then the match
 //! recursion over those results.
 //!
 //! These tables are for matches played without the cube (the Gul bara and

@@ -1,5 +1,7 @@
 //! A client for one engine that speaks the gulbara protocol: a spawned
-//! process (stdin/stdout) or a TCP connection (`tcp://host:port`).
+//! process (stdin/stdout) or a TCP connection (`tcp://host:port`). Its
+//! lines are the protocol's command values written out
+//! ([`crate::protocol::cmd`]), so client and server share one grammar.
 
 use std::io::{BufRead, BufReader, ErrorKind, Write};
 use std::net::{Shutdown, TcpStream};
@@ -11,6 +13,10 @@ use crate::cube::CubeAnswer;
 use crate::cube::{MatchState, SessionKind, SessionRules};
 use crate::game::{CubeRequest, Player, PlayerFault, Turn, TurnRequest};
 use crate::notation;
+use crate::protocol::cmd::{
+    Command as ProtocolCommand, Dice, Double, Go, IsReady, NewSession, Position, Quit, Set,
+    SetCube, SetScore, Ubgi,
+};
 use crate::rules::Side;
 
 /// The longest line (without its line ending) an engine may write; a longer
@@ -274,19 +280,24 @@ impl ExternalEngine {
                 chatter: Vec::new(),
             }
         };
-        engine.send("ubgi")?;
+        engine.send_command(Ubgi)?;
         engine.expect(|l| l == "ubgiok", timeout)?;
         // The match's game and rules first: an option such as
         // `engine.weights` is checked against the game being played.
         for (k, v) in extra.iter().chain(&spec.options) {
-            engine.send(&format!("set {k} {v}"))?;
+            engine.send_command(Set::new(k, v))?;
         }
-        engine.send("isready")?;
+        engine.send_command(IsReady)?;
         let answer = engine.expect(|l| l == "readyok" || l.starts_with("error "), timeout)?;
         if answer.starts_with("error ") {
             return Err(EngineError::Protocol(answer));
         }
         Ok(engine)
+    }
+
+    /// Sends one command, as its protocol line.
+    pub fn send_command(&mut self, cmd: impl Into<ProtocolCommand>) -> Result<(), EngineError> {
+        self.send(&cmd.into().to_string())
     }
 
     /// Sends one line.
@@ -346,11 +357,11 @@ impl ExternalEngine {
         timeout: Duration,
     ) -> Result<Vec<String>, EngineError> {
         self.chatter.clear();
-        self.send(&format!("position board {position}"))?;
-        if let Some((a, b)) = dice {
-            self.send(&format!("dice {a} {b}"))?;
+        self.send_command(Position::board(position))?;
+        if let Some((d1, d2)) = dice {
+            self.send_command(Dice { d1, d2 })?;
         }
-        self.send("go")?;
+        self.send_command(Go::default())?;
         let line = self.expect(|l| l.starts_with("bestmove"), timeout)?;
         Ok(line
             .split_whitespace()
@@ -369,11 +380,11 @@ impl ExternalEngine {
         timeout: Duration,
     ) -> Result<String, EngineError> {
         self.chatter.clear();
-        self.send(&format!("position board {position}"))?;
+        self.send_command(Position::board(position))?;
         if answering {
-            self.send("double")?;
+            self.send_command(Double)?;
         }
-        self.send("go cube")?;
+        self.send_command(Go::cube())?;
         let line = self.expect(|l| l.starts_with("bestcube"), timeout)?;
         Ok(line
             .split_whitespace()
@@ -384,7 +395,7 @@ impl ExternalEngine {
 
     /// Says goodbye and reaps the process.
     pub fn quit(mut self) {
-        let _ = self.send("quit");
+        let _ = self.send_command(Quit);
         if let Link::Process(child, _) = &mut self.link {
             let deadline = Instant::now() + Duration::from_millis(500);
             while Instant::now() < deadline {
@@ -558,6 +569,133 @@ mod tests {
         assert!(rx.recv_timeout(Duration::from_secs(30)).is_err());
     }
 
+    /// A fake engine on a TCP port: it answers the handshake, `go` and
+    /// `go cube`, and hands back every line it was sent, up to `quit`.
+    fn fake_engine() -> (String, std::thread::JoinHandle<Vec<String>>) {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("a port");
+        let addr = listener.local_addr().expect("its address");
+        let server = std::thread::spawn(move || {
+            let (stream, _) = listener.accept().expect("the client");
+            let mut out = stream.try_clone().expect("a writer");
+            let mut got = Vec::new();
+            for line in BufReader::new(stream).lines() {
+                let line = line.expect("a line");
+                let answer = match line.as_str() {
+                    "ubgi" => Some("ubgiok"),
+                    "isready" => Some("readyok"),
+                    "go" => Some("bestmove 24/18 13/8"),
+                    "go cube" => Some("bestcube take"),
+                    _ => None,
+                };
+                let quit = line == "quit";
+                got.push(line);
+                if let Some(a) = answer {
+                    writeln!(out, "{a}").expect("an answer");
+                }
+                if quit {
+                    break;
+                }
+            }
+            got
+        });
+        (format!("tcp://{addr}"), server)
+    }
+
+    #[test]
+    fn the_client_sends_the_protocols_lines() {
+        let (cmd, server) = fake_engine();
+        let spec = EngineSpec {
+            cmd,
+            name: "fake".into(),
+            options: vec![("engine.ply".into(), "1".into())],
+        };
+        let extra = [("game.variant".to_string(), "backgammon".to_string())];
+        let timeout = Duration::from_secs(30);
+        let mut e = ExternalEngine::start(&spec, &extra, timeout).expect("the handshake");
+        let start =
+            crate::rules::GameState::start_of(crate::rules::Variant::Backgammon, Side::White);
+        let text = notation::state_text(&start);
+        assert_eq!(
+            e.best_move(&text, Some((6, 5)), timeout).expect("a move"),
+            ["24/18", "13/8"]
+        );
+        assert_eq!(
+            e.best_cube(&text, true, timeout).expect("an answer"),
+            "take"
+        );
+        e.quit();
+        let position = format!("position board {text}");
+        assert_eq!(
+            server.join().expect("the fake engine"),
+            [
+                "ubgi",
+                "set game.variant backgammon",
+                "set engine.ply 1",
+                "isready",
+                &position,
+                "dice 6 5",
+                "go",
+                &position,
+                "double",
+                "go cube",
+                "quit"
+            ]
+        );
+    }
+
+    #[test]
+    fn sessions_are_told_in_the_protocols_words() {
+        let rules = SessionRules {
+            cube: true,
+            jacoby: true,
+            beavers: false,
+            crawford: true,
+        };
+        let money = MatchState::money(rules);
+        assert_eq!(
+            NewSession::of(&money).to_string(),
+            "newsession type money jacoby on beavers off cube on"
+        );
+        // Jacoby is money play's: a match is not told it.
+        let match_rules = SessionRules {
+            cube: false,
+            jacoby: false,
+            ..rules
+        };
+        let m = MatchState::match_to(5, match_rules).expect("a match");
+        assert_eq!(
+            NewSession::of(&m).to_string(),
+            "newsession type match length 5 crawford on cube off"
+        );
+        let score = SetScore {
+            white: 4,
+            black: 2,
+            crawford: Some(true),
+        };
+        assert_eq!(score.to_string(), "setscore 4 2 crawford");
+        let cube = SetCube {
+            value: 2,
+            owner: crate::cube::CubeOwner::Side(Side::Black),
+        };
+        assert_eq!(cube.to_string(), "setcube value 2 owner black");
+        // Each reads back as the session it announces.
+        for line in [
+            NewSession::of(&money).to_string(),
+            NewSession::of(&m).to_string(),
+        ] {
+            let back = crate::protocol::parse_command(&line).expect("a command");
+            let mut engine = crate::engine::Engine::with_config(Default::default());
+            crate::protocol::apply_setup(&mut engine, back).expect("applied");
+            let told = engine.session();
+            let want = if line.contains("money") { &money } else { &m };
+            assert_eq!(
+                (told.kind(), told.rules()),
+                (want.kind(), want.rules()),
+                "{line}"
+            );
+        }
+    }
+
     #[test]
     fn shell_words_honour_quotes() {
         assert_eq!(shell_words("a 'b c' \"d\"  e"), vec!["a", "b c", "d", "e"]);
@@ -605,31 +743,25 @@ impl TextPlayer {
         let failed = |e: EngineError| PlayerFault::Failed(Box::new(e));
         let key = (session.kind(), session.rules());
         if self.announced != Some(key) {
-            engine.send(&newsession_line(session)).map_err(failed)?;
+            engine
+                .send_command(NewSession::of(session))
+                .map_err(failed)?;
             self.announced = Some(key);
         }
         if let SessionKind::Match { .. } = session.kind() {
-            let crawford = if session.is_crawford() {
-                "crawford"
-            } else {
-                "postcrawford"
+            let score = SetScore {
+                white: session.score(Side::White),
+                black: session.score(Side::Black),
+                crawford: Some(session.is_crawford()),
             };
-            engine
-                .send(&format!(
-                    "setscore {} {} {crawford}",
-                    session.score(Side::White),
-                    session.score(Side::Black)
-                ))
-                .map_err(failed)?;
+            engine.send_command(score).map_err(failed)?;
         }
         if session.rules().cube {
-            engine
-                .send(&format!(
-                    "setcube value {} owner {}",
-                    session.cube(),
-                    session.owner()
-                ))
-                .map_err(failed)?;
+            let cube = SetCube {
+                value: session.cube(),
+                owner: session.owner(),
+            };
+            engine.send_command(cube).map_err(failed)?;
         }
         Ok(engine)
     }
@@ -642,25 +774,6 @@ impl TextPlayer {
         self.engine_in(ask.session)?
             .best_cube(&position, answering, timeout)
             .map_err(|e| PlayerFault::Failed(Box::new(e)))
-    }
-}
-
-/// The `newsession` line of `session`'s kind and rules.
-pub fn newsession_line(session: &MatchState) -> String {
-    let on = |b: bool| if b { "on" } else { "off" };
-    let r = session.rules();
-    match session.kind() {
-        SessionKind::Money => format!(
-            "newsession type money jacoby {} beavers {} cube {}",
-            on(r.jacoby),
-            on(r.beavers),
-            on(r.cube)
-        ),
-        SessionKind::Match { length } => format!(
-            "newsession type match length {length} crawford {} cube {}",
-            on(r.crawford),
-            on(r.cube)
-        ),
     }
 }
 

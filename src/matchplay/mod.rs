@@ -1,9 +1,11 @@
 //! Engine-vs-engine matches: mirrored dice pairs, a referee built on the
 //! rules core, forfeits for crashes, timeouts and illegal moves, luck
-//! adjustment, SPRT, records.
+//! adjustment, SPRT, records, and the result rates a match equity table is
+//! made from ([`met_rates`]).
 
 pub mod builtin;
 pub mod engine;
+pub mod met_rates;
 mod records;
 pub mod report;
 pub mod rule_args;

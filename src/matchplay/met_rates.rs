@@ -3,9 +3,9 @@
 //! won by a gammon (mars) or a backgammon is counted
 //! ([`crate::cube::generate`] turns the rates into the table).
 
+use super::engine::EngineSpec;
+use super::{MatchConfig, run_match};
 use crate::cube::generate::Rates;
-use crate::matchplay::engine::EngineSpec;
-use crate::matchplay::{MatchConfig, run_match};
 use crate::rules::{RuleOptions, Variant};
 
 /// Measures `variant`'s result rates over `games` games of the shipped
