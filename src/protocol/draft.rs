@@ -61,59 +61,57 @@ fn answer_text(a: &BoardAnswer) -> String {
     }
 }
 
-impl Session {
-    /// Answers one draft board request with its one line.
-    pub(in crate::protocol) fn draft_request(
-        &mut self,
-        board: BoardLine<'_>,
-    ) -> Result<(), ProtocolError> {
-        let variant = self.settings().rules.variant;
-        let reply = match board {
-            BoardLine::Fibs(line) => {
-                let req =
-                    fibs::parse_fibs(line).map_err(|e| ProtocolError::bad_value(e.to_string()))?;
-                let a = board_answer::answer(self.engine_mut(), variant, &req)
-                    .map_err(|e| ProtocolError::bad_value(e.to_string()))?;
-                answer_text(&a)
+/// Answers one draft board request with its one line.
+pub(in crate::protocol) fn answer_request(
+    session: &mut Session,
+    board: BoardLine<'_>,
+) -> Result<(), ProtocolError> {
+    let variant = session.settings().rules.variant;
+    let reply = match board {
+        BoardLine::Fibs(line) => {
+            let req =
+                fibs::parse_fibs(line).map_err(|e| ProtocolError::bad_value(e.to_string()))?;
+            let a = board_answer::answer(session.engine_mut(), variant, &req)
+                .map_err(|e| ProtocolError::bad_value(e.to_string()))?;
+            answer_text(&a)
+        }
+        BoardLine::Xgid(x) => {
+            Position {
+                base: Base::Xgid(x.to_string()),
+                moves: Vec::new(),
             }
-            BoardLine::Xgid(x) => {
-                Position {
-                    base: Base::Xgid(x.to_string()),
-                    moves: Vec::new(),
-                }
-                .apply_to(self.engine_mut())?;
-                answer_text(&self.xgid_answer()?)
-            }
-        };
-        self.say(&reply);
-        Ok(())
-    }
+            .apply_to(session.engine_mut())?;
+            answer_text(&xgid_answer(session)?)
+        }
+    };
+    session.say(&reply);
+    Ok(())
+}
 
-    /// The best action in the position an XGID set: the answer to a
-    /// double waiting, the play of the dice, or the cube before the roll.
-    fn xgid_answer(&self) -> Result<BoardAnswer, ProtocolError> {
-        let engine = self.engine();
-        let busy = |e: crate::engine::SearchError| ProtocolError::bad_state(e.to_string());
-        let state = *engine.state();
-        if engine.session().doubled_by().is_some() {
-            // The doubler is to move; its decision's answer is ours.
-            let d = engine.cube_decision_now().map_err(busy)?;
-            return Ok(match d.map(|d| d.action.answer()) {
-                Some("drop") => BoardAnswer::Drop,
-                _ => BoardAnswer::Take,
-            });
-        }
-        if state.stage_dice().is_some() {
-            let ranked = engine.best_turns_now().map_err(busy)?;
-            let steps = ranked.first().map(|c| c.steps.clone()).unwrap_or_default();
-            return Ok(BoardAnswer::Play { from: state, steps });
-        }
+/// The best action in the position an XGID set: the answer to a
+/// double waiting, the play of the dice, or the cube before the roll.
+fn xgid_answer(session: &Session) -> Result<BoardAnswer, ProtocolError> {
+    let engine = session.engine();
+    let busy = |e: crate::engine::SearchError| ProtocolError::bad_state(e.to_string());
+    let state = *engine.state();
+    if engine.session().doubled_by().is_some() {
+        // The doubler is to move; its decision's answer is ours.
         let d = engine.cube_decision_now().map_err(busy)?;
-        Ok(match d {
-            Some(d) if d.action.doubles() => BoardAnswer::Double,
-            _ => BoardAnswer::Roll,
-        })
+        return Ok(match d.map(|d| d.action.answer()) {
+            Some("drop") => BoardAnswer::Drop,
+            _ => BoardAnswer::Take,
+        });
     }
+    if state.stage_dice().is_some() {
+        let ranked = engine.best_turns_now().map_err(busy)?;
+        let steps = ranked.first().map(|c| c.steps.clone()).unwrap_or_default();
+        return Ok(BoardAnswer::Play { from: state, steps });
+    }
+    let d = engine.cube_decision_now().map_err(busy)?;
+    Ok(match d {
+        Some(d) if d.action.doubles() => BoardAnswer::Double,
+        _ => BoardAnswer::Roll,
+    })
 }
 
 #[cfg(test)]

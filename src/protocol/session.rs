@@ -204,7 +204,7 @@ impl Session {
         if self.dialect == Dialect::UbgiDraft
             && let Some(board) = draft::board_line(line)
         {
-            if let Err(e) = self.draft_request(board) {
+            if let Err(e) = draft::answer_request(self, board) {
                 self.error(&e);
             }
             return Flow::Continue;
