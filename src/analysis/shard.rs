@@ -199,16 +199,21 @@ impl RolloutShard {
         self.stats()
             .iter()
             .zip(&self.names)
-            .map(|(s, n)| {
-                let mut l = format!("rolloutok {}", stats_fields(s, bg));
-                if let Some(n) = n {
-                    l.push_str(" move ");
-                    l.push_str(n);
-                }
-                l
-            })
+            .map(|(s, n)| format!("rolloutok {}", root_fields(s, bg, n.as_deref())))
             .collect()
     }
+}
+
+/// A root's figures as the protocol's `rollout` writes them after
+/// `info rollout` and `rolloutok`: the stats' fields (with the
+/// backgammons when `bg`), then `move <play>` for a named play.
+pub fn root_fields(s: &Stats, bg: bool, name: Option<&str>) -> String {
+    let mut l = stats_fields(s, bg);
+    if let Some(n) = name {
+        l.push_str(" move ");
+        l.push_str(n);
+    }
+    l
 }
 
 /// Combines the shards of one rollout, checking they are one job's, each

@@ -6,6 +6,7 @@ use std::fmt;
 use std::time::Instant;
 
 use crate::analysis::rollout::{Rollout, Root, Stats, stats_fields};
+use crate::analysis::shard::root_fields;
 use crate::engine::JobKind;
 use crate::notation::play_text_at;
 use crate::protocol::error::{ProtocolError, quote};
@@ -182,7 +183,7 @@ fn hint_rollout(
         let bg = state.variant.spec().scores.triple.is_some();
         let report = |stats: &[Stats]| {
             for (s, n) in stats.iter().zip(&names) {
-                out(&format!("info rollout {} move {n}", stats_fields(s, bg)));
+                out(&format!("info rollout {}", root_fields(s, bg, Some(n))));
             }
         };
         let ro = Rollout::new(job.eval, job.rules, params);

@@ -6,9 +6,8 @@
 use std::fmt;
 use std::time::Instant;
 
-use crate::analysis::rollout::{
-    MAX_CANDIDATES, Rollout, RolloutParams, Stats, parse_plays, stats_fields,
-};
+use crate::analysis::rollout::{MAX_CANDIDATES, Rollout, RolloutParams, Stats, parse_plays};
+use crate::analysis::shard::root_fields;
 use crate::engine::{JobKind, Ply};
 use crate::protocol::error::{ProtocolError, quote};
 use crate::protocol::session::{Flow, Session};
@@ -273,14 +272,7 @@ fn rollout(this: &mut Session, a: RolloutArgs) -> Result<(), ProtocolError> {
     let deadline = this.engine().deadline_from(Instant::now());
     this.spawn(JobKind::Rollout, false, move |job, out| {
         let bg = state.variant.spec().scores.triple.is_some();
-        let with_move = |s: &Stats, name: &Option<String>| {
-            let mut l = stats_fields(s, bg);
-            if let Some(n) = name {
-                l.push_str(" move ");
-                l.push_str(n);
-            }
-            l
-        };
+        let with_move = |s: &Stats, name: &Option<String>| root_fields(s, bg, name.as_deref());
         let report = |stats: &[Stats]| {
             for (s, n) in stats.iter().zip(&names) {
                 out(&format!("info rollout {}", with_move(s, n)));
