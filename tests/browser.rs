@@ -3179,3 +3179,69 @@ async fn same_as_analyse(page: &Page) {
         "the cube decisions against `gulbara analyse`"
     );
 }
+
+/// The board knows the games from the engine's `variants` answer, asked on
+/// connect: its choice of game lists the engine's games in the engine's
+/// order and names, and the rule settings mark each game's default from it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs chromium and chromium-driver (apt-get install -y chromium chromium-driver); run with --include-ignored"]
+async fn the_games_come_from_the_engine() {
+    let (browser, driver) = tools();
+    let page = Page::open("variants", &browser, &driver).await;
+    let log = page.js("window.gulbara.log()").await;
+    assert!(
+        log.as_array()
+            .unwrap()
+            .iter()
+            .any(|l| l.as_str() == Some("> variants")),
+        "the page asks the engine for its games"
+    );
+    // The engine's own answer, over a pipe.
+    let mut engine = Command::new(bin())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("start gulbara");
+    {
+        use std::io::Write;
+        let mut stdin = engine.stdin.take().unwrap();
+        stdin.write_all(b"variants\nquit\n").unwrap();
+    }
+    let out = engine.wait_with_output().expect("gulbara's answer");
+    let text = String::from_utf8(out.stdout).unwrap();
+    let want: Vec<String> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("variant "))
+        .map(|l| {
+            let name = l.split(' ').next().unwrap();
+            let display = l.split_once(" display ").unwrap().1;
+            format!("{name}|{display}")
+        })
+        .collect();
+    assert_eq!(want.len(), 9, "{text}");
+    let shown = page
+        .js("[...document.getElementById('variant').options].map((o) => `${o.value}|${o.textContent}`)")
+        .await;
+    assert_eq!(shown, json!(want));
+    // Gul bara's defaults, from its `option` lines, marked in the settings.
+    let default = |key: &str| {
+        format!(
+            "[...document.getElementById('opt-{key}').options].filter((o) => o.textContent.endsWith(' (default)')).map((o) => o.value)"
+        )
+    };
+    assert_eq!(
+        page.js(&default("rules.remainder")).await,
+        json!(["opponent"])
+    );
+    assert_eq!(page.js(&default("rules.opening")).await, json!(["single"]));
+    // Long nardy's opening defaults to the winner rolling afresh.
+    page.choose_variant("long_nardy").await;
+    assert_eq!(page.js(&default("rules.opening")).await, json!(["reroll"]));
+    assert_eq!(
+        page.js("document.getElementById('gulbara-facts').hidden")
+            .await,
+        json!(true)
+    );
+    page.no_errors().await;
+    page.close().await;
+}

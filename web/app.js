@@ -187,27 +187,67 @@ class Engine {
 
 let S = null; // the page's state, set by newState()
 
-/** What the board needs to know of each game (the engine's variant table
- *  says the rest): its name, whether the sides run towards each other
- *  (`opposite`), whether a blot landed on is hit to the bar (`hitting`) or
- *  pinned (`pinning`), and what a double win is called. */
-const GAMES = {
-  gulbara: { name: 'Gul bara', gammon: false },
-  long_nardy: { name: 'Long nardy', gammon: false },
-  short_nardy: { name: 'Short nardy', opposite: true, hitting: true, gammon: false },
-  backgammon: { name: 'Backgammon', opposite: true, hitting: true, gammon: true },
-  fevga: { name: 'Fevga', gammon: false },
-  portes: { name: 'Portes', opposite: true, hitting: true, gammon: true },
-  tabla: { name: 'Tabla', opposite: true, hitting: true, gammon: true },
-  plakoto: { name: 'Plakoto', opposite: true, pinning: true, gammon: false },
-  tapa: { name: 'Tapa', opposite: true, pinning: true, gammon: false },
-};
+/** What the board needs to know of each game, from the engine's variant
+ *  table (`variants`, asked once on connect): its name (`display`), which
+ *  way the sides run (`direction`), what landing on a lone checker does
+ *  (`landing`: blocked, hit or pin), what a double win is called
+ *  (`doublewin`), whether doublets escalate, the default cube, whether
+ *  gnubg's formats describe it, and its `rules.*` options with their
+ *  values and defaults. Filled in place by `loadVariants`. */
+const GAMES = {};
+/** Each game's name for people, by its protocol name (filled with GAMES). */
+const VARIANT_NAMES = {};
+
+/** `variant ...` and `option ...` lines of `variants` into GAMES. */
+function parseVariants(lines) {
+  const games = {};
+  for (const l of lines) {
+    const t = l.split(' ');
+    if (t[0] === 'variant') {
+      const at = t.indexOf('display');
+      const g = { name: t.slice(at + 1).join(' '), options: [] };
+      for (let i = 2; i < at; i += 2) g[t[i]] = t[i + 1];
+      games[t[1]] = g;
+    } else if (t[0] === 'option' && games[t[1]]) {
+      const o = { key: t[2], type: t[3], default: t[5] };
+      if (o.type === 'enum') o.values = t[4].split('|');
+      else if (o.type === 'int') [o.lo, o.hi] = t[4].split('..').map(Number);
+      games[t[1]].options.push(o);
+    }
+  }
+  return games;
+}
+
+/** Asks the engine what its games are (once a connection is open). */
+async function loadVariants() {
+  const lines = await engine.request(['variants'], (l) => l === 'variantsok' || l.startsWith('error '));
+  const games = parseVariants(lines);
+  if (!Object.keys(games).length) throw new Error(lines[lines.length - 1] || 'the engine listed no games');
+  for (const k of Object.keys(GAMES)) delete GAMES[k];
+  Object.assign(GAMES, games);
+  for (const k of Object.keys(VARIANT_NAMES)) delete VARIANT_NAMES[k];
+  for (const [k, g] of Object.entries(GAMES)) VARIANT_NAMES[k] = g.name;
+  // The choice of game, in the engine's order.
+  const select = $('variant');
+  const chosen = select.value;
+  select.replaceChildren(
+    ...Object.entries(GAMES).map(([k, g]) => {
+      const o = document.createElement('option');
+      o.value = k;
+      o.textContent = g.name;
+      return o;
+    }),
+  );
+  if (GAMES[chosen]) select.value = chosen;
+}
 const game = () => GAMES[S.variant] || {};
-const hitting = () => !!game().hitting;
-const pinning = () => !!game().pinning;
-const opposite = () => !!game().opposite;
+const hitting = () => game().landing === 'hit';
+const pinning = () => game().landing === 'pin';
+const opposite = () => game().direction === 'opposite';
 /** Whether this game calls a double win a gammon (else a mars). */
-const gammonGame = () => !!game().gammon;
+const gammonGame = () => game().doublewin === 'gammon';
+/** Whether doublets escalate in this game (Gul bara). */
+const escalating = () => game().escalating === 'yes';
 
 /** The mover's point `q` in White's numbering (NOTATION.md, "Numbering"). */
 function toWhite(side, q) {
@@ -489,6 +529,7 @@ async function connect() {
   const lines = await engine.cmd('ubgi');
   const name = lines.find((l) => l.startsWith('id name '));
   if (name) $('conn').textContent = `connected to ${name.slice(8)}`;
+  await loadVariants();
 }
 
 /** The `position` line of the game so far. */
@@ -642,7 +683,7 @@ function sessionFromSettings() {
   const rotation = kind === 'match' && list.length > 1 ? list : null;
   const choice = $('cube').value;
   const first = rotation ? rotation[0] : $('variant').value;
-  const cube = choice === 'on' || (choice === 'default' && first === 'backgammon');
+  const cube = choice === 'on' || (choice === 'default' && GAMES[first]?.cube === 'on');
   // `game`: the game in play, counted from 0 (each new game is the next).
   return { kind, length, cube, rotation, game: 0, score: { w: 0, b: 0 }, crawford: false, crawfordPlayed: false, winner: null, lastWinner: null, games: 0 };
 }
@@ -1471,12 +1512,15 @@ function buildOptions() {
     let input;
     // A short range is a choice like an enum; a long one a number field.
     const values = k.type === 'enum' ? k.values : k.hi - k.lo <= 10 ? Array.from({ length: k.hi - k.lo + 1 }, (_, i) => String(k.lo + i)) : null;
+    // The game's default, as the engine's variant table gives it (the
+    // game the keys are of: the page's state may still be the last game's).
+    const dflt = (GAMES[keyValue('game.variant')] || game()).options?.find((o) => o.key === k.name)?.default;
     if (values) {
       input = document.createElement('select');
       for (const v of values) {
         const o = document.createElement('option');
         o.value = v;
-        o.textContent = v;
+        o.textContent = v === dflt ? `${v} (default)` : v;
         input.append(o);
       }
     } else {
@@ -1888,7 +1932,6 @@ function paintDice(svg, dice, side, used) {
   });
 }
 
-const VARIANT_NAMES = Object.fromEntries(Object.entries(GAMES).map(([k, g]) => [k, g.name]));
 
 function stageText() {
   const s = S.show;
@@ -1917,7 +1960,7 @@ function stageText() {
 }
 
 function escalationText() {
-  if (S.variant !== 'gulbara' || !S.show) return 'doublets do not escalate in this game';
+  if (!escalating() || !S.show) return 'doublets do not escalate in this game';
   const s = S.show;
   if (s.result) return 'game over';
   const exempt = Number(keyValue('rules.exempt_rolls') ?? 3);
@@ -1943,7 +1986,7 @@ function renderPanel(pp) {
   $('f-stage').textContent = stageText();
   $('f-escalation').textContent = escalationText();
   // Rolls counted, chain stages and escalation are Gul bara's alone.
-  $('gulbara-facts').hidden = S.variant !== 'gulbara';
+  $('gulbara-facts').hidden = !escalating();
   const viewing = S.view !== null;
   const humanCanUndo = !viewing && (S.phase === 'move' || S.phase === 'done' || S.phase === 'roll') && (S.stage.length > 0 || S.bounds.length > 0);
   $('roll').disabled = viewing || (S.phase !== 'roll' && S.phase !== 'opening');
@@ -2201,7 +2244,7 @@ function tokensAfter(k) {
  *  XGID and a gnubg ID, from the engine's `show`; copied to the clipboard
  *  where the browser allows, and shown under the buttons. */
 async function copyIds() {
-  if (!hitting() || !opposite() || pinning()) throw new Error('XGIDs and gnubg IDs describe backgammon and short nardy positions only');
+  if (game().gnubg !== 'yes') throw new Error(`XGIDs and gnubg IDs describe only the games gnubg plays (${Object.keys(GAMES).filter((k) => GAMES[k].gnubg === 'yes').map((k) => GAMES[k].name).join(', ')})`);
   if (S.phase === 'engine' || !engine.idle) return;
   const k = S.view;
   let lines;
@@ -2577,7 +2620,7 @@ async function switchVariant(variant) {
 
 async function loadPosition(base) {
   // gnubg IDs and XGIDs describe backgammon boards (short nardy's too).
-  if ((base.startsWith('gnubgid') || base.startsWith('xgid')) && !hitting()) await switchVariant('backgammon');
+  if ((base.startsWith('gnubgid') || base.startsWith('xgid')) && game().gnubg !== 'yes') await switchVariant('backgammon');
   const lines = await engine.cmd(`position ${base}`);
   const err = lines.find((l) => l.startsWith('error '));
   if (err) throw new Error(err);

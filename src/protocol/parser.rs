@@ -99,6 +99,7 @@ pub fn parse_command(line: &str) -> Result<Command, ProtocolError> {
         "quit" => simple(Command::Quit),
         "stop" => simple(Command::Stop),
         "keys" => simple(Command::Keys),
+        "variants" => simple(Command::Variants),
         "show" => simple(Command::Show),
         "eval" => simple(Command::Eval),
         "set" => cmd::set::parse_set(line, args),

@@ -233,6 +233,7 @@ impl Session {
                 | Command::Quit
                 | Command::Ubgi
                 | Command::Keys
+                | Command::Variants
                 | Command::Get { .. }
                 | Command::Show
                 | Command::Legal { .. }
@@ -253,6 +254,7 @@ impl Session {
             Command::Quit => return Ok(self.quit()),
             Command::Ubgi => self.ubgi(),
             Command::Keys => self.keys(),
+            Command::Variants => self.variants(),
             Command::Get { key } => self.get(&key)?,
             Command::SetTurn(side) => self.setturn(side)?,
             Command::NewGame => {

@@ -29,6 +29,7 @@ pub mod setscore;
 pub mod setturn;
 pub mod show;
 pub mod ubgi;
+pub mod variants;
 
 pub use crate::engine::GoParams;
 pub use newsession::NewSession;
@@ -57,6 +58,8 @@ pub enum Command {
     Stop,
     /// `keys`.
     Keys,
+    /// `variants`: every game's capabilities and rule options.
+    Variants,
     /// `show`.
     Show,
     /// `eval`.
