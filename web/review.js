@@ -32,18 +32,31 @@ export async function review() {
   if (!S.turns.length) return;
   const ply = reviewPly();
   const started = performance.now();
-  const tick = () => setStatus(`Reviewing the game at depth ${ply}… ${Math.round((performance.now() - started) / 1000)} s`);
+  // The server tells each turn judged: k of the game's n.
+  let done = null;
+  const tick = () => {
+    const secs = Math.round((performance.now() - started) / 1000);
+    const part = done ? ` ${done[0]}/${done[1]} turns judged,` : '';
+    setStatus(`Reviewing the game at depth ${ply}…${part} ${secs} s`);
+    const bar = $('review-progress');
+    bar.hidden = false;
+    if (done) {
+      bar.max = done[1];
+      bar.value = done[0];
+    } else bar.removeAttribute('value');
+  };
   tick();
   const timer = setInterval(tick, 1000);
-  let res;
   let j;
   try {
-    res = await fetch(`/api/analyse?ply=${ply}`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: recordText() });
-    j = await res.json().catch(() => ({ error: `the server answered ${res.status}` }));
+    j = await analyseStreaming(ply, (k, n) => {
+      done = [k, n];
+      tick();
+    });
   } finally {
     clearInterval(timer);
+    $('review-progress').hidden = true;
   }
-  if (!res.ok) throw new Error(j.error || `the server answered ${res.status}`);
   const idx = recordTurns();
   // The page's turn index of a record turn, and of the cube action before it.
   const cubeAt = (turn) => {
@@ -56,12 +69,43 @@ export async function review() {
   S.review = j.decisions.map((d) => ({ ...d, at: idx[d.turn - 1] ?? null }));
   S.reviewCube = (j.cube || []).map((c) => ({ ...c, at: cubeAt(c.turn) }));
   S.reviewLuck = (j.luck || []).map((l) => ({ ...l, at: idx[l.turn - 1] ?? null }));
+  // Luck and results in the session's unit: points (money play, each
+  // roll's luck times the cube of its moment) or match-winning chances.
+  S.reviewUnit = j.luck_unit === 'mwc' ? 'mwc' : 'points';
+  S.reviewResult = j.result_scaled ?? null;
   S.reviewPly = j.ply;
   S.reviewPick = null;
   S.reviewStats = { w: sideStats('w'), b: sideStats('b') };
   setStatus(`Review at depth ${j.ply}: ${S.review.length} decisions, ${S.reviewCube.length} at the cube. ${statsWords(HUMAN)} Click a point of the graph or a line to see the position.`);
   renderReview();
   render();
+}
+
+/** Asks the server to analyse the game at depth `ply`, telling
+ *  `progress(k, n)` as each of its n turns is judged; resolves to the
+ *  analysis. The answer is JSON lines: `{"progress":[k,n]}` ..., then
+ *  `{"result":{...}}` or `{"error":"..."}`. */
+async function analyseStreaming(ply, progress) {
+  const res = await fetch(`/api/analyse?ply=${ply}&progress=1`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: recordText() });
+  if (!res.ok || !res.body) throw new Error(`the server answered ${res.status}`);
+  const reader = res.body.getReader();
+  const text = new TextDecoder();
+  let buf = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    buf += text.decode(value ?? new Uint8Array(), { stream: !done });
+    let nl;
+    while ((nl = buf.indexOf('\n')) >= 0) {
+      const line = buf.slice(0, nl);
+      buf = buf.slice(nl + 1);
+      if (!line.trim()) continue;
+      const m = JSON.parse(line);
+      if (m.progress) progress(m.progress[0], m.progress[1]);
+      else if (m.error) throw new Error(m.error);
+      else if (m.result) return m.result;
+    }
+    if (done) throw new Error('the analysis ended without a result');
+  }
 }
 
 /** Equity lost from which a decision is doubtful (?!), an error (?) and a blunder (??). */
@@ -82,10 +126,13 @@ export function sideStats(side) {
   const cubeLoss = cube.reduce((a, c) => a + c.loss, 0);
   const rate = (loss, n) => (n ? (1000 * loss) / n : 0);
   const count = (e) => cube.filter((c) => c.error === e).length;
-  const luck = S.reviewLuck.filter((l) => l.side === side).reduce((a, l) => a + l.luck, 0);
-  const luckOther = S.reviewLuck.filter((l) => l.side !== side).reduce((a, l) => a + l.luck, 0);
-  const r = S.scored || (S.show?.result && !S.show.result.stuck ? { winner: S.show.result.winner, points: S.show.result.points * S.cube.value } : null);
-  const result = r ? (r.winner === side ? r.points : -r.points) : null;
+  // Each roll's luck scaled as gnubg does: times the cube of its moment
+  // (points), or the match-winning chances it gained.
+  const luck = S.reviewLuck.filter((l) => l.side === side).reduce((a, l) => a + l.scaled, 0);
+  const luckOther = S.reviewLuck.filter((l) => l.side !== side).reduce((a, l) => a + l.scaled, 0);
+  // The result in the same unit: White's from the server's analysis.
+  const white = S.reviewResult;
+  const result = white === null || white === undefined ? null : side === 'w' ? white : -white;
   return {
     decisions: mine.length,
     cubeDecisions: cube.length,
@@ -110,11 +157,17 @@ export function sideStats(side) {
 export const sideWord = (side) => (WATCH ? (side === 'w' ? 'White' : 'Black') : side === HUMAN ? 'You' : 'The engine');
 export const signed = (v, n = 3) => `${v >= 0 ? '+' : ''}${v.toFixed(n)}`;
 
+/** Luck or a result in the review's unit: points (money play) or
+ *  match-winning chances as a percentage (a match). */
+export const inUnit = (v, n = 3) => (S.reviewUnit === 'mwc' ? `${v >= 0 ? '+' : ''}${(v * 100).toFixed(2)}%` : signed(v, n));
+/** The review's unit in words. */
+const unitWords = () => (S.reviewUnit === 'mwc' ? 'MWC' : 'points');
+
 /** A side's figures in one sentence. */
 export function statsWords(side) {
   const t = S.reviewStats[side];
-  const res = t.result === null ? '' : `; result ${signed(t.result, 0)}, luck-adjusted ${signed(t.adjusted)}`;
-  return `${sideWord(side)}: error rate ${t.overallRate.toFixed(1)} mEMG (checker ${t.checkerRate.toFixed(1)}, cube ${t.cubeRate.toFixed(1)}), PR ${t.pr.toFixed(1)}; ${t.blunders} blunder${t.blunders === 1 ? '' : 's'} (??), ${t.errors} error${t.errors === 1 ? '' : 's'} (?); luck ${signed(t.luck)}${res}.`;
+  const res = t.result === null ? '' : `; result ${inUnit(t.result, 0)}, luck-adjusted ${inUnit(t.adjusted)}`;
+  return `${sideWord(side)}: error rate ${t.overallRate.toFixed(1)} mEMG (checker ${t.checkerRate.toFixed(1)}, cube ${t.cubeRate.toFixed(1)}), PR ${t.pr.toFixed(1)}; ${t.blunders} blunder${t.blunders === 1 ? '' : 's'} (??), ${t.errors} error${t.errors === 1 ? '' : 's'} (?); luck ${inUnit(t.luck)} ${unitWords()}${res}.`;
 }
 
 /** The review's table of figures, a column per side. */
@@ -132,8 +185,8 @@ export function statsTable() {
     ['Blunders (??) / errors (?)', (s, t) => `${t.blunders} / ${t.errors}`],
     ['Missed / wrong doubles', (s, t) => `${t.missedDoubles} / ${t.wrongDoubles}`],
     ['Wrong takes / passes', (s, t) => `${t.wrongTakes} / ${t.wrongPasses}`],
-    ['Luck (equity)', (s, t) => signed(t.luck)],
-    ['Result / luck-adjusted', (s, t) => (t.result === null ? '–' : `${signed(t.result, 0)} / ${signed(t.adjusted)}`)],
+    [`Luck (${unitWords()})`, (s, t) => inUnit(t.luck)],
+    [`Result / luck-adjusted (${unitWords()})`, (s, t) => (t.result === null ? '–' : `${inUnit(t.result, 0)} / ${inUnit(t.adjusted)}`)],
   ];
   for (const [name, f] of rows) {
     const tr = document.createElement('tr');
@@ -188,7 +241,7 @@ export function renderReview() {
       const who = d.side === 'w' ? 'White' : 'Black';
       const words = (play) => shownSteps(d.side, play.split(' ')).join(' ');
       const l = luckOf(d);
-      const luck = l ? `; luck ${signed(l.luck)}` : '';
+      const luck = l ? `; luck ${inUnit(l.scaled)}${S.reviewUnit === 'points' && l.cube > 1 ? ` (cube ${l.cube})` : ''}` : '';
       li.textContent = `${who} ${d.roll ?? 'remainder'}: played ${words(d.played)}${lossMark(d.loss)} (${signed(d.played_equity)}); best ${words(d.best)} (${signed(d.best_equity)}); lost ${d.loss.toFixed(3)}${luck}${kind === 'ok' ? '' : ` — ${kind}`}`;
       li.addEventListener('click', () => reviewJump(i));
       return li;

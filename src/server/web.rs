@@ -234,24 +234,64 @@ async fn api_mat(headers: HeaderMap, body: axum::body::Bytes) -> Response {
     api_answer(headers, body, super::web_api::mat_json).await
 }
 
-/// `POST /api/analyse?ply=N`: the record judged at `engine.ply` N (1..=3;
-/// default [`super::web_api::DEFAULT_REVIEW_PLY`]).
+/// `POST /api/analyse?ply=N[&progress=1]`: the record judged at
+/// `engine.ply` N (1..=3; default [`super::web_api::DEFAULT_REVIEW_PLY`]).
+/// With `progress=1` the answer is a stream of JSON lines
+/// (`application/x-ndjson`): `{"progress":[k,n]}` after each of the
+/// game's n turns is judged, then `{"result":{...}}` (the analysis) or
+/// `{"error":"..."}`; a client that goes away stops the analysis.
 async fn api_analyse(
     headers: HeaderMap,
     uri: axum::http::Uri,
     body: axum::body::Bytes,
 ) -> Response {
-    let ply = uri
-        .query()
-        .unwrap_or("")
+    let query = uri.query().unwrap_or("");
+    let ply = query
         .split('&')
         .find_map(|kv| kv.strip_prefix("ply="))
         .and_then(|p| p.parse::<u8>().ok())
         .unwrap_or(super::web_api::DEFAULT_REVIEW_PLY);
-    api_answer(headers, body, move |text| {
-        super::web_api::analyse_json(text, ply)
-    })
-    .await
+    if !query.split('&').any(|kv| kv == "progress=1") {
+        return api_answer(headers, body, move |text| {
+            super::web_api::analyse_json(text, ply)
+        })
+        .await;
+    }
+    if !same_origin(&headers) {
+        return (StatusCode::FORBIDDEN, "cross-origin request refused\n").into_response();
+    }
+    let (tx, rx) = tokio::sync::mpsc::unbounded_channel::<String>();
+    match String::from_utf8(body.to_vec()) {
+        Err(_) => {
+            let _ = tx.send(serde_json::json!({ "error": "the text is not UTF-8" }).to_string());
+        }
+        Ok(text) => {
+            tokio::task::spawn_blocking(move || {
+                let res = super::web_api::analyse_json_with(&text, ply, &mut |k, n| {
+                    tx.send(serde_json::json!({ "progress": [k, n] }).to_string())
+                        .is_ok()
+                });
+                let last = match res {
+                    Ok(v) => serde_json::json!({ "result": v }),
+                    Err(e) => serde_json::json!({ "error": e.to_string() }),
+                };
+                let _ = tx.send(last.to_string());
+            });
+        }
+    }
+    let lines = futures_util::stream::unfold(rx, |mut rx| async move {
+        rx.recv()
+            .await
+            .map(|l| (Ok::<_, std::io::Error>(format!("{l}\n")), rx))
+    });
+    (
+        [
+            (header::CONTENT_TYPE, "application/x-ndjson"),
+            (header::CACHE_CONTROL, "no-store"),
+        ],
+        axum::body::Body::from_stream(lines),
+    )
+        .into_response()
 }
 
 async fn ws_upgrade(
