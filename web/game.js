@@ -239,6 +239,12 @@ export async function must(line) {
 export async function newSession() {
   setM(sessionFromSettings());
   showSession(false);
+  // Nothing is played on the last game while the engine sets the new
+  // session up: a Roll pressed meanwhile would roll in a game about to go.
+  if (S && S.phase !== 'engine') {
+    S.phase = 'idle';
+    render();
+  }
   await must(sessionLine());
   // A rotating match's `newsession` has started its first game.
   await newGame(M.rotation !== null);
