@@ -2480,58 +2480,9 @@ async fn a_reviewed_position_is_shown_as_it_was() {
     let page = Page::open("review-then", &browser, &driver).await;
     page.baseline_game("backgammon").await;
     page.choose_session("match", 5, "on").await;
-    page.type_into("#dice-input", CUBE_MATCH_DICE).await;
     // As in the cube match above: the person doubles at its second roll, the
     // engine takes, and the game goes on a turn.
-    let mut doubled = false;
-    loop {
-        page.wait(
-            "the person's turn",
-            "['roll', 'move', 'done', 'cube'].includes(S.phase)",
-        )
-        .await;
-        match page.js("S.phase").await.as_str().unwrap() {
-            "cube" => {
-                // The engine's redouble, taken.
-                let n = page.js("S.turns.length").await;
-                page.click_css("#take").await;
-                page.wait("the take", &format!("S.turns.length > {n}"))
-                    .await;
-            }
-            "roll"
-                if doubled
-                    && page
-                        .js("S.turns.filter((t) => t.side === 'w' && !t.cube).length")
-                        .await
-                        .as_u64()
-                        .unwrap()
-                        >= 3 =>
-            {
-                break;
-            }
-            "roll" => {
-                let rolled = page
-                    .js("S.turns.filter((t) => t.side === 'w' && !t.cube).length")
-                    .await;
-                if !doubled && rolled.as_u64().unwrap() >= 1 {
-                    doubled = true;
-                    let n = page.js("S.turns.length").await;
-                    page.click_css("#double").await;
-                    page.wait(
-                        "the engine's answer",
-                        &format!("S.turns.length > {n} && S.phase !== 'idle'"),
-                    )
-                    .await;
-                    continue;
-                }
-                page.roll().await;
-            }
-            "move" => {
-                page.click_step().await;
-            }
-            _ => page.end_turn().await,
-        }
-    }
+    play_a_doubled_game(&page).await;
     assert!(page.js("S.cube.value").await.as_u64().unwrap() >= 2);
     page.resize(1300, 950).await;
     page.click_css("#review").await;
@@ -3178,4 +3129,275 @@ async fn same_as_analyse(page: &Page) {
         page_cube, cli_cube,
         "the cube decisions against `gulbara analyse`"
     );
+}
+
+/// The board knows the games from the engine's `variants` answer, asked on
+/// connect: its choice of game lists the engine's games in the engine's
+/// order and names, and the rule settings mark each game's default from it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs chromium and chromium-driver (apt-get install -y chromium chromium-driver); run with --include-ignored"]
+async fn the_games_come_from_the_engine() {
+    let (browser, driver) = tools();
+    let page = Page::open("variants", &browser, &driver).await;
+    let log = page.js("window.gulbara.log()").await;
+    assert!(
+        log.as_array()
+            .unwrap()
+            .iter()
+            .any(|l| l.as_str() == Some("> variants")),
+        "the page asks the engine for its games"
+    );
+    // The engine's own answer, over a pipe.
+    let mut engine = Command::new(bin())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("start gulbara");
+    {
+        use std::io::Write;
+        let mut stdin = engine.stdin.take().unwrap();
+        stdin.write_all(b"variants\nquit\n").unwrap();
+    }
+    let out = engine.wait_with_output().expect("gulbara's answer");
+    let text = String::from_utf8(out.stdout).unwrap();
+    let want: Vec<String> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("variant "))
+        .map(|l| {
+            let name = l.split(' ').next().unwrap();
+            let display = l.split_once(" display ").unwrap().1;
+            format!("{name}|{display}")
+        })
+        .collect();
+    assert_eq!(want.len(), 9, "{text}");
+    let shown = page
+        .js("[...document.getElementById('variant').options].map((o) => `${o.value}|${o.textContent}`)")
+        .await;
+    assert_eq!(shown, json!(want));
+    // Gul bara's defaults, from its `option` lines, marked in the settings.
+    let default = |key: &str| {
+        format!(
+            "[...document.getElementById('opt-{key}').options].filter((o) => o.textContent.endsWith(' (default)')).map((o) => o.value)"
+        )
+    };
+    assert_eq!(
+        page.js(&default("rules.remainder")).await,
+        json!(["opponent"])
+    );
+    assert_eq!(page.js(&default("rules.opening")).await, json!(["single"]));
+    // Long nardy's opening defaults to the winner rolling afresh.
+    page.choose_variant("long_nardy").await;
+    assert_eq!(page.js(&default("rules.opening")).await, json!(["reroll"]));
+    assert_eq!(
+        page.js("document.getElementById('gulbara-facts').hidden")
+            .await,
+        json!(true)
+    );
+    page.no_errors().await;
+    page.close().await;
+}
+
+/// Plays [`CUBE_MATCH_DICE`] on a backgammon board with the cube: the
+/// person doubles at its second roll, the engine takes (or drops, which
+/// ends the game), an engine redouble is taken, and the game goes on until
+/// the person has rolled three times.
+async fn play_a_doubled_game(page: &Page) {
+    page.type_into("#dice-input", CUBE_MATCH_DICE).await;
+    let mut doubled = false;
+    loop {
+        page.wait(
+            "the person's turn",
+            "['roll', 'move', 'done', 'cube', 'over'].includes(S.phase)",
+        )
+        .await;
+        match page.js("S.phase").await.as_str().unwrap() {
+            "over" => break,
+            "cube" => {
+                // The engine's redouble, taken.
+                let n = page.js("S.turns.length").await;
+                page.click_css("#take").await;
+                page.wait("the take", &format!("S.turns.length > {n}"))
+                    .await;
+            }
+            "roll"
+                if doubled
+                    && page
+                        .js("S.turns.filter((t) => t.side === 'w' && !t.cube).length")
+                        .await
+                        .as_u64()
+                        .unwrap()
+                        >= 3 =>
+            {
+                break;
+            }
+            "roll" => {
+                let rolled = page
+                    .js("S.turns.filter((t) => t.side === 'w' && !t.cube).length")
+                    .await;
+                if !doubled && rolled.as_u64().unwrap() >= 1 {
+                    doubled = true;
+                    let n = page.js("S.turns.length").await;
+                    page.click_css("#double").await;
+                    page.wait(
+                        "the engine's answer",
+                        &format!("S.turns.length > {n} && S.phase !== 'idle'"),
+                    )
+                    .await;
+                    continue;
+                }
+                page.roll().await;
+            }
+            "move" => {
+                page.click_step().await;
+            }
+            _ => page.end_turn().await,
+        }
+    }
+}
+
+/// Clicks Review and waits for it, keeping every status the page showed
+/// meanwhile; returns the turns judged it told, in order (`k/n`).
+async fn review_with_progress(page: &Page) -> Vec<(u64, u64)> {
+    // Each status set is a text node added: all of them are kept, however
+    // many come between two runs of the observer.
+    page.js("(() => { window.statuses = []; new MutationObserver((records) => { for (const r of records) for (const n of r.addedNodes) window.statuses.push(n.textContent); }).observe(document.getElementById('status'), { childList: true }); return true; })()")
+        .await;
+    page.click_css("#review").await;
+    page.wait(
+        "the review",
+        "S.review !== null && !document.getElementById('sec-review').hidden",
+    )
+    .await;
+    let statuses = page.js("window.statuses").await;
+    let mut told: Vec<(u64, u64)> = Vec::new();
+    for s in statuses.as_array().unwrap() {
+        let s = s.as_str().unwrap();
+        let Some(at) = s.find(" turns judged") else {
+            continue;
+        };
+        let head = &s[..at];
+        let kn = head.rsplit(' ').next().unwrap();
+        let (k, n) = kn.split_once('/').unwrap();
+        let kn = (k.parse().unwrap(), n.parse().unwrap());
+        // The elapsed seconds redraw the same count: kept once.
+        if told.last() != Some(&kn) {
+            told.push(kn);
+        }
+    }
+    told
+}
+
+/// The review tells each turn it has judged while it runs (k/n in the
+/// status, and a progress bar), and its luck is scaled by the cube: in
+/// money play each roll's luck times the cube of its moment, in points,
+/// the side's luck and its luck-adjusted result in the same unit.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs chromium and chromium-driver (apt-get install -y chromium chromium-driver); run with --include-ignored"]
+async fn the_review_tells_its_progress_and_scales_luck_by_the_cube() {
+    let (browser, driver) = tools();
+    let page = Page::open("review-progress", &browser, &driver).await;
+    page.baseline_game("backgammon").await;
+    page.choose_session("money", 0, "on").await;
+    play_a_doubled_game(&page).await;
+    let cube = page.js("S.cube.value").await.as_u64().unwrap();
+    assert!(cube >= 2, "the double taken");
+    let told = review_with_progress(&page).await;
+    // Every turn of the record, one by one, in order.
+    let n = page
+        .js("S.turns.filter((t) => !t.cube).length")
+        .await
+        .as_u64()
+        .unwrap();
+    let want: Vec<(u64, u64)> = (1..=n).map(|k| (k, n)).collect();
+    assert_eq!(told, want, "the turns judged, as the page told them");
+    assert_eq!(
+        page.js("document.getElementById('review-progress').hidden")
+            .await,
+        json!(true),
+        "the bar goes once the review is in"
+    );
+    // Each roll's luck in points: its cubeless luck times the cube of its
+    // moment, which the page's own cube history says.
+    let rows = page
+        .js("S.reviewLuck.map((l) => { let c = 1; for (const t of S.turns.slice(0, l.at)) { const m = t.cube && t.label.match(/^double=(\\d+):(take|beaver)$/); if (m) c = Number(m[1]) * (m[2] === 'beaver' ? 2 : 1); } return [l.luck, l.scaled, l.cube, c]; })")
+        .await;
+    let rows = rows.as_array().unwrap();
+    assert!(rows.len() >= 6);
+    let mut scaled_by_two = 0;
+    for r in rows {
+        let (luck, scaled) = (r[0].as_f64().unwrap(), r[1].as_f64().unwrap());
+        let (cube, then) = (r[2].as_u64().unwrap(), r[3].as_u64().unwrap());
+        assert_eq!(cube, then, "the cube of the roll's moment: {r}");
+        assert!((scaled - luck * cube as f64).abs() < 1e-5, "{r}");
+        if cube >= 2 && luck.abs() > 1e-3 {
+            scaled_by_two += 1;
+        }
+    }
+    assert!(scaled_by_two > 0, "some luck after the double: {rows:?}");
+    // The table: the unit said, each side's luck the sum of its rolls'.
+    let table = page
+        .js("[...document.querySelectorAll('.review-stats tr')].map((tr) => [...tr.children].map((c) => c.textContent))")
+        .await;
+    let luck_row = table
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r[0].as_str().unwrap().starts_with("Luck"))
+        .expect("a luck row")
+        .clone();
+    assert_eq!(luck_row[0], json!("Luck (points)"));
+    for (i, side) in ["w", "b"].iter().enumerate() {
+        let sum = page
+            .js(&format!(
+                "S.reviewLuck.filter((l) => l.side === '{side}').reduce((a, l) => a + l.scaled, 0)"
+            ))
+            .await
+            .as_f64()
+            .unwrap();
+        let shown = luck_row[i + 1].as_str().unwrap();
+        assert_eq!(
+            shown,
+            format!("{}{:.3}", if sum >= 0.0 { "+" } else { "" }, sum)
+        );
+    }
+    page.no_errors().await;
+    page.close().await;
+}
+
+/// In a match the review's luck and luck-adjusted result are match-winning
+/// chances (as gnubg gives them at a match score).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs chromium and chromium-driver (apt-get install -y chromium chromium-driver); run with --include-ignored"]
+async fn a_match_review_gives_luck_in_match_winning_chances() {
+    let (browser, driver) = tools();
+    let page = Page::open("review-mwc", &browser, &driver).await;
+    page.baseline_game("backgammon").await;
+    page.choose_session("match", 5, "on").await;
+    play_a_doubled_game(&page).await;
+    review_with_progress(&page).await;
+    assert_eq!(page.js("S.reviewUnit").await, json!("mwc"));
+    let table = page
+        .js("[...document.querySelectorAll('.review-stats tr')].map((tr) => [...tr.children].map((c) => c.textContent))")
+        .await;
+    let luck_row = table
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r[0].as_str().unwrap().starts_with("Luck"))
+        .expect("a luck row")
+        .clone();
+    assert_eq!(luck_row[0], json!("Luck (MWC)"));
+    for cell in &luck_row.as_array().unwrap()[1..] {
+        let s = cell.as_str().unwrap();
+        assert!(s.ends_with('%'), "{s}");
+    }
+    // A roll's match-winning chances stay within what a game can swing.
+    let most = page
+        .js("Math.max(...S.reviewLuck.map((l) => Math.abs(l.scaled)))")
+        .await
+        .as_f64()
+        .unwrap();
+    assert!(most > 0.0 && most < 1.0, "{most}");
+    page.no_errors().await;
+    page.close().await;
 }

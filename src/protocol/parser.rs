@@ -10,7 +10,7 @@
 pub use super::cmd::{
     Answer, Base, Command, Dice, Double, Eval, Get, Go, GoParams, Hint, IsReady, Keys, Legal,
     NewGame, NewSession, Position, Quit, RolloutArgs, Set, SetCube, SetScore, SetTurn, Show, Stop,
-    Ubgi,
+    Ubgi, Variants,
 };
 pub use super::error::{ErrorCode, ProtocolError, quote};
 pub use super::words::Words;
@@ -31,6 +31,7 @@ pub fn parse_command(line: &str) -> Result<Command, ProtocolError> {
         "quit" => Command::Quit(Quit::parse(w)?),
         "stop" => Command::Stop(Stop::parse(w)?),
         "keys" => Command::Keys(Keys::parse(w)?),
+        "variants" => Command::Variants(Variants::parse(w)?),
         "show" => Command::Show(Show::parse(w)?),
         "eval" => Command::Eval(Eval::parse(w)?),
         "set" => Command::Set(Set::parse(w)?),

@@ -27,9 +27,23 @@ use super::tcp::ServeConfig;
 
 /// The page and its assets, compiled in.
 const INDEX_HTML: &str = include_str!("../../web/index.html");
-const APP_JS: &str = include_str!("../../web/app.js");
 const STYLE_CSS: &str = include_str!("../../web/style.css");
 const RULES_HTML: &str = include_str!("../../web/rules.html");
+
+/// The page's script: ES modules with no build step, `app.js` the one
+/// the page loads (it imports the others), each served as JavaScript.
+const MODULES: &[(&str, &str)] = &[
+    ("app.js", include_str!("../../web/app.js")),
+    ("state.js", include_str!("../../web/state.js")),
+    ("protocol.js", include_str!("../../web/protocol.js")),
+    ("board.js", include_str!("../../web/board.js")),
+    ("panel.js", include_str!("../../web/panel.js")),
+    ("game.js", include_str!("../../web/game.js")),
+    ("settings.js", include_str!("../../web/settings.js")),
+    ("record.js", include_str!("../../web/record.js")),
+    ("review.js", include_str!("../../web/review.js")),
+    ("input.js", include_str!("../../web/input.js")),
+];
 
 /// Every response: nothing is loaded from anywhere but this server.
 const CSP: &str = "default-src 'self'; img-src 'self' data: blob:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'";
@@ -44,40 +58,41 @@ struct AppState {
 /// The router of the HTTP listener.
 fn router(config: ServeConfig, slots: Slots, life: Arc<Lifecycle>) -> Router {
     let api = super::http_api::router(&config, slots.clone());
-    Router::new()
-        .route(
-            "/",
-            get(|| async { asset("text/html; charset=utf-8", "index.html", INDEX_HTML) }),
-        )
-        .route(
-            "/app.js",
-            get(|| async { asset("text/javascript; charset=utf-8", "app.js", APP_JS) }),
-        )
-        .route(
-            "/style.css",
-            get(|| async { asset("text/css; charset=utf-8", "style.css", STYLE_CSS) }),
-        )
-        .route(
-            "/rules.html",
-            get(|| async { asset("text/html; charset=utf-8", "rules.html", RULES_HTML) }),
-        )
-        .route("/api/record", post(api_record))
-        .route("/api/analyse", post(api_analyse))
-        .route("/api/mat", post(api_mat))
-        .route("/ws", get(ws_upgrade))
-        .with_state(AppState {
-            config: Arc::new(config),
-            slots,
-            life,
-        })
-        .merge(api)
+    let mut page = Router::new().route(
+        "/",
+        get(|| async { asset("text/html; charset=utf-8", "index.html", INDEX_HTML) }),
+    );
+    for &(name, text) in MODULES {
+        page = page.route(
+            &format!("/{name}"),
+            get(move || async move { asset("text/javascript; charset=utf-8", name, text) }),
+        );
+    }
+    page.route(
+        "/style.css",
+        get(|| async { asset("text/css; charset=utf-8", "style.css", STYLE_CSS) }),
+    )
+    .route(
+        "/rules.html",
+        get(|| async { asset("text/html; charset=utf-8", "rules.html", RULES_HTML) }),
+    )
+    .route("/api/record", post(api_record))
+    .route("/api/analyse", post(api_analyse))
+    .route("/api/mat", post(api_mat))
+    .route("/ws", get(ws_upgrade))
+    .with_state(AppState {
+        config: Arc::new(config),
+        slots,
+        life,
+    })
+    .merge(api)
 }
 
 /// The environment variable naming a folder the page's files are read
 /// from at each request instead of the copies compiled in: a developer's
 /// aid to work on the page without rebuilding (the folder holds
-/// `index.html`, `app.js`, `style.css` and `rules.html`, as web/ does). A
-/// file it lacks is served from the compiled-in copy.
+/// `index.html`, the modules `*.js`, `style.css` and `rules.html`, as web/
+/// does). A file it lacks is served from the compiled-in copy.
 pub const WEB_DIR_ENV: &str = "GULBARA_WEB_DIR";
 
 /// The text of the page's file `name`: from [`WEB_DIR_ENV`]'s folder when
@@ -219,24 +234,64 @@ async fn api_mat(headers: HeaderMap, body: axum::body::Bytes) -> Response {
     api_answer(headers, body, super::web_api::mat_json).await
 }
 
-/// `POST /api/analyse?ply=N`: the record judged at `engine.ply` N (1..=3;
-/// default [`super::web_api::DEFAULT_REVIEW_PLY`]).
+/// `POST /api/analyse?ply=N[&progress=1]`: the record judged at
+/// `engine.ply` N (1..=3; default [`super::web_api::DEFAULT_REVIEW_PLY`]).
+/// With `progress=1` the answer is a stream of JSON lines
+/// (`application/x-ndjson`): `{"progress":[k,n]}` after each of the
+/// game's n turns is judged, then `{"result":{...}}` (the analysis) or
+/// `{"error":"..."}`; a client that goes away stops the analysis.
 async fn api_analyse(
     headers: HeaderMap,
     uri: axum::http::Uri,
     body: axum::body::Bytes,
 ) -> Response {
-    let ply = uri
-        .query()
-        .unwrap_or("")
+    let query = uri.query().unwrap_or("");
+    let ply = query
         .split('&')
         .find_map(|kv| kv.strip_prefix("ply="))
         .and_then(|p| p.parse::<u8>().ok())
         .unwrap_or(super::web_api::DEFAULT_REVIEW_PLY);
-    api_answer(headers, body, move |text| {
-        super::web_api::analyse_json(text, ply)
-    })
-    .await
+    if !query.split('&').any(|kv| kv == "progress=1") {
+        return api_answer(headers, body, move |text| {
+            super::web_api::analyse_json(text, ply)
+        })
+        .await;
+    }
+    if !same_origin(&headers) {
+        return (StatusCode::FORBIDDEN, "cross-origin request refused\n").into_response();
+    }
+    let (tx, rx) = tokio::sync::mpsc::unbounded_channel::<String>();
+    match String::from_utf8(body.to_vec()) {
+        Err(_) => {
+            let _ = tx.send(serde_json::json!({ "error": "the text is not UTF-8" }).to_string());
+        }
+        Ok(text) => {
+            tokio::task::spawn_blocking(move || {
+                let res = super::web_api::analyse_json_with(&text, ply, &mut |k, n| {
+                    tx.send(serde_json::json!({ "progress": [k, n] }).to_string())
+                        .is_ok()
+                });
+                let last = match res {
+                    Ok(v) => serde_json::json!({ "result": v }),
+                    Err(e) => serde_json::json!({ "error": e.to_string() }),
+                };
+                let _ = tx.send(last.to_string());
+            });
+        }
+    }
+    let lines = futures_util::stream::unfold(rx, |mut rx| async move {
+        rx.recv()
+            .await
+            .map(|l| (Ok::<_, std::io::Error>(format!("{l}\n")), rx))
+    });
+    (
+        [
+            (header::CONTENT_TYPE, "application/x-ndjson"),
+            (header::CACHE_CONTROL, "no-store"),
+        ],
+        axum::body::Body::from_stream(lines),
+    )
+        .into_response()
 }
 
 async fn ws_upgrade(
@@ -364,6 +419,33 @@ mod tests {
             h.insert(header::ORIGIN, HeaderValue::from_str(o).unwrap());
         }
         h
+    }
+
+    #[test]
+    fn the_page_loads_app_js_as_a_module_and_every_module_it_imports_is_served() {
+        assert!(INDEX_HTML.contains(r#"<script type="module" src="app.js"></script>"#));
+        let names: Vec<&str> = MODULES.iter().map(|m| m.0).collect();
+        let mut imported = vec!["app.js"];
+        for (name, text) in MODULES {
+            for line in text.lines().filter(|l| l.starts_with("import ")) {
+                let from = line
+                    .rsplit_once(" from './")
+                    .and_then(|(_, r)| r.strip_suffix("';"))
+                    .unwrap_or_else(|| panic!("{name}: an import not of a sibling: {line}"));
+                assert!(
+                    names.contains(&from),
+                    "{name} imports {from}, which is not served"
+                );
+                imported.push(from);
+            }
+        }
+        // Every module served is used.
+        for n in names {
+            assert!(
+                imported.contains(&n),
+                "{n} is served but nothing imports it"
+            );
+        }
     }
 
     #[test]

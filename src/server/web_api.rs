@@ -170,6 +170,33 @@ pub const DEFAULT_REVIEW_PLY: u8 = 2;
 /// roll's luck; every cube decision with its equities, the proper action
 /// and the error; per side the totals.
 pub fn analyse_json(text: &str, ply: u8) -> Result<Value, ApiError> {
+    analyse_json_with(text, ply, &mut |_, _| true)
+}
+
+/// [`analyse_json`], telling `progress(k, n)` after each of the game's `n`
+/// turns is judged (its checker play, the cube decision before it and its
+/// roll's luck); a `false` from it stops the analysis (the client is
+/// gone).
+///
+/// The turns are judged one at a time, each as a game of that one turn
+/// whose session is the one of its moment (the cube as the doubles before
+/// it left it), so the judgements are those of [`analyse_replayed`] on the
+/// whole game: checker play does not depend on the session, and each cube
+/// decision depends only on its turn and the session then (a unit test
+/// compares the two).
+///
+/// The luck of each roll is also given scaled as gnubg scales it: in money
+/// play times the cube of its moment (points), in a match as the
+/// match-winning chances it gained (`luck_unit` says which), with the
+/// game's result in the same unit for White (`result_scaled`) once it is
+/// over.
+///
+/// [`analyse_replayed`]: crate::analysis::records::analyse_replayed
+pub fn analyse_json_with(
+    text: &str,
+    ply: u8,
+    progress: &mut dyn FnMut(usize, usize) -> bool,
+) -> Result<Value, ApiError> {
     check_size(text)?;
     let (opts, games) = replay_any(text)?;
     let Some(first) = games.first() else {
@@ -188,14 +215,8 @@ pub fn analyse_json(text: &str, ply: u8) -> Result<Value, ApiError> {
     )
     .map_err(|e| ApiError::Limit(format!("the network does not load: {e}")))?;
     let eval = net.evaluator();
-    let analysis = crate::analysis::records::analyse_replayed(
-        &opts,
-        std::slice::from_ref(first),
-        eval.as_ref(),
-        ply.gnubg(),
-        None,
-    );
-    let luck = luck_of_rolls(&opts, first, eval.as_ref());
+    let (analysis, luck, end_session) =
+        judge_turn_by_turn(&opts, first, eval.as_ref(), ply.gnubg(), progress)?;
     // The side of a cube decision: the doubler (on roll before turn
     // `turn`, or at the end when a drop ended the game) doubles or not,
     // the other side answers.
@@ -248,27 +269,189 @@ pub fn analyse_json(text: &str, ply: u8) -> Result<Value, ApiError> {
         .collect();
     let luck: Vec<Value> = luck
         .iter()
-        .map(|(turn, side, roll, l)| json!({ "turn": turn, "side": side_word(*side), "roll": roll, "luck": l }))
+        .map(|l| {
+            json!({
+                "turn": l.turn,
+                "side": side_word(l.side),
+                "roll": l.roll,
+                "luck": l.luck,
+                "scaled": l.scaled,
+                "cube": l.cube,
+            })
+        })
         .collect();
+    let is_match = first.session.length() > 0;
     Ok(json!({
         "variant": opts.variant.to_string(),
         "ply": ply.get(),
         "decisions": decisions,
         "cube": cube,
         "luck": luck,
+        "luck_unit": if is_match { "mwc" } else { "points" },
+        "result_scaled": result_scaled(&opts, first, &end_session),
         "report": analysis.to_text(),
     }))
 }
 
-/// The luck of each roll of `game` (1-based turn, side, roll, luck): the
-/// mover's cubeless equity after the best play of the roll it got, less
-/// the average of the same over the 36 rolls it could have got, each
-/// judged at 0-ply by `eval` (gnubg's definition of luck).
-fn luck_of_rolls(
+/// One roll's luck: the mover's cubeless equity it gained, and the same
+/// scaled by the cube of its moment (money: points) or as match-winning
+/// chances (a match).
+struct RollLuck {
+    turn: usize,
+    side: Side,
+    roll: String,
+    luck: f32,
+    scaled: f64,
+    cube: u32,
+}
+
+/// Judges `game` a turn at a time (see [`analyse_json_with`]): the
+/// analysis, the luck of each roll, and the session after the last turn.
+fn judge_turn_by_turn(
     opts: &crate::rules::RuleOptions,
     game: &crate::record::ReplayedGame,
     eval: &dyn crate::eval::Evaluator,
-) -> Vec<(usize, Side, String, f32)> {
+    plies: u8,
+    progress: &mut dyn FnMut(usize, usize) -> bool,
+) -> Result<
+    (
+        crate::analysis::records::Analysis,
+        Vec<RollLuck>,
+        crate::cube::MatchState,
+    ),
+    ApiError,
+> {
+    use crate::analysis::records::{Analysis, analyse_replayed};
+    use crate::cube::CubeAnswer;
+    let mut out = Analysis {
+        variant: opts.variant,
+        ..Analysis::default()
+    };
+    let mut luck = Vec::new();
+    let mut session = game.session;
+    let one = |turns: Vec<crate::record::ReplayedTurn>,
+               by_winner: bool,
+               dropped_by: Option<Side>,
+               session: crate::cube::MatchState| crate::record::ReplayedGame {
+        opts: game.opts,
+        players: game.players.clone(),
+        turns,
+        final_state: game.final_state,
+        starter: game.starter,
+        by_winner,
+        tokens: Vec::new(),
+        result_line: None,
+        dropped_by,
+        session,
+    };
+    let merge = |part: Analysis, turn: usize, out: &mut Analysis| {
+        for mut d in part.decisions {
+            d.turn = turn;
+            out.decisions.push(d);
+        }
+        for mut c in part.cube {
+            c.turn = turn;
+            out.cube.push(c);
+        }
+        for (name, p) in part.players {
+            let s = out.players.entry(name).or_default();
+            s.decisions += p.decisions;
+            s.total_loss += p.total_loss;
+            s.cube_decisions += p.cube_decisions;
+            s.cube_loss += p.cube_loss;
+            for (a, b) in s.cube_errors.iter_mut().zip(p.cube_errors) {
+                *a += b;
+            }
+        }
+    };
+    let n = game.turns.len();
+    for (k, t) in game.turns.iter().enumerate() {
+        // The game's first turn keeps the game's own opening (no cube
+        // decision before a played opening throw); a later turn is a
+        // roll like any other, with the cube decision before it.
+        let by_winner = if k == 0 { game.by_winner } else { true };
+        let part = analyse_replayed(
+            opts,
+            std::slice::from_ref(&one(vec![t.clone()], by_winner, None, session)),
+            eval,
+            plies,
+            None,
+        );
+        // The analysis turned the cube when it judged the double made
+        // here: the next turns see the cube it left.
+        let doubled = part.cube.iter().any(|c| c.did == "double");
+        merge(part, k + 1, &mut out);
+        if let (Some(answer), true) = (t.double, doubled) {
+            let _ = session.double(t.before.to_move);
+            let _ = match answer {
+                CubeAnswer::Beaver => session.beaver(),
+                _ => session.take(),
+            };
+        }
+        // The roll comes after the cube action before it.
+        if let Some(l) = luck_of_turn(opts, t, eval, &session) {
+            luck.push(RollLuck { turn: k + 1, ..l });
+        }
+        if !progress(k + 1, n) {
+            return Err(ApiError::Limit("the analysis was stopped".into()));
+        }
+    }
+    // A dropped double ended the game after its last turn.
+    if game.dropped_by.is_some() {
+        let part = analyse_replayed(
+            opts,
+            std::slice::from_ref(&one(Vec::new(), game.by_winner, game.dropped_by, session)),
+            eval,
+            plies,
+            None,
+        );
+        merge(part, n + 1, &mut out);
+    }
+    Ok((out, luck, session))
+}
+
+/// The match-winning chances of `side` with the cubeless chances `p` at
+/// the score of `session`, the cube as it is and dead (no later double).
+fn mwc_of(
+    variant: crate::rules::Variant,
+    p: &crate::eval::Probs,
+    session: &crate::cube::MatchState,
+    side: Side,
+) -> f64 {
+    let score = crate::cube::MatchScore {
+        me: session.away(side).unwrap_or(1),
+        opp: session.away(side.opponent()).unwrap_or(1),
+        post_crawford: session.is_post_crawford(),
+    };
+    let met = crate::cube::met_for(variant, session.rules().cube);
+    let c = i64::from(session.cube());
+    let scores = variant.spec().scores;
+    let (one, two) = (i64::from(scores.single), i64::from(scores.double));
+    let three = i64::from(scores.max());
+    let (win, wm, wb) = (f64::from(p.win), f64::from(p.win_mars), f64::from(p.win_bg));
+    let (lm, lb) = (f64::from(p.lose_mars), f64::from(p.lose_bg));
+    let m = |k: i64| score.after(met, k * c);
+    (win - wm) * m(one)
+        + (wm - wb) * m(two)
+        + wb * m(three)
+        + (1.0 - win - lm) * m(-one)
+        + (lm - lb) * m(-two)
+        + lb * m(-three)
+}
+
+/// The luck of turn `t`'s roll (the turn field left 0): the mover's
+/// cubeless equity after the best play of the roll it got, less the
+/// average of the same over the 36 rolls it could have got, each judged at
+/// 0-ply by `eval` (gnubg's definition of luck); scaled in money play by
+/// the cube of `session`, in a match as the match-winning chances (the
+/// same difference of each end's chances at the score and cube).
+fn luck_of_turn(
+    opts: &crate::rules::RuleOptions,
+    t: &crate::record::ReplayedTurn,
+    eval: &dyn crate::eval::Evaluator,
+    session: &crate::cube::MatchState,
+) -> Option<RollLuck> {
+    let (a, b) = t.roll?;
     let stop = std::sync::atomic::AtomicBool::new(false);
     let search = crate::search::Search::new(eval, *opts, &stop);
     let limits = crate::search::Limits {
@@ -277,39 +460,92 @@ fn luck_of_rolls(
     };
     let mut movegen = crate::rules::StageGen::new();
     let mut ends = Vec::new();
-    let mut out = Vec::new();
-    for (ti, t) in game.turns.iter().enumerate() {
-        let Some((a, b)) = t.roll else { continue };
-        let mover = t.before.to_move;
-        let mut worth = |d1: u8, d2: u8| -> Option<f32> {
-            let rolled = t.before.roll(opts, d1, d2).ok()?;
-            let s = crate::rules::skip_forced_empty(rolled, opts, &mut movegen, &mut ends);
-            if s.result().is_some() || s.to_move != mover || s.stage_dice().is_none() {
-                return Some(crate::eval::probs_for(eval, &s, opts, mover).equity());
-            }
+    let mover = t.before.to_move;
+    let is_match = session.length() > 0;
+    // The mover's cubeless equity after the roll, and its match-winning
+    // chances at the score in a match.
+    let mut worth = |d1: u8, d2: u8| -> Option<(f32, f64)> {
+        let rolled = t.before.roll(opts, d1, d2).ok()?;
+        let s = crate::rules::skip_forced_empty(rolled, opts, &mut movegen, &mut ends);
+        let probs = if s.result().is_some() || s.to_move != mover || s.stage_dice().is_none() {
+            crate::eval::probs_for(eval, &s, opts, mover)
+        } else {
             let ranked = search.best_turn(&s, &limits, &mut |_| {});
-            Some(match ranked.first() {
-                Some(c) => c.probs.equity(),
-                None => crate::eval::probs_for(eval, &s, opts, mover).equity(),
-            })
-        };
-        let Some(got) = worth(a, b) else { continue };
-        let mut sum = 0.0f32;
-        let mut weight = 0.0f32;
-        for d1 in 1..=6u8 {
-            for d2 in 1..=d1 {
-                let w = if d1 == d2 { 1.0 } else { 2.0 };
-                if let Some(e) = worth(d1, d2) {
-                    sum += w * e;
-                    weight += w;
-                }
+            match ranked.first() {
+                Some(c) => c.probs,
+                None => crate::eval::probs_for(eval, &s, opts, mover),
             }
-        }
-        if weight > 0.0 {
-            out.push((ti + 1, mover, format!("{a}{b}"), got - sum / weight));
+        };
+        let mwc = if is_match {
+            mwc_of(opts.variant, &probs, session, mover)
+        } else {
+            0.0
+        };
+        Some((probs.equity(), mwc))
+    };
+    let (got, got_mwc) = worth(a, b)?;
+    let (mut sum, mut sum_mwc, mut weight) = (0.0f32, 0.0f64, 0.0f32);
+    for d1 in 1..=6u8 {
+        for d2 in 1..=d1 {
+            let w = if d1 == d2 { 1.0 } else { 2.0 };
+            if let Some((e, m)) = worth(d1, d2) {
+                sum += w * e;
+                sum_mwc += f64::from(w) * m;
+                weight += w;
+            }
         }
     }
-    out
+    if weight <= 0.0 {
+        return None;
+    }
+    let luck = got - sum / weight;
+    let scaled = if is_match {
+        got_mwc - sum_mwc / f64::from(weight)
+    } else {
+        f64::from(luck) * f64::from(session.cube())
+    };
+    Some(RollLuck {
+        turn: 0,
+        side: mover,
+        roll: format!("{a}{b}"),
+        luck,
+        scaled,
+        cube: session.cube(),
+    })
+}
+
+/// White's result of a finished game in the unit of the scaled luck:
+/// points in money play; in a match, the match-winning chances it gained
+/// (after the game, less before it at the start score). `None` while
+/// the game goes on or when it ended with no winner.
+fn result_scaled(
+    opts: &crate::rules::RuleOptions,
+    game: &crate::record::ReplayedGame,
+    end: &crate::cube::MatchState,
+) -> Option<f64> {
+    let (winner, points) = match (game.dropped_by, game.final_state.result()) {
+        // The side whose double was dropped wins the cube before it.
+        (Some(doubler), _) => (doubler, end.cube()),
+        (None, Some(r)) => (r.winner?, u32::from(r.points) * end.cube()),
+        (None, None) => return None,
+    };
+    let sign = if winner == Side::White { 1.0 } else { -1.0 };
+    if game.session.length() == 0 {
+        return Some(sign * f64::from(points));
+    }
+    let start = &game.session;
+    let score = crate::cube::MatchScore {
+        me: start.away(Side::White).unwrap_or(1),
+        opp: start.away(Side::Black).unwrap_or(1),
+        post_crawford: start.is_post_crawford(),
+    };
+    let met = crate::cube::met_for(opts.variant, start.rules().cube);
+    let won = if winner == Side::White {
+        i64::from(points)
+    } else {
+        -i64::from(points)
+    };
+    Some(score.after(met, won) - score.after(met, 0))
 }
 
 #[cfg(test)]
@@ -317,6 +553,96 @@ mod tests {
     use super::*;
 
     const GAME: &str = "; [Variant \"backgammon\"]\n\n Game 1\n White : a                                Black : b\n Opening 3-1 starter White\n  1) 31: 8/5 6/5                            64: 24/18 13/9\n  2) 62: 24/18 13/11                        \n Unfinished\n";
+
+    /// A money game and a match with the cube turned twice (a double, a
+    /// take, a redouble and a take).
+    fn cube_game(session: &str) -> String {
+        format!(
+            "; [Variant \"backgammon\"]\n; [Session \"{session}\"]\n\n Game 1\n White : a                                Black : b\n{}",
+            " Opening 3-1 starter White\n  1) 31: 8/5 6/5                            64: 24/18 13/9\n  2) double=2:take 62: 24/18 13/11          double=4:take 55: 13/8 13/8 6/1* 6/1\n Unfinished\n"
+        )
+    }
+
+    #[test]
+    fn turn_by_turn_judges_as_the_whole_game_and_tells_each_turn() {
+        for (session, score) in [
+            ("money cube on jacoby off beavers off", ""),
+            ("match 5 cube on crawford on", " Score 2-3 to 5\n"),
+        ] {
+            let text = cube_game(session).replace(" Opening", &format!("{score} Opening"));
+            let (opts, games) = replay_any(&text).expect("the record replays");
+            let net = crate::engine::load_net(
+                opts.variant,
+                &crate::engine::Weights::Shipped,
+                &Default::default(),
+            )
+            .expect("the network");
+            let eval = net.evaluator();
+            let whole =
+                crate::analysis::records::analyse_replayed(&opts, &games, eval.as_ref(), 0, None);
+            let mut told = Vec::new();
+            let (parts, luck, end) =
+                judge_turn_by_turn(&opts, &games[0], eval.as_ref(), 0, &mut |k, n| {
+                    told.push((k, n));
+                    true
+                })
+                .expect("judged");
+            assert_eq!(told, [(1, 4), (2, 4), (3, 4), (4, 4)], "{session}");
+            let key = |a: &crate::analysis::records::Analysis| {
+                (
+                    a.decisions
+                        .iter()
+                        .map(|d| format!("{} {} {} {:.6}", d.turn, d.played, d.best, d.loss()))
+                        .collect::<Vec<_>>(),
+                    a.cube
+                        .iter()
+                        .map(|c| {
+                            format!(
+                                "{} {} {:?} {:.6} {:?}",
+                                c.turn, c.did, c.error, c.loss, c.equities
+                            )
+                        })
+                        .collect::<Vec<_>>(),
+                )
+            };
+            assert_eq!(key(&parts), key(&whole), "{session}");
+            assert_eq!(parts.to_text(), whole.to_text(), "{session}");
+            // Both doubles were judged, and the cube ends at 4.
+            assert_eq!(
+                parts.cube.iter().filter(|c| c.did == "double").count(),
+                2,
+                "{session}"
+            );
+            assert_eq!(end.cube(), 4);
+            // Each roll's luck at the cube of its moment: 1, 1, 2, then 4.
+            let cubes: Vec<u32> = luck.iter().map(|l| l.cube).collect();
+            assert_eq!(cubes, [1, 1, 2, 4], "{session}");
+            for l in &luck {
+                if session.starts_with("money") {
+                    let want = f64::from(l.luck) * f64::from(l.cube);
+                    assert!((l.scaled - want).abs() < 1e-9, "{session}");
+                } else {
+                    // Match-winning chances: within what a roll can swing.
+                    assert!(l.scaled.abs() <= 1.0, "{session}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_stopped_analysis_says_so() {
+        let mut calls = 0;
+        let r = analyse_json_with(
+            &cube_game("money cube on jacoby off beavers off"),
+            1,
+            &mut |_, _| {
+                calls += 1;
+                false
+            },
+        );
+        assert_eq!(calls, 1);
+        assert!(r.unwrap_err().to_string().contains("stopped"));
+    }
 
     #[test]
     fn a_record_is_read_into_turns_and_tokens() {

@@ -33,6 +33,7 @@ pub mod setscore;
 pub mod setturn;
 pub mod show;
 pub mod ubgi;
+pub mod variants;
 
 #[cfg(test)]
 mod roundtrip;
@@ -60,6 +61,7 @@ pub use setscore::SetScore;
 pub use setturn::SetTurn;
 pub use show::Show;
 pub use ubgi::Ubgi;
+pub use variants::Variants;
 
 use super::error::ProtocolError;
 use super::session::{Flow, Session};
@@ -126,6 +128,8 @@ pub enum Command {
     Stop(Stop),
     /// `keys`.
     Keys(Keys),
+    /// `variants`: every game's capabilities and rule options.
+    Variants(Variants),
     /// `show`.
     Show(Show),
     /// `eval`.
@@ -173,6 +177,7 @@ macro_rules! each_command {
             Command::Quit($c) => $e,
             Command::Stop($c) => $e,
             Command::Keys($c) => $e,
+            Command::Variants($c) => $e,
             Command::Show($c) => $e,
             Command::Eval($c) => $e,
             Command::Set($c) => $e,
@@ -210,6 +215,7 @@ from_values!(
     Quit(Quit),
     Stop(Stop),
     Keys(Keys),
+    Variants(Variants),
     Show(Show),
     Eval(Eval),
     Set(Set),

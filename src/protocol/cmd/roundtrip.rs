@@ -34,6 +34,7 @@ const FORMS: &[(&str, &str)] = &[
     ("quit", "quit"),
     ("stop", "stop"),
     ("keys", "keys"),
+    ("variants", "variants"),
     ("show", "show"),
     ("eval", "eval"),
     ("double", "double"),
@@ -143,6 +144,7 @@ fn every_form_of_the_spec_is_written_back_as_its_line() {
         "quit",
         "stop",
         "keys",
+        "variants",
         "show",
         "eval",
         "set",
@@ -209,7 +211,8 @@ fn the_read_only_commands_are_the_ones_that_only_read() {
     assert_eq!(
         read_only,
         [
-            "ubgi", "isready", "quit", "stop", "keys", "show", "get", "legal", "legal", "legal"
+            "ubgi", "isready", "quit", "stop", "keys", "variants", "show", "get", "legal", "legal",
+            "legal"
         ]
     );
 }
@@ -340,6 +343,7 @@ fn command() -> impl Strategy<Value = Command> {
         Just(Command::Quit(Quit)),
         Just(Command::Stop(Stop)),
         Just(Command::Keys(Keys)),
+        Just(Command::Variants(Variants)),
         Just(Command::Show(Show)),
         Just(Command::Eval(Eval)),
         Just(Command::Double(Double)),
