@@ -170,33 +170,76 @@ impl RuleOptions {
 
 /// A rule option name or value that is not known.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct OptionError(pub String);
+pub enum OptionError {
+    /// No game has an option of this name.
+    #[error("unknown rule option '{0}'")]
+    Unknown(String),
+    /// An option of other games only.
+    #[error("{name} is not a rule option of {variant}")]
+    NotAnOptionOf {
+        /// The option's name.
+        name: String,
+        /// The game played.
+        variant: Variant,
+    },
+    /// A word option's value is not one of its words.
+    #[error("{option} must be one of {}, got '{got}'", .words.join("|"))]
+    NotOneOf {
+        /// The option (`game.variant` for the game's name).
+        option: &'static str,
+        /// Its words.
+        words: &'static [&'static str],
+        /// The value given.
+        got: String,
+    },
+    /// A number option's value is not a whole number.
+    #[error("{option} must be a whole number >= 0, got '{got}'")]
+    NotANumber {
+        /// The option.
+        option: &'static str,
+        /// The value given.
+        got: String,
+    },
+    /// A number option's value is above its largest.
+    #[error("{option} must be at most {max}, got '{got}'")]
+    TooLarge {
+        /// The option.
+        option: &'static str,
+        /// Its largest value.
+        max: u32,
+        /// The value given.
+        got: String,
+    },
+}
 
 impl RuleOptions {
     /// Sets one option of the current variant by name from its text value.
     pub fn set(&mut self, name: &str, value: &str) -> Result<(), OptionError> {
         if !self.variant.has_option(name) {
-            return Err(OptionError(if Self::any_option(name) {
-                format!("{name} is not a rule option of {}", self.variant)
+            return Err(if Self::any_option(name) {
+                OptionError::NotAnOptionOf {
+                    name: name.to_string(),
+                    variant: self.variant,
+                }
             } else {
-                format!("unknown rule option '{name}'")
-            }));
+                OptionError::Unknown(name.to_string())
+            });
         }
         match name {
             "head_first_turn" => self.head_first_turn = value.parse()?,
             "six_block" => self.six_block = value.parse()?,
             "opening" => self.opening = value.parse()?,
             "exempt_rolls" => {
-                let n: u32 = value.parse().map_err(|_| {
-                    OptionError(format!(
-                        "exempt_rolls must be a whole number >= 0, got '{value}'"
-                    ))
+                let n: u32 = value.parse().map_err(|_| OptionError::NotANumber {
+                    option: EXEMPT_ROLLS.name,
+                    got: value.to_string(),
                 })?;
                 if n > MAX_EXEMPT_ROLLS {
-                    return Err(OptionError(format!(
-                        "exempt_rolls must be at most {MAX_EXEMPT_ROLLS}, got '{value}'"
-                    )));
+                    return Err(OptionError::TooLarge {
+                        option: EXEMPT_ROLLS.name,
+                        max: MAX_EXEMPT_ROLLS,
+                        got: value.to_string(),
+                    });
                 }
                 self.exempt_rolls = n;
             }
@@ -206,7 +249,7 @@ impl RuleOptions {
             "start_rule" => self.start_rule = value.parse()?,
             "pinned_bearoff" => self.pinned_bearoff = value.parse()?,
             "mother_timing" => self.mother_timing = value.parse()?,
-            _ => return Err(OptionError(format!("unknown rule option '{name}'"))),
+            _ => return Err(OptionError::Unknown(name.to_string())),
         }
         Ok(())
     }
@@ -297,10 +340,11 @@ macro_rules! text_enum {
             fn from_str(s: &str) -> Result<Self, OptionError> {
                 match s {
                     $($s => Ok($v),)+
-                    _ => Err(OptionError(format!(
-                        concat!($what, " must be one of {}, got '{}'"),
-                        [$($s),+].join("|"), s
-                    ))),
+                    _ => Err(OptionError::NotOneOf {
+                        option: $what,
+                        words: &[$($s),+],
+                        got: s.to_string(),
+                    }),
                 }
             }
         }
@@ -390,6 +434,32 @@ mod tests {
         assert!(o.set("exempt_rolls", "x").is_err());
         assert!(o.set("exempt_rolls", "1001").is_err());
         assert!(o.set("nonsense", "1").is_err());
+        // The messages users see.
+        for (name, value, said) in [
+            (
+                "opening",
+                "double",
+                "opening must be one of single|reroll, got 'double'",
+            ),
+            (
+                "exempt_rolls",
+                "-1",
+                "exempt_rolls must be a whole number >= 0, got '-1'",
+            ),
+            (
+                "exempt_rolls",
+                "1001",
+                "exempt_rolls must be at most 1000, got '1001'",
+            ),
+            ("nonsense", "1", "unknown rule option 'nonsense'"),
+            (
+                "six_block",
+                "per_step",
+                "six_block is not a rule option of gulbara",
+            ),
+        ] {
+            assert_eq!(o.set(name, value).unwrap_err().to_string(), said);
+        }
         assert_eq!(o, RuleOptions::default());
     }
 

@@ -600,12 +600,10 @@ impl FromStr for Variant {
         Variant::ALL
             .into_iter()
             .find(|v| v.spec().name == s)
-            .ok_or_else(|| {
-                let names: Vec<&str> = Variant::ALL.iter().map(|v| v.spec().name).collect();
-                OptionError(format!(
-                    "game.variant must be one of {}, got '{s}'",
-                    names.join("|")
-                ))
+            .ok_or_else(|| OptionError::NotOneOf {
+                option: "game.variant",
+                words: &Variant::NAMES,
+                got: s.to_string(),
             })
     }
 }
@@ -627,7 +625,7 @@ mod tests {
             );
         }
         assert_eq!(
-            "chess".parse::<Variant>().unwrap_err().0,
+            "chess".parse::<Variant>().unwrap_err().to_string(),
             "game.variant must be one of gulbara|long_nardy|short_nardy|backgammon|fevga|portes|tabla|plakoto|tapa, got 'chess'"
         );
     }
