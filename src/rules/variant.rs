@@ -403,31 +403,14 @@ pub const PORTES: VariantSpec = VariantSpec {
     start: hitting::START,
 };
 
-/// Tabla: Bulgarian backgammon, a preset of the hitting rules (gammon 2,
-/// no backgammon, no cube; the opening as backgammon's).
+/// Tabla: Bulgarian backgammon, Portes' rules (gammon 2, no backgammon,
+/// no cube) with backgammon's opening.
 pub const TABLA: VariantSpec = VariantSpec {
     name: "tabla",
     display_name: "Tabla",
-    direction: Direction::Opposite,
-    landing: Landing::Hit,
-    gnubg: true,
-    scores: Scores {
-        single: 1,
-        double: 2,
-        triple: None,
-    },
-    escalating: false,
-    head: HeadRule::Free,
-    block: BlockRule::Free,
     opening: Opening::Single,
-    options: &[Opening::OPTION],
-    cube: false,
-    module: RulesModule::Hitting,
     met: Some(include_str!("met/tabla.met")),
-    match_length: 0,
-    eval: EvalFamily::Hitting,
-    net: ShippedNet::Backgammon,
-    start: hitting::START,
+    ..PORTES
 };
 
 /// Plakoto: the Greek pinning game (docs/RULES.md gives the sources).
@@ -461,26 +444,9 @@ pub const PLAKOTO: VariantSpec = VariantSpec {
 pub const TAPA: VariantSpec = VariantSpec {
     name: "tapa",
     display_name: "Tapa",
-    direction: Direction::Opposite,
-    landing: Landing::Pin,
-    gnubg: false,
-    scores: Scores {
-        single: 1,
-        double: 2,
-        triple: None,
-    },
-    escalating: false,
-    head: HeadRule::Free,
-    block: BlockRule::Free,
     opening: Opening::Single,
-    options: &[Opening::OPTION, PinnedBearoff::OPTION, MotherTiming::OPTION],
-    cube: false,
-    module: RulesModule::Pinning,
     met: Some(include_str!("met/tapa.met")),
-    match_length: 0,
-    eval: EvalFamily::Pinning,
-    net: ShippedNet::Plakoto,
-    start: Position::START,
+    ..PLAKOTO
 };
 
 impl Variant {
