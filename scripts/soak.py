@@ -125,21 +125,28 @@ class Sampler(threading.Thread):
 
 
 class Server:
+    """`BIN serve --listen 127.0.0.1:0 ...`; `addr` is the TCP listener's."""
+
+    # The option that names the listener, and how its `listening` line
+    # starts (the address follows).
+    LISTEN = "--listen"
+    ANNOUNCE = "listening "
+
     def __init__(self, binary, server_args, log_path):
         self.log = open(log_path, "wb")
-        cmd = [binary, "serve", "--listen", "127.0.0.1:0"] + server_args
+        cmd = [binary, "serve", self.LISTEN, "127.0.0.1:0"] + server_args
         self.cmd = cmd
         self.proc = subprocess.Popen(
             cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=self.log
         )
         line = self.proc.stdout.readline().decode(errors="replace").strip()
-        if not line.startswith("listening "):
+        if not line.startswith(self.ANNOUNCE):
             self.proc.wait(timeout=10)
             raise RuntimeError(
                 f"the server did not start (status {self.proc.returncode}, first line "
                 f"{line!r}); see {log_path}"
             )
-        host, _, port = line.split()[1].rpartition(":")
+        host, _, port = line[len(self.ANNOUNCE):].split()[0].rstrip("/").rpartition(":")
         self.addr = (host, int(port))
         # Keep draining stdout so that the server never blocks on it.
         threading.Thread(target=self.proc.stdout.read, daemon=True).start()
@@ -474,6 +481,52 @@ def percentile(values, q):
     return v[k]
 
 
+def start(kind, args, server_args, log_path):
+    """Starts a `kind` server (Server or HttpServer) and the sampler of its
+    memory; None (after saying why) when it does not start."""
+    try:
+        server = kind(args.bin, server_args, log_path)
+    except (OSError, RuntimeError) as e:
+        print(f"soak: {e}", file=sys.stderr)
+        return None
+    print(f"soak: {' '.join(server.cmd)}  (pid {server.pid}, log {log_path})", file=sys.stderr)
+    sampler = Sampler(server.pid)
+    sampler.start()
+    return server, sampler
+
+
+def idle_cores(pid):
+    """The CPU `pid` uses over the next two seconds, in cores."""
+    c0 = proc_cpu_seconds(pid)
+    time.sleep(2.0)
+    c1 = proc_cpu_seconds(pid)
+    return (c1 - c0) / 2.0 if c0 is not None and c1 is not None else float("nan")
+
+
+def report(rows, tally, args, log_path):
+    """Prints the figures (a table, the first errors, the JSON line with
+    --json) and returns the exit status: 1 when a bound broke."""
+    w0 = max(len(r[0]) for r in rows)
+    w1 = max(len(str(r[1])) for r in rows)
+    w2 = max(len(r[2]) for r in rows)
+    print(f"{'figure':<{w0}}  {'value':<{w1}}  {'bound':<{w2}}  ok")
+    for name, value, bound, ok in rows:
+        mark = "" if not bound else ("ok" if ok else "BROKEN")
+        print(f"{name:<{w0}}  {str(value):<{w1}}  {bound:<{w2}}  {mark}")
+    if tally.error_examples:
+        print("first errors:")
+        for e in tally.error_examples:
+            print(f"  {e}")
+    if args.json:
+        print(json.dumps({r[0].strip(): str(r[1]) for r in rows}))
+    broken = [r[0].strip() for r in rows if r[2] and not r[3]]
+    if broken:
+        print(f"soak: BROKEN: {', '.join(broken)} (server log {log_path})")
+        return 1
+    print("soak: all bounds held")
+    return 0
+
+
 def settle(server, sampler, before, args):
     """Waits (up to --settle-max seconds) for RSS and threads to come back
     near their "before" values; returns the last figures."""
@@ -567,20 +620,8 @@ HTTP_GAMES = ["backgammon", "gulbara", "long_nardy", "short_nardy", "fevga",
 class HttpServer(Server):
     """`BIN serve --http 127.0.0.1:0 ...`; `addr` is the HTTP listener's."""
 
-    def __init__(self, binary, server_args, log_path):
-        self.log = open(log_path, "wb")
-        cmd = [binary, "serve", "--http", "127.0.0.1:0"] + server_args
-        self.cmd = cmd
-        self.proc = subprocess.Popen(
-            cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=self.log
-        )
-        line = self.proc.stdout.readline().decode(errors="replace").strip()
-        if not line.startswith("listening http://"):
-            self.proc.wait(timeout=10)
-            raise RuntimeError(f"the server did not start ({line!r}); see {log_path}")
-        host, _, port = line.split()[1][len("http://"):].rstrip("/").rpartition(":")
-        self.addr = (host, int(port))
-        threading.Thread(target=self.proc.stdout.read, daemon=True).start()
+    LISTEN = "--http"
+    ANNOUNCE = "listening http://"
 
 
 def http_call(conn, path, body):
@@ -672,14 +713,10 @@ def http_main(args):
         "--line-timeout", f"{args.line_timeout:g}",
     ] + shlex.split(args.extra_server_args)  # fmt: skip
     log_path = args.log or os.path.join(tempfile.gettempdir(), f"gulbara-soak-http-{os.getpid()}.log")
-    try:
-        server = HttpServer(args.bin, server_args, log_path)
-    except (OSError, RuntimeError) as e:
-        print(f"soak: {e}", file=sys.stderr)
+    started = start(HttpServer, args, server_args, log_path)
+    if started is None:
         return 2
-    print(f"soak: {' '.join(server.cmd)}  (pid {server.pid}, log {log_path})", file=sys.stderr)
-    sampler = Sampler(server.pid)
-    sampler.start()
+    server, sampler = started
     rows = []
 
     def row(name, value, bound="", ok=True):
@@ -717,10 +754,7 @@ def http_main(args):
         sampler.set_phase("settle")
         after = settle(server, sampler, before, args)
         cpu1 = proc_cpu_seconds(server.pid)
-        c0 = proc_cpu_seconds(server.pid)
-        time.sleep(2.0)
-        c1 = proc_cpu_seconds(server.pid)
-        idle_cpu = (c1 - c0) / 2.0 if c0 is not None and c1 is not None else float("nan")
+        idle_cpu = idle_cores(server.pid)
         import http.client
 
         fresh = http.client.HTTPConnection(*server.addr, timeout=30)
@@ -782,25 +816,7 @@ def http_main(args):
     row("SIGTERM exit", f"{exit_s:.2f} s", f"<= {args.term_limit:g} s",
         status is not None and exit_s <= args.term_limit)  # fmt: skip
     row("SIGTERM status", "still running (killed)" if status is None else status, "= 0", status == 0)
-    w0 = max(len(r[0]) for r in rows)
-    w1 = max(len(str(r[1])) for r in rows)
-    w2 = max(len(r[2]) for r in rows)
-    print(f"{'figure':<{w0}}  {'value':<{w1}}  {'bound':<{w2}}  ok")
-    for name, value, bound, ok in rows:
-        mark = "" if not bound else ("ok" if ok else "BROKEN")
-        print(f"{name:<{w0}}  {str(value):<{w1}}  {bound:<{w2}}  {mark}")
-    if tally.error_examples:
-        print("first errors:")
-        for e in tally.error_examples:
-            print(f"  {e}")
-    if args.json:
-        print(json.dumps({r[0].strip(): str(r[1]) for r in rows}))
-    broken = [r[0].strip() for r in rows if r[2] and not r[3]]
-    if broken:
-        print(f"soak: BROKEN: {', '.join(broken)} (server log {log_path})")
-        return 1
-    print("soak: all bounds held")
-    return 0
+    return report(rows, tally, args, log_path)
 
 
 def main():
@@ -861,14 +877,10 @@ def main():
     log_path = args.log or os.path.join(
         tempfile.gettempdir(), f"gulbara-soak-{os.getpid()}.log"
     )
-    try:
-        server = Server(args.bin, server_args, log_path)
-    except (OSError, RuntimeError) as e:
-        print(f"soak: {e}", file=sys.stderr)
+    started = start(Server, args, server_args, log_path)
+    if started is None:
         return 2
-    print(f"soak: {' '.join(server.cmd)}  (pid {server.pid}, log {log_path})", file=sys.stderr)
-    sampler = Sampler(server.pid)
-    sampler.start()
+    server, sampler = started
     rows = []  # (figure, value, bound, ok)
 
     def row(name, value, bound="", ok=True):
@@ -947,9 +959,7 @@ def main():
         sampler.set_phase("settle")
         after = settle(server, sampler, before, args)
         cpu1 = proc_cpu_seconds(server.pid)
-        time.sleep(2.0)
-        cpu2 = proc_cpu_seconds(server.pid)
-        idle_cpu = (cpu2 - cpu1) / 2.0 if cpu1 is not None and cpu2 is not None else float("nan")
+        idle_cpu = idle_cores(server.pid)
         fresh_ok = quick_session(server.addr)
         hwm = (sampler.now() or {}).get("VmHWM", 0)
 
@@ -1043,25 +1053,7 @@ def main():
     row("SIGTERM unexpected errors", sum(other.values()), "= 0", not other)
     row("soak time", f"{time.monotonic() - t_start:.0f} s")
 
-    w0 = max(len(r[0]) for r in rows)
-    w1 = max(len(str(r[1])) for r in rows)
-    w2 = max(len(r[2]) for r in rows)
-    print(f"{'figure':<{w0}}  {'value':<{w1}}  {'bound':<{w2}}  ok")
-    for name, value, bound, ok in rows:
-        mark = "" if not bound else ("ok" if ok else "BROKEN")
-        print(f"{name:<{w0}}  {str(value):<{w1}}  {bound:<{w2}}  {mark}")
-    broken = [r[0].strip() for r in rows if r[2] and not r[3]]
-    if tally.error_examples:
-        print("first errors:")
-        for e in tally.error_examples:
-            print(f"  {e}")
-    if args.json:
-        print(json.dumps({r[0].strip(): str(r[1]) for r in rows}))
-    if broken:
-        print(f"soak: BROKEN: {', '.join(broken)} (server log {log_path})")
-        return 1
-    print("soak: all bounds held")
-    return 0
+    return report(rows, tally, args, log_path)
 
 
 if __name__ == "__main__":

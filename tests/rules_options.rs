@@ -89,7 +89,11 @@ fn chain_broken_at_fours_passes_its_remainder_to_the_opponent() {
     // Fewer steps than can be played is rejected, and changes nothing.
     assert!(matches!(
         try_play(&s, &o, &[]),
-        Err(PlayError::IllegalPlay(_))
+        Err(PlayError::TooFewSteps {
+            playable: 1,
+            given: 0,
+            ..
+        })
     ));
     let s = play(&s, &o, &[(12, 4)]);
     // The chain stops: the three unplayed 4s, then four 5s and four 6s,

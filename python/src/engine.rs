@@ -13,9 +13,9 @@ use pyo3::types::PyDict;
 use crate::blocking;
 use crate::err;
 use crate::paths::{
-    Builtin, Candidate, EngineConfig, EvalKind, EvalMode, Evaluator, GameRecord, GameStart,
-    GameState, LibEngine, MAX_GAMES, MAX_TRUNCATE, MatchState, Pending, Player, Ply, Probs,
-    Rollout, RolloutParams, Root, Search, SeededDice, SessionKind, Settings, Side, Stats, cubeful,
+    Builtin, Candidate, CubeQuestion, EngineConfig, EvalKind, EvalMode, Evaluator, GameRecord,
+    GameStart, GameState, LibEngine, MAX_GAMES, MAX_TRUNCATE, MatchState, Pending, Player, Ply,
+    Probs, Rollout, RolloutParams, Root, Search, SeededDice, Settings, Side, Stats, cubeful,
     decide, move_token_text, play_started_game, probs_for, probs_for_batch, valuation,
 };
 use crate::session::{PySession, default_of};
@@ -553,18 +553,7 @@ impl PyEngine {
         self.check(state)?;
         let st = state.state;
         let m = Self::session_of(state, session);
-        if st.result().is_some() {
-            return Err(err("the game is over"));
-        }
-        if !m.rules().cube {
-            return Err(err("the cube is off in this session"));
-        }
-        if st.pending != Pending::Roll {
-            return Err(err(format!(
-                "a cube decision comes before the roll ({})",
-                st.pending_description()
-            )));
-        }
+        let question = CubeQuestion::before_roll(&st, &m).map_err(err)?;
         let ply = self.settings.ply;
         let beam = crate::paths::Limits::default().inner_beam;
         let val = self.valuation_of(&st, &m);
@@ -584,20 +573,18 @@ impl PyEngine {
                 |_, ()| Ok(()),
             )?
         };
-        let redouble = m.owner() != crate::paths::CubeOwner::Centre;
-        Ok(decide(&probs, &st, &m, st.to_move).map(|d| PyCubeDecision {
-            action: d.action.words(redouble),
-            doubles: d.action.doubles(),
-            answer: d.action.answer(),
-            no_double: d.no_double,
-            double_take: d.double_take,
-            double_pass: d.double_pass,
-            unit: match m.kind() {
-                SessionKind::Money => "money",
-                SessionKind::Match { .. } => "mwc",
-            },
-            chances: probs.into(),
-        }))
+        Ok(
+            decide(&probs, &st, &m, question.doubler).map(|d| PyCubeDecision {
+                action: d.action.words(question.redouble),
+                doubles: d.action.doubles(),
+                answer: d.action.answer(),
+                no_double: d.no_double,
+                double_take: d.double_take,
+                double_pass: d.double_pass,
+                unit: question.unit(),
+                chances: probs.into(),
+            }),
+        )
     }
 
     /// Rolls out `state` before its roll (for the side to move), or each
@@ -691,13 +678,9 @@ impl PyEngine {
             }
         };
         let params = RolloutParams {
-            games,
-            truncate,
-            plies: ply - 1,
-            seed,
-            luck,
             threads,
             every,
+            ..RolloutParams::at_root_ply(ply, games, truncate, seed, luck)
         };
         let deadline = match max_seconds {
             Some(s) if s.is_finite() && s > 0.0 => {

@@ -6,7 +6,8 @@ pub use gulbara::analysis::rollout::{
 };
 pub use gulbara::cube::state::cubeless;
 pub use gulbara::cube::{
-    CubeOwner, MatchState, SessionKind, SessionRules, cubeful, decide, met_for, valuation,
+    CubeOwner, CubeQuestion, MatchState, SessionKind, SessionRules, cubeful, decide, met_for,
+    valuation,
 };
 pub use gulbara::engine::SettingError;
 pub use gulbara::engine::settings::EvalMode;

@@ -346,7 +346,7 @@ impl PyState {
         let d = PyDict::new(py);
         for name in self.rules.variant.option_names() {
             if let Some(v) = self.rules.get(name) {
-                d.set_item(*name, v)?;
+                d.set_item(name, v)?;
             }
         }
         Ok(d)

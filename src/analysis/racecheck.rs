@@ -80,9 +80,24 @@ impl Errors {
     }
 }
 
+/// Why `gulbara bearoff` stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum RaceCheckError {
+    /// A race table could not be made.
+    #[error(transparent)]
+    Bearoff(#[from] bearoff::BearoffError),
+    /// A game's shipped network could not be read.
+    #[error(transparent)]
+    Weights(#[from] crate::eval::net::WeightsError),
+}
+
 /// Runs `gulbara bearoff`: the tables generated and timed, then `samples`
 /// random races per game (`variant`, or every game) judged against them.
-pub fn run_bearoff(variant: Option<Variant>, samples: usize, seed: u64) -> anyhow::Result<()> {
+pub fn run_bearoff(
+    variant: Option<Variant>,
+    samples: usize,
+    seed: u64,
+) -> Result<(), RaceCheckError> {
     println!(
         "race tables: {} arrangements of 0..15 checkers on 6 points",
         bearoff::POSITIONS

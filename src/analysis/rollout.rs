@@ -102,6 +102,24 @@ impl Default for RolloutParams {
 }
 
 impl RolloutParams {
+    /// `games` trials, each `truncate` plies long (0: to the end), played
+    /// at `ply` counted root-inclusive as `engine.ply` and the front ends
+    /// count it (1 is gnubg's 0-ply: the evaluator alone), dice from
+    /// `seed`, with the luck correction when `luck`; one thread, a progress
+    /// report about every tenth of the games. The one place that turns a
+    /// rollout's ply into [`RolloutParams::plies`].
+    pub fn at_root_ply(ply: u8, games: u32, truncate: u32, seed: u64, luck: bool) -> RolloutParams {
+        RolloutParams {
+            games,
+            truncate,
+            plies: ply.saturating_sub(1),
+            seed,
+            luck,
+            threads: 1,
+            every: 0,
+        }
+    }
+
     /// Trials between two progress reports: `every`, or about a tenth of
     /// the games, never more than [`MAX_REPORTS`] reports.
     pub fn report_step(&self) -> u32 {

@@ -21,5 +21,7 @@ pub struct BearoffArgs {
 
 /// Runs `bearoff`.
 pub fn run(a: BearoffArgs) -> anyhow::Result<()> {
-    crate::analysis::racecheck::run_bearoff(a.variant, a.samples, a.seed)
+    Ok(crate::analysis::racecheck::run_bearoff(
+        a.variant, a.samples, a.seed,
+    )?)
 }

@@ -69,7 +69,11 @@ pub struct LabelArgs {
 /// `.gz`), in order.
 pub fn read_positions(path: &Path, variant: Variant) -> anyhow::Result<Vec<GameState>> {
     let text = crate::training::supervise::read_text(path)?;
-    parse_positions(&text, variant, &path.display().to_string())
+    Ok(parse_positions(
+        &text,
+        variant,
+        &path.display().to_string(),
+    )?)
 }
 
 /// The positions of a positions file with their kinds, as [`read_positions`]
@@ -79,7 +83,7 @@ pub fn read_found(
     variant: Variant,
 ) -> anyhow::Result<Vec<(Option<FoundKind>, GameState)>> {
     let text = crate::training::supervise::read_text(path)?;
-    parse_found(&text, variant, &path.display().to_string())
+    Ok(parse_found(&text, variant, &path.display().to_string())?)
 }
 
 /// The indices a labels file already holds; a torn last line (no newline)

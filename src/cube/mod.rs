@@ -22,7 +22,80 @@ pub use state::{
 };
 
 use crate::eval::Probs;
-use crate::rules::{GameState, Side};
+use crate::rules::{GameState, Pending, Side};
+
+/// A cube decision asked for before the roll, as the front ends answer it
+/// (the HTTP API, the protocol's `go cube`, the Python package): who
+/// decides, and how the answer is worded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CubeQuestion {
+    /// The side to move, whose cube decision it is.
+    pub doubler: Side,
+    /// Whether its double is waiting: the answer is the opponent's reply.
+    pub answering: bool,
+    /// Whether a double would be a redouble (the cube is owned).
+    pub redouble: bool,
+    /// Whether the session is a match (the decision is in match-winning
+    /// chances, not money equity).
+    pub in_match: bool,
+}
+
+/// Why no cube decision can be asked for now.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CubeQuestionError {
+    /// The game is over.
+    #[error("the game is over")]
+    GameOver,
+    /// The session plays without the cube.
+    #[error("the cube is off in this session")]
+    CubeOff,
+    /// A stage is to be played: a cube decision comes before the roll.
+    #[error("a cube decision comes before the roll ({})", crate::rules::state::pending_text(*.0))]
+    NotBeforeRoll(Pending),
+}
+
+impl CubeQuestion {
+    /// The cube decision of the side to move in `state`, in `session`.
+    pub fn before_roll(
+        state: &GameState,
+        session: &MatchState,
+    ) -> Result<CubeQuestion, CubeQuestionError> {
+        if state.result().is_some() {
+            return Err(CubeQuestionError::GameOver);
+        }
+        if !session.rules().cube {
+            return Err(CubeQuestionError::CubeOff);
+        }
+        if state.pending != Pending::Roll {
+            return Err(CubeQuestionError::NotBeforeRoll(state.pending));
+        }
+        let doubler = state.to_move;
+        Ok(CubeQuestion {
+            doubler,
+            answering: session.doubled_by() == Some(doubler),
+            redouble: session.owner() != CubeOwner::Centre,
+            in_match: matches!(session.kind(), SessionKind::Match { .. }),
+        })
+    }
+
+    /// The best answer to the question: the reply to a waiting double
+    /// (`take`, `pass`, `beaver`), else `double` or `nodouble`.
+    pub fn best(&self, decision: &CubeDecision) -> &'static str {
+        if self.answering {
+            decision.action.answer()
+        } else if decision.action.doubles() {
+            "double"
+        } else {
+            "nodouble"
+        }
+    }
+
+    /// The unit of the decision's figures: `mwc` in a match, `money` in
+    /// money play.
+    pub fn unit(&self) -> &'static str {
+        if self.in_match { "mwc" } else { "money" }
+    }
+}
 
 /// The cube decision of `doubler` (the side to move, before its roll) with
 /// its cubeless chances `probs` in `state`, in `session`: money equity in

@@ -8,7 +8,7 @@
 
 use super::settings::{EvalKind, EvalMode, Ply, RaceKind, Setting, Settings, Weights};
 use crate::rules::Variant;
-use crate::rules::options::OptionError;
+use crate::rules::options::{OPTIONS, OptionError, OptionKind};
 
 /// Why a `(key, value)` pair is not a setting. Each message is the detail
 /// of the protocol's `error bad_value` line.
@@ -144,62 +144,23 @@ fn check_token(key: &'static str, value: &str) -> Result<(), SettingError> {
 impl Settings {
     /// Every key, in the order `ubgi` and `keys` list them.
     pub fn defs() -> Vec<KeyDef> {
-        vec![
-            KeyDef {
-                name: "game.variant",
-                kind: KeyKind::Enum(&Variant::NAMES),
-                description: "the game played; setting it starts a new game of that variant (rules.* back to its defaults)",
+        let variant = KeyDef {
+            name: "game.variant",
+            kind: KeyKind::Enum(&Variant::NAMES),
+            description: "the game played; setting it starts a new game of that variant (rules.* back to its defaults)",
+        };
+        let rules = OPTIONS.iter().map(|o| KeyDef {
+            name: o.key,
+            kind: match o.kind {
+                OptionKind::Int { min, max } => KeyKind::Int {
+                    min: min.into(),
+                    max: max.into(),
+                },
+                OptionKind::Words(words) => KeyKind::Enum(words),
             },
-            KeyDef {
-                name: "rules.opening",
-                kind: KeyKind::Enum(&["single", "reroll"]),
-                description: "opening: single = play the opening throw, reroll = the winner rolls both dice",
-            },
-            KeyDef {
-                name: "rules.exempt_rolls",
-                kind: KeyKind::Int { min: 0, max: 1000 },
-                description: "first rolls whose doublets do not escalate",
-            },
-            KeyDef {
-                name: "rules.exempt_scope",
-                kind: KeyKind::Enum(&["player", "game"]),
-                description: "whose rolls count towards the exemption",
-            },
-            KeyDef {
-                name: "rules.remainder",
-                kind: KeyKind::Enum(&["opponent", "lost"]),
-                description: "what happens to the unplayed rest of an escalating chain",
-            },
-            KeyDef {
-                name: "rules.head_first_turn",
-                kind: KeyKind::Enum(&["needs_second", "fixed_3_4_6", "fixed_4_6", "any_double"]),
-                description: "long nardy: which first-turn doublets let a second checker leave the head",
-            },
-            KeyDef {
-                name: "rules.six_block",
-                kind: KeyKind::Enum(&["end_of_turn", "per_step"]),
-                description: "long nardy and Fevga: when the six-block (and Fevga's starting-quarter) rule is judged",
-            },
-            KeyDef {
-                name: "rules.prime",
-                kind: KeyKind::Enum(&["duty", "ban"]),
-                description: "Fevga: duty = a six-point prime is allowed outside the starting quarter and must be opened once every opposing checker stands right behind it, ban = no six in a row with every opposing checker behind",
-            },
-            KeyDef {
-                name: "rules.start_rule",
-                kind: KeyKind::Enum(&["pass", "quarter"]),
-                description: "Fevga: a second checker leaves the start once one has passed the opponent's start (pass) or reached the opponent's starting quarter (quarter)",
-            },
-            KeyDef {
-                name: "rules.pinned_bearoff",
-                kind: KeyKind::Enum(&["home", "refuse"]),
-                description: "Plakoto and Tapa: home = a pinned checker in the home counts as home for bearing off, refuse = no bearing off while a checker is pinned",
-            },
-            KeyDef {
-                name: "rules.mother_timing",
-                kind: KeyKind::Enum(&["step", "end"]),
-                description: "Plakoto and Tapa: a pinned mother ends the game at the step that pins it (step) or at the end of the play (end)",
-            },
+            description: o.description,
+        });
+        let engine = [
             KeyDef {
                 name: "engine.ply",
                 kind: KeyKind::Int { min: 1, max: 3 },
@@ -262,7 +223,11 @@ impl Settings {
                 kind: KeyKind::Enum(&["cubeful", "cubeless"]),
                 description: "checker play at a match score: cubeful = by match-winning chances, cubeless = by cubeless money equity",
             },
-        ]
+        ];
+        std::iter::once(variant)
+            .chain(rules)
+            .chain(engine)
+            .collect()
     }
 
     /// The keys of the current variant, in the order `ubgi` and `keys` list
@@ -277,7 +242,7 @@ impl Settings {
     /// Whether key `name` belongs to the current variant.
     fn applies(&self, name: &str) -> bool {
         match name.strip_prefix("rules.") {
-            Some(rule) => self.rules.variant.option_names().contains(&rule),
+            Some(rule) => self.rules.variant.has_option(rule),
             None => true,
         }
     }

@@ -271,7 +271,10 @@ pub fn serve(listen: ListenAddr, mut bridge: Bridge) -> Result<(), ListenError> 
             if let Ok(meta) = std::fs::symlink_metadata(&path)
                 && meta.file_type().is_socket()
             {
-                let _ = std::fs::remove_file(&path);
+                std::fs::remove_file(&path).map_err(|source| ListenError::Bind {
+                    what: path.display().to_string(),
+                    source,
+                })?;
             }
             let listener = UnixListener::bind(&path).map_err(|source| ListenError::Bind {
                 what: path.display().to_string(),

@@ -458,13 +458,15 @@ fn play_game(
     cube[1 - white_engine] = by_side[1];
     GameOutcome {
         pair,
-        white_engine,
-        points,
-        winner,
-        forfeit: forfeit.clone(),
-        luck: watch.luck,
-        cube,
-        result_points,
+        summary: GameSummary {
+            white_engine,
+            points,
+            winner,
+            forfeit: forfeit.clone(),
+            luck: watch.luck,
+            cube,
+            result_points,
+        },
         record: RecordedGame {
             players: names,
             opening: g.openings.last().copied(),
@@ -520,15 +522,15 @@ fn play_match(
             seats.cfg.game_rules(k),
             start,
         );
-        let forfeit = g.forfeit.as_ref().map(|(who, _)| *who);
+        let forfeit = g.summary.forfeit.as_ref().map(|(who, _)| *who);
         start = GameStart::OpeningThrow;
-        if let Some((w, _)) = g.winner.filter(|_| forfeit.is_none()) {
+        if let Some((w, _)) = g.summary.winner.filter(|_| forfeit.is_none()) {
             let side = if w == white_engine {
                 Side::White
             } else {
                 Side::Black
             };
-            session.score_game(side, g.points.unsigned_abs());
+            session.score_game(side, g.summary.points.unsigned_abs());
             if seats.cfg.winner_starts {
                 start = GameStart::By(side);
             }
@@ -670,7 +672,10 @@ pub fn run_match(cfg: &MatchConfig) -> MatchReport {
         for seating in rx {
             let won = match seating.result {
                 Some(m) => m.winner,
-                None => seating.games.iter().find_map(|g| g.winner.map(|(w, _)| w)),
+                None => seating
+                    .games
+                    .iter()
+                    .find_map(|g| g.summary.winner.map(|(w, _)| w)),
             };
             if let Some(w) = won {
                 wins[w] += 1;

@@ -5,11 +5,23 @@
 #[allow(clippy::wildcard_imports)]
 use super::*;
 
-/// How one game went.
+/// How one game went, with its record.
 #[derive(Clone, Debug)]
 pub struct GameOutcome {
     /// Pair number (from 0).
     pub pair: usize,
+    /// How it went.
+    pub summary: GameSummary,
+    /// The record of the game.
+    pub record: RecordedGame,
+    /// The dice seed of the pair.
+    pub dice_seed: u64,
+}
+
+/// How one game went, without its record: what a shard file keeps and
+/// the report counts.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameSummary {
     /// Which engine played White.
     pub white_engine: usize,
     /// Points for engine 0 (negative when engine 1 won).
@@ -25,29 +37,6 @@ pub struct GameOutcome {
     pub cube: [CubeCounts; 2],
     /// The game's result before the cube: 1 single, 2 gammon or mars, 3
     /// backgammon; 0 with no winner, or a dropped double or forfeit.
-    pub result_points: u8,
-    /// The record of the game.
-    pub record: RecordedGame,
-    /// The dice seed of the pair.
-    pub dice_seed: u64,
-}
-
-/// How one game went, without its record: what a shard file keeps.
-#[derive(Clone, Debug, PartialEq)]
-pub struct GameSummary {
-    /// Which engine played White.
-    pub white_engine: usize,
-    /// Points for engine 0 (negative when engine 1 won).
-    pub points: i32,
-    /// Winner engine and whether it was a mars.
-    pub winner: Option<(usize, bool)>,
-    /// The engine that forfeited, and why.
-    pub forfeit: Option<(usize, String)>,
-    /// Sum of each engine's luck (equity) over its rolls.
-    pub luck: [f64; 2],
-    /// Each engine's cube actions.
-    pub cube: [CubeCounts; 2],
-    /// The game's result before the cube (see [`GameOutcome::result_points`]).
     pub result_points: u8,
 }
 
@@ -69,15 +58,7 @@ pub struct PairOutcome {
 impl GameOutcome {
     /// The result without the record.
     pub fn result(&self) -> GameSummary {
-        GameSummary {
-            white_engine: self.white_engine,
-            points: self.points,
-            winner: self.winner,
-            forfeit: self.forfeit.clone(),
-            luck: self.luck,
-            cube: self.cube,
-            result_points: self.result_points,
-        }
+        self.summary.clone()
     }
 }
 

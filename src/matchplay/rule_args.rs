@@ -17,9 +17,9 @@ pub fn rule_settings(rules: &RuleOptions) -> Vec<(String, String)> {
         .chain(
             rules
                 .variant
-                .option_names()
+                .options()
                 .iter()
-                .map(|n| (format!("rules.{n}"), rules.get(n).unwrap_or_default())),
+                .map(|o| (o.key.to_string(), rules.get(o.name).unwrap_or_default())),
         )
         .collect()
 }

@@ -41,56 +41,109 @@ pub struct MatchShard {
 /// The format tag of a shard file.
 const FORMAT: &str = "gulbara-match-shard-1";
 
+// The shard file as it is written: each object's fields in the order of
+// their names (the order the file has always had).
+
+/// A shard file.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct ShardFile {
+    engines: [String; 2],
+    format: String,
+    games: u64,
+    luck_adjust: bool,
+    pairs: Vec<PairFile>,
+    rules: Vec<String>,
+    seed: u64,
+    /// Files written before sessions have none: cubeless money games.
+    #[serde(default)]
+    session: Option<String>,
+    shard: [u64; 2],
+    variant: String,
+}
+
+/// A pair of a shard file.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct PairFile {
+    dice_seed: u64,
+    games: Vec<GameFile>,
+    #[serde(default)]
+    matches: Vec<MatchFile>,
+    pair: u64,
+}
+
+/// A game of a pair.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct GameFile {
+    /// Files written before the cube have none: no cube action.
+    #[serde(default)]
+    cube: Option<[[u32; 4]; 2]>,
+    forfeit: Option<(u8, String)>,
+    luck: [f64; 2],
+    points: i32,
+    /// Files written before the cube have none: the points are the result.
+    #[serde(default)]
+    result_points: Option<u8>,
+    white_engine: u8,
+    winner: Option<(u8, bool)>,
+}
+
+/// A match of a pair (a match session's).
+#[derive(serde::Serialize, serde::Deserialize)]
+struct MatchFile {
+    score: [u32; 2],
+    white_engine: u8,
+    winner: Option<u8>,
+}
+
 impl MatchShard {
     /// The shard as one JSON object (pairs in order; floats written so
     /// they read back to the same bits).
     pub fn to_json(&self) -> String {
-        let pairs: Vec<serde_json::Value> = self
+        let engine = |e: usize| u8::try_from(e).unwrap_or(u8::MAX);
+        let pairs = self
             .pairs
             .iter()
-            .map(|p| {
-                let games: Vec<serde_json::Value> = p
+            .map(|p| PairFile {
+                dice_seed: p.dice_seed,
+                games: p
                     .games
                     .iter()
-                    .map(|g| {
-                        serde_json::json!({
-                            "white_engine": g.white_engine,
-                            "points": g.points,
-                            "winner": g.winner.map(|(w, m)| serde_json::json!([w, m])),
-                            "forfeit": g.forfeit.as_ref().map(|(w, why)| serde_json::json!([w, why])),
-                            "luck": g.luck,
-                            "result_points": g.result_points,
-                            "cube": [g.cube[0].as_array(), g.cube[1].as_array()],
-                        })
+                    .map(|g| GameFile {
+                        cube: Some([g.cube[0].as_array(), g.cube[1].as_array()]),
+                        forfeit: g.forfeit.as_ref().map(|(w, why)| (engine(*w), why.clone())),
+                        luck: g.luck,
+                        points: g.points,
+                        result_points: Some(g.result_points),
+                        white_engine: engine(g.white_engine),
+                        winner: g.winner.map(|(w, m)| (engine(w), m)),
                     })
-                    .collect();
-                let matches: Vec<serde_json::Value> = p
+                    .collect(),
+                matches: p
                     .matches
                     .iter()
-                    .map(|m| {
-                        serde_json::json!({
-                            "white_engine": m.white_engine,
-                            "winner": m.winner,
-                            "score": m.score,
-                        })
+                    .map(|m| MatchFile {
+                        score: m.score,
+                        white_engine: engine(m.white_engine),
+                        winner: m.winner.map(engine),
                     })
-                    .collect();
-                serde_json::json!({"pair": p.pair, "dice_seed": p.dice_seed, "games": games, "matches": matches})
+                    .collect(),
+                pair: p.pair as u64,
             })
             .collect();
-        serde_json::json!({
-            "format": FORMAT,
-            "engines": self.key.names,
-            "variant": self.key.variant.to_string(),
-            "rules": self.key.rules,
-            "seed": self.key.seed,
-            "games": self.key.games,
-            "luck_adjust": self.key.luck_adjust,
-            "session": self.key.session.to_string(),
-            "shard": [self.shard.index, self.shard.count],
-            "pairs": pairs,
-        })
-        .to_string()
+        let file = ShardFile {
+            engines: self.key.names.clone(),
+            format: FORMAT.to_string(),
+            games: self.key.games as u64,
+            luck_adjust: self.key.luck_adjust,
+            pairs,
+            rules: self.key.rules.clone(),
+            seed: self.key.seed,
+            session: Some(self.key.session.to_string()),
+            shard: [self.shard.index as u64, self.shard.count as u64],
+            variant: self.key.variant.to_string(),
+        };
+        // Plain data: serialising it cannot fail.
+        serde_json::to_string(&file).unwrap_or_default()
     }
 
     /// Reads a shard file's text (`file` names it in errors).
@@ -111,47 +164,20 @@ impl MatchShard {
         if v["format"] != FORMAT {
             return Err(why(&format!("no \"format\": \"{FORMAT}\"")));
         }
-        let text_of = |k: &str| {
-            v[k].as_str()
-                .map(str::to_string)
-                .ok_or_else(|| why(&format!("{k} missing")))
-        };
-        let uint = |x: &serde_json::Value, k: &str| {
-            x[k].as_u64().ok_or_else(|| why(&format!("{k} missing")))
-        };
-        let names = match v["engines"].as_array().map(Vec::as_slice) {
-            Some([a, b]) => [
-                a.as_str().ok_or_else(|| why("engines"))?.to_string(),
-                b.as_str().ok_or_else(|| why("engines"))?.to_string(),
-            ],
-            _ => return Err(why("engines: not two names")),
-        };
-        let variant: Variant = text_of("variant")?
-            .parse()
-            .map_err(|_| why("unknown variant"))?;
-        let rules = v["rules"]
-            .as_array()
-            .ok_or_else(|| why("rules missing"))?
-            .iter()
-            .map(|r| r.as_str().map(str::to_string).ok_or_else(|| why("rules")))
-            .collect::<Result<Vec<_>, _>>()?;
-        let shard = match v["shard"].as_array().map(Vec::as_slice) {
-            Some([i, n]) => format!("{}/{}", i.as_u64().unwrap_or(u64::MAX), n)
-                .parse::<Shard>()
-                .map_err(|_| why("shard: not I/N"))?,
-            _ => return Err(why("shard: not [I, N]")),
-        };
+        let f =
+            <ShardFile as serde::Deserialize>::deserialize(v).map_err(|e| why(&e.to_string()))?;
+        let variant: Variant = f.variant.parse().map_err(|_| why("unknown variant"))?;
+        let shard = format!("{}/{}", f.shard[0], f.shard[1])
+            .parse::<Shard>()
+            .map_err(|_| why("shard: not I/N"))?;
         let key = MatchKey {
-            names,
+            names: f.engines,
             variant,
-            rules,
-            seed: uint(v, "seed")?,
-            games: usize::try_from(uint(v, "games")?).map_err(|_| why("games"))?,
-            luck_adjust: v["luck_adjust"]
-                .as_bool()
-                .ok_or_else(|| why("luck_adjust missing"))?,
-            // Files written before sessions: cubeless money games.
-            session: match v["session"].as_str() {
+            rules: f.rules,
+            seed: f.seed,
+            games: usize::try_from(f.games).map_err(|_| why("games"))?,
+            luck_adjust: f.luck_adjust,
+            session: match f.session {
                 None => SessionSpec::cubeless(),
                 Some(t) => t
                     .parse()
@@ -161,114 +187,81 @@ impl MatchShard {
         let in_matches = key.session.match_length().is_some();
         let total_pairs = key.games.div_ceil(2).max(1);
         let mut pairs = Vec::new();
-        for p in v["pairs"].as_array().ok_or_else(|| why("pairs missing"))? {
-            let pair = usize::try_from(uint(p, "pair")?).map_err(|_| why("pair"))?;
-            if pair >= total_pairs || !shard.owns(pair) {
-                return Err(why(&format!("pair {pair} is not one of shard {shard}'s")));
-            }
-            let mut games = Vec::new();
-            for g in p["games"]
-                .as_array()
-                .ok_or_else(|| why("games of a pair"))?
-            {
-                let engine = |x: &serde_json::Value| {
-                    x.as_u64()
-                        .filter(|&e| e < 2)
-                        .map(|e| e as usize)
-                        .ok_or_else(|| why("an engine number"))
-                };
-                let winner = match &g["winner"] {
-                    serde_json::Value::Null => None,
-                    w => Some((engine(&w[0])?, w[1].as_bool().ok_or_else(|| why("winner"))?)),
-                };
-                let forfeit = match &g["forfeit"] {
-                    serde_json::Value::Null => None,
-                    f => Some((
-                        engine(&f[0])?,
-                        f[1].as_str().ok_or_else(|| why("forfeit"))?.to_string(),
-                    )),
-                };
-                let luck = |i: usize| g["luck"][i].as_f64().ok_or_else(|| why("luck"));
-                let points = g["points"]
-                    .as_i64()
-                    .and_then(|x| i32::try_from(x).ok())
-                    .filter(|x| x.unsigned_abs() <= 3 * crate::cube::state::MAX_CUBE)
-                    .ok_or_else(|| why("points"))?;
-                let cube = |e: usize| -> Result<CubeCounts, ShardError> {
-                    let mut a = [0u32; 4];
-                    for (k, x) in a.iter_mut().enumerate() {
-                        *x = match &g["cube"] {
-                            serde_json::Value::Null => 0,
-                            c => c[e][k]
-                                .as_u64()
-                                .and_then(|n| u32::try_from(n).ok())
-                                .ok_or_else(|| why("cube"))?,
-                        };
-                    }
-                    Ok(CubeCounts::from_array(a))
-                };
-                // Files written before the cube: the points are the result.
-                let result_points = match &g["result_points"] {
-                    serde_json::Value::Null => points.unsigned_abs() as u8,
-                    r => r
-                        .as_u64()
-                        .filter(|&r| r <= 3)
-                        .ok_or_else(|| why("result_points"))? as u8,
-                };
-                games.push(super::GameSummary {
-                    white_engine: engine(&g["white_engine"])?,
-                    points,
-                    winner,
-                    forfeit,
-                    luck: [luck(0)?, luck(1)?],
-                    cube: [cube(0)?, cube(1)?],
-                    result_points,
-                });
-            }
-            let mut matches = Vec::new();
-            for m in p["matches"].as_array().map(Vec::as_slice).unwrap_or(&[]) {
-                let engine = |x: &serde_json::Value| {
-                    x.as_u64()
-                        .filter(|&e| e < 2)
-                        .map(|e| e as usize)
-                        .ok_or_else(|| why("an engine number"))
-                };
-                let score = |i: usize| {
-                    m["score"][i]
-                        .as_u64()
-                        .and_then(|n| u32::try_from(n).ok())
-                        .ok_or_else(|| why("a match score"))
-                };
-                matches.push(MatchResult {
-                    white_engine: engine(&m["white_engine"])?,
-                    winner: match &m["winner"] {
-                        serde_json::Value::Null => None,
-                        w => Some(engine(w)?),
-                    },
-                    score: [score(0)?, score(1)?],
-                });
-            }
-            if in_matches && matches.len() != 2 {
-                return Err(why(&format!(
-                    "pair {pair} has {} matches, not 2",
-                    matches.len()
-                )));
-            }
-            if !in_matches && games.len() != 2 {
-                return Err(why(&format!(
-                    "pair {pair} has {} games, not 2",
-                    games.len()
-                )));
-            }
-            pairs.push(PairOutcome {
-                pair,
-                dice_seed: uint(p, "dice_seed")?,
-                games,
-                matches,
-            });
+        for p in f.pairs {
+            pairs.push(pair_of(p, &shard, total_pairs, in_matches).map_err(|w| why(&w))?);
         }
         Ok(MatchShard { key, shard, pairs })
     }
+}
+
+/// A pair of a shard file, checked: one of `shard`'s of `total_pairs`,
+/// with two games or (`in_matches`) two matches, engines 0 and 1, points
+/// and results in range. The error says what is wrong.
+fn pair_of(
+    p: PairFile,
+    shard: &Shard,
+    total_pairs: usize,
+    in_matches: bool,
+) -> Result<PairOutcome, String> {
+    let pair = usize::try_from(p.pair).map_err(|_| "pair".to_string())?;
+    if pair >= total_pairs || !shard.owns(pair) {
+        return Err(format!("pair {pair} is not one of shard {shard}'s"));
+    }
+    let engine = |e: u8| {
+        (e < 2)
+            .then_some(usize::from(e))
+            .ok_or_else(|| "an engine number".to_string())
+    };
+    let mut games = Vec::new();
+    for g in p.games {
+        if g.points.unsigned_abs() > 3 * crate::cube::state::MAX_CUBE {
+            return Err("points".into());
+        }
+        let result_points = match g.result_points {
+            None => g.points.unsigned_abs() as u8,
+            Some(r) if r <= 3 => r,
+            Some(_) => return Err("result_points".into()),
+        };
+        let cube = g.cube.unwrap_or_default();
+        games.push(super::GameSummary {
+            white_engine: engine(g.white_engine)?,
+            points: g.points,
+            winner: g
+                .winner
+                .map(|(w, m)| engine(w).map(|w| (w, m)))
+                .transpose()?,
+            forfeit: g
+                .forfeit
+                .map(|(w, why)| engine(w).map(|w| (w, why)))
+                .transpose()?,
+            luck: g.luck,
+            cube: [
+                CubeCounts::from_array(cube[0]),
+                CubeCounts::from_array(cube[1]),
+            ],
+            result_points,
+        });
+    }
+    let mut matches = Vec::new();
+    for m in p.matches {
+        matches.push(MatchResult {
+            white_engine: engine(m.white_engine)?,
+            winner: m.winner.map(engine).transpose()?,
+            score: m.score,
+        });
+    }
+    if in_matches && matches.len() != 2 {
+        return Err(format!("pair {pair} has {} matches, not 2", matches.len()));
+    }
+    if !in_matches && games.len() != 2 {
+        return Err(format!("pair {pair} has {} games, not 2", games.len()));
+    }
+    Ok(PairOutcome {
+        pair,
+        dice_seed: p.dice_seed,
+        games,
+        matches,
+    })
 }
 
 /// Combines the shards of one match (`(file name, shard)`, any order)
@@ -398,6 +391,26 @@ mod tests {
                 .to_string();
             assert!(e.contains(want), "{e}");
         }
+        // One engine, an engine number 2, a result of 4 points.
+        let good = r#"{"engines":["a","b"],"format":"gulbara-match-shard-1","games":2,"luck_adjust":false,"pairs":[{"dice_seed":7,"games":[{"cube":[[0,0,0,0],[0,0,0,0]],"forfeit":null,"luck":[0.5,-0.25],"points":1,"result_points":1,"white_engine":0,"winner":[0,false]},{"cube":[[0,0,0,0],[0,0,0,0]],"forfeit":[1,"timeout"],"luck":[0.0,0.0],"points":1,"result_points":0,"white_engine":1,"winner":[0,false]}],"matches":[],"pair":0}],"rules":[],"seed":3,"session":"money cube off jacoby off beavers off","shard":[0,1],"variant":"gulbara"}"#;
+        let shard = MatchShard::from_json("f.json", good).unwrap();
+        assert_eq!(shard.to_json(), good);
+        for (from, to) in [
+            (r#""engines":["a","b"]"#, r#""engines":["a"]"#),
+            (r#""white_engine":1"#, r#""white_engine":2"#),
+            (r#""result_points":1"#, r#""result_points":4"#),
+        ] {
+            assert!(
+                MatchShard::from_json("f.json", &good.replace(from, to)).is_err(),
+                "{to}"
+            );
+        }
+        // Files of before the cube: no cube, no result points.
+        let old = good
+            .replace(r#""cube":[[0,0,0,0],[0,0,0,0]],"#, "")
+            .replace(r#""result_points":0,"#, "");
+        let read = MatchShard::from_json("f.json", &old).unwrap();
+        assert_eq!(read.pairs[0].games[1].result_points, 1);
         assert!(matches!(merge(vec![]), Err(ShardError::Missing(_))));
     }
 }

@@ -205,7 +205,6 @@ pub fn rules_tag(opts: &RuleOptions) -> String {
         .chain(
             opts.variant
                 .option_names()
-                .iter()
                 .map(|n| format!("{n}={}", opts.get(n).unwrap_or_default())),
         )
         .collect::<Vec<_>>()

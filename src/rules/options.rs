@@ -170,34 +170,78 @@ impl RuleOptions {
 
 /// A rule option name or value that is not known.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct OptionError(pub String);
+pub enum OptionError {
+    /// No game has an option of this name.
+    #[error("unknown rule option '{0}'")]
+    Unknown(String),
+    /// An option of other games only.
+    #[error("{name} is not a rule option of {variant}")]
+    NotAnOptionOf {
+        /// The option's name.
+        name: String,
+        /// The game played.
+        variant: Variant,
+    },
+    /// A word option's value is not one of its words.
+    #[error("{option} must be one of {}, got '{got}'", .words.join("|"))]
+    NotOneOf {
+        /// The option (`game.variant` for the game's name).
+        option: &'static str,
+        /// Its words.
+        words: &'static [&'static str],
+        /// The value given.
+        got: String,
+    },
+    /// A number option's value is not a whole number.
+    #[error("{option} must be a whole number >= 0, got '{got}'")]
+    NotANumber {
+        /// The option.
+        option: &'static str,
+        /// The value given.
+        got: String,
+    },
+    /// A number option's value is above its largest.
+    #[error("{option} must be at most {max}, got '{got}'")]
+    TooLarge {
+        /// The option.
+        option: &'static str,
+        /// Its largest value.
+        max: u32,
+        /// The value given.
+        got: String,
+    },
+}
 
 impl RuleOptions {
     /// Sets one option of the current variant by name from its text value.
     pub fn set(&mut self, name: &str, value: &str) -> Result<(), OptionError> {
-        if !self.variant.option_names().contains(&name) {
-            return Err(OptionError(if Self::any_option(name) {
-                format!("{name} is not a rule option of {}", self.variant)
+        if !self.variant.has_option(name) {
+            return Err(if Self::any_option(name) {
+                OptionError::NotAnOptionOf {
+                    name: name.to_string(),
+                    variant: self.variant,
+                }
             } else {
-                format!("unknown rule option '{name}'")
-            }));
+                OptionError::Unknown(name.to_string())
+            });
         }
         match name {
             "head_first_turn" => self.head_first_turn = value.parse()?,
             "six_block" => self.six_block = value.parse()?,
             "opening" => self.opening = value.parse()?,
             "exempt_rolls" => {
-                self.exempt_rolls = value.parse().map_err(|_| {
-                    OptionError(format!(
-                        "exempt_rolls must be a whole number >= 0, got '{value}'"
-                    ))
+                let n: u32 = value.parse().map_err(|_| OptionError::NotANumber {
+                    option: EXEMPT_ROLLS.name,
+                    got: value.to_string(),
                 })?;
-                if self.exempt_rolls > 1000 {
-                    return Err(OptionError(format!(
-                        "exempt_rolls must be at most 1000, got '{value}'"
-                    )));
+                if n > MAX_EXEMPT_ROLLS {
+                    return Err(OptionError::TooLarge {
+                        option: EXEMPT_ROLLS.name,
+                        max: MAX_EXEMPT_ROLLS,
+                        got: value.to_string(),
+                    });
                 }
+                self.exempt_rolls = n;
             }
             "exempt_scope" => self.exempt_scope = value.parse()?,
             "remainder" => self.remainder = value.parse()?,
@@ -205,21 +249,19 @@ impl RuleOptions {
             "start_rule" => self.start_rule = value.parse()?,
             "pinned_bearoff" => self.pinned_bearoff = value.parse()?,
             "mother_timing" => self.mother_timing = value.parse()?,
-            _ => return Err(OptionError(format!("unknown rule option '{name}'"))),
+            _ => return Err(OptionError::Unknown(name.to_string())),
         }
         Ok(())
     }
 
     /// Whether `name` is a rule option of any variant.
     pub fn any_option(name: &str) -> bool {
-        Variant::ALL
-            .iter()
-            .any(|v| v.option_names().contains(&name))
+        Variant::ALL.iter().any(|v| v.has_option(name))
     }
 
     /// The text value of one option of the current variant.
     pub fn get(&self, name: &str) -> Option<String> {
-        if !self.variant.option_names().contains(&name) {
+        if !self.variant.has_option(name) {
             return None;
         }
         Some(match name {
@@ -238,8 +280,56 @@ impl RuleOptions {
     }
 }
 
+/// What values a rule option takes.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum OptionKind {
+    /// A whole number in `min..=max`.
+    Int {
+        /// Smallest value.
+        min: u32,
+        /// Largest value.
+        max: u32,
+    },
+    /// One of the listed words.
+    Words(&'static [&'static str]),
+}
+
+/// One rule option: its name, its setting's key, its values and what it
+/// means. The settings' key table and the variants' rows read these.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct OptionDef {
+    /// Its name, as in records' `Rules` tag and `rules.<name>`.
+    pub name: &'static str,
+    /// Its setting's key, `rules.<name>`.
+    pub key: &'static str,
+    /// Its values.
+    pub kind: OptionKind,
+    /// One-line description (the `key` line's).
+    pub description: &'static str,
+}
+
+/// The largest `exempt_rolls`.
+pub const MAX_EXEMPT_ROLLS: u32 = 1000;
+
+/// One [`OptionDef`], its key made from its name.
+macro_rules! option_def {
+    ($name:literal, $kind:expr, $desc:literal) => {
+        OptionDef {
+            name: $name,
+            key: concat!("rules.", $name),
+            kind: $kind,
+            description: $desc,
+        }
+    };
+}
+
 macro_rules! text_enum {
-    ($t:ty, $what:literal, $($v:path => $s:literal),+) => {
+    ($t:ty, $what:literal, $desc:literal, $($v:path => $s:literal),+) => {
+        impl $t {
+            /// The option this type is the value of.
+            pub const OPTION: OptionDef =
+                option_def!($what, OptionKind::Words(&[$($s),+]), $desc);
+        }
         impl fmt::Display for $t {
             fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str(match self { $($v => $s),+ })
@@ -250,27 +340,70 @@ macro_rules! text_enum {
             fn from_str(s: &str) -> Result<Self, OptionError> {
                 match s {
                     $($s => Ok($v),)+
-                    _ => Err(OptionError(format!(
-                        concat!($what, " must be one of {}, got '{}'"),
-                        [$($s),+].join("|"), s
-                    ))),
+                    _ => Err(OptionError::NotOneOf {
+                        option: $what,
+                        words: &[$($s),+],
+                        got: s.to_string(),
+                    }),
                 }
             }
         }
     };
 }
 
+text_enum!(Opening, "opening",
+    "opening: single = play the opening throw, reroll = the winner rolls both dice",
+    Opening::Single => "single", Opening::Reroll => "reroll");
+text_enum!(ExemptScope, "exempt_scope",
+    "whose rolls count towards the exemption",
+    ExemptScope::Player => "player", ExemptScope::Game => "game");
+text_enum!(RemainderRule, "remainder",
+    "what happens to the unplayed rest of an escalating chain",
+    RemainderRule::Opponent => "opponent", RemainderRule::Lost => "lost");
 text_enum!(HeadFirstTurn, "head_first_turn",
+    "long nardy: which first-turn doublets let a second checker leave the head",
     HeadFirstTurn::NeedsSecond => "needs_second", HeadFirstTurn::Fixed346 => "fixed_3_4_6",
     HeadFirstTurn::Fixed46 => "fixed_4_6", HeadFirstTurn::AnyDouble => "any_double");
-text_enum!(SixBlock, "six_block", SixBlock::EndOfTurn => "end_of_turn", SixBlock::PerStep => "per_step");
-text_enum!(Opening, "opening", Opening::Single => "single", Opening::Reroll => "reroll");
-text_enum!(ExemptScope, "exempt_scope", ExemptScope::Player => "player", ExemptScope::Game => "game");
-text_enum!(RemainderRule, "remainder", RemainderRule::Opponent => "opponent", RemainderRule::Lost => "lost");
-text_enum!(Prime, "prime", Prime::Duty => "duty", Prime::Ban => "ban");
-text_enum!(StartRule, "start_rule", StartRule::Pass => "pass", StartRule::Quarter => "quarter");
-text_enum!(PinnedBearoff, "pinned_bearoff", PinnedBearoff::Home => "home", PinnedBearoff::Refuse => "refuse");
-text_enum!(MotherTiming, "mother_timing", MotherTiming::Step => "step", MotherTiming::End => "end");
+text_enum!(SixBlock, "six_block",
+    "long nardy and Fevga: when the six-block (and Fevga's starting-quarter) rule is judged",
+    SixBlock::EndOfTurn => "end_of_turn", SixBlock::PerStep => "per_step");
+text_enum!(Prime, "prime",
+    "Fevga: duty = a six-point prime is allowed outside the starting quarter and must be opened once every opposing checker stands right behind it, ban = no six in a row with every opposing checker behind",
+    Prime::Duty => "duty", Prime::Ban => "ban");
+text_enum!(StartRule, "start_rule",
+    "Fevga: a second checker leaves the start once one has passed the opponent's start (pass) or reached the opponent's starting quarter (quarter)",
+    StartRule::Pass => "pass", StartRule::Quarter => "quarter");
+text_enum!(PinnedBearoff, "pinned_bearoff",
+    "Plakoto and Tapa: home = a pinned checker in the home counts as home for bearing off, refuse = no bearing off while a checker is pinned",
+    PinnedBearoff::Home => "home", PinnedBearoff::Refuse => "refuse");
+text_enum!(MotherTiming, "mother_timing",
+    "Plakoto and Tapa: a pinned mother ends the game at the step that pins it (step) or at the end of the play (end)",
+    MotherTiming::Step => "step", MotherTiming::End => "end");
+
+/// `exempt_rolls`: how many first rolls play doublets without escalation.
+pub const EXEMPT_ROLLS: OptionDef = option_def!(
+    "exempt_rolls",
+    OptionKind::Int {
+        min: 0,
+        max: MAX_EXEMPT_ROLLS
+    },
+    "first rolls whose doublets do not escalate"
+);
+
+/// Every rule option, in documentation order (the order of the settings'
+/// `rules.*` keys and of each variant's row).
+pub const OPTIONS: [OptionDef; 10] = [
+    Opening::OPTION,
+    EXEMPT_ROLLS,
+    ExemptScope::OPTION,
+    RemainderRule::OPTION,
+    HeadFirstTurn::OPTION,
+    SixBlock::OPTION,
+    Prime::OPTION,
+    StartRule::OPTION,
+    PinnedBearoff::OPTION,
+    MotherTiming::OPTION,
+];
 
 #[cfg(test)]
 mod tests {
@@ -283,7 +416,7 @@ mod tests {
         o.set("exempt_rolls", "0").unwrap();
         o.set("exempt_scope", "game").unwrap();
         o.set("remainder", "lost").unwrap();
-        for &n in Variant::GulBara.option_names() {
+        for n in Variant::GulBara.option_names() {
             let v = o.get(n).unwrap();
             let mut p = RuleOptions::default();
             p.set(n, &v).unwrap();
@@ -299,7 +432,34 @@ mod tests {
         assert!(o.set("opening", "double").is_err());
         assert!(o.set("exempt_rolls", "-1").is_err());
         assert!(o.set("exempt_rolls", "x").is_err());
+        assert!(o.set("exempt_rolls", "1001").is_err());
         assert!(o.set("nonsense", "1").is_err());
+        // The messages users see.
+        for (name, value, said) in [
+            (
+                "opening",
+                "double",
+                "opening must be one of single|reroll, got 'double'",
+            ),
+            (
+                "exempt_rolls",
+                "-1",
+                "exempt_rolls must be a whole number >= 0, got '-1'",
+            ),
+            (
+                "exempt_rolls",
+                "1001",
+                "exempt_rolls must be at most 1000, got '1001'",
+            ),
+            ("nonsense", "1", "unknown rule option 'nonsense'"),
+            (
+                "six_block",
+                "per_step",
+                "six_block is not a rule option of gulbara",
+            ),
+        ] {
+            assert_eq!(o.set(name, value).unwrap_err().to_string(), said);
+        }
         assert_eq!(o, RuleOptions::default());
     }
 
@@ -321,5 +481,47 @@ mod tests {
             RuleOptions::for_variant(Variant::Backgammon).opening,
             Opening::Single
         );
+    }
+
+    #[test]
+    fn the_table_says_what_set_takes() {
+        for v in Variant::ALL {
+            // Each row lists options of the table, in the table's order.
+            let at: Vec<usize> = v
+                .options()
+                .iter()
+                .map(|d| OPTIONS.iter().position(|o| o == d).unwrap())
+                .collect();
+            assert!(at.windows(2).all(|w| w[0] < w[1]), "{v}");
+            let mut o = RuleOptions::for_variant(v);
+            for d in v.options() {
+                assert_eq!(d.key, format!("rules.{}", d.name));
+                let default = o.get(d.name).unwrap();
+                match d.kind {
+                    OptionKind::Words(words) => {
+                        assert!(words.contains(&default.as_str()), "{v} {}", d.name);
+                        for w in words {
+                            o.set(d.name, w).unwrap();
+                            assert_eq!(o.get(d.name).unwrap(), *w);
+                        }
+                        assert!(o.set(d.name, "nope").is_err());
+                    }
+                    OptionKind::Int { min, max } => {
+                        let n: u32 = default.parse().unwrap();
+                        assert!((min..=max).contains(&n), "{v} {}", d.name);
+                        for n in [min, max] {
+                            o.set(d.name, &n.to_string()).unwrap();
+                            assert_eq!(o.get(d.name).unwrap(), n.to_string());
+                        }
+                        assert!(o.set(d.name, &(max + 1).to_string()).is_err());
+                        assert_eq!(o.get(d.name).unwrap(), max.to_string());
+                    }
+                }
+            }
+        }
+        // Every option of the table is some game's.
+        for d in OPTIONS {
+            assert!(RuleOptions::any_option(d.name), "{}", d.name);
+        }
     }
 }

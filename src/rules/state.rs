@@ -109,9 +109,23 @@ pub enum PlayError {
     /// The game is already over.
     #[error("the game is over")]
     GameOver,
-    /// The state does not expect this (e.g. a roll while a stage is pending).
-    #[error("{0}")]
-    BadState(String),
+    /// A roll while a stage is to be played.
+    #[error("cannot roll now: {}", pending_text(*.pending))]
+    CannotRoll {
+        /// What the state expects instead.
+        pending: Pending,
+    },
+    /// Dice outside 1..=6.
+    #[error("bad dice {d1}{d2}")]
+    BadDice {
+        /// The first die.
+        d1: u8,
+        /// The second die.
+        d2: u8,
+    },
+    /// A stage played while the side to move must roll.
+    #[error("no stage to play: the side to move must roll")]
+    MustRoll,
     /// A step is not legal at the point it is played.
     #[error("illegal step {step} (step {index} of the play): {why}")]
     IllegalStep {
@@ -122,9 +136,46 @@ pub enum PlayError {
         /// The reason.
         why: String,
     },
-    /// The steps are legal one by one but the stage as a whole is not.
-    #[error("{0}")]
-    IllegalPlay(String),
+    /// The steps are legal one by one but fewer than the stage must play.
+    #[error("{playable} of the dice {} must be played, only {given} given", dice_text(*.dice))]
+    TooFewSteps {
+        /// The stage's dice.
+        dice: StageDice,
+        /// How many of them must be played.
+        playable: u8,
+        /// How many steps were given.
+        given: usize,
+    },
+    /// The steps are legal one by one but their end is not a legal end of
+    /// the stage.
+    #[error("the play does not reach a legal end for {} (the larger die must be played when only one fits)", dice_text(*.dice))]
+    NoLegalEnd {
+        /// The stage's dice.
+        dice: StageDice,
+    },
+}
+
+impl PlayError {
+    /// Whether the play as a whole is wrong (not one of its steps, nor the
+    /// moment it is played at).
+    pub fn is_illegal_play(&self) -> bool {
+        matches!(
+            self,
+            PlayError::TooFewSteps { .. } | PlayError::NoLegalEnd { .. }
+        )
+    }
+}
+
+/// What a state expecting `pending` waits for, as text.
+pub fn pending_text(pending: Pending) -> String {
+    match pending {
+        Pending::Roll => "the side to move must roll".into(),
+        Pending::Roll2 { d1, d2 } => format!("roll {d1}{d2} to play"),
+        Pending::Chain { die, .. } => format!("escalating chain at four {die}s"),
+        Pending::Remainder { die, count } => {
+            format!("remainder of {count} {die}s and the higher stages")
+        }
+    }
 }
 
 impl GameState {
@@ -214,13 +265,12 @@ impl GameState {
             return Err(PlayError::GameOver);
         }
         if self.pending != Pending::Roll {
-            return Err(PlayError::BadState(format!(
-                "cannot roll now: {}",
-                self.pending_description()
-            )));
+            return Err(PlayError::CannotRoll {
+                pending: self.pending,
+            });
         }
         if !(1..=6).contains(&d1) || !(1..=6).contains(&d2) {
-            return Err(PlayError::BadState(format!("bad dice {d1}{d2}")));
+            return Err(PlayError::BadDice { d1, d2 });
         }
         let mut next = *self;
         next.pending = if d1 == d2 && self.escalates(opts, self.to_move) {
@@ -248,14 +298,7 @@ impl GameState {
 
     /// Human description of the pending stage.
     pub fn pending_description(&self) -> String {
-        match self.pending {
-            Pending::Roll => "the side to move must roll".into(),
-            Pending::Roll2 { d1, d2 } => format!("roll {d1}{d2} to play"),
-            Pending::Chain { die, .. } => format!("escalating chain at four {die}s"),
-            Pending::Remainder { die, count } => {
-                format!("remainder of {count} {die}s and the higher stages")
-            }
-        }
+        pending_text(self.pending)
     }
 
     /// Moves on after the pending stage was played, ending at `end` (the
@@ -344,24 +387,18 @@ impl GameState {
         if self.result().is_some() {
             return Err(PlayError::GameOver);
         }
-        let dice = self.stage_dice().ok_or_else(|| {
-            PlayError::BadState("no stage to play: the side to move must roll".into())
-        })?;
+        let dice = self.stage_dice().ok_or(PlayError::MustRoll)?;
         let playable = movegen.generate(opts, self, dice, ends);
         let pos = apply_steps_with(opts, self.pos, dice, steps, 0)?;
         if steps.len() < playable as usize && !opts.ends_play(pos) {
-            return Err(PlayError::IllegalPlay(format!(
-                "{} of the dice {} must be played, only {} given",
+            return Err(PlayError::TooFewSteps {
+                dice,
                 playable,
-                dice_text(dice),
-                steps.len()
-            )));
+                given: steps.len(),
+            });
         }
         if !ends.iter().any(|e| e.pos == pos) {
-            return Err(PlayError::IllegalPlay(format!(
-                "the play does not reach a legal end for {} (the larger die must be played when only one fits)",
-                dice_text(dice)
-            )));
+            return Err(PlayError::NoLegalEnd { dice });
         }
         Ok(self.after_stage(opts, pos, playable))
     }
@@ -497,7 +534,7 @@ mod tests {
         let e = s
             .play_stage(&o, &mut g, &mut ends, &[Step::new(24, 6)])
             .unwrap_err();
-        assert!(matches!(e, PlayError::IllegalPlay(_)), "{e}");
+        assert!(e.is_illegal_play(), "{e}");
         let e = s
             .play_stage(&o, &mut g, &mut ends, &[Step::new(24, 6), Step::new(18, 6)])
             .unwrap_err();

@@ -403,7 +403,8 @@ impl<'a> MoveSequence<'a> {
                 .map_err(|e| {
                     // A play that is wrong as a whole is blamed on its first token.
                     let at = match e {
-                        PlayError::IllegalStep { .. } | PlayError::IllegalPlay(_) => stage_start,
+                        PlayError::IllegalStep { .. } => stage_start,
+                        _ if e.is_illegal_play() => stage_start,
                         _ => index,
                     };
                     self.fail(at, e)

@@ -10,7 +10,10 @@ use std::fmt;
 use std::str::FromStr;
 
 use super::hitting;
-use super::options::{Opening, OptionError};
+use super::options::{
+    EXEMPT_ROLLS, ExemptScope, HeadFirstTurn, MotherTiming, Opening, OptionDef, OptionError,
+    PinnedBearoff, Prime, RemainderRule, SixBlock, StartRule,
+};
 use super::position::Position;
 
 /// A game of the family (a rule set).
@@ -212,8 +215,8 @@ pub struct VariantSpec {
     /// How the first turn is played unless the `opening` option says
     /// otherwise.
     pub opening: Opening,
-    /// The rule option names, in documentation order.
-    pub options: &'static [&'static str],
+    /// The rule options, in documentation order.
+    pub options: &'static [OptionDef],
     /// Whether the doubling cube is in play unless a session says otherwise.
     pub cube: bool,
     /// The rules module that plays the game.
@@ -249,7 +252,12 @@ pub const GUL_BARA: VariantSpec = VariantSpec {
     head: HeadRule::Free,
     block: BlockRule::Free,
     opening: Opening::Single,
-    options: &["opening", "exempt_rolls", "exempt_scope", "remainder"],
+    options: &[
+        Opening::OPTION,
+        EXEMPT_ROLLS,
+        ExemptScope::OPTION,
+        RemainderRule::OPTION,
+    ],
     cube: false,
     module: RulesModule::Running,
     met: Some(include_str!("met/gulbara.met")),
@@ -275,7 +283,7 @@ pub const LONG_NARDY: VariantSpec = VariantSpec {
     head: HeadRule::OnePerTurn,
     block: BlockRule::NoSixBlock,
     opening: Opening::Reroll,
-    options: &["opening", "head_first_turn", "six_block"],
+    options: &[Opening::OPTION, HeadFirstTurn::OPTION, SixBlock::OPTION],
     cube: false,
     module: RulesModule::LongNardy,
     met: Some(include_str!("met/long_nardy.met")),
@@ -301,7 +309,7 @@ pub const SHORT_NARDY: VariantSpec = VariantSpec {
     head: HeadRule::Free,
     block: BlockRule::Free,
     opening: Opening::Reroll,
-    options: &["opening"],
+    options: &[Opening::OPTION],
     cube: false,
     module: RulesModule::Hitting,
     met: Some(include_str!("met/short_nardy.met")),
@@ -327,7 +335,7 @@ pub const BACKGAMMON: VariantSpec = VariantSpec {
     head: HeadRule::Free,
     block: BlockRule::Free,
     opening: Opening::Single,
-    options: &["opening"],
+    options: &[Opening::OPTION],
     cube: true,
     module: RulesModule::Hitting,
     met: None,
@@ -353,7 +361,12 @@ pub const FEVGA: VariantSpec = VariantSpec {
     head: HeadRule::RunnerFirst,
     block: BlockRule::NoSixBlockNorStartQuarter,
     opening: Opening::Reroll,
-    options: &["opening", "six_block", "prime", "start_rule"],
+    options: &[
+        Opening::OPTION,
+        SixBlock::OPTION,
+        Prime::OPTION,
+        StartRule::OPTION,
+    ],
     cube: false,
     module: RulesModule::Fevga,
     met: Some(include_str!("met/fevga.met")),
@@ -380,7 +393,7 @@ pub const PORTES: VariantSpec = VariantSpec {
     head: HeadRule::Free,
     block: BlockRule::Free,
     opening: Opening::Reroll,
-    options: &["opening"],
+    options: &[Opening::OPTION],
     cube: false,
     module: RulesModule::Hitting,
     met: Some(include_str!("met/portes.met")),
@@ -390,31 +403,14 @@ pub const PORTES: VariantSpec = VariantSpec {
     start: hitting::START,
 };
 
-/// Tabla: Bulgarian backgammon, a preset of the hitting rules (gammon 2,
-/// no backgammon, no cube; the opening as backgammon's).
+/// Tabla: Bulgarian backgammon, Portes' rules (gammon 2, no backgammon,
+/// no cube) with backgammon's opening.
 pub const TABLA: VariantSpec = VariantSpec {
     name: "tabla",
     display_name: "Tabla",
-    direction: Direction::Opposite,
-    landing: Landing::Hit,
-    gnubg: true,
-    scores: Scores {
-        single: 1,
-        double: 2,
-        triple: None,
-    },
-    escalating: false,
-    head: HeadRule::Free,
-    block: BlockRule::Free,
     opening: Opening::Single,
-    options: &["opening"],
-    cube: false,
-    module: RulesModule::Hitting,
     met: Some(include_str!("met/tabla.met")),
-    match_length: 0,
-    eval: EvalFamily::Hitting,
-    net: ShippedNet::Backgammon,
-    start: hitting::START,
+    ..PORTES
 };
 
 /// Plakoto: the Greek pinning game (docs/RULES.md gives the sources).
@@ -433,7 +429,7 @@ pub const PLAKOTO: VariantSpec = VariantSpec {
     head: HeadRule::Free,
     block: BlockRule::Free,
     opening: Opening::Reroll,
-    options: &["opening", "pinned_bearoff", "mother_timing"],
+    options: &[Opening::OPTION, PinnedBearoff::OPTION, MotherTiming::OPTION],
     cube: false,
     module: RulesModule::Pinning,
     met: Some(include_str!("met/plakoto.met")),
@@ -448,26 +444,9 @@ pub const PLAKOTO: VariantSpec = VariantSpec {
 pub const TAPA: VariantSpec = VariantSpec {
     name: "tapa",
     display_name: "Tapa",
-    direction: Direction::Opposite,
-    landing: Landing::Pin,
-    gnubg: false,
-    scores: Scores {
-        single: 1,
-        double: 2,
-        triple: None,
-    },
-    escalating: false,
-    head: HeadRule::Free,
-    block: BlockRule::Free,
     opening: Opening::Single,
-    options: &["opening", "pinned_bearoff", "mother_timing"],
-    cube: false,
-    module: RulesModule::Pinning,
     met: Some(include_str!("met/tapa.met")),
-    match_length: 0,
-    eval: EvalFamily::Pinning,
-    net: ShippedNet::Plakoto,
-    start: Position::START,
+    ..PLAKOTO
 };
 
 impl Variant {
@@ -529,9 +508,19 @@ impl Variant {
             .join(",")
     }
 
-    /// The rule option names of this variant, in documentation order.
-    pub const fn option_names(self) -> &'static [&'static str] {
+    /// The rule options of this variant, in documentation order.
+    pub const fn options(self) -> &'static [OptionDef] {
         self.spec().options
+    }
+
+    /// The rule option names of this variant, in documentation order.
+    pub fn option_names(self) -> impl Iterator<Item = &'static str> {
+        self.options().iter().map(|o| o.name)
+    }
+
+    /// Whether `name` is one of this variant's rule options.
+    pub fn has_option(self, name: &str) -> bool {
+        self.option_names().any(|n| n == name)
     }
 }
 
@@ -577,12 +566,10 @@ impl FromStr for Variant {
         Variant::ALL
             .into_iter()
             .find(|v| v.spec().name == s)
-            .ok_or_else(|| {
-                let names: Vec<&str> = Variant::ALL.iter().map(|v| v.spec().name).collect();
-                OptionError(format!(
-                    "game.variant must be one of {}, got '{s}'",
-                    names.join("|")
-                ))
+            .ok_or_else(|| OptionError::NotOneOf {
+                option: "game.variant",
+                words: &Variant::NAMES,
+                got: s.to_string(),
             })
     }
 }
@@ -604,7 +591,7 @@ mod tests {
             );
         }
         assert_eq!(
-            "chess".parse::<Variant>().unwrap_err().0,
+            "chess".parse::<Variant>().unwrap_err().to_string(),
             "game.variant must be one of gulbara|long_nardy|short_nardy|backgammon|fevga|portes|tabla|plakoto|tapa, got 'chess'"
         );
     }
@@ -613,7 +600,7 @@ mod tests {
     fn options_follow_the_rules() {
         for v in Variant::ALL {
             let s = v.spec();
-            let has = |n: &str| s.options.contains(&n);
+            let has = |n: &str| v.has_option(n);
             assert!(has("opening"), "{v}");
             assert_eq!(
                 has("head_first_turn"),

@@ -37,6 +37,7 @@ use crate::rules::dice::{SeededDice, open_game};
 use crate::rules::{GameState, Pending, RuleOptions, Variant};
 use crate::search::Search;
 use crate::splitmix::SplitMix;
+use crate::training::TrainError;
 
 /// Why a position was kept.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -248,7 +249,11 @@ pub fn find_positions(
 /// The positions of a positions file's `text` (`kind<TAB>position text`
 /// lines, or bare position text; `#` lines are comments), in order; `name`
 /// names the file in errors.
-pub fn parse_positions(text: &str, variant: Variant, name: &str) -> anyhow::Result<Vec<GameState>> {
+pub fn parse_positions(
+    text: &str,
+    variant: Variant,
+    name: &str,
+) -> Result<Vec<GameState>, TrainError> {
     Ok(parse_found(text, variant, name)?
         .into_iter()
         .map(|(_, s)| s)
@@ -262,7 +267,7 @@ pub fn parse_found(
     text: &str,
     variant: Variant,
     name: &str,
-) -> anyhow::Result<Vec<(Option<FoundKind>, GameState)>> {
+) -> Result<Vec<(Option<FoundKind>, GameState)>, TrainError> {
     let mut out = Vec::new();
     for (n, line) in text.lines().enumerate() {
         let line = line.trim();
@@ -271,19 +276,23 @@ pub fn parse_found(
         }
         let (kind, pos) = match line.split_once('\t') {
             Some((word, pos)) => {
-                let kind = FoundKind::from_word(word.trim()).ok_or_else(|| {
-                    anyhow::anyhow!(
-                        "{name}:{}: unknown kind {word:?} (best, played, middle, phase, \
-                         discrepancy, turn or sibling)",
-                        n + 1
-                    )
-                })?;
+                let kind =
+                    FoundKind::from_word(word.trim()).ok_or_else(|| TrainError::UnknownKind {
+                        name: name.to_string(),
+                        line: n + 1,
+                        word: word.to_string(),
+                    })?;
                 (Some(kind), pos)
             }
             None => (None, line),
         };
-        let s = crate::notation::parse_state_text_in(variant, pos)
-            .map_err(|e| anyhow::anyhow!("{name}:{}: not a position: {e}", n + 1))?;
+        let s = crate::notation::parse_state_text_in(variant, pos).map_err(|why| {
+            TrainError::NotAPosition {
+                name: name.to_string(),
+                line: n + 1,
+                why,
+            }
+        })?;
         out.push((kind, s));
     }
     Ok(out)

@@ -19,6 +19,7 @@ use crate::eval::net::{Net, OUTPUTS, features_for};
 use crate::rules::{GameState, RuleOptions, Side};
 use crate::search::Search;
 use crate::sharding::pair_seed;
+use crate::training::TrainError;
 use crate::training::td::{
     RunFolder, counter_in, game_end_target, gate, lambda_returns, self_play,
 };
@@ -118,7 +119,11 @@ pub fn refine_game(
 
 /// Refines `start` (or resumes the checkpoint in `cfg.dir`). `log` gets
 /// one line per checkpoint. Returns the final weights.
-pub fn refine(start: Net, cfg: &RefineConfig, log: &mut dyn FnMut(&str)) -> anyhow::Result<Net> {
+pub fn refine(
+    start: Net,
+    cfg: &RefineConfig,
+    log: &mut dyn FnMut(&str),
+) -> Result<Net, TrainError> {
     let (folder, mut net) = RunFolder::open(&cfg.dir, "refined", || start, log)?;
     let ckpt = &folder.ckpt;
     // The description of the network refined from, without earlier

@@ -21,11 +21,10 @@
 use std::io::Read;
 use std::path::Path;
 
-use anyhow::Context;
-
 use crate::eval::net::{Inputs, NetOf};
 use crate::rules::{GameState, Variant};
 use crate::splitmix::SplitMix;
+use crate::training::TrainError;
 
 /// One training example: the inputs and the target outputs.
 pub struct Example<const OUT: usize> {
@@ -467,16 +466,25 @@ pub fn fit_keeping<const OUT: usize>(
 }
 
 /// The text of a file, gunzipped when its name ends in `.gz`.
-pub fn read_text(path: &Path) -> anyhow::Result<String> {
-    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+pub fn read_text(path: &Path) -> Result<String, TrainError> {
+    let bytes = std::fs::read(path).map_err(|source| TrainError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
     if path.extension().is_some_and(|e| e == "gz") {
         let mut s = String::new();
         flate2::read::GzDecoder::new(&bytes[..])
             .read_to_string(&mut s)
-            .with_context(|| format!("{} is not gzip text", path.display()))?;
+            .map_err(|source| TrainError::NotGzip {
+                path: path.to_path_buf(),
+                source,
+            })?;
         Ok(s)
     } else {
-        String::from_utf8(bytes).with_context(|| format!("{} is not UTF-8", path.display()))
+        String::from_utf8(bytes).map_err(|source| TrainError::NotUtf8 {
+            path: path.to_path_buf(),
+            source,
+        })
     }
 }
 
@@ -497,7 +505,7 @@ pub struct Labelled {
 /// `labels.txt.gz` (or `labels.txt`), the labels of the sittings before
 /// shards, then every closed shard in `labels/` (`*.txt.gz`, one a
 /// sitting, never rewritten). A position labelled twice is an error.
-pub fn label_lines(dir: &Path) -> anyhow::Result<Vec<String>> {
+pub fn label_lines(dir: &Path) -> Result<Vec<String>, TrainError> {
     let mut files = Vec::new();
     for name in ["labels.txt.gz", "labels.txt"] {
         if dir.join(name).exists() {
@@ -507,20 +515,24 @@ pub fn label_lines(dir: &Path) -> anyhow::Result<Vec<String>> {
     }
     let shards = dir.join("labels");
     if shards.is_dir() {
+        let unreadable = |source| TrainError::Read {
+            path: shards.clone(),
+            source,
+        };
         let mut more: Vec<_> = std::fs::read_dir(&shards)
-            .with_context(|| format!("cannot read {}", shards.display()))?
+            .map_err(unreadable)?
             .map(|e| e.map(|e| e.path()))
             .collect::<Result<_, _>>()
-            .with_context(|| format!("cannot read {}", shards.display()))?;
+            .map_err(unreadable)?;
         more.retain(|p| p.to_string_lossy().ends_with(".txt.gz"));
         more.sort();
         files.extend(more);
     }
-    anyhow::ensure!(
-        !files.is_empty(),
-        "{} has no labels (labels.txt.gz or labels/*.txt.gz)",
-        dir.display()
-    );
+    if files.is_empty() {
+        return Err(TrainError::NoLabels {
+            dir: dir.to_path_buf(),
+        });
+    }
     let mut keyed: Vec<(usize, String)> = Vec::new();
     for file in &files {
         for (n, line) in read_text(file)?.lines().enumerate() {
@@ -528,13 +540,20 @@ pub fn label_lines(dir: &Path) -> anyhow::Result<Vec<String>> {
                 .split('\t')
                 .next()
                 .and_then(|f| f.parse().ok())
-                .ok_or_else(|| anyhow::anyhow!("{} line {}: {line:?}", file.display(), n + 1))?;
+                .ok_or_else(|| TrainError::LabelIndex {
+                    file: file.clone(),
+                    line: n + 1,
+                    text: line.to_string(),
+                })?;
             keyed.push((index, line.to_string()));
         }
     }
     keyed.sort_by_key(|(i, _)| *i);
     if let Some(w) = keyed.windows(2).find(|w| w[0].0 == w[1].0) {
-        anyhow::bail!("{}: position {} is labelled twice", dir.display(), w[0].0);
+        return Err(TrainError::LabelledTwice {
+            dir: dir.to_path_buf(),
+            index: w[0].0,
+        });
     }
     Ok(keyed.into_iter().map(|(_, l)| l).collect())
 }
@@ -544,7 +563,7 @@ pub fn label_lines(dir: &Path) -> anyhow::Result<Vec<String>> {
 /// five rolled-out chances (win, win mars, lose mars, win backgammon, lose
 /// backgammon), and for a `turn` or `sibling` its group: the index of the
 /// `turn` line it belongs to.
-pub fn labelled_positions(dir: &Path, variant: Variant) -> anyhow::Result<Vec<Labelled>> {
+pub fn labelled_positions(dir: &Path, variant: Variant) -> Result<Vec<Labelled>, TrainError> {
     use crate::training::label::{FoundKind, parse_found, seed_indices};
     // The committed files are gzipped; a sitting's working files are not.
     let pick = |name: &str| {
@@ -563,7 +582,10 @@ pub fn labelled_positions(dir: &Path, variant: Variant) -> anyhow::Result<Vec<La
     let mut out = Vec::new();
     for (n, line) in labels.iter().enumerate() {
         let f: Vec<&str> = line.split('\t').collect();
-        let bad = || anyhow::anyhow!("labels line {}: {line:?}", n + 1);
+        let bad = || TrainError::BadLabel {
+            line: n + 1,
+            text: line.to_string(),
+        };
         if f.len() < 6 {
             return Err(bad());
         }

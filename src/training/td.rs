@@ -23,6 +23,7 @@ use crate::rules::dice::{DiceSource, SeededDice, open_game};
 use crate::rules::{EvalFamily, GameState, Pending, RuleOptions, Side, Variant};
 use crate::search::Search;
 use crate::sharding::pair_seed;
+use crate::training::TrainError;
 
 /// Settings of a training run.
 #[derive(Clone, Debug)]
@@ -350,7 +351,7 @@ impl RunFolder {
         counter: &str,
         fresh: impl FnOnce() -> NetOf<OUT>,
         log: &mut dyn FnMut(&str),
-    ) -> anyhow::Result<(RunFolder, NetOf<OUT>)> {
+    ) -> Result<(RunFolder, NetOf<OUT>), TrainError> {
         std::fs::create_dir_all(dir)?;
         let folder = RunFolder {
             ckpt: checkpoint_path(dir),
@@ -432,15 +433,13 @@ pub fn gate_in(
 }
 
 /// Runs (or resumes) a training run. `log` receives one line per checkpoint.
-pub fn train(cfg: &TrainConfig, log: &mut dyn FnMut(&str)) -> anyhow::Result<Vec<Gate>> {
-    anyhow::ensure!(
-        !matches!(
-            cfg.variant.spec().eval,
-            EvalFamily::Hitting | EvalFamily::Pinning
-        ),
-        "{} trains in train_hitting",
-        cfg.variant
-    );
+pub fn train(cfg: &TrainConfig, log: &mut dyn FnMut(&str)) -> Result<Vec<Gate>, TrainError> {
+    if matches!(
+        cfg.variant.spec().eval,
+        EvalFamily::Hitting | EvalFamily::Pinning
+    ) {
+        return Err(TrainError::TrainsInHitting(cfg.variant));
+    }
     use crate::eval::net::{
         BLOCK_INPUTS, BLOCK_LAYOUT, LAYOUT_VERSION, MOBILITY_INPUTS, MOBILITY_LAYOUT,
     };
@@ -449,9 +448,7 @@ pub fn train(cfg: &TrainConfig, log: &mut dyn FnMut(&str)) -> anyhow::Result<Vec
         (_, BLOCK_LAYOUT) => BLOCK_LAYOUT,
         (_, MOBILITY_LAYOUT) => MOBILITY_LAYOUT,
         (_, 0 | 1) => LAYOUT_VERSION,
-        (_, other) => anyhow::bail!(
-            "Gul bara has input layouts 1, {BLOCK_LAYOUT} and {MOBILITY_LAYOUT}, not {other}"
-        ),
+        (_, layout) => return Err(TrainError::Layout { layout }),
     };
     let fresh = || match want_layout {
         LONG_LAYOUT => Net::random_layout(LONG_LAYOUT, LONG_INPUTS, cfg.hidden, cfg.seed),
@@ -462,12 +459,12 @@ pub fn train(cfg: &TrainConfig, log: &mut dyn FnMut(&str)) -> anyhow::Result<Vec
         _ => Net::random(cfg.hidden, cfg.seed),
     };
     let (folder, net) = RunFolder::open(&cfg.dir, "games", fresh, log)?;
-    anyhow::ensure!(
-        net.layout == want_layout,
-        "{} holds a network of another game (input layout {})",
-        folder.ckpt.display(),
-        net.layout
-    );
+    if net.layout != want_layout {
+        return Err(TrainError::OtherLayout {
+            path: folder.ckpt.clone(),
+            layout: net.layout,
+        });
+    }
     let opts = RuleOptions::for_variant(cfg.variant);
     let play = &mut |net: &mut Net, dice_seed: u64, rate: f32| {
         if cfg.lambda > 0.0 {
@@ -551,7 +548,7 @@ pub(crate) fn run_sittings<const OUT: usize>(
     play: &mut dyn FnMut(&mut NetOf<OUT>, u64, f32),
     describe: &dyn Fn(&NetOf<OUT>, u64) -> String,
     log: &mut dyn FnMut(&str),
-) -> anyhow::Result<Vec<Gate>> {
+) -> Result<Vec<Gate>, TrainError> {
     let ckpt = &folder.ckpt;
     let mut done = counter_in(&net, "games");
     let mut gates = Vec::new();

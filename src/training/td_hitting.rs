@@ -13,6 +13,7 @@
 use crate::eval::hitnet::{HitNet, OUTPUTS, exact_outputs, features_of, flip};
 use crate::eval::net::Inputs;
 use crate::rules::{EvalFamily, GameState, RuleOptions, Side, Variant};
+use crate::training::TrainError;
 use crate::training::td::{Gate, RunFolder, TrainConfig, lambda_returns_with, run_sittings};
 
 /// Plays one self-play game of a hitting game with `net` (fixed during
@@ -74,26 +75,25 @@ pub fn train(
     cfg: &TrainConfig,
     variant: Variant,
     log: &mut dyn FnMut(&str),
-) -> anyhow::Result<Vec<Gate>> {
-    anyhow::ensure!(
-        matches!(
-            variant.spec().eval,
-            EvalFamily::Hitting | EvalFamily::Pinning
-        ),
-        "{variant} has no hitting-game network"
-    );
+) -> Result<Vec<Gate>, TrainError> {
+    if !matches!(
+        variant.spec().eval,
+        EvalFamily::Hitting | EvalFamily::Pinning
+    ) {
+        return Err(TrainError::NoHittingNetwork(variant));
+    }
     let (folder, net) = RunFolder::open(
         &cfg.dir,
         "games",
         || HitNet::random(cfg.hidden, cfg.seed),
         log,
     )?;
-    anyhow::ensure!(
-        net.description.is_empty() || net.description.contains(&format!("game={variant}")),
-        "{} holds a network of another game: {}",
-        folder.ckpt.display(),
-        net.description
-    );
+    if !(net.description.is_empty() || net.description.contains(&format!("game={variant}"))) {
+        return Err(TrainError::OtherGame {
+            path: folder.ckpt.clone(),
+            description: net.description,
+        });
+    }
     let opts = RuleOptions::for_variant(variant);
     let play = &mut |net: &mut HitNet, dice_seed: u64, rate: f32| {
         train_game(net, &opts, dice_seed, rate, cfg.lambda);

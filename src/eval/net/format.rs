@@ -36,10 +36,76 @@ pub(super) fn known_kind(layout: u32, inputs: usize, outputs: usize) -> bool {
             )
 }
 
-/// A malformed weights file.
+/// A malformed weights file, or one of another game.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("bad weights file: {0}")]
-pub struct WeightsError(pub String);
+pub enum WeightsError {
+    /// Too short for the header, or without the magic.
+    #[error("bad weights file: not a gulbara weights file (magic GBNN missing)")]
+    NotWeights,
+    /// Another version of the format.
+    #[error("bad weights file: format version {0}, expected {FORMAT_VERSION}")]
+    FormatVersion(u32),
+    /// A network this build does not read.
+    #[error(
+        "bad weights file: input layout {layout} with {inputs} inputs and {outputs} outputs; this build reads layout {LAYOUT_VERSION} ({INPUTS} inputs, {OUTPUTS} outputs: Gul bara) and layout {HIT_LAYOUT} ({} inputs, {} outputs: backgammon and short nardy; layout {HIT_CONTACT_LAYOUT} has {} inputs, layout {HIT_GNUBG_LAYOUT} {})",
+        crate::eval::hitnet::INPUTS,
+        crate::eval::hitnet::OUTPUTS,
+        crate::eval::hitnet::CONTACT_INPUTS,
+        crate::eval::hitnet::GNUBG_INPUTS
+    )]
+    UnknownKind {
+        /// The input layout.
+        layout: u32,
+        /// The number of inputs.
+        inputs: usize,
+        /// The number of outputs.
+        outputs: usize,
+    },
+    /// No hidden unit, or too many.
+    #[error("bad weights file: {0} hidden units")]
+    HiddenUnits(usize),
+    /// A description too long.
+    #[error("bad weights file: a description of {0} bytes (at most {MAX_DESCRIPTION})")]
+    LongDescription(usize),
+    /// Not the length the header declares.
+    #[error("bad weights file: {len} bytes, expected {expected}")]
+    Length {
+        /// The file's length.
+        len: u64,
+        /// The length its header declares.
+        expected: u64,
+    },
+    /// A network with another number of outputs than the reader's.
+    #[error(
+        "bad weights file: a network of {outputs} outputs (input layout {layout}) where one of {wanted} is needed: weights of another game"
+    )]
+    Outputs {
+        /// The file's outputs.
+        outputs: usize,
+        /// Its input layout.
+        layout: u32,
+        /// The outputs needed.
+        wanted: usize,
+    },
+    /// A NaN or an infinity.
+    #[error("bad weights file: non-finite weight")]
+    NonFinite,
+    /// A weight no training makes.
+    #[error("bad weights file: a weight beyond ±{MAX_WEIGHT} (not a trained network)")]
+    TooLarge,
+    /// A network of another game's input layout.
+    #[error(
+        "bad weights file: a network of input layout {layout} where {variant} needs layout {wanted}: weights of another game"
+    )]
+    OtherGame {
+        /// The file's input layout.
+        layout: u32,
+        /// The game.
+        variant: crate::rules::Variant,
+        /// The layout it needs.
+        wanted: u32,
+    },
+}
 
 /// Length of the fixed header: magic and six u32s.
 pub(super) const HEADER_LEN: usize = 28;
@@ -60,7 +126,7 @@ pub(super) struct Header {
 
 /// A file too short for the header, or without the magic.
 pub(super) fn not_weights() -> WeightsError {
-    WeightsError("not a gulbara weights file (magic GBNN missing)".into())
+    WeightsError::NotWeights
 }
 
 impl Header {
@@ -78,26 +144,20 @@ impl Header {
             u(24) as usize,
         );
         if format != FORMAT_VERSION {
-            return Err(WeightsError(format!(
-                "format version {format}, expected {FORMAT_VERSION}"
-            )));
+            return Err(WeightsError::FormatVersion(format));
         }
         if !known_kind(layout, inputs, outputs) {
-            return Err(WeightsError(format!(
-                "input layout {layout} with {inputs} inputs and {outputs} outputs; this build reads layout {LAYOUT_VERSION} ({INPUTS} inputs, {OUTPUTS} outputs: Gul bara) and layout {HIT_LAYOUT} ({} inputs, {} outputs: backgammon and short nardy; layout {HIT_CONTACT_LAYOUT} has {} inputs, layout {HIT_GNUBG_LAYOUT} {})",
-                crate::eval::hitnet::INPUTS,
-                crate::eval::hitnet::OUTPUTS,
-                crate::eval::hitnet::CONTACT_INPUTS,
-                crate::eval::hitnet::GNUBG_INPUTS
-            )));
+            return Err(WeightsError::UnknownKind {
+                layout,
+                inputs,
+                outputs,
+            });
         }
         if hidden == 0 || hidden > 4096 {
-            return Err(WeightsError(format!("{hidden} hidden units")));
+            return Err(WeightsError::HiddenUnits(hidden));
         }
         if desc_len > MAX_DESCRIPTION {
-            return Err(WeightsError(format!(
-                "a description of {desc_len} bytes (at most {MAX_DESCRIPTION})"
-            )));
+            return Err(WeightsError::LongDescription(desc_len));
         }
         Ok(Header {
             layout,
@@ -153,17 +213,17 @@ impl<const OUT: usize> NetOf<OUT> {
         let layout = Header::read(header)?;
         let start = HEADER_LEN + layout.desc_len;
         if data.len() as u64 != layout.file_len() {
-            return Err(WeightsError(format!(
-                "{} bytes, expected {}",
-                data.len(),
-                layout.file_len()
-            )));
+            return Err(WeightsError::Length {
+                len: data.len() as u64,
+                expected: layout.file_len(),
+            });
         }
         if layout.outputs != OUT {
-            return Err(WeightsError(format!(
-                "a network of {} outputs (input layout {}) where one of {OUT} is needed: weights of another game",
-                layout.outputs, layout.layout
-            )));
+            return Err(WeightsError::Outputs {
+                outputs: layout.outputs,
+                layout: layout.layout,
+                wanted: OUT,
+            });
         }
         let (inputs, hidden, outputs) = (layout.inputs, layout.hidden, OUT);
         let description = String::from_utf8_lossy(&data[28..start]).into_owned();
@@ -179,7 +239,7 @@ impl<const OUT: usize> NetOf<OUT> {
             .iter()
             .any(|v| v.iter().any(|x| !x.is_finite()))
         {
-            return Err(WeightsError("non-finite weight".into()));
+            return Err(WeightsError::NonFinite);
         }
         // Far above any trained weight (the shipped ones stay below 8), and
         // small enough that no sum of a forward pass can overflow to infinity.
@@ -187,9 +247,7 @@ impl<const OUT: usize> NetOf<OUT> {
             .iter()
             .any(|v| v.iter().any(|x| x.abs() > MAX_WEIGHT))
         {
-            return Err(WeightsError(format!(
-                "a weight beyond ±{MAX_WEIGHT} (not a trained network)"
-            )));
+            return Err(WeightsError::TooLarge);
         }
         Ok(NetOf {
             layout: layout.layout,
@@ -267,10 +325,10 @@ pub fn read_weights_file(path: &std::path::Path, no_follow: bool) -> Result<Vec<
         .map_err(|_| LoadError::Format(not_weights()))?;
     let declared = Header::read(&header)?.file_len();
     if declared != meta.len() {
-        return Err(LoadError::Format(WeightsError(format!(
-            "{} bytes, expected {declared}",
-            meta.len()
-        ))));
+        return Err(LoadError::Format(WeightsError::Length {
+            len: meta.len(),
+            expected: declared,
+        }));
     }
     // `declared` is at most MAX_WEIGHTS_FILE here: `meta.len()` was checked.
     let mut bytes = Vec::with_capacity(declared as usize);

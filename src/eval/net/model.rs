@@ -230,10 +230,11 @@ impl Net {
         if self.layout == want || self.layout == also || gul_bara_too {
             Ok(())
         } else {
-            Err(WeightsError(format!(
-                "a network of input layout {} where {variant} needs layout {want}: weights of another game",
-                self.layout
-            )))
+            Err(WeightsError::OtherGame {
+                layout: self.layout,
+                variant,
+                wanted: want,
+            })
         }
     }
 }

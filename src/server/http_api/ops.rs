@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 
 use crate::analysis::rollout::{MAX_CANDIDATES, MAX_TRUNCATE, Rollout, RolloutParams, Stats};
-use crate::cube::{CubeOwner, SessionKind};
+use crate::cube::{CubeOwner, CubeQuestion, CubeQuestionError};
 use crate::engine::settings::EvalMode;
 use crate::engine::{Engine, EngineConfig, FileAccess, Ply, Setting};
 use crate::eval::Probs;
@@ -727,30 +727,14 @@ pub fn cube(req: &ApiRequest, caps: &Caps) -> Result<CubeOut, ApiError> {
     let e = setup(req, caps)?;
     let state = *e.state();
     let session = *e.session();
-    if state.result().is_some() {
-        return Err(ApiError::new(422, "bad_state", "the game is over"));
-    }
-    if !session.rules().cube {
-        return Err(ApiError::new(
-            422,
-            "bad_state",
-            "the cube is off in this session (session.cube_on)",
-        ));
-    }
-    if state.pending != Pending::Roll {
-        return Err(ApiError::new(
-            422,
-            "bad_state",
-            format!(
-                "a cube decision comes before the roll ({}): give no dice",
-                state.pending_description()
-            ),
-        ));
-    }
-    let doubler = state.to_move;
-    let answering = session.doubled_by() == Some(doubler);
-    let redouble = session.owner() != CubeOwner::Centre;
-    let in_match = matches!(session.kind(), SessionKind::Match { .. });
+    let question = CubeQuestion::before_roll(&state, &session).map_err(|why| {
+        let detail = match why {
+            CubeQuestionError::CubeOff => format!("{why} (session.cube_on)"),
+            CubeQuestionError::NotBeforeRoll(_) => format!("{why}: give no dice"),
+            CubeQuestionError::GameOver => why.to_string(),
+        };
+        ApiError::new(422, "bad_state", detail)
+    })?;
     let probs = e
         .before_roll_now()
         .map_err(|err| ApiError::new(500, "internal", err.to_string()))?;
@@ -765,20 +749,13 @@ pub fn cube(req: &ApiRequest, caps: &Caps) -> Result<CubeOut, ApiError> {
         double_pass: None,
         chances: chances(state.variant, &probs),
     };
-    let Some(d) = crate::cube::decide(&probs, &state, &session, doubler) else {
+    let Some(d) = crate::cube::decide(&probs, &state, &session, question.doubler) else {
         return Ok(base);
     };
-    let best = if answering {
-        d.action.answer()
-    } else if d.action.doubles() {
-        "double"
-    } else {
-        "nodouble"
-    };
     Ok(CubeOut {
-        best: best.into(),
-        action: Some(d.action.words(redouble)),
-        unit: Some(if in_match { "mwc" } else { "money" }),
+        best: question.best(&d).into(),
+        action: Some(d.action.words(question.redouble)),
+        unit: Some(question.unit()),
         no_double: Some(d.no_double),
         double_take: Some(d.double_take),
         double_pass: Some(d.double_pass),
@@ -927,16 +904,7 @@ pub fn rollout(req: &ApiRequest, caps: &Caps, stop: &AtomicBool) -> Result<Rollo
     };
     let seed = req.seed.unwrap_or(e.settings().seed);
     let luck = req.luck.unwrap_or(true);
-    let params = RolloutParams {
-        games,
-        truncate,
-        // RolloutParams::plies counts as gnubg does: one less.
-        plies: ply - 1,
-        seed,
-        luck,
-        threads: 1,
-        every: 0,
-    };
+    let params = RolloutParams::at_root_ply(ply, games, truncate, seed, luck);
     let eval = e
         .evaluator()
         .map_err(|err| ApiError::new(500, "internal", err.to_string()))?;
