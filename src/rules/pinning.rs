@@ -356,27 +356,50 @@ impl PinGen {
 /// (the mover's 1). Ignores what stands between: `true` is always safe.
 ///
 /// The game ends by the mother only once the mover's own start is empty
-/// too, and no step lands on the mover's 1 from its 24 (23 is no multiple
-/// of a die): with `h` checkers on the mover's start, ending the game takes
-/// `h` steps from it, and one more to pin a mother not yet pinned. A stage
-/// of fewer dice cannot end the game early.
+/// too (or its own mother is pinned: both pinned is a draw), and no step
+/// lands on the mover's 1 from its 24 (23 is no multiple of a die): with
+/// `need` checkers on the mover's start still to leave, ending the game
+/// takes `need` steps from it, which need a die whose landing from 24 is
+/// open (the points open to the mover do not change within its stage), and
+/// the steps left to bring a checker onto a mother not yet pinned.
 #[inline]
 fn mother_pin_possible(pos: Position, dice: StageDice) -> bool {
-    let home_start = pos.own.at(24);
-    if pos.opp.pinned(24) {
-        return home_start <= dice.count();
+    let need = if pos.own.pinned(24) {
+        0
+    } else {
+        pos.own.at(24)
+    };
+    if need > 0 {
+        let leaves = match dice {
+            StageDice::Pair(a, b) => open_from_start(pos, a) || open_from_start(pos, b),
+            StageDice::Same { die, .. } => open_from_start(pos, die),
+        };
+        if !leaves {
+            return false;
+        }
     }
-    if home_start >= dice.count() {
+    if pos.opp.pinned(24) {
+        return need <= dice.count();
+    }
+    if need >= dice.count() {
         return false;
     }
+    let left = dice.count() - need;
     let free = pos.own.mask() & !pos.own.pinned_mask();
     // Bit p - 1 is the mover's point p: the sources are the points 1 + s
-    // for each sum s a play can reach 1 with.
+    // for each sum s a play of the steps left can reach 1 with.
     let sources = match dice {
-        StageDice::Pair(a, b) => (1u32 << a) | (1 << b) | (1 << (a + b)),
-        StageDice::Same { die, count } => (1..=count).fold(0u32, |m, k| m | (1 << (k * die))),
+        StageDice::Pair(a, b) if left >= 2 => (1u32 << a) | (1 << b) | (1 << (a + b)),
+        StageDice::Pair(a, b) => (1u32 << a) | (1 << b),
+        StageDice::Same { die, .. } => (1..=left).fold(0u32, |m, k| m | (1 << (k * die))),
     };
     free & sources != 0
+}
+
+/// Whether a checker can leave the mover's start (its 24) with `die`.
+#[inline]
+fn open_from_start(pos: Position, die: u8) -> bool {
+    (1..=6).contains(&die) && open(pos, 24 - die)
 }
 
 /// The stage by Gul bara's fast paths, when they apply (no bearing off
