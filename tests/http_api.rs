@@ -1004,3 +1004,186 @@ fn a_search_whose_client_is_gone_stops_and_gives_its_slot_back() {
     until_served(a, &quick);
     assert!(begun.elapsed() < Duration::from_secs(20));
 }
+
+/// One rule reading where the sources disagree (issue 49): a game, the
+/// options of each of its two readings, a hand-built position where their
+/// legal plays differ (the positions of tests/rules_readings.rs, worked out
+/// by hand there), the dice, and what tells the two lists apart.
+struct Reading {
+    game: &'static str,
+    options: [&'static [(&'static str, &'static str)]; 2],
+    position: &'static str,
+    dice: [u8; 2],
+    /// Holds of the first reading's plays and not of the second's.
+    tells: fn(&[String]) -> bool,
+}
+
+const READINGS: [Reading; 6] = [
+    // Fevga, 1-1: 20/19 makes six in a row with every black checker behind;
+    // `duty` allows it, `ban` does not.
+    Reading {
+        game: "fevga",
+        options: [&[("prime", "duty")], &[("prime", "ban")]],
+        position: "0,0,0,0,9,0,0,-5,0,0,0,-10,0,1,1,1,1,1,0,1,0,0,0,0 w 9 9",
+        dice: [1, 1],
+        tells: |plays| plays.iter().any(|p| p == "20/19 5/4 5/4 5/4"),
+    },
+    // Fevga, 6-1 with Black's start empty: under `quarter` 13/12 reaches
+    // Black's starting quarter and frees the start for 24/18.
+    Reading {
+        game: "fevga",
+        options: [
+            &[("prime", "ban"), ("start_rule", "quarter")],
+            &[("prime", "ban"), ("start_rule", "pass")],
+        ],
+        position: "0,0,0,0,0,0,0,-15,0,0,0,0,1,0,0,0,0,0,0,0,0,0,0,14 w 9 9",
+        dice: [6, 1],
+        tells: |plays| {
+            plays
+                .iter()
+                .any(|p| p.contains("13/12") && p.contains("24/18"))
+        },
+    },
+    // Plakoto and Tapa, 2-1, a checker pinned on White's 5: `home` bears
+    // off around it, `refuse` does not bear off.
+    Reading {
+        game: "plakoto",
+        options: [
+            &[("pinned_bearoff", "home")],
+            &[("pinned_bearoff", "refuse")],
+        ],
+        position: "5,5,4,0,-1,0,0,0,0,0,0,-14,0,0,0,0,0,0,0,0,0,0,0,0 w 9 9 pins=5",
+        dice: [2, 1],
+        tells: |plays| plays.iter().any(|p| p.contains("/off")),
+    },
+    Reading {
+        game: "tapa",
+        options: [
+            &[("pinned_bearoff", "home")],
+            &[("pinned_bearoff", "refuse")],
+        ],
+        position: "5,5,4,0,-1,0,0,0,0,0,0,-14,0,0,0,0,0,0,0,0,0,0,0,0 w 9 9 pins=5",
+        dice: [2, 1],
+        tells: |plays| plays.iter().any(|p| p.contains("/off")),
+    },
+    // Plakoto and Tapa, 6-5, Black's mother alone on White's 1: 6/1 pins
+    // it; at the `step` the game ends there, at the `end` the 6 is played
+    // too.
+    Reading {
+        game: "plakoto",
+        options: [&[("mother_timing", "step")], &[("mother_timing", "end")]],
+        position: "-1,0,0,0,0,10,0,5,0,0,0,0,0,0,-14,0,0,0,0,0,0,0,0,0 w 9 9",
+        dice: [6, 5],
+        tells: |plays| plays.iter().any(|p| p == "6/1"),
+    },
+    Reading {
+        game: "tapa",
+        options: [&[("mother_timing", "step")], &[("mother_timing", "end")]],
+        position: "-1,0,0,0,0,10,0,5,0,0,0,0,0,0,-14,0,0,0,0,0,0,0,0,0 w 9 9",
+        dice: [6, 5],
+        tells: |plays| plays.iter().any(|p| p == "6/1"),
+    },
+];
+
+/// The plays of a `legal` answer, as texts.
+fn play_texts(v: &Value) -> Vec<String> {
+    v["plays"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no plays in {v}"))
+        .iter()
+        .map(|p| p["play"].as_str().expect("a play text").to_string())
+        .collect()
+}
+
+/// The rule readings of issue 49 chosen through the HTTP API, by POST's
+/// `rules` object and by GET's `rules.NAME`: each reading's legal plays are
+/// the line protocol's under the same `set rules.NAME`, and the two
+/// readings' lists differ as worked out by hand. A value the option does
+/// not have, and an option of another game, are refused.
+#[test]
+fn the_rule_readings_are_chosen_by_post_and_get() {
+    let server = start(&[]);
+    let a = server.http;
+    for r in &READINGS {
+        let mut lists = Vec::new();
+        for options in r.options {
+            let mut script = format!("set game.variant {}\n", r.game);
+            let mut rules = serde_json::Map::new();
+            let mut query = format!(
+                "/api/v1/legal?game={}&position={}&dice={}{}",
+                r.game,
+                escape(r.position),
+                r.dice[0],
+                r.dice[1]
+            );
+            for (k, v) in options {
+                script.push_str(&format!("set rules.{k} {v}\n"));
+                rules.insert(k.to_string(), json!(v));
+                query.push_str(&format!("&rules.{k}={v}"));
+            }
+            script.push_str(&format!(
+                "position board {}\ndice {} {}\nlegal\n",
+                r.position, r.dice[0], r.dice[1]
+            ));
+            let said = protocol(&script);
+            let mut want: Vec<String> = said
+                .iter()
+                .filter_map(|l| l.strip_prefix("play "))
+                .map(str::to_string)
+                .collect();
+            want.sort();
+            assert!(!want.is_empty(), "{}: {said:?}", r.game);
+            let (s, v) = post(
+                a,
+                "legal",
+                &json!({"game": r.game, "position": r.position, "dice": r.dice, "rules": rules}),
+            );
+            assert_eq!(s, 200, "{v}");
+            let mut posted = play_texts(&v);
+            posted.sort();
+            assert_eq!(posted, want, "{} {options:?}", r.game);
+            let (s, v) = get(a, &query);
+            assert_eq!(s, 200, "{query}: {v}");
+            let mut got = play_texts(&v);
+            got.sort();
+            assert_eq!(got, want, "{query}");
+            lists.push(posted);
+        }
+        assert!(
+            (r.tells)(&lists[0]),
+            "{} {:?}: {:?}",
+            r.game,
+            r.options[0],
+            lists[0]
+        );
+        assert!(
+            !(r.tells)(&lists[1]),
+            "{} {:?}: {:?}",
+            r.game,
+            r.options[1],
+            lists[1]
+        );
+    }
+    let msg = assert_refused(
+        post(
+            a,
+            "legal",
+            &json!({"game": "plakoto", "dice": [2, 1], "rules": {"mother_timing": "later"}}),
+        ),
+        400,
+        "bad_value",
+    );
+    assert!(
+        msg.contains("rules.mother_timing must be one of step|end"),
+        "{msg}"
+    );
+    let msg = assert_refused(
+        get(a, "/api/v1/legal?game=plakoto&dice=21&rules.prime=duty"),
+        400,
+        "bad_value",
+    );
+    assert!(
+        msg.contains("rules.prime is not an option of plakoto"),
+        "{msg}"
+    );
+}

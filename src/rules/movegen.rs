@@ -62,6 +62,16 @@ pub trait StepRules {
     fn end_ok(&self, _start: Checkers, _end: Position) -> bool {
         true
     }
+
+    /// With [`StepRules::by_ends`]: the most checkers a play may move off
+    /// point 24 (long nardy's head). The fast path of equal dice then leaves
+    /// out the plays that move more, so that the longest plays it finds are
+    /// the longest of those the limit allows; 4 (or more) when there is no
+    /// such limit.
+    #[inline]
+    fn leave_24_limit(&self) -> u8 {
+        4
+    }
 }
 
 /// Gul bara: no restrictions beyond the common ones.
@@ -227,7 +237,15 @@ impl<R: StepRules> MoveGen<R> {
             // end kept, are then the legal plays whenever one is left, in
             // the same order with the same plays; otherwise only shorter
             // plays are allowed, and the restricted enumeration finds them.
-            let used = match fast_paths(pos, occ, blocked, dice, out) {
+            let from_24 = self.rules.leave_24_limit();
+            let fast = match dice {
+                StageDice::Same { die, count } if from_24 < count.min(4) => {
+                    let limits = Limits { stop: 0, from_24 };
+                    fast_same::<true>(pos, occ, blocked, die, count, limits, out)
+                }
+                _ => fast_paths(pos, occ, blocked, dice, out),
+            };
+            let used = match fast {
                 Some(used) => used,
                 None => {
                     self.free = true;
@@ -284,7 +302,7 @@ pub(crate) fn game_over_stage(pos: Position, out: &mut Vec<StageEnd>) -> bool {
 
 /// The fast paths of a stage with no bearing off possible: `None` when
 /// they do not apply. No two plays of the enumeration then reach the same
-/// end (see `pair_no_bearoff` and `same_no_bearoff`).
+/// end (see `pair_no_bearoff` and `same_no_bearoff_in`).
 #[inline(always)]
 pub(crate) fn fast_paths(
     pos: Position,
@@ -303,24 +321,38 @@ pub(crate) fn fast_paths(
             let (hi, lo) = if a > b { (a, b) } else { (b, a) };
             Some(pair_no_bearoff(pos, occ, blocked, hi, lo, out))
         }
-        StageDice::Same { die, count }
-            if (1..=6).contains(&die)
-                && count > 0
-                && outside_at_least(pos.own, occ, count.min(4)) =>
-        {
-            let used = same_no_bearoff(pos, occ, blocked, die, count.min(4), out);
-            if used > 0 {
-                return Some(used);
-            }
-            out.clear();
-            out.push(StageEnd {
-                pos,
-                play: Play::EMPTY,
-            });
-            Some(0)
+        StageDice::Same { die, count } => {
+            fast_same::<false>(pos, occ, blocked, die, count, Limits::NONE, out)
         }
         _ => None,
     }
+}
+
+/// The fast path of equal dice with no bearing off possible, under
+/// [`Limits`] (`LIMITS` false: none): `None` when it does not apply.
+#[inline(always)]
+pub(crate) fn fast_same<const LIMITS: bool>(
+    pos: Position,
+    occ: u32,
+    blocked: u32,
+    die: u8,
+    count: u8,
+    limits: Limits,
+    out: &mut Vec<StageEnd>,
+) -> Option<u8> {
+    if !(1..=6).contains(&die) || count == 0 || !outside_at_least(pos.own, occ, count.min(4)) {
+        return None;
+    }
+    let used = same_no_bearoff_in::<LIMITS>(pos, occ, blocked, die, count.min(4), limits, out);
+    if used > 0 {
+        return Some(used);
+    }
+    out.clear();
+    out.push(StageEnd {
+        pos,
+        play: Play::EMPTY,
+    });
+    Some(0)
 }
 
 impl<R: StepRules> MoveGen<R> {
@@ -749,33 +781,69 @@ impl<'a> Longest<'a> {
     }
 }
 
+/// What [`same_no_bearoff_in`] adds to the plain enumeration of equal dice.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Limits {
+    /// Points whose landing ends the play (and the game) at once, the play
+    /// then counting as every die: a step onto one of them is recorded and
+    /// nothing follows it.
+    pub(crate) stop: u32,
+    /// The most steps that may leave point 24 (long nardy's head rule).
+    /// Point 24 is the highest, so in non-increasing order those steps come
+    /// first and nothing ever lands there.
+    pub(crate) from_24: u8,
+}
+
+impl Limits {
+    /// No limits.
+    pub(crate) const NONE: Limits = Limits {
+        stop: 0,
+        from_24: 4,
+    };
+}
+
 /// `count` (1..=4) equal dice when no step can bear off: the general
 /// enumeration (non-increasing source points, longest plays only) without
-/// its hash set. Distinct multisets of steps reach distinct ends when nothing
-/// is borne off, so no end repeats. Returns the dice played (0: `out` empty).
+/// its hash set, under [`Limits`] (`LIMITS` false: none, compiled away).
+/// Distinct multisets of steps reach distinct ends when nothing is borne
+/// off, so no end repeats. Returns the dice played (0: `out` empty). The sources never increase, so the steps from 24 are the first
+/// ones and a stopping landing (only on a point at most one die away from
+/// bearing off, so at the lowest source a step can have) comes last among
+/// the steps of its multiset: each legal multiset still has its one order.
 #[inline(always)]
-fn same_no_bearoff(
+pub(crate) fn same_no_bearoff_in<const LIMITS: bool>(
     pos: Position,
     occ: u32,
     blocked: u32,
     die: u8,
     count: u8,
+    limits: Limits,
     out: &mut Vec<StageEnd>,
 ) -> u8 {
     let open = open_for(blocked, die);
     let opp = pos.opp.0;
     let mut ends = Longest::new(out);
     let own0 = pos.own.0;
-    let mut fa = occ & open;
+    // Sources allowed after `n` steps from 24.
+    let after_24 = |n: u8| -> u32 {
+        if LIMITS && n >= limits.from_24 {
+            !(1 << 23)
+        } else {
+            u32::MAX
+        }
+    };
+    let stops = |from: u8| LIMITS && limits.stop & (1 << (from - die - 1)) != 0;
+    let mut fa = occ & open & after_24(0);
     while fa != 0 {
         let a = highest(fa);
         fa &= !(1 << (a - 1));
         let (own1, occ1) = step_no_bearoff(own0, occ, a, die);
-        if count == 1 {
-            ends.record(own1, opp, 1, play_same([a], die));
+        if count == 1 || stops(a) {
+            ends.record(own1, opp, count, play_same([a], die));
             continue;
         }
-        let mut fb = occ1 & open & up_to(a);
+        let n1 = u8::from(a == 24);
+        let mut fb = occ1 & open & up_to(a) & after_24(n1);
         if fb == 0 {
             ends.record(own1, opp, 1, play_same([a], die));
             continue;
@@ -784,11 +852,12 @@ fn same_no_bearoff(
             let b = highest(fb);
             fb &= !(1 << (b - 1));
             let (own2, occ2) = step_no_bearoff(own1, occ1, b, die);
-            if count == 2 {
-                ends.record(own2, opp, 2, play_same([a, b], die));
+            if count == 2 || stops(b) {
+                ends.record(own2, opp, count, play_same([a, b], die));
                 continue;
             }
-            let mut fc = occ2 & open & up_to(b);
+            let n2 = n1 + u8::from(b == 24);
+            let mut fc = occ2 & open & up_to(b) & after_24(n2);
             if fc == 0 {
                 ends.record(own2, opp, 2, play_same([a, b], die));
                 continue;
@@ -797,11 +866,12 @@ fn same_no_bearoff(
                 let c = highest(fc);
                 fc &= !(1 << (c - 1));
                 let (own3, occ3) = step_no_bearoff(own2, occ2, c, die);
-                if count == 3 {
-                    ends.record(own3, opp, 3, play_same([a, b, c], die));
+                if count == 3 || stops(c) {
+                    ends.record(own3, opp, count, play_same([a, b, c], die));
                     continue;
                 }
-                let mut fd = occ3 & open & up_to(c);
+                let n3 = n2 + u8::from(c == 24);
+                let mut fd = occ3 & open & up_to(c) & after_24(n3);
                 if fd == 0 {
                     ends.record(own3, opp, 3, play_same([a, b, c], die));
                     continue;

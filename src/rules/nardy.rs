@@ -167,6 +167,13 @@ impl StepRules for LongNardySteps {
     }
 
     #[inline]
+    fn leave_24_limit(&self) -> u8 {
+        // HEAD is 24: the head rule, as the fast path of equal dice can
+        // apply it (the rule judges every step, so also every end).
+        self.head_limit
+    }
+
+    #[inline]
     fn end_ok(&self, start: Checkers, end: Position) -> bool {
         start.at(HEAD).saturating_sub(end.own.at(HEAD)) <= self.head_limit
             && (!self.rows_possible || !has_illegal_block(end.own, end.opp))

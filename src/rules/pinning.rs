@@ -42,7 +42,7 @@
 //! without the mover's pinned checkers, which are put back on every end.
 
 use super::hitting::{blot_points, closed_points, mirror_mask, mirrored};
-use super::movegen::{EndSet, StageEnd, fast_paths, game_over_stage};
+use super::movegen::{EndSet, Limits, StageEnd, fast_paths, fast_same, game_over_stage};
 use super::options::{MotherTiming, PinnedBearoff, RuleOptions};
 use super::position::{CHECKERS, Checkers, HOME_MASK, Position};
 use super::step::{Play, StageDice, Step};
@@ -121,6 +121,26 @@ pub fn step_problem_in(pos: Position, step: Step, bearoff: PinnedBearoff) -> Opt
         ));
     }
     None
+}
+
+/// Whether `step` is legal under `bearoff` in `pos`: exactly when
+/// [`step_problem_in`] finds nothing, without writing why (the generator's
+/// check).
+#[inline]
+pub fn step_ok_in(pos: Position, step: Step, bearoff: PinnedBearoff) -> bool {
+    let own = pos.own;
+    if !(1..=6).contains(&step.die) || !(1..=24).contains(&step.from) {
+        return false;
+    }
+    if own.at(step.from) == 0 || own.pinned(step.from) {
+        return false;
+    }
+    if step.from > step.die {
+        return open(pos, step.from - step.die);
+    }
+    own.mask() & !HOME_MASK == 0
+        && !(bearoff == PinnedBearoff::Refuse && own.pinned_mask() != 0)
+        && (step.from == step.die || own.mask() >> step.from == 0)
 }
 
 /// Whether the mover may land on its point `to`: no opposing point of two
@@ -206,8 +226,22 @@ impl PinGen {
         if game_over_stage(pos, out) {
             return 0;
         }
-        if !(self.may_end_early(pos) && mother_pin_possible(pos, dice))
-            && let Some(used) = fast_stage(pos, dice, out)
+        let early = self.may_end_early(pos);
+        if !(early && mother_pin_possible(pos, dice))
+            && let Some(used) = fast_stage(pos, dice, 0, out)
+        {
+            return used;
+        }
+        // The opponent's mother alone and free, the mover's start empty:
+        // a step ends the game exactly when it lands on the mover's 1 (see
+        // `fast_stage`). With the mover's start not empty, the game ends at
+        // the step that empties it after the pin, which may come after
+        // steps from lower points: the general enumeration then tries every
+        // order.
+        if early
+            && pos.own.at(24) == 0
+            && matches!(dice, StageDice::Same { .. })
+            && let Some(used) = fast_stage(pos, dice, 1, out)
         {
             return used;
         }
@@ -305,7 +339,7 @@ impl PinGen {
                 continue;
             }
             let step = Step::new(from, die);
-            if step_problem_in(pos, step, self.readings.pinned_bearoff).is_some() {
+            if !step_ok_in(pos, step, self.readings.pinned_bearoff) {
                 continue;
             }
             self.play.push(step);
@@ -320,28 +354,78 @@ impl PinGen {
 /// start would end the game), or a free checker of the mover's stands where
 /// one die, or a run of the dice in a row, would take it onto the mother
 /// (the mover's 1). Ignores what stands between: `true` is always safe.
+///
+/// The game ends by the mother only once the mover's own start is empty
+/// too (or its own mother is pinned: both pinned is a draw), and no step
+/// lands on the mover's 1 from its 24 (23 is no multiple of a die): with
+/// `need` checkers on the mover's start still to leave, ending the game
+/// takes `need` steps from it, which need a die whose landing from 24 is
+/// open (the points open to the mover do not change within its stage), and
+/// the steps left to bring a checker onto a mother not yet pinned.
 #[inline]
 fn mother_pin_possible(pos: Position, dice: StageDice) -> bool {
-    if pos.opp.pinned(24) {
-        return true;
+    let need = if pos.own.pinned(24) {
+        0
+    } else {
+        pos.own.at(24)
+    };
+    if need > 0 {
+        let leaves = match dice {
+            StageDice::Pair(a, b) => open_from_start(pos, a) || open_from_start(pos, b),
+            StageDice::Same { die, .. } => open_from_start(pos, die),
+        };
+        if !leaves {
+            return false;
+        }
     }
+    if pos.opp.pinned(24) {
+        return need <= dice.count();
+    }
+    if need >= dice.count() {
+        return false;
+    }
+    let left = dice.count() - need;
     let free = pos.own.mask() & !pos.own.pinned_mask();
     // Bit p - 1 is the mover's point p: the sources are the points 1 + s
-    // for each sum s a play can reach 1 with.
+    // for each sum s a play of the steps left can reach 1 with.
     let sources = match dice {
-        StageDice::Pair(a, b) => (1u32 << a) | (1 << b) | (1 << (a + b)),
-        StageDice::Same { die, count } => (1..=count).fold(0u32, |m, k| m | (1 << (k * die))),
+        StageDice::Pair(a, b) if left >= 2 => (1u32 << a) | (1 << b) | (1 << (a + b)),
+        StageDice::Pair(a, b) => (1u32 << a) | (1 << b),
+        StageDice::Same { die, .. } => (1..=left).fold(0u32, |m, k| m | (1 << (k * die))),
     };
     free & sources != 0
 }
 
+/// Whether a checker can leave the mover's start (its 24) with `die`.
+#[inline]
+fn open_from_start(pos: Position, die: u8) -> bool {
+    (1..=6).contains(&die) && open(pos, 24 - die)
+}
+
 /// The stage by Gul bara's fast paths, when they apply (no bearing off
 /// possible): the mover's pinned checkers set aside, the points closed to
-/// it blocked, and every end's pins made from where the mover stands. Only
-/// for a stage in which no play can end the game early (no mother can be
-/// pinned at a step: the opponent's start not down to one checker, or the
-/// mother judged at the end of the play).
-fn fast_stage(pos: Position, dice: StageDice, out: &mut Vec<StageEnd>) -> Option<u8> {
+/// it blocked, and every end's pins made from where the mover stands.
+///
+/// With `stop` 0, only for a stage in which no play can end the game early
+/// (no mother can be pinned at a step: the opponent's start not down to one
+/// checker, or the mother judged at the end of the play).
+///
+/// With `stop` the mover's point 1 (bit 0), for equal dice only, when the
+/// opponent's mother stands alone and free there, the mother is judged at
+/// the step and the mover has no checker on its own start: a landing there
+/// pins the mother for good and ends the game, and nothing else can end it
+/// (no bearing off). That landing comes from the lowest source a step can
+/// have without bearing off (1 + the die), so in the non-increasing order
+/// of equal dice it is the last step of its multiset, and every play that
+/// ends at it has that order: the fast path stops there and counts the
+/// play as every die, as the general enumeration does.
+///
+/// With the mover still on its start this order is not enough: 7/1 7/1
+/// 24/18 with 6-6 (the pin first, the start emptied last) ends the game
+/// only at its third step, and no non-increasing order of those steps is
+/// legal (24/18 first would end it at 7/1). The test
+/// `the_mother_ends_the_play_in_an_order_no_fast_path_takes` keeps it.
+fn fast_stage(pos: Position, dice: StageDice, stop: u32, out: &mut Vec<StageEnd>) -> Option<u8> {
     let pinned = pos.own.pinned_mask();
     let mut back = 0u128;
     let mut m = pinned;
@@ -354,7 +438,14 @@ fn fast_stage(pos: Position, dice: StageDice, out: &mut Vec<StageEnd>) -> Option
         opp: pos.opp,
     };
     let blocked = closed_points(pos) | pinned;
-    let used = fast_paths(free, free.own.mask(), blocked, dice, out)?;
+    let used = match (stop, dice) {
+        (0, _) => fast_paths(free, free.own.mask(), blocked, dice, out)?,
+        (_, StageDice::Same { die, count }) => {
+            let limits = Limits { stop, from_24: 4 };
+            fast_same::<true>(free, free.own.mask(), blocked, die, count, limits, out)?
+        }
+        _ => return None,
+    };
     // A lone opposing checker is pinned at the end exactly where the mover
     // stands on it (and is not itself pinned there).
     let blots = blot_points(pos) & !pinned;
@@ -652,6 +743,78 @@ mod tests {
         }
         assert!(checked > 300_000, "{checked} ends checked");
         assert!(pinned > 900, "{pinned} positions with a pinned checker");
+    }
+
+    /// Why a fast path in non-increasing order cannot play equal dice
+    /// when the mover still has a checker on its start and the opponent's
+    /// mother stands alone: 6-6 with one on 24 and two on 7, the mother on
+    /// the mover's 1. 7/1 pins it (the mover still on its start: play goes
+    /// on), 7/1 stacks, 24/18 empties the start and ends the game at the
+    /// third step; in non-increasing order 24/18 comes first and 7/1 ends
+    /// the game at once, so that end has no such order.
+    #[test]
+    fn the_mother_ends_the_play_in_an_order_no_fast_path_takes() {
+        let pos = Position {
+            own: at(&[(24, 1), (7, 2), (6, 12)]),
+            opp: at(&[(24, 1), (2, 14)]),
+        };
+        let dice = StageDice::from_roll(6, 6);
+        let mut g = PinGen::new();
+        let (mut fast, mut general) = (Vec::new(), Vec::new());
+        let n = g.generate(pos, dice, &mut fast);
+        assert_eq!(n, 4);
+        assert_eq!(g.generate_general(pos, dice, &mut general), 4);
+        let mut f: Vec<Position> = fast.iter().map(|e| e.pos).collect();
+        let mut h: Vec<Position> = general.iter().map(|e| e.pos).collect();
+        f.sort();
+        h.sort();
+        assert_eq!(f, h);
+        let late = fast
+            .iter()
+            .find(|e| e.pos.own.at(1) == 2)
+            .expect("7/1 7/1 24/18 is a legal play");
+        assert_eq!(
+            late.play.steps(),
+            &[Step::new(7, 6), Step::new(7, 6), Step::new(24, 6)]
+        );
+        assert!(late.pos.is_over() && late.pos.own.at(18) == 1);
+        // The other ends: 24/18 then 7/1, 24/18/12 7/1, 24/18/12/6 7/1.
+        assert_eq!(fast.len(), 4, "{fast:?}");
+        assert!(fast.iter().all(|e| e.pos.is_over()));
+    }
+
+    /// The generator's check of a step agrees with the worded one, for every
+    /// step of positions of random games and hand-made bear-offs with pins,
+    /// under both bear-off readings.
+    #[test]
+    fn the_generators_step_check_agrees_with_the_worded_one() {
+        let mut positions =
+            crate::rules::dice::random_game_positions(crate::rules::Variant::Plakoto, 20, 5, 300);
+        positions.push(Position {
+            own: at(&[(1, 5), (2, 5), (3, 4), (5, 1)]).with_pin(5, true),
+            opp: at(&[(20, 1), (13, 14)]),
+        });
+        let mut pinned = 0;
+        for pos in &positions {
+            pinned += usize::from(pos.own.pinned_mask() != 0);
+            for bearoff in [PinnedBearoff::Home, PinnedBearoff::Refuse] {
+                for from in 0..=26u8 {
+                    for die in 0..=7u8 {
+                        let step = Step::new(from, die);
+                        assert_eq!(
+                            step_ok_in(*pos, step, bearoff),
+                            step_problem_in(*pos, step, bearoff).is_none(),
+                            "{pos:?} {step:?} {bearoff:?}"
+                        );
+                    }
+                }
+            }
+        }
+        assert!(
+            positions.len() > 1000 && pinned > 100,
+            "{} {pinned}",
+            positions.len()
+        );
     }
 
     #[test]
