@@ -400,10 +400,11 @@ class Child:
 class Bot:
     """Chooses plays with the network, at 0-ply or one roll deep."""
 
-    def __init__(self, net, child, lookahead):
+    def __init__(self, net, child, lookahead, as_trained=False):
         self.net = net
         self.child = child
         self.lookahead = lookahead
+        self.as_trained = as_trained
 
     def values(self, counts_list, perspective):
         """The network's values for one side of many positions."""
@@ -431,6 +432,9 @@ class Bot:
             if win_points(end, side) is not None:
                 return play  # bears off the last checker
         if not self.lookahead:
+            if self.as_trained:
+                # the end judged for the opponent, on roll there, and negated
+                return plays[int(np.argmin(self.values(ends, 1 - mover)))]
             return plays[int(np.argmax(self.values(ends, mover)))]
         try:
             scores = self.lookahead_values(ends, side, rest)
@@ -486,7 +490,7 @@ def serve(args):
     net = Net(load_weights(args.weights))
     child = Child([args.gulbara])
     child.sync(["set game.variant long_nardy"])
-    bot = Bot(net, child, args.lookahead)
+    bot = Bot(net, child, args.lookahead, args.as_trained)
     out = sys.stdout
     log = open(args.log, "a") if args.log else None
     name = os.path.basename(args.weights).rsplit(".", 1)[0]
@@ -500,7 +504,7 @@ def serve(args):
         cmd = words[0]
         try:
             if cmd == "ubgi":
-                mode = "lookahead" if args.lookahead else "greedy"
+                mode = "lookahead" if args.lookahead else ("as-trained" if args.as_trained else "greedy")
                 out.write(f"id name LongNardi-{name}-{mode} (yardstick adapter)\n")
                 out.write("id author scripts/yardsticks of gulbara; network by LongNardi's author\n")
                 out.write("proto 0.2\nubgiok\n")
@@ -557,6 +561,12 @@ def main():
         action="store_true",
         help="their one-roll look-ahead bot instead of the 0-ply (greedy) one",
     )
+    ap.add_argument(
+        "--as-trained",
+        action="store_true",
+        help="0-ply judging each end for the opponent, on roll there (as the network was "
+        "trained), instead of for the mover as LongNardi's greedy bot does",
+    )
     ap.add_argument("--log", help="append the commands received and any error to this file")
     ap.add_argument("--dump", dest="position", help="print the inputs of this position text and exit")
     args = ap.parse_args()
@@ -564,6 +574,8 @@ def main():
         dump(args)
     elif not args.weights:
         ap.error("--weights is required to play")
+    elif args.as_trained and args.lookahead:
+        ap.error("--as-trained is a 0-ply mode; --lookahead already judges as trained")
     else:
         serve(args)
 
