@@ -168,38 +168,40 @@ def load_weights(path):
     return {name: sd[name] for name in SHAPES}
 
 
-def conv_matrix(w):
-    """A same-length (zero-padded) 1-D convolution over the 24 points as one
-    matrix: w (Cout, Cin, K) maps inputs flattened channel by channel (index
-    c * 24 + point) to outputs flattened the same way."""
-    cout, cin, k = w.shape
+def _windows(h, k):
+    """The k-wide windows of h (B, 24, C), zero-padded at both ends, as rows
+    of a matrix (B * 24, k * C): point l's row holds points l - k//2 ..
+    l + k//2, each point's C channels in turn."""
+    b, n, c = h.shape
     pad = k // 2
-    m = np.zeros((cin * POINTS, cout * POINTS), dtype=np.float32)
-    for j in range(k):
-        for l_out in range(POINTS):
-            l_in = l_out + j - pad
-            if 0 <= l_in < POINTS:
-                m[l_in::POINTS, l_out::POINTS] = w[:, :, j].T
-    return m
+    hp = np.zeros((b, n + 2 * pad, c), dtype=h.dtype)
+    hp[:, pad : pad + n] = h
+    win = np.lib.stride_tricks.as_strided(
+        hp, shape=(b, n, k * c), strides=(hp.strides[0], hp.strides[1], hp.strides[2])
+    )
+    return win.reshape(b * n, k * c)
+
+
+def _window_weights(w):
+    """A convolution's weights w (Cout, Cin, K) as the matrix (K * Cin, Cout)
+    that multiplies the rows of _windows."""
+    return np.ascontiguousarray(w.transpose(2, 1, 0).reshape(-1, w.shape[0]))
 
 
 class Net:
     """LongNardi's residual network, ready to judge batches of inputs."""
 
     def __init__(self, sd):
-        def per_point(bias):
-            return np.repeat(bias, POINTS).astype(np.float32)
-
-        # the first convolution and the 1x1 projection read the same inputs
+        # the first convolution and the 1x1 projection read the same windows:
+        # the projection's weights sit at the window's middle point
+        proj = np.zeros((CONV_OUT, ROWS, KERNEL), dtype=np.float32)
+        proj[:, :, KERNEL // 2] = sd["res_block.proj.weight"][:, :, 0]
         self.m1 = np.concatenate(
-            [conv_matrix(sd["res_block.conv1.weight"]), conv_matrix(sd["res_block.proj.weight"])],
-            axis=1,
+            [_window_weights(sd["res_block.conv1.weight"]), _window_weights(proj)], axis=1
         )
-        self.b1 = np.concatenate(
-            [per_point(sd["res_block.conv1.bias"]), per_point(sd["res_block.proj.bias"])]
-        )
-        self.m2 = conv_matrix(sd["res_block.conv2.weight"])
-        self.b2 = per_point(sd["res_block.conv2.bias"])
+        self.b1 = np.concatenate([sd["res_block.conv1.bias"], sd["res_block.proj.bias"]])
+        self.m2 = _window_weights(sd["res_block.conv2.weight"])
+        self.b2 = sd["res_block.conv2.bias"]
         self.sd = sd
 
     def __call__(self, x):
@@ -207,12 +209,15 @@ class Net:
         weighted 1, 2, -1, -2 by the network's softmax) for the side the
         inputs x (B, 6, 25) are encoded for."""
         sd = self.sd
-        n = CONV_OUT * POINTS
-        board = x[:, :, :POINTS].reshape(len(x), ROWS * POINTS)
+        b = len(x)
+        board = x[:, :, :POINTS].transpose(0, 2, 1)  # (B, 24, 6): point by point
         scalars = x[:, :, POINTS]
-        h = board @ self.m1 + self.b1
-        conv1, skip = np.maximum(h[:, :n], 0.0), h[:, n:]
-        h = np.maximum(conv1 @ self.m2 + self.b2 + skip, 0.0)  # (B, 8 x 24)
+        h = _windows(board, KERNEL) @ self.m1 + self.b1  # (B * 24, 16)
+        conv1 = np.maximum(h[:, :CONV_OUT], 0.0).reshape(b, POINTS, CONV_OUT)
+        skip = h[:, CONV_OUT:]
+        h = np.maximum(_windows(conv1, KERNEL) @ self.m2 + self.b2 + skip, 0.0)
+        # flattened channel by channel, as the LayerNorm's weights are
+        h = h.reshape(b, POINTS, CONV_OUT).transpose(0, 2, 1).reshape(b, CONV_OUT * POINTS)
         mean = h.mean(axis=1, keepdims=True)
         var = h.var(axis=1, keepdims=True)
         h = (h - mean) / np.sqrt(var + 1e-5) * sd["norm.weight"] + sd["norm.bias"]
@@ -263,6 +268,24 @@ _TO_WHITE = {
 }
 
 
+_STEPS = {}  # (side, play) -> its steps as (from, to) indices of White's points, to None for off
+
+
+def _steps(side, play):
+    key = (side, play)
+    steps = _STEPS.get(key)
+    if steps is None:
+        to_white = _TO_WHITE[side]
+        steps = []
+        for step in play.split():
+            a, _, b = step.partition("/")
+            to = None if b == "off" else to_white[int(b.rstrip("*"))] - 1
+            steps.append((to_white[int(a)] - 1, to))
+        if len(_STEPS) < 200_000:
+            _STEPS[key] = steps
+    return steps
+
+
 def apply_play(counts, side, play):
     """The counts after `side` plays `play` (steps `from/to` or `from/off` in
     its own numbering). The play comes from our engine's `legal`, so it is
@@ -271,17 +294,13 @@ def apply_play(counts, side, play):
     if play == "pass":
         return c
     sign = 1 if side == "w" else -1
-    to_white = _TO_WHITE[side]
-    for step in play.split():
-        a, _, b = step.partition("/")
-        q = to_white[int(a)] - 1
+    for q, t in _steps(side, play):
         if c[q] * sign <= 0:
-            raise ValueError(f"step {step}: no checker of the mover on its {a}")
+            raise ValueError(f"{play}: no checker of the mover on White's {q + 1}")
         c[q] -= sign
-        if b != "off":
-            t = to_white[int(b.rstrip("*"))] - 1
+        if t is not None:
             if c[t] * sign < 0:
-                raise ValueError(f"step {step}: lands on the opponent")
+                raise ValueError(f"{play}: lands on the opponent on White's {t + 1}")
             c[t] += sign
     return c
 
