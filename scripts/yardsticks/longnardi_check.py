@@ -9,6 +9,7 @@ hands it the network's weights in their torch-free blob format (written here
 from the weights longnardi.py reads), and compares, on positions from games
 of random legal plays by our engine:
 
+0. the end of every legal play, as longnardi.py finds it, with our engine's;
 1. the network's value of every position, for each side, from their
    inference (`nardi_set_position`, `nardi_evaluate_position`) and from
    longnardi.py's encoder and network: this is the 0-ply bot's judgement;
@@ -68,21 +69,36 @@ def from_their(b):
 
 
 def sample_positions(child, games, rng):
-    """Positions before each roll of `games` games of random legal plays."""
-    out = []
+    """Positions before each roll of `games` games of random legal plays;
+    on the way, every legal play's end as longnardi.py finds it (moving the
+    checkers of the play) is compared with our engine's (`show`). Returns
+    the positions and the number of plays compared."""
+    out, compared = [], 0
     for _ in range(games):
         child.sync(["position startpos"])
         while True:
             f = child.show()
             if "result" in f:
                 break
-            out.append(f["position"][0])
+            before = f["position"][0]
+            out.append(before)
+            counts, side, _ = L.parse_position(before)
             a, b = rng.randint(1, 6), rng.randint(1, 6)
             child.sync([f"dice {a} {b}"])
             plays = [l[5:] for l in child.sync(["legal"]) if l.startswith("play ")]
+            for play in plays:
+                child.sync([f"position board {before} moves {a}{b}" + ("" if play == "pass" else " " + play)])
+                got = child.show()
+                end = L.apply_play(counts, side, play)
+                if L.parse_position(got["position"][0])[0] != end:
+                    sys.exit(f"{before} {a}{b} {play}: our engine's end differs from longnardi.py's")
+                won = "result" in got and got["result"][0].split()[1] == side
+                if won != (L.win_points(end, side) is not None):
+                    sys.exit(f"{before} {a}{b} {play}: the end of the game is read differently")
+                compared += 1
             play = rng.choice(plays)
-            child.sync([f"position board {out[-1]} moves {a}{b}" + ("" if play == "pass" else " " + play)])
-    return out
+            child.sync([f"position board {before} moves {a}{b}" + ("" if play == "pass" else " " + play)])
+    return out, compared
 
 
 def main():
@@ -111,7 +127,8 @@ def main():
     rng = random.Random(args.seed)
     child = L.Child([args.gulbara])
     child.sync(["set game.variant long_nardy", "set rules.head_first_turn fixed_4_6"])
-    positions = sample_positions(child, args.games, rng)
+    positions, compared = sample_positions(child, args.games, rng)
+    print(f"ends: {compared} legal plays moved as our engine moves them")
 
     bad = False
     worst, n = 0.0, 0
