@@ -17,6 +17,10 @@ Two ways of choosing, as LongNardi's own bots do:
   the best average over the rolls, weighted 1/36 or 2/36, is played. A roll
   the opponent cannot play counts the play's end itself.
 
+* --as-trained (not one of their bots): 0-ply, but every play's end is
+  judged for the opponent, on roll there, as their TD training values
+  positions, and the play leaving the opponent the least is played.
+
 A play that bears off the mover's last checker is always played (worth 2
 when the opponent has borne off none, else 1); a reply that bears off the
 opponent's last checker counts as that loss.
@@ -589,14 +593,17 @@ def main():
     ap.add_argument("--log", help="append the commands received and any error to this file")
     ap.add_argument("--dump", dest="position", help="print the inputs of this position text and exit")
     args = ap.parse_args()
-    if args.position:
-        dump(args)
-    elif not args.weights:
-        ap.error("--weights is required to play")
-    elif args.as_trained and args.lookahead:
+    if args.as_trained and args.lookahead:
         ap.error("--as-trained is a 0-ply mode; --lookahead already judges as trained")
-    else:
-        serve(args)
+    if not args.position and not args.weights:
+        ap.error("--weights is required to play")
+    try:
+        if args.position:
+            dump(args)
+        else:
+            serve(args)
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile, pickle.UnpicklingError) as e:
+        sys.exit(f"longnardi.py: {e}")
 
 
 if __name__ == "__main__":
