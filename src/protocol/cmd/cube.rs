@@ -13,7 +13,7 @@
 
 use std::time::Instant;
 
-use crate::cube::{CubeOwner, SessionKind, decide};
+use crate::cube::{CubeQuestion, CubeQuestionError, decide};
 use crate::engine::{GoParams, JobKind};
 use crate::notation::play_text_at;
 use crate::protocol::error::ProtocolError;
@@ -26,47 +26,29 @@ use super::{fmt_p, need_stage};
 pub(super) fn go_cube(s: &mut Session) -> Result<(), ProtocolError> {
     let state = *s.state();
     let session = *s.engine().session();
-    if state.result().is_some() {
-        return Err(ProtocolError::bad_state("the game is over"));
-    }
-    if !session.rules().cube {
-        return Err(ProtocolError::bad_state(
-            "the cube is off in this session (newsession ... cube on)",
-        ));
-    }
-    if state.pending != Pending::Roll {
-        return Err(ProtocolError::bad_state(format!(
-            "a cube decision comes before the roll ({})",
-            state.pending_description()
-        )));
-    }
-    let doubler = state.to_move;
-    let answering = session.doubled_by() == Some(doubler);
-    let redouble = session.owner() != CubeOwner::Centre;
-    let in_match = matches!(session.kind(), SessionKind::Match { .. });
+    let q = CubeQuestion::before_roll(&state, &session).map_err(|e| match e {
+        CubeQuestionError::CubeOff => {
+            ProtocolError::bad_state(format!("{e} (newsession ... cube on)"))
+        }
+        _ => ProtocolError::bad_state(e.to_string()),
+    })?;
     let (plies, beam) = s.engine().before_roll_depth();
     s.spawn(JobKind::Go, false, move |job, _| {
         let probs = job.search.before_roll(&state, plies, beam);
         // Not this side's cube to turn (the opponent owns it, or the
         // Crawford game): nothing to weigh.
-        let Some(d) = decide(&probs, &state, &session, doubler) else {
+        let Some(d) = decide(&probs, &state, &session, q.doubler) else {
             return vec!["bestcube nodouble".to_string()];
         };
-        let unit = if in_match { " mwc" } else { "" };
+        let unit = if q.in_match { " mwc" } else { "" };
         let info = format!(
             "info cube{unit} nodouble {} doubletake {} doublepass {} action {}",
             fmt_p(d.no_double as f32),
             fmt_p(d.double_take as f32),
             fmt_p(d.double_pass as f32),
-            d.action.words(redouble)
+            d.action.words(q.redouble)
         );
-        let best = if answering {
-            d.action.answer()
-        } else if d.action.doubles() {
-            "double"
-        } else {
-            "nodouble"
-        };
+        let best = q.best(&d);
         vec![info, format!("bestcube {best}")]
     })
 }

@@ -218,13 +218,15 @@ impl Verb for RolloutArgs {
 /// `this`'s settings.
 pub(super) fn rollout_params(this: &Session, a: &RolloutArgs) -> RolloutParams {
     RolloutParams {
-        games: a.games,
-        truncate: a.truncate,
-        plies: a.ply.gnubg(),
-        seed: a.seed.unwrap_or(this.settings().seed),
-        luck: a.luck,
         threads: this.settings().threads,
         every: a.every,
+        ..RolloutParams::at_root_ply(
+            a.ply.get(),
+            a.games,
+            a.truncate,
+            a.seed.unwrap_or(this.settings().seed),
+            a.luck,
+        )
     }
 }
 

@@ -74,7 +74,6 @@ pub fn variant_line(v: Variant) -> String {
 pub fn option_lines(v: Variant) -> Vec<String> {
     let defaults = RuleOptions::for_variant(v);
     v.option_names()
-        .iter()
         .filter_map(|name| {
             let key = format!("rules.{name}");
             let def = Settings::def(&key)?;
@@ -164,7 +163,7 @@ mod tests {
         assert_eq!(variants, Variant::NAMES);
         for v in Variant::ALL {
             let opts = option_lines(v);
-            assert_eq!(opts.len(), v.option_names().len(), "{v}");
+            assert_eq!(opts.len(), v.option_names().count(), "{v}");
             // Each default is one of the option's values, and the engine
             // takes it back for that game.
             for l in &opts {
