@@ -435,7 +435,7 @@ impl Evaluator for Sparse<'_, OUTPUTS> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::rules::Position;
     use crate::rules::hitting::START;
@@ -632,7 +632,7 @@ mod tests {
 
     #[test]
     fn contact_inputs_start_as_the_network_they_extend() {
-        let net = HitNet::shipped().unwrap();
+        let net = layout_6_network();
         let wide = net.with_inputs(HIT_CONTACT_LAYOUT, CONTACT_INPUTS);
         let o = RuleOptions::for_variant(crate::rules::Variant::Backgammon);
         let start = GameState::start_of(crate::rules::Variant::Backgammon, Side::White);
@@ -678,11 +678,26 @@ mod tests {
         assert!((p.equity() - (0.2 + 0.2 - 0.1 + 0.05 - 0.01)).abs() < 1e-6);
     }
 
+    /// The backgammon network shipped before layout 7's (generation 1
+    /// with the contact inputs, layout 6), kept in data/training.
+    pub(crate) fn layout_6_network() -> HitNet {
+        let net = HitNet::from_bytes(include_bytes!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/data/training/backgammon/gen1-contact.gbnn"
+        )))
+        .expect("generation 1's layout-6 weights");
+        assert_eq!(
+            (net.layout, net.inputs),
+            (HIT_CONTACT_LAYOUT, CONTACT_INPUTS)
+        );
+        net
+    }
+
     #[test]
     fn shipped_weights_load() {
         let net = HitNet::shipped().unwrap();
-        assert_eq!(net.layout, HIT_CONTACT_LAYOUT);
-        assert_eq!(net.inputs, CONTACT_INPUTS);
+        assert_eq!(net.layout, HIT_GNUBG_LAYOUT);
+        assert_eq!(net.inputs, GNUBG_INPUTS);
         // The pinning games' network: layout 2 and the pin inputs.
         let pinning = HitNet::from_bytes(PINNING_SHIPPED).unwrap();
         use super::super::net::pin_inputs::{PIN_INPUTS, PIN_LAYOUT};

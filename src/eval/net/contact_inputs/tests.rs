@@ -354,7 +354,7 @@ fn the_new_inputs_start_as_the_network_they_extend_and_play_as_trained() {
     use crate::eval::hitnet::{GNUBG_INPUTS, HitNet};
     use crate::eval::net::Sparse;
     use crate::rules::{GameState, RuleOptions, Side};
-    let net = HitNet::shipped().expect("shipped weights");
+    let net = crate::eval::hitnet::tests::layout_6_network();
     let wide = net.with_inputs(HIT_GNUBG_LAYOUT, GNUBG_INPUTS);
     // Every new row's weights set: the outputs move, and play's fixed-point
     // evaluation still agrees with the sparse one the training uses.
