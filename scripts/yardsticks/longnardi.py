@@ -40,7 +40,6 @@ Usage: see scripts/yardsticks/README.md.
 """
 
 import argparse
-import collections
 import os
 
 # one thread for the matrix products: the adapter shares the machine with the
@@ -48,13 +47,14 @@ import os
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
-import io
 import pickle
-import subprocess
 import sys
 import zipfile
 
 import numpy as np
+
+import adapter
+from adapter import read_torch_zip
 
 PIECES = 15
 POINTS = 24
@@ -69,16 +69,6 @@ ROLL_P = np.array([(1.0 if a == b else 2.0) / 36.0 for a, b in ROLLS])
 
 
 # ---------------------------------------------------------------- weights
-
-
-class _Stub:
-    """Stands for any class the checkpoint names that we do not need."""
-
-    def __init__(self, *args, **kwargs):
-        self.args = args
-
-    def __setstate__(self, state):
-        self.state = state
 
 
 # name -> shape of the state dict of LongNardi's residual network (one residual
@@ -106,60 +96,9 @@ SHAPES = {
 def load_weights(path):
     """The tensors of a LongNardi ResNardiNet state dict, as float32 arrays.
 
-    A `.pt` file is a zip holding a pickle (data.pkl) whose tensors point at
-    raw little-endian storages (data/<key>). Only float32 storages occur in
-    the weights we read.
+    The checkpoint is read by adapter.read_torch_zip.
     """
-    with zipfile.ZipFile(path) as z:
-        names = z.namelist()
-        pkl = [n for n in names if n.endswith("/data.pkl")]
-        if len(pkl) != 1:
-            raise ValueError(f"{path}: not a PyTorch zip checkpoint (no single data.pkl)")
-        prefix = pkl[0][: -len("data.pkl")]
-        storages = {}
-
-        def storage(key, numel):
-            if key not in storages:
-                raw = z.read(f"{prefix}data/{key}")
-                if len(raw) < 4 * numel:
-                    raise ValueError(f"{path}: storage {key} is shorter than its {numel} floats")
-                storages[key] = np.frombuffer(raw, dtype="<f4")[:numel]
-            return storages[key]
-
-        def rebuild(stor, offset, size, stride, *rest):
-            if not isinstance(stor, np.ndarray):
-                raise ValueError(f"{path}: a tensor without a float32 storage")
-            if len(size) == 0:
-                return np.array(stor[offset], dtype=np.float32)
-            need = offset + sum((n - 1) * s for n, s in zip(size, stride)) + 1
-            if min(size) > 0 and need > len(stor):
-                raise ValueError(f"{path}: a tensor reaches past its storage")
-            arr = np.lib.stride_tricks.as_strided(
-                stor[offset:],
-                shape=tuple(size),
-                strides=tuple(s * 4 for s in stride),
-            )
-            return np.array(arr, dtype=np.float32)
-
-        class Unpickler(pickle.Unpickler):
-            def find_class(self, module, name):
-                if (module, name) == ("torch._utils", "_rebuild_tensor_v2"):
-                    return rebuild
-                if (module, name) == ("collections", "OrderedDict"):
-                    return collections.OrderedDict
-                if module == "torch" and name.endswith("Storage"):
-                    return "float32" if name == "FloatStorage" else ("unsupported", name)
-                return _Stub
-
-            def persistent_load(self, pid):
-                if not isinstance(pid, tuple) or len(pid) != 5:
-                    raise ValueError(f"{path}: unknown persistent id")
-                kind, dtype, key, _location, numel = pid
-                if kind != "storage" or dtype != "float32":
-                    raise ValueError(f"{path}: unsupported storage {pid[:2]}")
-                return storage(key, numel)
-
-        obj = Unpickler(io.BytesIO(z.read(pkl[0]))).load()
+    obj = read_torch_zip(path)
     sd = obj.get("state_dict", obj) if isinstance(obj, dict) else None
     if not isinstance(sd, dict):
         raise ValueError(f"{path}: no state dict inside")
@@ -355,49 +294,8 @@ def win_points(counts, side):
 # ---------------------------------------------------------------- protocol
 
 
-class Child:
+class Child(adapter.Child):
     """Our engine, asked for the rules: legal plays."""
-
-    def __init__(self, cmd):
-        self.p = subprocess.Popen(
-            cmd,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            text=True,
-            bufsize=1,
-        )
-
-    def send(self, lines):
-        self.p.stdin.write("".join(l + "\n" for l in lines))
-        self.p.stdin.flush()
-
-    def until(self, done):
-        out = []
-        while True:
-            line = self.p.stdout.readline()
-            if not line:
-                raise RuntimeError("our engine closed its output")
-            line = line.rstrip("\n")
-            out.append(line)
-            if done(line):
-                return out
-
-    def sync(self, lines):
-        """Sends lines, then isready; returns the lines before readyok."""
-        self.send(list(lines) + ["isready"])
-        return self.until(lambda l: l == "readyok")[:-1]
-
-    def show(self):
-        """The current position's `show` fields as a dict of lists."""
-        self.send(["show"])
-        fields = {}
-        for line in self.until(lambda l: l == "showok" or l.startswith("error ")):
-            if line.startswith("error "):
-                raise RuntimeError(line)
-            key, _, rest = line.partition(" ")
-            fields.setdefault(key, []).append(rest)
-        return fields
 
     def legal_many(self, setups):
         """The legal plays of several positions: setups is a list of command
@@ -514,46 +412,15 @@ def serve(args):
     child = Child([args.gulbara])
     child.sync(["set game.variant long_nardy"])
     bot = Bot(net, child, args.lookahead, args.as_trained)
-    out = sys.stdout
-    log = open(args.log, "a") if args.log else None
     name = os.path.basename(args.weights).rsplit(".", 1)[0]
-    for line in sys.stdin:
-        if log:
-            log.write("> " + line)
-            log.flush()
-        words = line.split()
-        if not words:
-            continue
-        cmd = words[0]
-        try:
-            if cmd == "ubgi":
-                mode = "lookahead" if args.lookahead else ("as-trained" if args.as_trained else "greedy")
-                out.write(f"id name LongNardi-{name}-{mode} (yardstick adapter)\n")
-                out.write("id author scripts/yardsticks of gulbara; network by LongNardi's author\n")
-                out.write("proto 0.2\nubgiok\n")
-            elif cmd == "isready":
-                out.write("readyok\n")
-            elif cmd == "quit":
-                break
-            elif cmd in ("set", "setoption", "position", "dice", "newgame", "newsession"):
-                if cmd == "set" and len(words) >= 2 and words[1].startswith("engine."):
-                    pass  # our engine's search settings mean nothing here
-                else:
-                    errors = [l for l in child.sync([line.strip()]) if l.startswith("error ")]
-                    for e in errors:
-                        out.write(e + "\n")
-            elif cmd == "go" and len(words) == 1:
-                out.write(f"bestmove {bot.choose()}\n")
-            else:
-                out.write(f"error bad_command {cmd} (not served by this adapter)\n")
-        except (RuntimeError, ValueError) as e:
-            out.write(f"error bad_state {e}\n")
-            child.sync([])  # drop what the child still had to say
-            if log:
-                log.write(f"! {e}\n")
-        out.flush()
-    child.send(["quit"])
-    child.p.wait(timeout=5)
+    mode = "lookahead" if args.lookahead else ("as-trained" if args.as_trained else "greedy")
+    adapter.serve(
+        child,
+        f"LongNardi-{name}-{mode} (yardstick adapter)",
+        "scripts/yardsticks of gulbara; network by LongNardi's author",
+        bot.choose,
+        args.log,
+    )
 
 
 def dump(args):

@@ -23,15 +23,13 @@ Usage: see scripts/yardsticks/README.md.
 """
 
 import argparse
-import collections
-import io
 import os
-import pickle
-import subprocess
 import sys
-import zipfile
 
 import numpy as np
+
+import adapter
+from adapter import Child, read_torch_zip
 
 PIECES = 15
 BOARD = 24
@@ -46,73 +44,18 @@ INPUTS = RAW + SMART  # 486
 # ---------------------------------------------------------------- weights
 
 
-class _Stub:
-    """Stands for any class the checkpoint names that we do not need."""
-
-    def __init__(self, *args, **kwargs):
-        self.args = args
-
-    def __setstate__(self, state):
-        self.state = state
-
-
 def load_weights(path):
-    """The four Linear layers of a tavli checkpoint, as float64 numpy arrays.
-
-    A `.pth` file is a zip holding a pickle (data.pkl) whose tensors point at
-    raw little-endian storages (data/<key>). Only float32 storages occur in
-    the weights we read.
-    """
-    with zipfile.ZipFile(path) as z:
-        names = z.namelist()
-        pkl = [n for n in names if n.endswith("/data.pkl")]
-        if len(pkl) != 1:
-            raise ValueError(f"{path}: not a PyTorch zip checkpoint (no single data.pkl)")
-        prefix = pkl[0][: -len("data.pkl")]
-        storages = {}
-
-        def storage(key, numel):
-            if key not in storages:
-                raw = z.read(f"{prefix}data/{key}")
-                storages[key] = np.frombuffer(raw, dtype="<f4")[:numel]
-            return storages[key]
-
-        def rebuild(stor, offset, size, stride, *rest):
-            if len(size) == 0:
-                return float(stor[offset])
-            arr = np.lib.stride_tricks.as_strided(
-                stor[offset:],
-                shape=tuple(size),
-                strides=tuple(s * 4 for s in stride),
-            )
-            return np.array(arr, dtype=np.float64)
-
-        class Unpickler(pickle.Unpickler):
-            def find_class(self, module, name):
-                if (module, name) == ("torch._utils", "_rebuild_tensor_v2"):
-                    return rebuild
-                if (module, name) == ("collections", "OrderedDict"):
-                    return collections.OrderedDict
-                if module == "torch" and name.endswith("Storage"):
-                    if name != "FloatStorage":
-                        return ("unsupported", name)
-                    return "float32"
-                return _Stub
-
-            def persistent_load(self, pid):
-                kind, dtype, key, _location, numel = pid
-                if kind != "storage" or dtype != "float32":
-                    raise ValueError(f"{path}: unsupported storage {pid[:2]}")
-                return storage(key, numel)
-
-        obj = Unpickler(io.BytesIO(z.read(pkl[0]))).load()
+    """The four Linear layers of a tavli checkpoint, as float64 numpy arrays
+    (the checkpoint read by adapter.read_torch_zip)."""
+    obj = read_torch_zip(path)
     sd = obj["state_dict"] if isinstance(obj, dict) and "state_dict" in obj else obj
     if isinstance(obj, dict) and obj.get("encoder_version", "unary_v3") != "unary_v3":
         raise ValueError(f"{path}: encoder {obj.get('encoder_version')}, only unary_v3 is read")
     layers = []
     i = 0
     while f"layers.{i}.weight" in sd:
-        layers.append((sd[f"layers.{i}.weight"], sd[f"layers.{i}.bias"]))
+        w, b = sd[f"layers.{i}.weight"], sd[f"layers.{i}.bias"]
+        layers.append((np.asarray(w, dtype=np.float64), np.asarray(b, dtype=np.float64)))
         i += 1
     if not layers or layers[0][0].shape[1] != INPUTS or layers[-1][0].shape[0] != 1:
         raise ValueError(f"{path}: not a {INPUTS}-input, one-output MLP")
@@ -254,51 +197,6 @@ def encode(counts, side, pins):
 # ---------------------------------------------------------------- protocol
 
 
-class Child:
-    """Our engine, asked for the rules: legal plays and their ends."""
-
-    def __init__(self, cmd):
-        self.p = subprocess.Popen(
-            cmd,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            text=True,
-            bufsize=1,
-        )
-
-    def send(self, lines):
-        self.p.stdin.write("".join(l + "\n" for l in lines))
-        self.p.stdin.flush()
-
-    def until(self, done):
-        out = []
-        while True:
-            line = self.p.stdout.readline()
-            if not line:
-                raise RuntimeError("our engine closed its output")
-            line = line.rstrip("\n")
-            out.append(line)
-            if done(line):
-                return out
-
-    def sync(self, lines):
-        """Sends lines, then isready; returns the lines before readyok."""
-        self.send(list(lines) + ["isready"])
-        return self.until(lambda l: l == "readyok")[:-1]
-
-    def show(self):
-        """The current position's `show` fields as a dict of lists."""
-        self.send(["show"])
-        fields = {}
-        for line in self.until(lambda l: l == "showok" or l.startswith("error ")):
-            if line.startswith("error "):
-                raise RuntimeError(line)
-            key, _, rest = line.partition(" ")
-            fields.setdefault(key, []).append(rest)
-        return fields
-
-
 def choose(child, layers):
     """The network's play for the pending dice, as bestmove words."""
     here = child.show()
@@ -349,44 +247,13 @@ def serve(args):
     layers = load_weights(args.weights)
     child = Child([args.gulbara])
     child.sync(["set game.variant plakoto"])
-    out = sys.stdout
-    log = open(args.log, "a") if args.log else None
-    for line in sys.stdin:
-        if log:
-            log.write("> " + line)
-            log.flush()
-        words = line.split()
-        if not words:
-            continue
-        cmd = words[0]
-        try:
-            if cmd == "ubgi":
-                out.write("id name tavli-gold_v11 (yardstick adapter)\n")
-                out.write("id author scripts/yardsticks of gulbara; network by tavli's authors\n")
-                out.write("proto 0.2\nubgiok\n")
-            elif cmd == "isready":
-                out.write("readyok\n")
-            elif cmd == "quit":
-                break
-            elif cmd in ("set", "setoption", "position", "dice", "newgame", "newsession"):
-                if cmd == "set" and len(words) >= 2 and words[1].startswith("engine."):
-                    pass  # our engine's search settings mean nothing here
-                else:
-                    errors = [l for l in child.sync([line.strip()]) if l.startswith("error ")]
-                    for e in errors:
-                        out.write(e + "\n")
-            elif cmd == "go" and len(words) == 1:
-                out.write(f"bestmove {choose(child, layers)}\n")
-            else:
-                out.write(f"error bad_command {cmd} (not served by this adapter)\n")
-        except (RuntimeError, ValueError) as e:
-            out.write(f"error bad_state {e}\n")
-            child.sync([])  # drop what the child still had to say
-            if log:
-                log.write(f"! {e}\n")
-        out.flush()
-    child.send(["quit"])
-    child.p.wait(timeout=5)
+    adapter.serve(
+        child,
+        "tavli-gold_v11 (yardstick adapter)",
+        "scripts/yardsticks of gulbara; network by tavli's authors",
+        lambda: choose(child, layers),
+        args.log,
+    )
 
 
 def dump(args):
