@@ -111,144 +111,203 @@ pub struct ReplayedGame {
 /// This reads gulbara's records; `crate::anyrecord::replay_any` reads a
 /// Jellyfish `.mat` file too.
 pub fn replay(text: &str) -> Result<(RuleOptions, Vec<ReplayedGame>), RecordError> {
-    // Tags are read wherever they stand; the rules are settled once the
-    // whole text is read, whichever order `Variant` and `Rules` came in.
-    let mut variant_tag: Option<(usize, String)> = None;
-    let mut rotation_tag: Option<(usize, String)> = None;
-    let mut rules_words: Option<(usize, String)> = None;
-    let mut games: Vec<(Side, Vec<String>, Option<String>)> = Vec::new();
-    // Per game: started by the last game's winner, with no opening throw.
-    let mut by_winner: Vec<bool> = Vec::new();
-    let mut session_tag: Option<(usize, String)> = None;
-    let mut scores: Vec<Option<(u32, u32, bool)>> = Vec::new();
-    let mut names: Vec<[String; 2]> = Vec::new();
+    let read = read_lines(text)?;
+    let (opts, base, rotation) = settle_rules(&read)?;
+    let mut out = Vec::new();
+    for (i, game) in read.games.into_iter().enumerate() {
+        let opts = if rotation.is_empty() {
+            opts
+        } else {
+            rotation[i % rotation.len()]
+        };
+        let mut session = base;
+        if let Some((white, black, crawford)) = game.score {
+            session
+                .set_score(white, black, Some(crawford))
+                .map_err(|e| RecordError::Syntax {
+                    line: 0,
+                    msg: format!("game {}: {e}", i + 1),
+                })?;
+        }
+        out.push(replay_game(i + 1, game, opts, session)?);
+    }
+    Ok((opts, out))
+}
+
+/// One game as its lines read, before the replay.
+struct ReadGame {
+    /// The starter (`Opening ... starter`).
+    starter: Side,
+    /// The move tokens, cube actions and roll markers in order.
+    marked: Vec<String>,
+    /// The recorded result line, if any.
+    result_line: Option<String>,
+    /// Started by the last game's winner, with no opening throw.
+    by_winner: bool,
+    /// The match score at its start (`Score 3-1 to 7 [Crawford]`).
+    score: Option<(u32, u32, bool)>,
+    /// White's and Black's names.
+    names: [String; 2],
+}
+
+/// A record's tags (each with its 1-based line) and its games, as read.
+#[derive(Default)]
+struct ReadRecord {
+    variant_tag: Option<(usize, String)>,
+    rotation_tag: Option<(usize, String)>,
+    rules_words: Option<(usize, String)>,
+    session_tag: Option<(usize, String)>,
+    games: Vec<ReadGame>,
+}
+
+/// Reads the tags wherever they stand and each game's lines, checking the
+/// syntax of every line; the rules are settled afterwards
+/// ([`settle_rules`]), whichever order `Variant` and `Rules` came in.
+fn read_lines(text: &str) -> Result<ReadRecord, RecordError> {
+    let mut read = ReadRecord::default();
     for (ln, raw) in text.lines().enumerate() {
         let line = raw.trim();
         let syntax = |msg: String| RecordError::Syntax { line: ln + 1, msg };
         if let Some(tag) = line.strip_prefix("; [") {
-            let value = |rest: &str| rest.trim_end_matches("\"]").to_string();
-            if let Some(rest) = tag.strip_prefix("Rules \"") {
-                // Several Rules tags add up, later words winning.
-                let words = match rules_words.take() {
-                    Some((at, before)) => (at, format!("{before} {}", value(rest))),
-                    None => (ln + 1, value(rest)),
-                };
-                rules_words = Some(words);
-            } else if let Some(rest) = tag.strip_prefix("Rotation \"") {
-                rotation_tag = Some((ln + 1, value(rest)));
-            } else if let Some(rest) = tag.strip_prefix("Session \"") {
-                session_tag = Some((ln + 1, value(rest)));
-            } else if let Some(rest) = tag.strip_prefix("Variant \"") {
-                let v = value(rest);
-                if variant_tag
-                    .as_ref()
-                    .is_some_and(|(_, w)| w.trim() != v.trim())
-                {
-                    return Err(syntax(format!("a second, different Variant tag '{v}'")));
-                }
-                variant_tag = Some((ln + 1, v));
-            }
+            read_tag(&mut read, ln + 1, tag).map_err(syntax)?;
             continue;
         }
         if line.is_empty() || line.starts_with(';') {
             continue;
         }
         if line.starts_with("Game ") {
-            games.push((Side::White, Vec::new(), None));
-            by_winner.push(false);
-            scores.push(None);
-            names.push([String::new(), String::new()]);
+            read.games.push(ReadGame {
+                starter: Side::White,
+                marked: Vec::new(),
+                result_line: None,
+                by_winner: false,
+                score: None,
+                names: [String::new(), String::new()],
+            });
             continue;
         }
-        let Some(game) = games.last_mut() else {
+        let Some(game) = read.games.last_mut() else {
             return Err(syntax("moves before the first 'Game' line".into()));
         };
-        if let Some(rest) = line.strip_prefix("White :") {
-            if let (Some(n), Some((w, b))) = (names.last_mut(), rest.split_once(" Black : ")) {
-                *n = [w.trim().to_string(), b.trim().to_string()];
-            }
-            continue;
-        }
-        if let Some(rest) = line.strip_prefix("Opening ") {
-            game.0 = if rest.ends_with("starter Black") {
-                Side::Black
-            } else if rest.ends_with("starter White") {
-                Side::White
-            } else {
-                return Err(syntax(format!("bad opening line '{line}'")));
-            };
-            if let Some(last) = by_winner.last_mut() {
-                *last = rest.starts_with("winner ");
-            }
-            continue;
-        }
-        if let Some(rest) = line.strip_prefix("Score ") {
-            // `Score 3-1 to 7 [Crawford]`: the match score at the game's start.
-            let words: Vec<&str> = rest.split_whitespace().collect();
-            let parsed = match words.as_slice() {
-                [ab, "to", _, more @ ..] if more.is_empty() || more == ["Crawford"] => ab
-                    .split_once('-')
-                    .and_then(|(a, b)| Some((a.parse().ok()?, b.parse().ok()?, !more.is_empty()))),
-                _ => None,
-            };
-            let Some(score) = parsed else {
-                return Err(syntax(format!("bad score line '{line}'")));
-            };
-            if let Some(last) = scores.last_mut() {
-                *last = Some(score);
-            }
-            continue;
-        }
-        if line.starts_with("Wins ") || line.starts_with("Stuck") || line.starts_with("Unfinished")
-        {
-            game.2 = Some(line.to_string());
-            continue;
-        }
-        let mut toks = line.split_whitespace();
-        match toks.next() {
-            Some(t) if t.ends_with(')') && t[..t.len() - 1].parse::<u32>().is_ok() => {}
-            _ => return Err(syntax(format!("unexpected line '{line}'"))),
-        }
-        for t in toks {
-            if t == "--" || t == "pass" {
-                continue;
-            }
-            if t.starts_with("double=") {
-                if parse_double(t).is_none() {
-                    return Err(syntax(format!(
-                        "bad cube action '{t}' (double=N:take, double=N:beaver or double=N:drop)"
-                    )));
-                }
-                game.1.push(t.to_string());
-                continue;
-            }
-            if t.starts_with('r') && t.ends_with(':') {
-                // Remainder marker: kept so turns can be split again.
-                game.1.push(t.to_string());
-                continue;
-            }
-            if let Some(roll) = t.strip_suffix(':') {
-                if notation::parse_roll(roll).is_none() {
-                    return Err(syntax(format!("bad roll '{t}'")));
-                }
-                game.1.push(t.to_string());
-            } else {
-                game.1.push(t.to_string());
-            }
-        }
+        read_game_line(game, line).map_err(syntax)?;
     }
+    Ok(read)
+}
+
+/// One `; [Tag "value"]` line (`tag` after its `; [`) at 1-based line `at`.
+fn read_tag(read: &mut ReadRecord, at: usize, tag: &str) -> Result<(), String> {
+    let value = |rest: &str| rest.trim_end_matches("\"]").to_string();
+    if let Some(rest) = tag.strip_prefix("Rules \"") {
+        // Several Rules tags add up, later words winning.
+        let words = match read.rules_words.take() {
+            Some((first, before)) => (first, format!("{before} {}", value(rest))),
+            None => (at, value(rest)),
+        };
+        read.rules_words = Some(words);
+    } else if let Some(rest) = tag.strip_prefix("Rotation \"") {
+        read.rotation_tag = Some((at, value(rest)));
+    } else if let Some(rest) = tag.strip_prefix("Session \"") {
+        read.session_tag = Some((at, value(rest)));
+    } else if let Some(rest) = tag.strip_prefix("Variant \"") {
+        let v = value(rest);
+        if read
+            .variant_tag
+            .as_ref()
+            .is_some_and(|(_, w)| w.trim() != v.trim())
+        {
+            return Err(format!("a second, different Variant tag '{v}'"));
+        }
+        read.variant_tag = Some((at, v));
+    }
+    Ok(())
+}
+
+/// One line of a game after its `Game` line: names, opening, score, result,
+/// or a numbered line of rolls, moves and cube actions.
+fn read_game_line(game: &mut ReadGame, line: &str) -> Result<(), String> {
+    if let Some(rest) = line.strip_prefix("White :") {
+        if let Some((w, b)) = rest.split_once(" Black : ") {
+            game.names = [w.trim().to_string(), b.trim().to_string()];
+        }
+        return Ok(());
+    }
+    if let Some(rest) = line.strip_prefix("Opening ") {
+        game.starter = if rest.ends_with("starter Black") {
+            Side::Black
+        } else if rest.ends_with("starter White") {
+            Side::White
+        } else {
+            return Err(format!("bad opening line '{line}'"));
+        };
+        game.by_winner = rest.starts_with("winner ");
+        return Ok(());
+    }
+    if let Some(rest) = line.strip_prefix("Score ") {
+        // `Score 3-1 to 7 [Crawford]`: the match score at the game's start.
+        let words: Vec<&str> = rest.split_whitespace().collect();
+        let parsed = match words.as_slice() {
+            [ab, "to", _, more @ ..] if more.is_empty() || more == ["Crawford"] => ab
+                .split_once('-')
+                .and_then(|(a, b)| Some((a.parse().ok()?, b.parse().ok()?, !more.is_empty()))),
+            _ => None,
+        };
+        let Some(score) = parsed else {
+            return Err(format!("bad score line '{line}'"));
+        };
+        game.score = Some(score);
+        return Ok(());
+    }
+    if line.starts_with("Wins ") || line.starts_with("Stuck") || line.starts_with("Unfinished") {
+        game.result_line = Some(line.to_string());
+        return Ok(());
+    }
+    let mut toks = line.split_whitespace();
+    match toks.next() {
+        Some(t) if t.ends_with(')') && t[..t.len() - 1].parse::<u32>().is_ok() => {}
+        _ => return Err(format!("unexpected line '{line}'")),
+    }
+    for t in toks {
+        if t == "--" || t == "pass" {
+            continue;
+        }
+        if t.starts_with("double=") && parse_double(t).is_none() {
+            return Err(format!(
+                "bad cube action '{t}' (double=N:take, double=N:beaver or double=N:drop)"
+            ));
+        }
+        // A remainder marker (`rDxN:`) is kept so turns can be split again.
+        let remainder = t.starts_with('r') && t.ends_with(':');
+        if !t.starts_with("double=")
+            && !remainder
+            && let Some(roll) = t.strip_suffix(':')
+            && notation::parse_roll(roll).is_none()
+        {
+            return Err(format!("bad roll '{t}'"));
+        }
+        game.marked.push(t.to_string());
+    }
+    Ok(())
+}
+
+/// The record's rules (from its `Variant` and `Rules` tags), its session at
+/// the first game's start (the `Session` tag, else cubeless money play), and
+/// a rotating match's games (empty when it has none).
+fn settle_rules(
+    read: &ReadRecord,
+) -> Result<(RuleOptions, MatchState, Vec<RuleOptions>), RecordError> {
     let opts = rules_from_tags(
-        variant_tag.as_ref().map(|t| t.1.as_str()),
-        rules_words.as_ref().map(|t| t.1.as_str()),
+        read.variant_tag.as_ref().map(|t| t.1.as_str()),
+        read.rules_words.as_ref().map(|t| t.1.as_str()),
     )
     .map_err(|source| RecordError::Rules {
-        line: rules_words
+        line: read
+            .rules_words
             .as_ref()
-            .or(variant_tag.as_ref())
+            .or(read.variant_tag.as_ref())
             .map_or(0, |t| t.0),
         source,
     })?;
-    let base = match &session_tag {
+    let base = match &read.session_tag {
         Some((line, text)) => {
             text.parse::<crate::cube::SessionSpec>()
                 .map_err(|e| RecordError::Syntax {
@@ -261,215 +320,239 @@ pub fn replay(text: &str) -> Result<(RuleOptions, Vec<ReplayedGame>), RecordErro
     };
     // A rotating match: game k is the (k mod n)-th game of the rotation,
     // each under its defaults; the first is the Variant tag's game.
-    let rotation: Vec<RuleOptions> = match &rotation_tag {
+    let rotation = match &read.rotation_tag {
         None => Vec::new(),
-        Some((line, text)) => {
-            let mut list = Vec::new();
-            for name in text.split(',') {
-                let v: Variant =
-                    name.trim()
-                        .parse()
-                        .map_err(
-                            |e: crate::rules::options::OptionError| RecordError::Syntax {
-                                line: *line,
-                                msg: format!("Rotation: {e}"),
-                            },
-                        )?;
-                list.push(RuleOptions::for_variant(v));
-            }
-            if list.len() > 16 || list.first().map(|o| o.variant) != Some(opts.variant) {
-                return Err(RecordError::Syntax {
-                    line: *line,
-                    msg: format!(
-                        "Rotation '{text}' must list at most 16 games, the first the Variant tag's ({})",
-                        opts.variant
-                    ),
-                });
-            }
-            list
-        }
+        Some((line, text)) => rotation_of(*line, text, opts.variant)?,
     };
-    let mut out = Vec::new();
-    for (i, (starter, marked, result_line)) in games.into_iter().enumerate() {
-        let opts = if rotation.is_empty() {
-            opts
-        } else {
-            rotation[i % rotation.len()]
-        };
-        let mut session = base;
-        if let Some(Some((white, black, crawford))) = scores.get(i) {
-            session
-                .set_score(*white, *black, Some(*crawford))
-                .map_err(|e| RecordError::Syntax {
-                    line: 0,
-                    msg: format!("game {}: {e}", i + 1),
-                })?;
-        }
-        // Split into turns at the `65:` and `rDxN:` markers; a cube action
-        // belongs to the roll after it (a drop ends the game).
-        let mut segments: Vec<Segment> = Vec::new();
-        let mut double: Option<(u32, CubeAnswer)> = None;
-        let mut dropped: Option<u32> = None;
-        let game_error = |msg: String| RecordError::Syntax {
-            line: 0,
-            msg: format!("game {}: {msg}", i + 1),
-        };
-        for t in marked {
-            if dropped.is_some() {
-                return Err(game_error(format!("'{t}' after a dropped double")));
-            }
-            if let Some((offered, answer)) = parse_double(&t) {
-                if double.is_some() {
-                    return Err(game_error(format!(
-                        "two cube actions before a roll ('{t}')"
-                    )));
-                }
-                if answer == CubeAnswer::Drop {
-                    dropped = Some(offered);
-                } else {
-                    double = Some((offered, answer));
-                }
-            } else if let Some(head) = t.strip_suffix(':') {
-                let roll = notation::parse_roll(head);
-                if double.is_some() && roll.is_none() {
-                    return Err(game_error("a cube action before a remainder".into()));
-                }
-                segments.push((roll, Vec::new(), double.take()));
-            } else if let Some(seg) = segments.last_mut() {
-                seg.1.push(t);
-            } else {
-                return Err(RecordError::Syntax {
-                    line: 0,
-                    msg: format!("game {}: a move before the first roll", i + 1),
-                });
-            }
-        }
-        let mut state = GameState::start_of(opts.variant, starter);
-        let mut movegen = crate::rules::StageGen::new();
-        let mut ends = Vec::new();
-        let mut turns = Vec::new();
-        let mut tokens = Vec::new();
-        let mut cube = 1u32;
-        let mut owner: Option<Side> = None;
-        // A double by the side to roll in `state`: the cube it offers must
-        // be twice the cube, and the cube its own or in the middle.
-        let check_double = |state: &GameState, cube: u32, owner: Option<Side>, offered: u32| {
-            let doubler = state.to_move;
-            if state.pending != crate::rules::Pending::Roll || state.result().is_some() {
-                Err(format!(
-                    "a double by {} where no roll is due",
-                    side_name(doubler)
-                ))
-            } else if offered != cube.saturating_mul(2) {
-                Err(format!("a double to {offered} with the cube at {cube}"))
-            } else if owner.is_some_and(|o| o != doubler) {
-                Err(format!(
-                    "{} doubles a cube it does not own",
-                    side_name(doubler)
-                ))
-            } else {
-                Ok(doubler)
-            }
-        };
-        for (roll, moves, double) in segments {
-            let before = state;
-            if let Some((offered, answer)) = double {
-                let doubler = check_double(&state, cube, owner, offered).map_err(&game_error)?;
-                owner = Some(doubler.opponent());
-                cube = if answer == CubeAnswer::Beaver {
-                    offered.saturating_mul(2)
-                } else {
-                    offered
-                };
-            }
-            let illegal = |reason: String, tok: &str| RecordError::Illegal {
-                game: i + 1,
-                err: MovesError {
-                    index: tokens.len() + 1,
-                    token: tok.to_string(),
-                    reason,
+    Ok((opts, base, rotation))
+}
+
+/// The games of a `Rotation` tag at `line`: at most 16, the first `first`.
+fn rotation_of(line: usize, text: &str, first: Variant) -> Result<Vec<RuleOptions>, RecordError> {
+    let mut list = Vec::new();
+    for name in text.split(',') {
+        let v: Variant = name
+            .trim()
+            .parse()
+            .map_err(
+                |e: crate::rules::options::OptionError| RecordError::Syntax {
+                    line,
+                    msg: format!("Rotation: {e}"),
                 },
-            };
-            let start = match roll {
-                Some((a, b)) => {
-                    let t = format!("{a}{b}");
-                    state
-                        .roll(&opts, a, b)
-                        .map_err(|e| illegal(e.to_string(), &t))?
-                }
-                None => state,
-            };
-            let start = crate::rules::skip_forced_empty(start, &opts, &mut movegen, &mut ends);
-            let words: Vec<&str> = moves.iter().map(String::as_str).collect();
-            let over = start.result().is_some()
-                || start.to_move != before.to_move
-                || start.stage_dice().is_none();
-            state = if over && words.is_empty() {
-                start
-            } else {
-                notation::apply_turn(&start, &opts, &words).map_err(|why| match why {
-                    // The word itself is named once, counted in the game's
-                    // whole token list (the roll token first).
-                    notation::TurnWordsError::Moves(e) => RecordError::Illegal {
-                        game: i + 1,
-                        err: MovesError {
-                            index: tokens.len() + usize::from(roll.is_some()) + e.index,
-                            ..e
-                        },
-                    },
-                    other => illegal(
-                        other.to_string(),
-                        moves.first().map(String::as_str).unwrap_or(""),
-                    ),
-                })?
-            };
-            if let Some((a, b)) = roll {
-                tokens.push(format!("{a}{b}"));
-            }
-            tokens.extend(moves.iter().cloned());
-            turns.push(ReplayedTurn {
-                before,
-                roll,
-                moves,
-                double: double.map(|d| d.1),
-            });
-        }
-        let dropped_by = match dropped {
-            Some(offered) => Some(check_double(&state, cube, owner, offered).map_err(&game_error)?),
-            None => None,
-        };
-        if let Some(line) = &result_line {
-            let want = match dropped_by {
-                Some(w) => Some(format!("{} on a drop", wins_line(cube, w))),
-                None => state.result().map(|r| match r.winner {
-                    Some(w) => wins_line(u32::from(r.points), w),
-                    None => "Stuck: no points".into(),
-                }),
-            };
-            // What the cube made of the result is the writer's word.
-            let line = match line.split_once(", scoring ") {
-                Some((head, n)) if n.parse::<u32>().is_ok() => head,
-                _ => line.as_str(),
-            };
-            if line != "Unfinished" && want.as_deref() != Some(line) {
-                return Err(RecordError::Result {
-                    game: i + 1,
-                    msg: format!("recorded '{line}', replay gives {want:?}"),
-                });
-            }
-        }
-        out.push(ReplayedGame {
-            opts,
-            players: names.get(i).cloned().unwrap_or_default(),
-            turns,
-            final_state: state,
-            starter,
-            by_winner: by_winner.get(i).copied().unwrap_or(false),
-            tokens,
-            result_line,
-            dropped_by,
-            session,
+            )?;
+        list.push(RuleOptions::for_variant(v));
+    }
+    if list.len() > 16 || list.first().map(|o| o.variant) != Some(first) {
+        return Err(RecordError::Syntax {
+            line,
+            msg: format!(
+                "Rotation '{text}' must list at most 16 games, the first the Variant tag's ({first})"
+            ),
         });
     }
-    Ok((opts, out))
+    Ok(list)
+}
+
+/// A game's tokens split into turns at the `65:` and `rDxN:` markers; a
+/// cube action belongs to the roll after it, and a drop (the cube it
+/// offered is returned) ends the game.
+fn split_turns(
+    game: usize,
+    marked: Vec<String>,
+) -> Result<(Vec<Segment>, Option<u32>), RecordError> {
+    let mut segments: Vec<Segment> = Vec::new();
+    let mut double: Option<(u32, CubeAnswer)> = None;
+    let mut dropped: Option<u32> = None;
+    let game_error = |msg: String| RecordError::Syntax {
+        line: 0,
+        msg: format!("game {game}: {msg}"),
+    };
+    for t in marked {
+        if dropped.is_some() {
+            return Err(game_error(format!("'{t}' after a dropped double")));
+        }
+        if let Some((offered, answer)) = parse_double(&t) {
+            if double.is_some() {
+                return Err(game_error(format!(
+                    "two cube actions before a roll ('{t}')"
+                )));
+            }
+            if answer == CubeAnswer::Drop {
+                dropped = Some(offered);
+            } else {
+                double = Some((offered, answer));
+            }
+        } else if let Some(head) = t.strip_suffix(':') {
+            let roll = notation::parse_roll(head);
+            if double.is_some() && roll.is_none() {
+                return Err(game_error("a cube action before a remainder".into()));
+            }
+            segments.push((roll, Vec::new(), double.take()));
+        } else if let Some(seg) = segments.last_mut() {
+            seg.1.push(t);
+        } else {
+            return Err(game_error("a move before the first roll".into()));
+        }
+    }
+    Ok((segments, dropped))
+}
+
+/// A double by the side to roll in `state`: the cube it offers must be
+/// twice the cube, and the cube its own or in the middle. The doubler.
+fn check_double(
+    state: &GameState,
+    cube: u32,
+    owner: Option<Side>,
+    offered: u32,
+) -> Result<Side, String> {
+    let doubler = state.to_move;
+    if state.pending != crate::rules::Pending::Roll || state.result().is_some() {
+        Err(format!(
+            "a double by {} where no roll is due",
+            side_name(doubler)
+        ))
+    } else if offered != cube.saturating_mul(2) {
+        Err(format!("a double to {offered} with the cube at {cube}"))
+    } else if owner.is_some_and(|o| o != doubler) {
+        Err(format!(
+            "{} doubles a cube it does not own",
+            side_name(doubler)
+        ))
+    } else {
+        Ok(doubler)
+    }
+}
+
+/// Replays game number `game` (1-based) under `opts` from `session`, turn
+/// by turn, and checks its recorded result.
+fn replay_game(
+    game: usize,
+    read: ReadGame,
+    opts: RuleOptions,
+    session: MatchState,
+) -> Result<ReplayedGame, RecordError> {
+    let game_error = |msg: String| RecordError::Syntax {
+        line: 0,
+        msg: format!("game {game}: {msg}"),
+    };
+    let (segments, dropped) = split_turns(game, read.marked)?;
+    let mut state = GameState::start_of(opts.variant, read.starter);
+    let mut movegen = crate::rules::StageGen::new();
+    let mut ends = Vec::new();
+    let mut turns = Vec::new();
+    let mut tokens = Vec::new();
+    let mut cube = 1u32;
+    let mut owner: Option<Side> = None;
+    for (roll, moves, double) in segments {
+        let before = state;
+        if let Some((offered, answer)) = double {
+            let doubler = check_double(&state, cube, owner, offered).map_err(game_error)?;
+            owner = Some(doubler.opponent());
+            cube = if answer == CubeAnswer::Beaver {
+                offered.saturating_mul(2)
+            } else {
+                offered
+            };
+        }
+        let illegal = |reason: String, tok: &str| RecordError::Illegal {
+            game,
+            err: MovesError {
+                index: tokens.len() + 1,
+                token: tok.to_string(),
+                reason,
+            },
+        };
+        let start = match roll {
+            Some((a, b)) => {
+                let t = format!("{a}{b}");
+                state
+                    .roll(&opts, a, b)
+                    .map_err(|e| illegal(e.to_string(), &t))?
+            }
+            None => state,
+        };
+        let start = crate::rules::skip_forced_empty(start, &opts, &mut movegen, &mut ends);
+        let words: Vec<&str> = moves.iter().map(String::as_str).collect();
+        let over = start.result().is_some()
+            || start.to_move != before.to_move
+            || start.stage_dice().is_none();
+        state = if over && words.is_empty() {
+            start
+        } else {
+            notation::apply_turn(&start, &opts, &words).map_err(|why| match why {
+                // The word itself is named once, counted in the game's
+                // whole token list (the roll token first).
+                notation::TurnWordsError::Moves(e) => RecordError::Illegal {
+                    game,
+                    err: MovesError {
+                        index: tokens.len() + usize::from(roll.is_some()) + e.index,
+                        ..e
+                    },
+                },
+                other => illegal(
+                    other.to_string(),
+                    moves.first().map(String::as_str).unwrap_or(""),
+                ),
+            })?
+        };
+        if let Some((a, b)) = roll {
+            tokens.push(format!("{a}{b}"));
+        }
+        tokens.extend(moves.iter().cloned());
+        turns.push(ReplayedTurn {
+            before,
+            roll,
+            moves,
+            double: double.map(|d| d.1),
+        });
+    }
+    let dropped_by = match dropped {
+        Some(offered) => Some(check_double(&state, cube, owner, offered).map_err(game_error)?),
+        None => None,
+    };
+    if let Some(line) = &read.result_line {
+        check_result(game, line, &state, cube, dropped_by)?;
+    }
+    Ok(ReplayedGame {
+        opts,
+        players: read.names,
+        turns,
+        final_state: state,
+        starter: read.starter,
+        by_winner: read.by_winner,
+        tokens,
+        result_line: read.result_line,
+        dropped_by,
+        session,
+    })
+}
+
+/// The recorded result `line` of game `game` against the replay's: the
+/// final `state`, or a drop by `dropped_by` of the double to `cube`.
+fn check_result(
+    game: usize,
+    line: &str,
+    state: &GameState,
+    cube: u32,
+    dropped_by: Option<Side>,
+) -> Result<(), RecordError> {
+    let want = match dropped_by {
+        Some(w) => Some(format!("{} on a drop", wins_line(cube, w))),
+        None => state.result().map(|r| match r.winner {
+            Some(w) => wins_line(u32::from(r.points), w),
+            None => "Stuck: no points".into(),
+        }),
+    };
+    // What the cube made of the result is the writer's word.
+    let line = match line.split_once(", scoring ") {
+        Some((head, n)) if n.parse::<u32>().is_ok() => head,
+        _ => line,
+    };
+    if line != "Unfinished" && want.as_deref() != Some(line) {
+        return Err(RecordError::Result {
+            game,
+            msg: format!("recorded '{line}', replay gives {want:?}"),
+        });
+    }
+    Ok(())
 }
