@@ -245,7 +245,7 @@ impl<R: StepRules> MoveGen<R> {
                 }
                 _ => fast_paths(pos, occ, blocked, dice, out),
             };
-            let used = match fast {
+            let used = match fast.or_else(|| bearoff_paths(pos, occ, blocked, dice, out)) {
                 Some(used) => used,
                 None => {
                     self.free = true;
@@ -263,6 +263,7 @@ impl<R: StepRules> MoveGen<R> {
         }
         if R::UNRESTRICTED
             && let Some(used) = fast_paths(pos, occ, blocked, dice, out)
+                .or_else(|| bearoff_paths(pos, occ, blocked, dice, out))
         {
             return used;
         }
@@ -326,6 +327,217 @@ pub(crate) fn fast_paths(
         }
         _ => None,
     }
+}
+
+/// The stages the fast paths leave (those that may bear off) for a rule
+/// set that forbids nothing (or whose ends are filtered afterwards): the
+/// general enumeration unrolled on local state, the same ends in the same
+/// order with the same plays and the same number of dice. `None` for dice
+/// it does not take (equal pairs, dice outside 1..=6), which go to the
+/// general enumeration. Not used by the pinning games, whose pins change
+/// what may bear off.
+#[inline(always)]
+pub(crate) fn bearoff_paths(
+    pos: Position,
+    occ: u32,
+    blocked: u32,
+    dice: StageDice,
+    out: &mut Vec<StageEnd>,
+) -> Option<u8> {
+    match dice {
+        StageDice::Pair(a, b) if a != b && (1..=6).contains(&a) && (1..=6).contains(&b) => {
+            let (hi, lo) = if a > b { (a, b) } else { (b, a) };
+            Some(pair_bearoff(pos, occ, blocked, hi, lo, out))
+        }
+        StageDice::Same { die, count } if (1..=6).contains(&die) && count > 0 => {
+            Some(same_bearoff(pos, occ, blocked, die, count.min(4), out))
+        }
+        _ => None,
+    }
+}
+
+/// Sources (bit `p - 1`) from which `die` is legal under the common rules
+/// ([`step_ok`] as a mask): moving onto an open point, or bearing off once
+/// everything is home, exactly or with a higher die from the highest point.
+#[inline(always)]
+fn legal_sources(occ: u32, blocked: u32, die: u8) -> u32 {
+    let mut m = occ & open_for(blocked, die);
+    if occ & !HOME_MASK == 0 && occ != 0 {
+        m |= occ & (1 << (die - 1));
+        let h = highest(occ);
+        if h < die {
+            m |= 1 << (h - 1);
+        }
+    }
+    m
+}
+
+/// One legal step `from → max(from − die, 0)` of the mover's packed
+/// checkers and occupancy.
+#[inline(always)]
+fn step_any((own, occ): (u128, u32), from: u8, die: u8) -> (u128, u32) {
+    let to = from.saturating_sub(die);
+    let own1 = own
+        .wrapping_sub(1u128 << (4 * u32::from(from)))
+        .wrapping_add(1u128 << (4 * u32::from(to)));
+    let mut occ1 = occ | ((1u32 << to) >> 1);
+    if (own1 >> (4 * u32::from(from))) & 0xF == 0 {
+        occ1 &= !(1 << (from - 1));
+    }
+    (own1, occ1)
+}
+
+/// Two different dice `hi > lo`, any position: [`MoveGen::pair`]'s
+/// enumeration (`hi` first, then `lo` first, highest sources first; a step
+/// that bears off the last checker counts as both dice) with its repeated
+/// ends removed by a scan of the few ends kept, and the larger die when
+/// only one fits. Returns the dice played; `out` gets the unchanged
+/// position when nothing is playable.
+#[inline(always)]
+fn pair_bearoff(
+    pos: Position,
+    occ: u32,
+    blocked: u32,
+    hi: u8,
+    lo: u8,
+    out: &mut Vec<StageEnd>,
+) -> u8 {
+    out.clear();
+    let opp = pos.opp;
+    let s0 = (pos.own.0, occ);
+    let mut best = 0u8;
+    let mut record = |out: &mut Vec<StageEnd>, own: u128, used: u8, play: Play| {
+        if used < best {
+            return;
+        }
+        if used > best {
+            best = used;
+            out.clear();
+        }
+        if out.iter().all(|e| e.pos.own.0 != own) {
+            out.push(StageEnd {
+                pos: Position {
+                    own: Checkers(own),
+                    opp,
+                },
+                play,
+            });
+        }
+    };
+    for (first, second) in [(hi, lo), (lo, hi)] {
+        let mut ps = legal_sources(occ, blocked, first);
+        while ps != 0 {
+            let p = highest(ps);
+            ps &= !(1 << (p - 1));
+            let s1 = step_any(s0, p, first);
+            let mut one = Play::EMPTY;
+            one.push(Step::new(p, first));
+            if s1.1 == 0 {
+                record(out, s1.0, 2, one);
+                continue;
+            }
+            let mut qs = legal_sources(s1.1, blocked, second);
+            if qs == 0 {
+                record(out, s1.0, 1, one);
+                continue;
+            }
+            while qs != 0 {
+                let q = highest(qs);
+                qs &= !(1 << (q - 1));
+                let s2 = step_any(s1, q, second);
+                record(out, s2.0, 2, play2(p, first, q, second));
+            }
+        }
+    }
+    if best == 1 && out.iter().any(|e| e.play.steps()[0].die == hi) {
+        out.retain(|e| e.play.steps()[0].die == hi);
+    }
+    if out.is_empty() {
+        out.push(StageEnd {
+            pos,
+            play: Play::EMPTY,
+        });
+    }
+    best
+}
+
+/// `count` (1..=4) equal dice, any position: [`MoveGen::same`]'s
+/// enumeration (non-increasing sources, longest plays only, a step that
+/// bears off the last checker counting as every die) unrolled, without a
+/// hash set: distinct multisets of sources reach distinct ends, bearing
+/// off included (the argument of the hitting games' `same_general`).
+/// Returns the dice played; `out` gets the unchanged position when nothing
+/// is playable.
+#[inline(always)]
+fn same_bearoff(
+    pos: Position,
+    occ: u32,
+    blocked: u32,
+    die: u8,
+    count: u8,
+    out: &mut Vec<StageEnd>,
+) -> u8 {
+    out.clear();
+    let opp = pos.opp.0;
+    let mut ends = Longest::new(out);
+    let s0 = (pos.own.0, occ);
+    let mut fa = legal_sources(occ, blocked, die);
+    while fa != 0 {
+        let a = highest(fa);
+        fa &= !(1 << (a - 1));
+        let s1 = step_any(s0, a, die);
+        if count == 1 || s1.1 == 0 {
+            ends.record(s1.0, opp, count, play_same([a], die));
+            continue;
+        }
+        let mut fb = legal_sources(s1.1, blocked, die) & up_to(a);
+        if fb == 0 {
+            ends.record(s1.0, opp, 1, play_same([a], die));
+            continue;
+        }
+        while fb != 0 {
+            let b = highest(fb);
+            fb &= !(1 << (b - 1));
+            let s2 = step_any(s1, b, die);
+            if count == 2 || s2.1 == 0 {
+                ends.record(s2.0, opp, count, play_same([a, b], die));
+                continue;
+            }
+            let mut fc = legal_sources(s2.1, blocked, die) & up_to(b);
+            if fc == 0 {
+                ends.record(s2.0, opp, 2, play_same([a, b], die));
+                continue;
+            }
+            while fc != 0 {
+                let c = highest(fc);
+                fc &= !(1 << (c - 1));
+                let s3 = step_any(s2, c, die);
+                if count == 3 || s3.1 == 0 {
+                    ends.record(s3.0, opp, count, play_same([a, b, c], die));
+                    continue;
+                }
+                let mut fd = legal_sources(s3.1, blocked, die) & up_to(c);
+                if fd == 0 {
+                    ends.record(s3.0, opp, 3, play_same([a, b, c], die));
+                    continue;
+                }
+                while fd != 0 {
+                    let d = highest(fd);
+                    fd &= !(1 << (d - 1));
+                    let s4 = step_any(s3, d, die);
+                    ends.record(s4.0, opp, 4, play_same([a, b, c, d], die));
+                }
+            }
+        }
+    }
+    let used = ends.best;
+    if used == 0 {
+        out.push(StageEnd {
+            pos,
+            play: Play::EMPTY,
+        });
+    }
+    used
 }
 
 /// The fast path of equal dice with no bearing off possible, under

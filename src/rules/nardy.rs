@@ -267,6 +267,85 @@ mod tests {
         assert!(checked > 100_000, "{checked} ends checked");
     }
 
+    /// A random long-nardy race (every checker of each side in the second
+    /// half of its path, its points 1..=12, so neither can block the
+    /// other): each side has a random number borne off and the rest on its
+    /// points 1..=12, with `home` percent of them in its home (1..=6).
+    fn random_race(rng: &mut crate::splitmix::SplitMix, home: usize) -> Position {
+        let side = |rng: &mut crate::splitmix::SplitMix| {
+            let mut counts = [0u8; 24];
+            let off = rng.below(15);
+            for _ in off..15 {
+                let p = if rng.below(100) < home {
+                    rng.below(6)
+                } else {
+                    rng.below(12)
+                };
+                counts[p] += 1;
+            }
+            Checkers::from_counts(&counts).expect("15 checkers at most")
+        };
+        let own = side(rng);
+        let opp = side(rng);
+        Position { own, opp }
+    }
+
+    /// Races and bear-offs: the fast paths (the bear-off ones included)
+    /// give exactly the general enumeration's ends, in the same order with
+    /// the same plays and the same number of dice, on 3,000 random race
+    /// positions with every roll (also as a stage of 1..=3 equal dice).
+    #[test]
+    fn race_fast_paths_equal_the_general_enumeration() {
+        let mut rng = crate::splitmix::SplitMix::new(0x7261_6365);
+        let mut rolls: Vec<StageDice> = Vec::new();
+        for a in 1..=6u8 {
+            for b in 1..a {
+                rolls.push(StageDice::Pair(a, b));
+            }
+            for count in 1..=4 {
+                rolls.push(StageDice::Same { die: a, count });
+            }
+        }
+        let (mut fast, mut general) = (Vec::new(), Vec::new());
+        // Stages that could bear off; of those, stages with a checker borne
+        // off by a higher die than its point, and with a play of several
+        // dice that bears off the last checker in fewer steps.
+        let (mut bearoff, mut higher, mut finished) = (0, 0, 0);
+        for i in 0..3_000 {
+            let pos = random_race(&mut rng, [50, 80, 95, 100][i % 4]);
+            assert_eq!(pos.blocked() & pos.own.mask(), 0);
+            for &dice in &rolls {
+                let rules = LongNardySteps::for_turn(
+                    pos,
+                    dice,
+                    false,
+                    HeadFirstTurn::NeedsSecond,
+                    SixBlock::EndOfTurn,
+                );
+                let mut g = MoveGen::with_rules(rules);
+                let n_fast = g.generate(pos, dice, &mut fast);
+                let n_general = g.generate_general(pos, dice, &mut general);
+                assert_eq!(n_fast, n_general, "{pos:?} {dice:?}");
+                assert_eq!(fast, general, "{pos:?} {dice:?}");
+                let far: u32 = (7..=24).map(|p| u32::from(pos.own.at(p))).sum();
+                if !pos.is_over() && far < u32::from(dice.count()) {
+                    bearoff += 1;
+                    higher += usize::from(
+                        fast.iter()
+                            .any(|e| e.play.steps().iter().any(|s| s.die > s.from)),
+                    );
+                    finished += usize::from(
+                        fast[0].pos.own.off() == 15 && fast[0].play.len() < usize::from(n_fast),
+                    );
+                }
+            }
+        }
+        assert!(
+            bearoff > 20_000 && higher > 5_000 && finished > 1_000,
+            "{bearoff} bear-off stages, {higher} with a higher die, {finished} finished early"
+        );
+    }
+
     /// Whenever some play of a stage ends with six in a row, the check
     /// made once before the stage said one was possible.
     #[test]
