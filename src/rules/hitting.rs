@@ -696,33 +696,17 @@ fn same_from_bar(
 /// Sources (bit `p − 1`) from which `die` is legal when no landing point is
 /// closed and nothing is on the bar: moving from above `die`; bearing off
 /// once everything is home, exactly or with a higher die from the highest
-/// point.
+/// point. The common rules' sources with nothing blocked.
 #[inline(always)]
 fn race_sources(occ: u32, die: u8) -> u32 {
-    let mut m = occ & (0xFF_FFFF << die);
-    if occ & !HOME_MASK == 0 && occ != 0 {
-        m |= occ & (1 << (die - 1));
-        let h = highest(occ);
-        if h < die {
-            m |= 1 << (h - 1);
-        }
-    }
-    m
+    super::movegen::legal_sources(occ, 0, die)
 }
 
 /// One step `from → max(from − die, 0)` of the mover's checkers and
 /// occupancy, nothing hit.
 #[inline(always)]
-fn step_race((own, occ): (u128, u32), from: u8, die: u8) -> (u128, u32) {
-    let to = from.saturating_sub(die);
-    let own1 = own
-        .wrapping_sub(1u128 << (4 * u32::from(from)))
-        .wrapping_add(1u128 << (4 * u32::from(to)));
-    let mut occ1 = occ | ((1u32 << to) >> 1);
-    if (own1 >> (4 * u32::from(from))) & 0xF == 0 {
-        occ1 &= !(1 << (from - 1));
-    }
-    (own1, occ1)
+fn step_race(own_occ: (u128, u32), from: u8, die: u8) -> (u128, u32) {
+    super::movegen::step_any(own_occ, from, die)
 }
 
 /// Whether all checkers are off after a step.

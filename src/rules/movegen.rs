@@ -360,7 +360,7 @@ pub(crate) fn bearoff_paths(
 /// ([`step_ok`] as a mask): moving onto an open point, or bearing off once
 /// everything is home, exactly or with a higher die from the highest point.
 #[inline(always)]
-fn legal_sources(occ: u32, blocked: u32, die: u8) -> u32 {
+pub(crate) fn legal_sources(occ: u32, blocked: u32, die: u8) -> u32 {
     let mut m = occ & open_for(blocked, die);
     if occ & !HOME_MASK == 0 && occ != 0 {
         m |= occ & (1 << (die - 1));
@@ -375,7 +375,7 @@ fn legal_sources(occ: u32, blocked: u32, die: u8) -> u32 {
 /// One legal step `from → max(from − die, 0)` of the mover's packed
 /// checkers and occupancy.
 #[inline(always)]
-fn step_any((own, occ): (u128, u32), from: u8, die: u8) -> (u128, u32) {
+pub(crate) fn step_any((own, occ): (u128, u32), from: u8, die: u8) -> (u128, u32) {
     let to = from.saturating_sub(die);
     let own1 = own
         .wrapping_sub(1u128 << (4 * u32::from(from)))
