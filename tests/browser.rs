@@ -23,12 +23,12 @@
 
 mod common;
 
-use std::net::{TcpListener, TcpStream};
+use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{Proc, Web, bin, scratch_dir};
+use common::{Proc, Web, bin, free_port, scratch_dir};
 use fantoccini::actions::{
     InputSource, KeyAction, KeyActions, MOUSE_BUTTON_LEFT, MouseActions, PointerAction,
 };
@@ -54,14 +54,6 @@ fn tools() -> (PathBuf, PathBuf) {
         (Some(b), Some(d)) => (b, d),
         _ => panic!("{NEEDS}"),
     }
-}
-
-/// A free loopback port (for chromedriver, which cannot be given port 0).
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("a free port")
 }
 
 /// One browser session on one game page.
@@ -137,25 +129,22 @@ async fn start_session(
 
 impl Page {
     /// Starts the server, chromedriver and Chromium, and opens the board.
-    async fn open(name: &'static str, browser: &Path, driver: &Path) -> Page {
-        Page::open_with(name, browser, driver, &[]).await
+    async fn open(name: &'static str) -> Page {
+        Page::open_with(name, &[]).await
     }
 
     /// [`Page::open`] with more `serve` options.
-    async fn open_with(name: &'static str, browser: &Path, driver: &Path, serve: &[&str]) -> Page {
+    async fn open_with(name: &'static str, serve: &[&str]) -> Page {
         // The person always starts (no opening throw): these tests' dice
         // begin with the person's first roll.
-        Page::open_at(name, browser, driver, serve, "anim=30&start=you").await
+        Page::open_at(name, serve, "anim=30&start=you").await
     }
 
     /// [`Page::open_with`] at the board's address with `query`.
-    async fn open_at(
-        name: &'static str,
-        browser: &Path,
-        driver: &Path,
-        serve: &[&str],
-        query: &str,
-    ) -> Page {
+    /// The browser and its driver come from [`tools`]: a missing one fails
+    /// the test with what to install.
+    async fn open_at(name: &'static str, serve: &[&str], query: &str) -> Page {
+        let (browser, driver) = tools();
         let permit = BROWSERS.acquire().await.expect("the browser semaphore");
         let web = Web::start(false, serve);
         let downloads = scratch_dir(&format!("downloads-{name}"));
@@ -165,9 +154,9 @@ impl Page {
         let mut failures = Vec::new();
         let (client, driver_proc) = loop {
             let attempt = failures.len() + 1;
-            let (driver_proc, port) = start_driver(driver).await;
+            let (driver_proc, port) = start_driver(&driver).await;
             let profile = scratch_dir(&format!("chromium-{name}-{attempt}"));
-            match start_session(port, browser, &profile, &downloads).await {
+            match start_session(port, &browser, &profile, &downloads).await {
                 Ok(client) => break (client, driver_proc),
                 Err(e) => {
                     eprintln!("{name}: WebDriver session attempt {attempt} failed: {e}");
@@ -321,6 +310,73 @@ impl Page {
             ),
         )
         .await;
+    }
+
+    /// Reloads the board at `query` and waits until the same game is back:
+    /// the same moves and turns, the person to roll.
+    async fn reload_keeps_the_game(&self, query: &str) {
+        let before = self.js("S.moves.join(' ') + '|' + S.turns.length").await;
+        self.client
+            .goto(&format!("http://{}/?{query}", self._web.http))
+            .await
+            .expect("reload the board");
+        self.wait(
+            "the game back after the reload",
+            &format!(
+                "window.gulbara && S.phase === 'roll' && S.moves.join(' ') + '|' + S.turns.length === {before}"
+            ),
+        )
+        .await;
+    }
+
+    /// Reloads the board with slow steps (400 ms), the person starting and
+    /// nothing saved, and waits for its first game.
+    async fn reload_slow(&self) {
+        self.client
+            .goto(&format!(
+                "http://{}/?anim=400&start=you&saved=off",
+                self._web.http
+            ))
+            .await
+            .expect("reload the board");
+        self.wait("the first game starts", "S.phase === 'roll'")
+            .await;
+    }
+
+    /// Doubles and waits for the engine's answer.
+    async fn double(&self) {
+        let n = self.js("S.turns.length").await;
+        self.click_css("#double").await;
+        self.wait(
+            "the engine's answer",
+            &format!("S.turns.length > {n} && S.phase !== 'idle'"),
+        )
+        .await;
+    }
+
+    /// Chooses the side setting (`watch`, ...).
+    async fn choose_side(&self, value: &str) {
+        self.client
+            .find(Locator::Id("pref-side"))
+            .await
+            .expect("the side setting")
+            .select_by_value(value)
+            .await
+            .unwrap_or_else(|e| panic!("{}: choose side {value}: {e}", self.name));
+    }
+
+    /// The review's statistics row that starts with "Luck", its cells.
+    async fn review_luck_row(&self) -> Value {
+        let table = self
+            .js("[...document.querySelectorAll('.review-stats tr')].map((tr) => [...tr.children].map((c) => c.textContent))")
+            .await;
+        table
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r[0].as_str().unwrap().starts_with("Luck"))
+            .expect("a luck row")
+            .clone()
     }
 
     /// Chooses the session in the settings (`kind` money or match, the
@@ -678,31 +734,31 @@ impl Page {
     async fn close(self) {
         let _ = self.client.close().await;
     }
+
+    /// The end of a test: no errors reached the page's console, and the
+    /// browser is closed.
+    async fn finish(self) {
+        self.no_errors().await;
+        self.close().await;
+    }
 }
+
+/// The rolls made so far in the page's game (its roll tokens).
+const ROLLS_MADE: &str = "S.moves.filter((t) => /^[1-6][1-6]$/.test(t)).length";
 
 /// Gul bara rolls (White's, then Black's, ...): White's 7th roll, 1-1, is
 /// past the three exempt rolls and escalates; later the person plays
 /// remainders of the engine's broken chains.
-/// The rolls made so far in the page's game (its roll tokens).
-const ROLLS_MADE: &str = "S.moves.filter((t) => /^[1-6][1-6]$/.test(t)).length";
-
 const GULBARA_DICE: &str = "52 45 64 65 36 46 11 23 62 36 12 13 24 22 22 35 63 56 41 33 21 65 44 42 62 14 64 23 52 21 16 11 44 53";
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs chromium and chromium-driver (apt-get install -y chromium chromium-driver); run with --include-ignored"]
 async fn a_whole_gul_bara_game_with_a_chain_and_a_remainder() {
-    let (browser, driver) = tools();
     // The engine plays a fixed network (the one shipped until the 128-hidden
     // one replaced it), so the game these dice make does not change when
     // the shipped network is retrained.
     let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
-    let page = Page::open_with(
-        "gulbara",
-        &browser,
-        &driver,
-        &["--weights-dir", fixtures.to_str().unwrap()],
-    )
-    .await;
+    let page = Page::open_with("gulbara", &["--weights-dir", fixtures.to_str().unwrap()]).await;
     let answer = page
         .js("window.gulbara.command('set engine.weights gulbara-64h-layout1.gbnn')")
         .await;
@@ -801,8 +857,7 @@ async fn a_whole_gul_bara_game_with_a_chain_and_a_remainder() {
     );
     page.screenshot("gulbara-end.png", false).await;
     page.check_record("Black").await;
-    page.no_errors().await;
-    page.close().await;
+    page.finish().await;
 }
 
 /// Long nardy rolls, both sides', in order (the person plays the first
@@ -812,8 +867,7 @@ const LONG_NARDY_DICE: &str = "33 66 26 26 22 66 22 15 26 31 42 65 13 21 34 64 2
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs chromium and chromium-driver (apt-get install -y chromium chromium-driver); run with --include-ignored"]
 async fn a_whole_long_nardy_game_with_the_keyboard_too() {
-    let (browser, driver) = tools();
-    let page = Page::open("long_nardy", &browser, &driver).await;
+    let page = Page::open("long_nardy").await;
     page.baseline_game("long_nardy").await;
     assert_eq!(page.text("f-variant").await, "Long nardy");
     assert!(page.text("f-escalation").await.contains("do not escalate"));
@@ -884,8 +938,7 @@ async fn a_whole_long_nardy_game_with_the_keyboard_too() {
          && document.querySelectorAll('#moves li').length === 0",
     )
     .await;
-    page.no_errors().await;
-    page.close().await;
+    page.finish().await;
 }
 
 /// Backgammon rolls, both sides', in order: the person hits twice and
@@ -895,8 +948,7 @@ const BACKGAMMON_DICE: &str = "33 66 26 26 22 66 22 15 26 31 42 65 13 21 34 64 2
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs chromium and chromium-driver (apt-get install -y chromium chromium-driver); run with --include-ignored"]
 async fn a_whole_backgammon_game_with_a_hit_and_an_entry_from_the_bar() {
-    let (browser, driver) = tools();
-    let page = Page::open("backgammon", &browser, &driver).await;
+    let page = Page::open("backgammon").await;
     page.baseline_game("backgammon").await;
     // Checker play only: money play without the cube.
     page.choose_session("money", 0, "off").await;
@@ -957,16 +1009,14 @@ async fn a_whole_backgammon_game_with_a_hit_and_an_entry_from_the_bar() {
     )
     .await;
     page.screenshot("narrow.png", false).await;
-    page.no_errors().await;
-    page.close().await;
+    page.finish().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs chromium and chromium-driver (apt-get install -y chromium chromium-driver); run with --include-ignored"]
 async fn a_closed_connection_is_told_and_taken_up_again() {
-    let (browser, driver) = tools();
     // The server closes an idle session; the page says so and offers to reconnect.
-    let page = Page::open_with("reconnect", &browser, &driver, &["--idle-timeout", "4"]).await;
+    let page = Page::open_with("reconnect", &["--idle-timeout", "4"]).await;
     page.wait(
         "the close",
         "!document.getElementById('reconnect').hidden && S.phase === 'idle'",
@@ -990,8 +1040,7 @@ async fn a_closed_connection_is_told_and_taken_up_again() {
     page.click_css("#roll").await;
     page.wait("a move", "S.phase === 'move' && S.legal.length === 2")
         .await;
-    page.no_errors().await;
-    page.close().await;
+    page.finish().await;
 }
 
 /// Short nardy rolls, both sides', in order (hits and entries too).
@@ -1000,8 +1049,7 @@ const SHORT_NARDY_DICE: &str = "25 13 14 44 64 21 41 44 51 64 36 25 13 11 16 51 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs chromium and chromium-driver (apt-get install -y chromium chromium-driver); run with --include-ignored"]
 async fn a_whole_short_nardy_game() {
-    let (browser, driver) = tools();
-    let page = Page::open("short_nardy", &browser, &driver).await;
+    let page = Page::open("short_nardy").await;
     page.baseline_game("short_nardy").await;
     assert_eq!(page.text("f-variant").await, "Short nardy");
     let views = page.play_to_the_end(SHORT_NARDY_DICE, &[], false).await;
@@ -1012,8 +1060,7 @@ async fn a_whole_short_nardy_game() {
         "the person had a checker on the bar"
     );
     page.check_record("Black").await;
-    page.no_errors().await;
-    page.close().await;
+    page.finish().await;
 }
 
 /// The dice of the cube match: both sides' rolls in turn, game after game.
@@ -1027,8 +1074,7 @@ const CUBE_MATCH_DICE: &str = "31 66 21 55 43 66 21 64 32 55 41 66 21 44 31 65 4
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs chromium and chromium-driver (apt-get install -y chromium chromium-driver); run with --include-ignored"]
 async fn a_backgammon_match_with_a_double_a_take_and_a_drop() {
-    let (browser, driver) = tools();
-    let page = Page::open("cube", &browser, &driver).await;
+    let page = Page::open("cube").await;
     page.baseline_game("backgammon").await;
     // A match to 5 points with the cube, chosen in the settings.
     page.choose_session("match", 5, "on").await;
@@ -1067,13 +1113,7 @@ async fn a_backgammon_match_with_a_double_a_take_and_a_drop() {
                 let can = page.js("!document.getElementById('double').disabled").await;
                 if can == json!(true) && !doubled_this_game && rolled.as_u64().unwrap() >= 1 {
                     doubled_this_game = true;
-                    let n = page.js("S.turns.length").await;
-                    page.click_css("#double").await;
-                    page.wait(
-                        "the engine's answer",
-                        &format!("S.turns.length > {n} && S.phase !== 'idle'"),
-                    )
-                    .await;
+                    page.double().await;
                     let label = page.js("S.turns.filter((t) => t.cube).pop().label").await;
                     events.push(format!("you {}", label.as_str().unwrap()));
                     eprintln!("cube event: {}", events.last().unwrap());
@@ -1158,8 +1198,7 @@ async fn a_backgammon_match_with_a_double_a_take_and_a_drop() {
     );
     let status = page.text("status").await;
     assert!(status.contains("The engine wins the match 5-4"), "{status}");
-    page.no_errors().await;
-    page.close().await;
+    page.finish().await;
 }
 
 /// A rotating match (issue 29): Greek tavli to 7 points, chosen in the
@@ -1170,12 +1209,11 @@ async fn a_backgammon_match_with_a_double_a_take_and_a_drop() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs chromium and chromium-driver (apt-get install -y chromium chromium-driver); run with --include-ignored"]
 async fn a_tavli_match_rotates_portes_plakoto_and_fevga() {
-    let (browser, driver) = tools();
     // `keepalive=150`: the page's keep-alive `isready` every 150 ms instead
     // of 45 s, so that it falls between the page's own requests (it once
     // ended the next request's answer early).
     let query = "anim=0&seed=29&start=you&keepalive=150";
-    let page = Page::open_at("tavli", &browser, &driver, &[], query).await;
+    let page = Page::open_at("tavli", &[], query).await;
     page.set_option("engine.ply", "1").await;
     page.choose_session("match", 7, "off").await;
     page.client
@@ -1213,18 +1251,7 @@ async fn a_tavli_match_rotates_portes_plakoto_and_fevga() {
                 // that game of the rotation.
                 if games.len() == 1 && rolls > 3 && !reloaded {
                     reloaded = true;
-                    let before = page.js("S.moves.join(' ') + '|' + S.turns.length").await;
-                    page.client
-                        .goto(&format!("http://{}/?{query}", page._web.http))
-                        .await
-                        .expect("reload the board");
-                    page.wait(
-                        "the game back after the reload",
-                        &format!(
-                            "window.gulbara && S.phase === 'roll' && S.moves.join(' ') + '|' + S.turns.length === {before}"
-                        ),
-                    )
-                    .await;
+                    page.reload_keeps_the_game(query).await;
                     assert_eq!(page.js("S.variant").await, json!("plakoto"));
                     assert_eq!(
                         page.js(&format!(
@@ -1326,15 +1353,13 @@ async fn a_tavli_match_rotates_portes_plakoto_and_fevga() {
     assert!(games.len() >= 4 && reloaded, "{games:?}");
     let status = page.text("status").await;
     assert!(status.contains("the match"), "{status}");
-    page.no_errors().await;
-    page.close().await;
+    page.finish().await;
 }
 
 /// Opens a backgammon money game without the cube against the baseline, and
 /// rolls `dice` for the person.
 async fn backgammon_roll(name: &'static str, dice: &str) -> Page {
-    let (browser, driver) = tools();
-    let page = Page::open(name, &browser, &driver).await;
+    let page = Page::open(name).await;
     page.baseline_game("backgammon").await;
     page.choose_session("money", 0, "off").await;
     page.type_into("#dice-input", dice).await;
@@ -1356,8 +1381,7 @@ async fn the_die_played_is_the_die_that_greys() {
     page.click_point("5").await;
     page.wait("the step is taken", "S.stage.length === 1").await;
     assert_eq!(page.js(dice).await, json!("6 1*"));
-    page.no_errors().await;
-    page.close().await;
+    page.finish().await;
 }
 
 /// Issue 30, bug 2: after a turn played with the mouse, Enter ends it
@@ -1382,8 +1406,7 @@ async fn enter_ends_a_turn_played_with_the_mouse() {
         &format!("S.turns.length > {turns} || S.phase === 'roll'"),
     )
     .await;
-    page.no_errors().await;
-    page.close().await;
+    page.finish().await;
 }
 
 /// Issue 30, bug 9: a bad token in the dice list is skipped with a word,
@@ -1407,8 +1430,7 @@ async fn a_bad_token_in_the_dice_list_is_skipped_and_said() {
     );
     let status = page.text("status").await;
     assert!(status.contains("bad dice '7x'"), "{status}");
-    page.no_errors().await;
-    page.close().await;
+    page.finish().await;
 }
 
 /// Issue 30, bug 4: a roll with no legal play (here a checker on the bar
@@ -1443,8 +1465,7 @@ async fn a_roll_with_no_legal_play_is_said() {
         status.contains("You rolled 6-4 and could not move."),
         "{status}"
     );
-    page.no_errors().await;
-    page.close().await;
+    page.finish().await;
 }
 
 /// Issue 30, bug 5: a record taken in the middle of a turn replays (the
@@ -1473,8 +1494,7 @@ async fn a_record_taken_in_the_middle_of_a_turn_replays() {
     assert!(r.contains("1) 61: ") && r.contains(" 52: "), "{r}");
     assert!(!r.contains("31:"), "{r}");
     page.replays(&r, "mid-second-turn");
-    page.no_errors().await;
-    page.close().await;
+    page.finish().await;
 }
 
 /// Issue 30, bug 8: after the person's roll the evaluation bar judges the
@@ -1494,8 +1514,7 @@ async fn the_evaluation_after_a_roll_agrees_with_the_top_hint() {
         &format!("Math.abs({shown} - {hint}) < 0.0015"),
     )
     .await;
-    page.no_errors().await;
-    page.close().await;
+    page.finish().await;
 }
 
 /// Issue 30, bug 1: New game pressed while the engine is still moving
@@ -1507,15 +1526,7 @@ async fn the_evaluation_after_a_roll_agrees_with_the_top_hint() {
 async fn new_game_while_the_engine_moves_starts_clean() {
     let page = backgammon_roll("new-game-mid-turn", "61 52").await;
     // Slow steps: the engine's turn lasts long enough to be cut.
-    page.client
-        .goto(&format!(
-            "http://{}/?anim=400&start=you&saved=off",
-            page._web.http
-        ))
-        .await
-        .expect("reload the board");
-    page.wait("the first game starts", "S.phase === 'roll'")
-        .await;
+    page.reload_slow().await;
     page.baseline_game("backgammon").await;
     page.choose_session("money", 0, "off").await;
     page.type_into("#dice-input", "61 52 31").await;
@@ -1545,8 +1556,7 @@ async fn new_game_while_the_engine_moves_starts_clean() {
     assert_eq!(page.js(count).await, json!(15));
     let status = page.text("status").await;
     assert!(!status.contains("Error"), "{status}");
-    page.no_errors().await;
-    page.close().await;
+    page.finish().await;
 }
 
 /// Issue 30, bug 7: while the engine plays a chain, the dice and the
@@ -1557,18 +1567,9 @@ async fn new_game_while_the_engine_moves_starts_clean() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs chromium and chromium-driver (apt-get install -y chromium chromium-driver); run with --include-ignored"]
 async fn the_engines_chain_shows_the_stage_it_plays() {
-    let (browser, driver) = tools();
-    let page = Page::open("engine-chain", &browser, &driver).await;
+    let page = Page::open("engine-chain").await;
     // Slow steps, to look at the chain while it is played.
-    page.client
-        .goto(&format!(
-            "http://{}/?anim=400&start=you&saved=off",
-            page._web.http
-        ))
-        .await
-        .expect("reload the board");
-    page.wait("the first game starts", "S.phase === 'roll'")
-        .await;
+    page.reload_slow().await;
     page.baseline_game("gulbara").await;
     page.type_into("#dice-input", "52 45 64 65 36 46 11 23")
         .await;
@@ -1594,8 +1595,7 @@ async fn the_engines_chain_shows_the_stage_it_plays() {
     )
     .await;
     page.wait("the person's roll", "S.phase === 'roll'").await;
-    page.no_errors().await;
-    page.close().await;
+    page.finish().await;
 }
 
 /// Issue 30, bug 6: the steps of a play can be taken in either order of
@@ -1604,8 +1604,7 @@ async fn the_engines_chain_shows_the_stage_it_plays() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs chromium and chromium-driver (apt-get install -y chromium chromium-driver); run with --include-ignored"]
 async fn a_play_can_take_its_dice_in_either_order() {
-    let (browser, driver) = tools();
-    let page = Page::open("either-order", &browser, &driver).await;
+    let page = Page::open("either-order").await;
     page.baseline_game("long_nardy").await;
     page.type_into("#dice-input", "63").await;
     page.click_css("#roll").await;
@@ -1628,8 +1627,7 @@ async fn a_play_can_take_its_dice_in_either_order() {
     assert_eq!(page.js("S.moves.join(' ')").await, json!("63 24/21 21/15"));
     page.end_turn().await;
     page.wait("the person's roll", "S.phase === 'roll'").await;
-    page.no_errors().await;
-    page.close().await;
+    page.finish().await;
 }
 
 /// The players' tools through a whole game (issue 30, "What players
@@ -1646,9 +1644,8 @@ async fn a_game_with_the_players_tools(
     load: &str,
     loaded: &str,
 ) {
-    let (browser, driver) = tools();
     let query = "anim=0&seed=7";
-    let page = Page::open_at(name, &browser, &driver, &[], query).await;
+    let page = Page::open_at(name, &[], query).await;
     page.baseline_game(variant).await;
     page.wait("the opening throw", "S.phase === 'opening'")
         .await;
@@ -1741,18 +1738,7 @@ async fn a_game_with_the_players_tools(
                 assert!(rolls < 400, "{name}: the game does not end");
                 if rolls == 4 && !reloaded {
                     reloaded = true;
-                    let before = page.js("S.moves.join(' ') + '|' + S.turns.length").await;
-                    page.client
-                        .goto(&format!("http://{}/?{query}", page._web.http))
-                        .await
-                        .expect("reload the board");
-                    page.wait(
-                        "the game back after the reload",
-                        &format!(
-                            "window.gulbara && S.phase === 'roll' && S.moves.join(' ') + '|' + S.turns.length === {before}"
-                        ),
-                    )
-                    .await;
+                    page.reload_keeps_the_game(query).await;
                     let status = page.text("status").await;
                     assert!(status.contains("Your game is back"), "{status}");
                     assert_eq!(page.js("S.variant").await, json!(variant));
@@ -1918,8 +1904,7 @@ async fn a_game_with_the_players_tools(
     page.type_into("#load-text", load).await;
     page.click_css("#load").await;
     page.wait("the position loaded", loaded).await;
-    page.no_errors().await;
-    page.close().await;
+    page.finish().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -2037,15 +2022,7 @@ async fn a_tapa_game_with_the_players_tools() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs chromium and chromium-driver (apt-get install -y chromium chromium-driver); run with --include-ignored"]
 async fn playing_black_and_watching_the_engine_play_both() {
-    let (browser, driver) = tools();
-    let page = Page::open_at(
-        "black-and-watch",
-        &browser,
-        &driver,
-        &[],
-        "anim=0&seed=11&side=b&start=you",
-    )
-    .await;
+    let page = Page::open_at("black-and-watch", &[], "anim=0&seed=11&side=b&start=you").await;
     page.baseline_game("backgammon").await;
     page.choose_session("money", 0, "off").await;
     assert_eq!(page.js("S.starter").await, json!("b"));
@@ -2083,13 +2060,7 @@ async fn playing_black_and_watching_the_engine_play_both() {
     page.replays(record, "black");
 
     // Watching: the engine throws the opening and plays both sides to the end.
-    page.client
-        .find(Locator::Id("pref-side"))
-        .await
-        .expect("the side setting")
-        .select_by_value("watch")
-        .await
-        .expect("choose watching");
+    page.choose_side("watch").await;
     page.wait(
         "the engine's game to its end",
         "S.phase === 'over' && S.turns.length > 10",
@@ -2106,8 +2077,7 @@ async fn playing_black_and_watching_the_engine_play_both() {
         status.contains("White wins") || status.contains("Black wins"),
         "{status}"
     );
-    page.no_errors().await;
-    page.close().await;
+    page.finish().await;
 }
 
 /// The board asks before a game is thrown away, helps with the keyboard,
@@ -2417,23 +2387,10 @@ const BLACK_DOUBLES: &str = "0,2,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,-1,0,0,0,0 w 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs chromium and chromium-driver (apt-get install -y chromium chromium-driver); run with --include-ignored"]
 async fn the_engines_double_is_judged_afresh_and_hinted() {
-    let (browser, driver) = tools();
-    let page = Page::open("engine-double", &browser, &driver).await;
+    let page = Page::open("engine-double").await;
     page.baseline_game("backgammon").await;
     page.choose_session("money", 0, "on").await;
-    load_from_panel(
-        &page,
-        BLACK_DOUBLES,
-        "S.base.startsWith('board ') && S.phase === 'roll'",
-    )
-    .await;
-    page.type_into("#dice-input", "21").await;
-    page.roll().await;
-    page.wait("the person's move", "S.phase === 'move'").await;
-    page.click_step().await;
-    page.click_step().await;
-    page.wait("the turn played", "S.phase === 'done'").await;
-    page.click_css("#done").await;
+    play_21_from(&page, BLACK_DOUBLES, "the turn played").await;
     page.wait("the engine's double", "S.phase === 'cube'").await;
     let evaltext = page.text("evaltext").await;
     assert!(
@@ -2466,8 +2423,7 @@ async fn the_engines_double_is_judged_afresh_and_hinted() {
     page.click_css("#drop").await;
     page.wait("the game over", "S.phase === 'over'").await;
     assert_eq!(page.text("f-turn").await, "game over");
-    page.no_errors().await;
-    page.close().await;
+    page.finish().await;
 }
 
 /// Bugs 2 and 3: a reviewed position shows the cube of its moment, its
@@ -2476,8 +2432,7 @@ async fn the_engines_double_is_judged_afresh_and_hinted() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs chromium, chromium-driver and gnubg (apt-get install -y chromium chromium-driver gnubg); run with --include-ignored"]
 async fn a_reviewed_position_is_shown_as_it_was() {
-    let (browser, driver) = tools();
-    let page = Page::open("review-then", &browser, &driver).await;
+    let page = Page::open("review-then").await;
     page.baseline_game("backgammon").await;
     page.choose_session("match", 5, "on").await;
     // As in the cube match above: the person doubles at its second roll, the
@@ -2578,8 +2533,7 @@ async fn a_reviewed_position_is_shown_as_it_was() {
         )
         .await;
     }
-    page.no_errors().await;
-    page.close().await;
+    page.finish().await;
 }
 
 /// Black's 13 back checkers behind White's prime from its 2- to 7-point,
@@ -2592,8 +2546,7 @@ const BLACK_PRIMED: &str = "-13,2,2,2,2,2,2,0,0,0,0,0,3,0,0,0,0,0,0,-2,0,0,0,0 b
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs chromium and chromium-driver (apt-get install -y chromium chromium-driver); run with --include-ignored"]
 async fn an_engine_dance_is_no_move_under_way() {
-    let (browser, driver) = tools();
-    let page = Page::open("dance", &browser, &driver).await;
+    let page = Page::open("dance").await;
     page.baseline_game("backgammon").await;
     page.choose_session("money", 0, "off").await;
     page.type_into("#dice-input", "11 21 65").await;
@@ -2633,8 +2586,7 @@ async fn an_engine_dance_is_no_move_under_way() {
         json!(0),
         "the engine's old marks gone"
     );
-    page.no_errors().await;
-    page.close().await;
+    page.finish().await;
 }
 
 /// Bug 5: playing Black, the board is turned: Black's home at the bottom
@@ -2642,15 +2594,7 @@ async fn an_engine_dance_is_no_move_under_way() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs chromium and chromium-driver (apt-get install -y chromium chromium-driver); run with --include-ignored"]
 async fn playing_black_the_board_is_turned() {
-    let (browser, driver) = tools();
-    let page = Page::open_at(
-        "black-turned",
-        &browser,
-        &driver,
-        &[],
-        "anim=0&side=b&start=you",
-    )
-    .await;
+    let page = Page::open_at("black-turned", &[], "anim=0&side=b&start=you").await;
     page.baseline_game("backgammon").await;
     // Black's 1-point is White's 24.
     let at = page
@@ -2676,40 +2620,30 @@ async fn playing_black_the_board_is_turned() {
                  && document.querySelectorAll('[data-point=\"1\"] .checker.b').length === 2; })()")
         .await;
     assert_eq!(back, json!(true));
-    page.no_errors().await;
-    page.close().await;
+    page.finish().await;
 }
 
 /// Bug 6: watching, a tied opening throw is thrown again by itself.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs chromium and chromium-driver (apt-get install -y chromium chromium-driver); run with --include-ignored"]
 async fn watching_goes_on_after_a_tied_opening_throw() {
-    let (browser, driver) = tools();
-    let page = Page::open("watch-tie", &browser, &driver).await;
+    let page = Page::open("watch-tie").await;
     page.baseline_game("backgammon").await;
     page.type_into("#dice-input", "44 53").await;
-    page.client
-        .find(Locator::Id("pref-side"))
-        .await
-        .expect("the side setting")
-        .select_by_value("watch")
-        .await
-        .expect("choose watching");
+    page.choose_side("watch").await;
     page.wait(
         "the game after the tie",
         "S.opening && S.opening.w === 5 && S.opening.b === 3 && S.turns.length >= 3",
     )
     .await;
-    page.no_errors().await;
-    page.close().await;
+    page.finish().await;
 }
 
 /// Bug 7: in money play the match's settings are not shown.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs chromium and chromium-driver (apt-get install -y chromium chromium-driver); run with --include-ignored"]
 async fn money_play_shows_no_match_settings() {
-    let (browser, driver) = tools();
-    let page = Page::open("money-settings", &browser, &driver).await;
+    let page = Page::open("money-settings").await;
     let shown = "['length-label', 'rotation-label'].map((id) => document.getElementById(id).getClientRects().length > 0)";
     assert_eq!(
         page.js("window.gulbara.session().kind").await,
@@ -2718,16 +2652,14 @@ async fn money_play_shows_no_match_settings() {
     assert_eq!(page.js(shown).await, json!([false, false]));
     page.choose_session("match", 3, "off").await;
     assert_eq!(page.js(shown).await, json!([true, true]));
-    page.no_errors().await;
-    page.close().await;
+    page.finish().await;
 }
 
 /// Bug 8: a finished record loaded says it is over, and how it ended.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs chromium and chromium-driver (apt-get install -y chromium chromium-driver); run with --include-ignored"]
 async fn a_finished_record_loaded_says_so() {
-    let (browser, driver) = tools();
-    let page = Page::open("finished-record", &browser, &driver).await;
+    let page = Page::open("finished-record").await;
     let record = std::fs::read_to_string(
         PathBuf::from(env!("CARGO_MANIFEST_DIR"))
             .join("tests/fixtures/gulbara_record_before_variants.txt"),
@@ -2740,19 +2672,19 @@ async fn a_finished_record_loaded_says_so() {
         "{status}"
     );
     assert_eq!(page.text("f-turn").await, "game over");
-    page.no_errors().await;
-    page.close().await;
+    page.finish().await;
 }
 
 /// White's last checker on its 2-point, Black's on its 1-point: 2-1 wins a
 /// single game.
 const WHITE_WINS_21: &str = "0,1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,-1 w 10 10";
 
-/// Plays 2-1 from [`WHITE_WINS_21`] to the end of the game.
-async fn win_with_21(page: &Page) {
+/// Loads `board` (the person to roll) from the panel, rolls 2-1, plays
+/// its two steps and ends the turn; `what` names the turn played.
+async fn play_21_from(page: &Page, board: &str, what: &str) {
     load_from_panel(
         page,
-        WHITE_WINS_21,
+        board,
         "S.base.startsWith('board ') && S.phase === 'roll'",
     )
     .await;
@@ -2761,8 +2693,13 @@ async fn win_with_21(page: &Page) {
     page.wait("the person's move", "S.phase === 'move'").await;
     page.click_step().await;
     page.click_step().await;
-    page.wait("the game won", "S.phase === 'done'").await;
+    page.wait(what, "S.phase === 'done'").await;
     page.click_css("#done").await;
+}
+
+/// Plays 2-1 from [`WHITE_WINS_21`] to the end of the game.
+async fn win_with_21(page: &Page) {
+    play_21_from(page, WHITE_WINS_21, "the game won").await;
     page.wait("the game over", "S.phase === 'over'").await;
 }
 
@@ -2771,8 +2708,7 @@ async fn win_with_21(page: &Page) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs chromium and chromium-driver (apt-get install -y chromium chromium-driver); run with --include-ignored"]
 async fn the_crawford_game_has_no_cube_and_the_match_ends_clean() {
-    let (browser, driver) = tools();
-    let page = Page::open("crawford", &browser, &driver).await;
+    let page = Page::open("crawford").await;
     page.baseline_game("backgammon").await;
     page.choose_session("match", 2, "on").await;
     win_with_21(&page).await;
@@ -2806,8 +2742,7 @@ async fn the_crawford_game_has_no_cube_and_the_match_ends_clean() {
         "{shown}"
     );
     assert!(page.text("status").await.contains("You win the match 2-0"));
-    page.no_errors().await;
-    page.close().await;
+    page.finish().await;
 }
 
 /// Bug 10: at a match score, the hints lead with the match-winning chances
@@ -2815,8 +2750,7 @@ async fn the_crawford_game_has_no_cube_and_the_match_ends_clean() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs chromium and chromium-driver (apt-get install -y chromium chromium-driver); run with --include-ignored"]
 async fn match_hints_lead_with_what_ranks_them() {
-    let (browser, driver) = tools();
-    let page = Page::open("match-hints", &browser, &driver).await;
+    let page = Page::open("match-hints").await;
     page.baseline_game("backgammon").await;
     page.choose_session("match", 5, "on").await;
     page.type_into("#dice-input", "31").await;
@@ -2851,8 +2785,7 @@ async fn match_hints_lead_with_what_ranks_them() {
         assert!((diff - (mwc(t) - mwc(texts[0]))).abs() < 1.5e-4, "{t}");
         assert!(diff <= 0.0, "{t}");
     }
-    page.no_errors().await;
-    page.close().await;
+    page.finish().await;
 }
 
 /// Bug 11: Gul bara's facts (rolls counted, stage, escalation) are shown in
@@ -2860,8 +2793,7 @@ async fn match_hints_lead_with_what_ranks_them() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs chromium and chromium-driver (apt-get install -y chromium chromium-driver); run with --include-ignored"]
 async fn each_game_shows_its_own_facts() {
-    let (browser, driver) = tools();
-    let page = Page::open("own-facts", &browser, &driver).await;
+    let page = Page::open("own-facts").await;
     let shown = "['f-rolls', 'f-stage', 'f-escalation'].map((id) => document.getElementById(id).getClientRects().length > 0)";
     assert_eq!(page.js("S.variant").await, json!("gulbara"));
     assert_eq!(page.js(shown).await, json!([true, true, true]));
@@ -2869,8 +2801,7 @@ async fn each_game_shows_its_own_facts() {
         page.choose_variant(v).await;
         assert_eq!(page.js(shown).await, json!([false, false, false]), "{v}");
     }
-    page.no_errors().await;
-    page.close().await;
+    page.finish().await;
 }
 
 /// Bug 12: a turn played whole keeps its dice, used, until Done; "Your game
@@ -2943,8 +2874,7 @@ async fn a_phone_moves_with_buttons_and_has_its_settings_up() {
         .await;
     assert_eq!(order, json!([true, true]));
     page.screenshot("phone.png", false).await;
-    page.no_errors().await;
-    page.close().await;
+    page.finish().await;
 }
 
 /// gnubg (`/usr/games/gnubg`, Debian's `gnubg`) imports the `.mat` file at
@@ -3016,8 +2946,7 @@ fn gnubg_reads_the_same(file: &Path, ours: &str) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs chromium and chromium-driver (apt-get install -y chromium chromium-driver); run with --include-ignored"]
 async fn a_first_visit_explains_itself() {
-    let (browser, driver) = tools();
-    let page = Page::open("first-visit", &browser, &driver).await;
+    let page = Page::open("first-visit").await;
     let intro = page.text("intro").await;
     assert!(intro.contains("Nine games, one choice away"), "{intro}");
     let up = page
@@ -3048,8 +2977,7 @@ async fn a_first_visit_explains_itself() {
         page.js("document.getElementById('variant').value").await,
         json!("backgammon")
     );
-    page.no_errors().await;
-    page.close().await;
+    page.finish().await;
 }
 
 /// The review's judgements are `gulbara analyse --ply N`'s for the page's
@@ -3137,8 +3065,7 @@ async fn same_as_analyse(page: &Page) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs chromium and chromium-driver (apt-get install -y chromium chromium-driver); run with --include-ignored"]
 async fn the_games_come_from_the_engine() {
-    let (browser, driver) = tools();
-    let page = Page::open("variants", &browser, &driver).await;
+    let page = Page::open("variants").await;
     let log = page.js("window.gulbara.log()").await;
     assert!(
         log.as_array()
@@ -3193,8 +3120,7 @@ async fn the_games_come_from_the_engine() {
             .await,
         json!(true)
     );
-    page.no_errors().await;
-    page.close().await;
+    page.finish().await;
 }
 
 /// Plays [`CUBE_MATCH_DICE`] on a backgammon board with the cube: the
@@ -3236,13 +3162,7 @@ async fn play_a_doubled_game(page: &Page) {
                     .await;
                 if !doubled && rolled.as_u64().unwrap() >= 1 {
                     doubled = true;
-                    let n = page.js("S.turns.length").await;
-                    page.click_css("#double").await;
-                    page.wait(
-                        "the engine's answer",
-                        &format!("S.turns.length > {n} && S.phase !== 'idle'"),
-                    )
-                    .await;
+                    page.double().await;
                     continue;
                 }
                 page.roll().await;
@@ -3294,8 +3214,7 @@ async fn review_with_progress(page: &Page) -> Vec<(u64, u64)> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs chromium and chromium-driver (apt-get install -y chromium chromium-driver); run with --include-ignored"]
 async fn the_review_tells_its_progress_and_scales_luck_by_the_cube() {
-    let (browser, driver) = tools();
-    let page = Page::open("review-progress", &browser, &driver).await;
+    let page = Page::open("review-progress").await;
     page.baseline_game("backgammon").await;
     page.choose_session("money", 0, "on").await;
     play_a_doubled_game(&page).await;
@@ -3335,16 +3254,7 @@ async fn the_review_tells_its_progress_and_scales_luck_by_the_cube() {
     }
     assert!(scaled_by_two > 0, "some luck after the double: {rows:?}");
     // The table: the unit said, each side's luck the sum of its rolls'.
-    let table = page
-        .js("[...document.querySelectorAll('.review-stats tr')].map((tr) => [...tr.children].map((c) => c.textContent))")
-        .await;
-    let luck_row = table
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|r| r[0].as_str().unwrap().starts_with("Luck"))
-        .expect("a luck row")
-        .clone();
+    let luck_row = page.review_luck_row().await;
     assert_eq!(luck_row[0], json!("Luck (points)"));
     for (i, side) in ["w", "b"].iter().enumerate() {
         let sum = page
@@ -3360,8 +3270,7 @@ async fn the_review_tells_its_progress_and_scales_luck_by_the_cube() {
             format!("{}{:.3}", if sum >= 0.0 { "+" } else { "" }, sum)
         );
     }
-    page.no_errors().await;
-    page.close().await;
+    page.finish().await;
 }
 
 /// In a match the review's luck and luck-adjusted result are match-winning
@@ -3369,23 +3278,13 @@ async fn the_review_tells_its_progress_and_scales_luck_by_the_cube() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs chromium and chromium-driver (apt-get install -y chromium chromium-driver); run with --include-ignored"]
 async fn a_match_review_gives_luck_in_match_winning_chances() {
-    let (browser, driver) = tools();
-    let page = Page::open("review-mwc", &browser, &driver).await;
+    let page = Page::open("review-mwc").await;
     page.baseline_game("backgammon").await;
     page.choose_session("match", 5, "on").await;
     play_a_doubled_game(&page).await;
     review_with_progress(&page).await;
     assert_eq!(page.js("S.reviewUnit").await, json!("mwc"));
-    let table = page
-        .js("[...document.querySelectorAll('.review-stats tr')].map((tr) => [...tr.children].map((c) => c.textContent))")
-        .await;
-    let luck_row = table
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|r| r[0].as_str().unwrap().starts_with("Luck"))
-        .expect("a luck row")
-        .clone();
+    let luck_row = page.review_luck_row().await;
     assert_eq!(luck_row[0], json!("Luck (MWC)"));
     for cell in &luck_row.as_array().unwrap()[1..] {
         let s = cell.as_str().unwrap();
@@ -3398,6 +3297,5 @@ async fn a_match_review_gives_luck_in_match_winning_chances() {
         .as_f64()
         .unwrap();
     assert!(most > 0.0 && most < 1.0, "{most}");
-    page.no_errors().await;
-    page.close().await;
+    page.finish().await;
 }
