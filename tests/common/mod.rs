@@ -567,6 +567,73 @@ pub fn gulbara_stdout<S: AsRef<std::ffi::OsStr>>(dir: &std::path::Path, args: &[
     String::from_utf8_lossy(&gulbara_ok(dir, args).stdout).into_owned()
 }
 
+/// The words of a command line written as the docs write it: split at
+/// white space, a `'...'` group kept whole (without its quotes), and `$B`
+/// standing for the gulbara binary (as in `cmd=$B`).
+pub fn words(line: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = line.trim_start();
+    while !rest.is_empty() {
+        let word;
+        if let Some(quoted) = rest.strip_prefix('\'') {
+            let end = quoted
+                .find('\'')
+                .unwrap_or_else(|| panic!("an unclosed ' in {line:?}"));
+            word = &quoted[..end];
+            rest = &quoted[end + 1..];
+        } else {
+            let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+            word = &rest[..end];
+            rest = &rest[end..];
+        }
+        out.push(word.replace("$B", bin()));
+        rest = rest.trim_start();
+    }
+    out
+}
+
+/// [`gulbara_stdout`] of a command line's [`words`]: `gulbara LINE` in `dir`.
+pub fn gulbara_line(dir: &std::path::Path, line: &str) -> String {
+    gulbara_stdout(dir, &words(line))
+}
+
+/// `gulbara match` engine arguments: the network (named net) against the
+/// heuristic baseline (named base), both at engine.ply 1.
+pub const NET_VS_BASE: [&str; 8] = [
+    "--engine",
+    "cmd=builtin:net",
+    "name=net",
+    "option.engine.ply=1",
+    "--engine",
+    "cmd=builtin:heuristic",
+    "name=base",
+    "option.engine.ply=1",
+];
+
+/// `gulbara match` engine arguments: this build's binary twice, as engine
+/// processes named a and b, both at engine.ply 1.
+pub const SPAWNED_PAIR: [&str; 8] = [
+    "--engine",
+    concat!("cmd=", env!("CARGO_BIN_EXE_gulbara")),
+    "name=a",
+    "option.engine.ply=1",
+    "--engine",
+    concat!("cmd=", env!("CARGO_BIN_EXE_gulbara")),
+    "name=b",
+    "option.engine.ply=1",
+];
+
+/// `gulbara match` engine arguments: the random player twice, unnamed.
+pub const RANDOM_PAIR: [&str; 4] = [
+    "--engine",
+    "cmd=builtin:random",
+    "--engine",
+    "cmd=builtin:random",
+];
+
+/// `gulbara match` engine arguments: the random player, named random.
+pub const RANDOM_ENGINE: [&str; 3] = ["--engine", "cmd=builtin:random", "name=random"];
+
 /// `gulbara match ARGS --json --no-progress` in the working directory: its
 /// JSON summary.
 pub fn match_json(args: &[&str]) -> serde_json::Value {
@@ -616,6 +683,42 @@ pub fn shared_path(rel: &str) -> PathBuf {
     path
 }
 
+/// The peer-vector file `name` (../shared/peer-vectors/`name`, read
+/// through [`shared_path`]), as JSON.
+pub fn peer_vector(name: &str) -> serde_json::Value {
+    let path = shared_path(&format!("peer-vectors/{name}"));
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: not JSON: {e}", path.display()))
+}
+
+/// The dice of a peer-vector case: its `dice`, a list of die values.
+pub fn case_dice(case: &serde_json::Value) -> Vec<u8> {
+    let list = case["dice"]
+        .as_array()
+        .unwrap_or_else(|| panic!("a case without a dice list: {case}"));
+    list.iter()
+        .map(|d| match d.as_u64() {
+            Some(d @ 1..=6) => d as u8,
+            _ => panic!("a die that is not 1 to 6: {d} in {case}"),
+        })
+        .collect()
+}
+
+/// A stage's dice from their list: two different dice, or one value one to
+/// four times.
+pub fn stage_dice(dice: &[u8]) -> gulbara::rules::StageDice {
+    use gulbara::rules::StageDice;
+    match dice {
+        [a, b] if a != b => StageDice::Pair(*a, *b),
+        [die, ..] if dice.iter().all(|d| d == die) => StageDice::Same {
+            die: *die,
+            count: dice.len() as u8,
+        },
+        _ => panic!("not a stage's dice: {dice:?}"),
+    }
+}
+
 /// A protocol client over TCP.
 pub struct TcpClient {
     pub stream: TcpStream,
@@ -638,6 +741,23 @@ impl LineIo for TcpClient {
     fn recv_timeout(&mut self, t: Duration) -> Option<String> {
         self.lines.recv_timeout(t).ok()
     }
+}
+
+#[test]
+fn words_split_as_the_docs_write_them() {
+    assert_eq!(
+        words("  match --setup 'set game.variant fevga'  --engine cmd=$B x "),
+        [
+            "match",
+            "--setup",
+            "set game.variant fevga",
+            "--engine",
+            &format!("cmd={}", bin()),
+            "x"
+        ]
+    );
+    assert_eq!(words("''"), [""]);
+    assert!(words(" ").is_empty());
 }
 
 #[test]
