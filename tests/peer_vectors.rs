@@ -6,7 +6,6 @@
 //! actions and results.
 
 use std::collections::BTreeSet;
-use std::path::PathBuf;
 
 use gulbara::notation::{position_from_white_view, white_view};
 use gulbara::rules::dice::{DiceSource, opening_throw};
@@ -17,16 +16,7 @@ use serde_json::Value;
 
 mod common;
 
-fn vectors_dir() -> PathBuf {
-    common::shared_path("peer-vectors")
-}
-
-fn load(name: &str) -> Value {
-    let path = vectors_dir().join(name);
-    let text = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
-    serde_json::from_str(&text).expect("valid JSON")
-}
+use common::peer_vector as load;
 
 /// Parses `G:p1,...,p24|bar0,bar1|off0,off1` into White-view counts and off counts.
 fn parse_code(code: &str) -> ([i8; 24], [u8; 2]) {
@@ -60,26 +50,10 @@ fn state_of(code: &str, side: Side) -> GameState {
         Side::Black => (pos.opp, pos.own),
     };
     assert_eq!([w.off(), b.off()], off, "off counts of {code}");
+    // The start of a game with this position, `side` to roll.
     GameState {
-        variant: gulbara::rules::Variant::GulBara,
         pos,
-        to_move: side,
-        rolls: [0, 0],
-        pending: Pending::Roll,
-        stuck: 0,
-        moved_this_turn: false,
-    }
-}
-
-fn stage_dice(dice: &[u8]) -> StageDice {
-    if dice.len() == 2 && dice[0] != dice[1] {
-        StageDice::Pair(dice[0], dice[1])
-    } else {
-        assert!(dice.iter().all(|&d| d == dice[0]));
-        StageDice::Same {
-            die: dice[0],
-            count: dice.len() as u8,
-        }
+        ..GameState::start_of(gulbara::rules::Variant::GulBara, side)
     }
 }
 
@@ -95,13 +69,8 @@ fn steps_of(v: &Value) -> Vec<Step> {
 fn check_case(case: &Value) -> Result<(), String> {
     let code = case["position"].as_str().unwrap();
     let side = seat_side(case["seat"].as_i64().unwrap());
-    let dice: Vec<u8> = case["dice"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| d.as_u64().unwrap() as u8)
-        .collect();
-    let stage = stage_dice(&dice);
+    let dice = common::case_dice(case);
+    let stage = common::stage_dice(&dice);
     let state = state_of(code, side);
     let mut g = MoveGen::new();
     let mut ends = Vec::new();

@@ -5,6 +5,7 @@
 //! and the peer engine's backgammon (`O:`) cases of
 //! shared/peer-vectors/tricky.json.
 
+mod common;
 mod variants_common;
 
 use std::collections::BTreeSet;
@@ -188,11 +189,6 @@ fn bearing_off_with_higher_dice() {
 
 // ------------------------------------------------------- tricky.json `O:`
 
-const TRICKY: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../shared/peer-vectors/tricky.json"
-);
-
 /// Seat 0's and seat 1's sides from an `O:` code: 24 tokens for seat 0's
 /// points 1..24 (positive seat 0, negative seat 1, whose point p is seat
 /// 0's 25 − p), then `|bar0,bar1|off0,off1`.
@@ -233,8 +229,7 @@ fn view(sides: &[Side; 2], seat: usize) -> Position {
 
 #[test]
 fn tricky_backgammon_cases() {
-    let text = std::fs::read_to_string(TRICKY).unwrap();
-    let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let json = common::peer_vector("tricky.json");
     let mut done = 0;
     for case in json["cases"].as_array().unwrap() {
         let code = case["position"].as_str().unwrap();
@@ -244,22 +239,7 @@ fn tricky_backgammon_cases() {
         let name = case["name"].as_str().unwrap();
         let seat = case["seat"].as_u64().unwrap() as usize;
         let p = view(&parse_o(code), seat);
-        let dice: Vec<u8> = case["dice"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|d| d.as_u64().unwrap() as u8)
-            .collect();
-        let stage = match dice[..] {
-            [a, b] if a != b => StageDice::Pair(a, b),
-            _ => {
-                assert!(dice.iter().all(|&d| d == dice[0]), "{name}");
-                StageDice::Same {
-                    die: dice[0],
-                    count: dice.len() as u8,
-                }
-            }
-        };
+        let stage = common::stage_dice(&common::case_dice(case));
         let mut want = BTreeSet::new();
         for e in case["ends"].as_array().unwrap() {
             let q = view(&parse_o(e["position"].as_str().unwrap()), seat);

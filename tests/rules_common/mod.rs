@@ -9,7 +9,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use gulbara::game::{Chooser, RandomChooser, play_choosers};
 use gulbara::notation::white_view;
 use gulbara::rules::dice::SeededDice;
-use gulbara::rules::{GameState, Pending, Position, RuleOptions, Side, StageEnd};
+use gulbara::rules::{GameState, Position, RuleOptions, Side, StageEnd};
 
 /// White's point (1..=24) for `side`'s own point `q`.
 pub fn white_point(side: Side, q: usize) -> usize {
@@ -249,13 +249,8 @@ pub fn naive_stage(board: &[i8; 24], side: Side, dice: &[u8]) -> (HashSet<[i8; 2
 /// White-view board of a mover-view position.
 pub fn board_of(pos: Position, side: Side) -> [i8; 24] {
     white_view(&GameState {
-        variant: gulbara::rules::Variant::GulBara,
         pos,
-        to_move: side,
-        rolls: [0, 0],
-        pending: Pending::Roll,
-        stuck: 0,
-        moved_this_turn: false,
+        ..GameState::start_of(gulbara::rules::Variant::GulBara, side)
     })
 }
 
