@@ -11,6 +11,8 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
+mod common;
+
 const BIN: &str = env!("CARGO_BIN_EXE_gulbara");
 
 /// The engine's answer to a protocol script on stdin (it ends at `quit`).
@@ -228,14 +230,6 @@ fn plakoto_mother_timing_by_the_protocol() {
     assert!(answers[1].0.iter().all(|p| p.split(' ').count() == 2));
 }
 
-/// A fresh scratch folder for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("gulbara-readings-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 fn run(args: &[&str]) -> Output {
     Command::new(BIN).args(args).output().expect("gulbara runs")
 }
@@ -245,20 +239,10 @@ fn run(args: &[&str]) -> Output {
 /// referee refuses a turn they forbid), the records carry them, and
 /// `replay` reads the records back.
 fn match_with_rules(variant: &str, rules: &[&str], want_tag: &str) {
-    let dir = scratch(variant);
-    let engine = format!("cmd={BIN}");
-    let mut args = vec![
-        "match",
-        "--variant",
-        variant,
-        "--engine",
-        &engine,
-        "name=a",
-        "option.engine.ply=1",
-        "--engine",
-        &engine,
-        "name=b",
-        "option.engine.ply=1",
+    let dir = common::scratch_dir(&format!("readings-{variant}"));
+    let mut args = vec!["match", "--variant", variant];
+    args.extend(common::SPAWNED_PAIR);
+    args.extend([
         "--games",
         "2",
         "--seed",
@@ -267,7 +251,7 @@ fn match_with_rules(variant: &str, rules: &[&str], want_tag: &str) {
         dir.to_str().unwrap(),
         "--json",
         "--no-progress",
-    ];
+    ]);
     for r in rules {
         args.extend_from_slice(&["--rule", r]);
     }
@@ -320,21 +304,18 @@ fn the_match_runner_plays_and_records_plakotos_readings() {
 
 #[test]
 fn the_match_runner_refuses_another_games_reading() {
-    let out = run(&[
-        "match",
-        "--variant",
-        "plakoto",
-        "--engine",
-        "cmd=builtin:random",
-        "--engine",
-        "cmd=builtin:random",
-        "--games",
-        "2",
-        "--rule",
-        "prime=duty",
-        "--json",
-        "--no-progress",
-    ]);
+    let out = run(&["match", "--variant", "plakoto"]
+        .into_iter()
+        .chain(common::RANDOM_PAIR)
+        .chain([
+            "--games",
+            "2",
+            "--rule",
+            "prime=duty",
+            "--json",
+            "--no-progress",
+        ])
+        .collect::<Vec<_>>());
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(

@@ -12,6 +12,8 @@
 
 use std::process::Command;
 
+mod common;
+
 use gulbara::eval::net::Net;
 use gulbara::game::{Chooser, RandomChooser, play_choosers};
 use gulbara::rules::dice::{DiceSource, SeededDice};
@@ -121,9 +123,9 @@ fn a_seeded_match_is_pinned() {
                 "--engine",
                 "cmd=builtin:heuristic",
                 "name=heuristic",
-                "--engine",
-                "cmd=builtin:random",
-                "name=random",
+            ])
+            .args(common::RANDOM_ENGINE)
+            .args([
                 "--games",
                 "8",
                 "--seed",
