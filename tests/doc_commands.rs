@@ -6,28 +6,34 @@
 //! few games.
 
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 mod common;
 
-use common::{gulbara_stdout as gulbara, scratch_dir as scratch};
+use common::{LINE_TIMEOUT, LineIo, StdioEngine, gulbara_line, scratch_dir as scratch};
 
 const BIN: &str = env!("CARGO_BIN_EXE_gulbara");
 
 fn doc(name: &str) -> String {
-    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(name)).unwrap()
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(name);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// The lines of the session that page `name` shows after the line
+/// `opening` (a `$ ...` command line), up to the end of its code block.
+fn doc_session(name: &str, opening: &str) -> Vec<String> {
+    let text = doc(name);
+    let start = text
+        .find(&format!("{opening}\n"))
+        .unwrap_or_else(|| panic!("{name} no longer shows the session of {opening:?}"));
+    let block = &text[start..];
+    let block = &block[..block.find("```").expect("the end of the code block")];
+    block.lines().skip(1).map(str::to_string).collect()
 }
 
 #[test]
 fn the_readme_transcript_is_what_the_engine_says() {
-    use std::io::{BufRead, BufReader, Write};
-    let readme = doc("README.md");
-    let start = readme
-        .find("$ target/release/gulbara\n")
-        .expect("README's transcript");
-    let block = &readme[start..];
-    let block = &block[..block.find("```").unwrap()];
-    let lines: Vec<&str> = block.lines().skip(1).collect();
+    let lines = doc_session("README.md", "$ target/release/gulbara");
     // The engine's answers; every other line is typed.
     let answer = |l: &str| {
         [
@@ -50,14 +56,7 @@ fn the_readme_transcript_is_what_the_engine_says() {
         Some("eval") => Some("evaluation "),
         _ => None,
     };
-    let mut child = Command::new(BIN)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let mut stdout = BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut engine = StdioEngine::start();
     // Search reports carry times and speeds: compared without them.
     let mut want = Vec::new();
     let mut got = Vec::new();
@@ -68,11 +67,10 @@ fn the_readme_transcript_is_what_the_engine_says() {
             }
             continue;
         }
-        writeln!(stdin, "{l}").unwrap();
-        stdin.flush().unwrap();
+        engine.send(l);
         if let Some(end) = last_of(l) {
             loop {
-                let line = stdout.next().expect("an answer").unwrap();
+                let line = engine.recv();
                 let done = line.starts_with(end);
                 if !line.starts_with("info ") {
                     got.push(line);
@@ -83,8 +81,9 @@ fn the_readme_transcript_is_what_the_engine_says() {
             }
         }
     }
-    drop(stdin);
-    assert!(child.wait().unwrap().success());
+    engine.close_input();
+    let status = engine.proc.wait_timeout(LINE_TIMEOUT);
+    assert!(status.is_some_and(|s| s.success()), "{status:?}");
     assert!(want.len() >= 6, "{want:?}");
     assert_eq!(got, want, "README's transcript differs from the engine");
 }
@@ -93,150 +92,52 @@ fn the_readme_transcript_is_what_the_engine_says() {
 fn readme_and_matches_commands_run() {
     let dir = scratch("matches");
     // README, "Subcommands": the taste (20 games there).
-    let report = gulbara(
+    let report = gulbara_line(
         &dir,
-        &[
-            "match",
-            "--engine",
-            &format!("cmd={BIN}"),
-            "name=zero",
-            "option.engine.ply=1",
-            "--engine",
-            &format!("cmd={BIN}"),
-            "name=one",
-            "--games",
-            "2",
-            "--seed",
-            "1",
-            "-j",
-            "2",
-            "--records",
-            "games/",
-            "--no-progress",
-        ],
+        "match --engine cmd=$B name=zero option.engine.ply=1 --engine cmd=$B name=one --games 2 --seed 1 -j 2 --records games/ --no-progress",
     );
     assert!(report.contains("games 2"), "{report}");
-    let analysis = gulbara(&dir, &["analyse", "games/game-000001.txt", "--ply", "2"]);
+    let analysis = gulbara_line(&dir, "analyse games/game-000001.txt --ply 2");
     assert!(!analysis.is_empty());
-    let bg = gulbara(
+    let bg = gulbara_line(
         &dir,
-        &[
-            "match",
-            "--variant",
-            "backgammon",
-            "--engine",
-            &format!("cmd={BIN}"),
-            "name=net",
-            "--engine",
-            "cmd=builtin:random",
-            "--games",
-            "2",
-            "--no-progress",
-        ],
+        "match --variant backgammon --engine cmd=$B name=net --engine cmd=builtin:random --games 2 --no-progress",
     );
     assert!(bg.contains("variant backgammon"), "{bg}");
-    let m7 = gulbara(
+    let m7 = gulbara_line(
         &dir,
-        &[
-            "match",
-            "--variant",
-            "backgammon",
-            "--match-to",
-            "7",
-            "--games",
-            "2",
-            "--engine",
-            &format!("cmd={BIN}"),
-            "name=net",
-            "--engine",
-            "cmd=builtin:heuristic",
-            "--no-progress",
-        ],
+        "match --variant backgammon --match-to 7 --games 2 --engine cmd=$B name=net --engine cmd=builtin:heuristic --no-progress",
     );
     assert!(m7.contains("matches 2 to 7"), "{m7}");
     // docs/MATCHES.md: the match with luck adjustment, replay, analyse at
     // every depth and with rollouts, self-play in two games.
-    let luck = gulbara(
+    let luck = gulbara_line(
         &dir,
-        &[
-            "match",
-            "--engine",
-            &format!("cmd={BIN}"),
-            "name=zero",
-            "option.engine.ply=1",
-            "--engine",
-            &format!("cmd={BIN}"),
-            "name=one",
-            "option.engine.ply=2",
-            "--games",
-            "2",
-            "--seed",
-            "1",
-            "-j",
-            "2",
-            "--luck-adjust",
-            "--records",
-            "games2/",
-            "--no-progress",
-        ],
+        "match --engine cmd=$B name=zero option.engine.ply=1 --engine cmd=$B name=one option.engine.ply=2 --games 2 --seed 1 -j 2 --luck-adjust --records games2/ --no-progress",
     );
     assert!(luck.contains("luck-adjusted ppg"), "{luck}");
-    gulbara(&dir, &["replay", "games2/game-000001.txt"]);
-    gulbara(&dir, &["analyse", "games2/game-000001.txt", "--ply", "3"]);
-    gulbara(
+    gulbara_line(&dir, "replay games2/game-000001.txt");
+    gulbara_line(&dir, "analyse games2/game-000001.txt --ply 3");
+    gulbara_line(
         &dir,
-        &[
-            "analyse",
-            "games2/game-000001.txt",
-            "--ply",
-            "2",
-            "--rollout",
-            "8",
-            "--rollout-truncate",
-            "2",
-            "--threads",
-            "2",
-        ],
+        "analyse games2/game-000001.txt --ply 2 --rollout 8 --rollout-truncate 2 --threads 2",
     );
-    gulbara(
-        &dir,
-        &["selfplay", "--games", "2", "--records", "selfplay/"],
-    );
+    gulbara_line(&dir, "selfplay --games 2 --records selfplay/");
     assert!(dir.join("selfplay/game-000001.txt").is_file());
-    gulbara(
+    gulbara_line(
         &dir,
-        &[
-            "selfplay",
-            "--variant",
-            "long_nardy",
-            "--games",
-            "2",
-            "--records",
-            "ln/",
-        ],
+        "selfplay --variant long_nardy --games 2 --records ln/",
     );
     // A rollout in shards, merged.
     for i in 0..2 {
-        gulbara(
+        gulbara_line(
             &dir,
-            &[
-                "rollout",
-                "--setup",
-                "set game.variant backgammon",
-                "--setup",
-                "position startpos",
-                "--games",
-                "36",
-                "--truncate",
-                "2",
-                "--shard",
-                &format!("{i}/2"),
-                "--out",
-                &format!("ro-{i}.json"),
-            ],
+            &format!(
+                "rollout --setup 'set game.variant backgammon' --setup 'position startpos' --games 36 --truncate 2 --shard {i}/2 --out ro-{i}.json"
+            ),
         );
     }
-    let merged = gulbara(&dir, &["merge", "ro-0.json", "ro-1.json"]);
+    let merged = gulbara_line(&dir, "merge ro-0.json ro-1.json");
     assert!(merged.starts_with("rolloutok equity"), "{merged}");
     assert!(merged.contains("games 36"), "{merged}");
     let _ = std::fs::remove_dir_all(&dir);
@@ -246,58 +147,18 @@ fn readme_and_matches_commands_run() {
 fn match_to_and_cube_commands_run() {
     // docs/MATCHES.md, "Matches to N points and the cube" (400 and 200 there).
     let dir = scratch("cube");
-    let m7 = gulbara(
+    let m7 = gulbara_line(
         &dir,
-        &[
-            "match",
-            "--variant",
-            "backgammon",
-            "--match-to",
-            "7",
-            "--games",
-            "2",
-            "--seed",
-            "2026",
-            "-j",
-            "2",
-            "--records",
-            "m7/",
-            "--no-progress",
-            "--engine",
-            "cmd=builtin:net",
-            "name=net",
-            "option.engine.ply=1",
-            "--engine",
-            "cmd=builtin:heuristic",
-            "name=baseline",
-            "option.engine.ply=1",
-        ],
+        "match --variant backgammon --match-to 7 --games 2 --seed 2026 -j 2 --records m7/ --no-progress --engine cmd=builtin:net name=net option.engine.ply=1 --engine cmd=builtin:heuristic name=baseline option.engine.ply=1",
     );
     assert!(m7.contains("matches 2 to 7"), "{m7}");
     assert!(m7.contains("session match 7 cube on crawford on"), "{m7}");
-    let money = gulbara(
+    let money = gulbara_line(
         &dir,
-        &[
-            "match",
-            "--variant",
-            "backgammon",
-            "--cube",
-            "on",
-            "--games",
-            "2",
-            "--seed",
-            "1",
-            "--no-progress",
-            "--engine",
-            &format!("cmd={BIN}"),
-            "name=spawned",
-            "--engine",
-            "cmd=builtin:net",
-            "name=builtin",
-        ],
+        "match --variant backgammon --cube on --games 2 --seed 1 --no-progress --engine cmd=$B name=spawned --engine cmd=builtin:net name=builtin",
     );
     assert!(money.contains("cube  doubles"), "{money}");
-    let replayed = gulbara(&dir, &["replay", "m7/match-000001.txt"]);
+    let replayed = gulbara_line(&dir, "replay m7/match-000001.txt");
     assert!(replayed.contains("ok"), "{replayed}");
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -306,42 +167,18 @@ fn match_to_and_cube_commands_run() {
 fn greek_and_bulgarian_commands_run() {
     // docs/MATCHES.md, "Rotating matches" (40 matches there): two here.
     // Both matches of that section: the network against the baseline.
-    let net_vs_baseline = [
-        "--no-progress",
-        "--engine",
-        "cmd=builtin:net",
-        "name=net",
-        "--engine",
-        "cmd=builtin:heuristic",
-        "name=baseline",
-    ];
+    let net_vs_baseline = "--no-progress --engine cmd=builtin:net name=net --engine cmd=builtin:heuristic name=baseline";
     let dir = scratch("rotation");
-    let out = gulbara(
+    let out = gulbara_line(
         &dir,
-        &[
-            &[
-                "match",
-                "--rotation",
-                "portes,plakoto,fevga",
-                "--match-to",
-                "5",
-                "--games",
-                "2",
-                "--seed",
-                "3",
-                "-j",
-                "2",
-                "--records",
-                "rot/",
-            ][..],
-            &net_vs_baseline,
-        ]
-        .concat(),
+        &format!(
+            "match --rotation portes,plakoto,fevga --match-to 5 --games 2 --seed 3 -j 2 --records rot/ {net_vs_baseline}"
+        ),
     );
     assert!(out.contains("rotation portes,plakoto,fevga\n"), "{out}");
-    let replayed = gulbara(&dir, &["replay", "rot/match-000001.txt"]);
+    let replayed = gulbara_line(&dir, "replay rot/match-000001.txt");
     assert!(replayed.contains("game 1 variant portes"), "{replayed}");
-    let analysed = gulbara(&dir, &["analyse", "rot/match-000001.txt"]);
+    let analysed = gulbara_line(&dir, "analyse rot/match-000001.txt");
     assert!(
         analysed.starts_with("rotation portes,plakoto,fevga"),
         "{analysed}"
@@ -351,53 +188,20 @@ fn greek_and_bulgarian_commands_run() {
         "{out}"
     );
     // The same section: the winner's rule asked for in a match of one game.
-    let out = gulbara(
+    let out = gulbara_line(
         &dir,
-        &[
-            &[
-                "match",
-                "--variant",
-                "portes",
-                "--match-to",
-                "3",
-                "--next-starter",
-                "winner",
-                "--games",
-                "4",
-                "--seed",
-                "3",
-            ][..],
-            &net_vs_baseline,
-        ]
-        .concat(),
+        &format!(
+            "match --variant portes --match-to 3 --next-starter winner --games 4 --seed 3 {net_vs_baseline}"
+        ),
     );
     assert!(
         out.contains("the winner of each game started the next\n"),
         "{out}"
     );
     // docs/TRAINING.md, "Plakoto and Tapa" (600,000 games there): a few here.
-    gulbara(
+    gulbara_line(
         &dir,
-        &[
-            "train",
-            "--variant",
-            "plakoto",
-            "--dir",
-            "pl128",
-            "--games",
-            "40",
-            "--hidden",
-            "16",
-            "--seed",
-            "12",
-            "--lambda",
-            "0.7",
-            "--checkpoint-every",
-            "20",
-            "--gate-games",
-            "4",
-            "--no-progress",
-        ],
+        "train --variant plakoto --dir pl128 --games 40 --hidden 16 --seed 12 --lambda 0.7 --checkpoint-every 20 --gate-games 4 --no-progress",
     );
     assert!(dir.join("pl128/checkpoint.gbnn").is_file());
     // docs/STRENGTH.md, "The Greek and Bulgarian games" (4,000 games and
@@ -424,45 +228,15 @@ fn greek_and_bulgarian_commands_run() {
 fn supervised_data_commands_run_as_written() {
     let dir = scratch("supervised");
     // docs/TRAINING.md, "Making a new generation", step 1: a few games here.
-    let out = gulbara(
+    let out = gulbara_line(
         &dir,
-        &[
-            "positions",
-            "--variant",
-            "backgammon",
-            "--games",
-            "2",
-            "--seed",
-            "1",
-            "--out",
-            "positions.txt",
-        ],
+        "positions --variant backgammon --games 2 --seed 1 --out positions.txt",
     );
     assert!(out.contains("positions in positions.txt"), "{out}");
     // docs/TRAINING.md, the same step's turn groups (250 games there).
-    let out = gulbara(
+    let out = gulbara_line(
         &dir,
-        &[
-            "positions",
-            "--variant",
-            "long_nardy",
-            "--games",
-            "2",
-            "--seed",
-            "2",
-            "--best-share",
-            "0",
-            "--middle-share",
-            "0",
-            "--discrepancy",
-            "0",
-            "--sibling-share",
-            "0.2",
-            "--siblings",
-            "4",
-            "--out",
-            "turns.txt",
-        ],
+        "positions --variant long_nardy --games 2 --seed 2 --best-share 0 --middle-share 0 --discrepancy 0 --sibling-share 0.2 --siblings 4 --out turns.txt",
     );
     assert!(out.contains("positions in turns.txt"), "{out}");
     let turns = std::fs::read_to_string(dir.join("turns.txt")).unwrap();
@@ -474,133 +248,38 @@ fn supervised_data_commands_run_as_written() {
     // of those positions labelled, then trained with the group loss.
     std::fs::create_dir_all(dir.join("turns")).unwrap();
     std::fs::write(dir.join("turns/positions.txt"), &turns).unwrap();
-    let out = gulbara(
+    let out = gulbara_line(
         &dir,
-        &[
-            "label",
-            "--variant",
-            "long_nardy",
-            "--positions",
-            "turns/positions.txt",
-            "--out",
-            "turns/labels.txt",
-            "--games",
-            "144",
-            "--truncate",
-            "10",
-            "--ply",
-            "0",
-            "--seed",
-            "1",
-            "--max",
-            "8",
-        ],
+        "label --variant long_nardy --positions turns/positions.txt --out turns/labels.txt --games 144 --truncate 10 --ply 0 --seed 1 --max 8",
     );
     assert!(out.contains("8 positions labelled"), "{out}");
-    let out = gulbara(
+    let out = gulbara_line(
         &dir,
-        &[
-            "supervise",
-            "--variant",
-            "long_nardy",
-            "--data",
-            "turns",
-            "--out",
-            "turns.gbnn",
-            "--curve",
-            "turns-curve.tsv",
-            "--rate",
-            "1e-4",
-            "--epochs",
-            "2",
-            "--patience",
-            "1000",
-            "--holdout-block",
-            "40",
-            "--holdout",
-            "0.1",
-            "--anchor",
-            "1",
-            "--group-weight",
-            "300",
-            "--seed",
-            "1",
-        ],
+        "supervise --variant long_nardy --data turns --out turns.gbnn --curve turns-curve.tsv --rate 1e-4 --epochs 2 --patience 1000 --holdout-block 40 --holdout 0.1 --anchor 1 --group-weight 300 --seed 1",
     );
     assert!(out.contains("8 positions; weights in turns.gbnn"), "{out}");
     let curve = std::fs::read_to_string(dir.join("turns-curve.tsv")).unwrap();
     let first = curve.lines().nth(1).unwrap();
     let group_error: f64 = first.split('\t').nth(4).unwrap().parse().unwrap();
     assert!(group_error > 0.0, "{curve}");
-    let out = gulbara(
+    let out = gulbara_line(
         &dir,
-        &[
-            "label",
-            "--variant",
-            "backgammon",
-            "--positions",
-            "positions.txt",
-            "--out",
-            "labels.txt",
-            "--games",
-            "144",
-            "--truncate",
-            "10",
-            "--ply",
-            "0",
-            "--seed",
-            "1",
-            "--minutes",
-            "60",
-            "--max",
-            "2",
-        ],
+        "label --variant backgammon --positions positions.txt --out labels.txt --games 144 --truncate 10 --ply 0 --seed 1 --minutes 60 --max 2",
     );
     assert!(out.contains("2 positions labelled"), "{out}");
     let labels = std::fs::read_to_string(dir.join("labels.txt")).unwrap();
     assert_eq!(labels.lines().count(), 2, "{labels}");
     // docs/TRAINING.md, "Making a new generation", step 3: two epochs here.
-    let out = gulbara(
+    let out = gulbara_line(
         &dir,
-        &[
-            "supervise",
-            "--variant",
-            "backgammon",
-            "--data",
-            ".",
-            "--from",
-            "shipped",
-            "--out",
-            "gen1.gbnn",
-            "--curve",
-            "gen1-curve.tsv",
-            "--epochs",
-            "2",
-        ],
+        "supervise --variant backgammon --data . --from shipped --out gen1.gbnn --curve gen1-curve.tsv --epochs 2",
     );
     assert!(out.contains("2 positions; weights in gen1.gbnn"), "{out}");
     let curve = std::fs::read_to_string(dir.join("gen1-curve.tsv")).unwrap();
     assert!(curve.starts_with("epoch\ttrain_ce"), "{curve}");
-    let loaded = gulbara(
+    let loaded = gulbara_line(
         &dir,
-        &[
-            "match",
-            "--variant",
-            "backgammon",
-            "--engine",
-            "cmd=builtin:net",
-            "name=gen1",
-            "option.engine.weights=gen1.gbnn",
-            "option.engine.ply=1",
-            "--engine",
-            "cmd=builtin:net",
-            "name=shipped",
-            "option.engine.ply=1",
-            "--games",
-            "4",
-            "--seed",
-            "7",
-        ],
+        "match --variant backgammon --engine cmd=builtin:net name=gen1 option.engine.weights=gen1.gbnn option.engine.ply=1 --engine cmd=builtin:net name=shipped option.engine.ply=1 --games 4 --seed 7",
     );
     assert!(loaded.contains("gen1 vs shipped"), "{loaded}");
     let _ = std::fs::remove_dir_all(&dir);
@@ -611,48 +290,16 @@ fn training_commands_run_with_their_defaults() {
     let dir = scratch("training");
     // docs/TRAINING.md, "Making a new generation", a fresh TD(λ) network
     // and the refinement (hours there): a few games here.
-    let out = gulbara(
+    let out = gulbara_line(
         &dir,
-        &[
-            "train",
-            "--dir",
-            "gb4",
-            "--games",
-            "40",
-            "--hidden",
-            "16",
-            "--layout",
-            "4",
-            "--seed",
-            "31",
-            "--lambda",
-            "0.7",
-            "--checkpoint-every",
-            "20",
-            "--gate-games",
-            "4",
-            "--no-progress",
-        ],
+        "train --dir gb4 --games 40 --hidden 16 --layout 4 --seed 31 --lambda 0.7 --checkpoint-every 20 --gate-games 4 --no-progress",
     );
     let _ = out;
     assert!(dir.join("gb4/checkpoint.gbnn").is_file());
     // refine's defaults start from the shipped network.
-    gulbara(
+    gulbara_line(
         &dir,
-        &[
-            "refine",
-            "--from",
-            "shipped",
-            "--dir",
-            "refining",
-            "--games",
-            "4",
-            "--mix",
-            "0.5",
-            "--checkpoint-every",
-            "2",
-            "--no-progress",
-        ],
+        "refine --from shipped --dir refining --games 4 --mix 0.5 --checkpoint-every 2 --no-progress",
     );
     assert!(dir.join("refining/checkpoint.gbnn").is_file());
     let _ = std::fs::remove_dir_all(&dir);
@@ -662,18 +309,7 @@ fn training_commands_run_with_their_defaults() {
 fn met_runs() {
     // docs/MATCHES.md, "Match equity tables" (10,000 games there).
     let dir = scratch("met");
-    let out = gulbara(
-        &dir,
-        &[
-            "met",
-            "--variant",
-            "long_nardy",
-            "--length",
-            "3",
-            "--games",
-            "20",
-        ],
-    );
+    let out = gulbara_line(&dir, "met --variant long_nardy --length 3 --games 20");
     let rows: Vec<&str> = out.lines().filter(|l| !l.starts_with('#')).collect();
     assert_eq!(rows.len(), 3, "{out}");
     assert!(rows[0].starts_with("0.500000 "), "{out}");
@@ -684,10 +320,7 @@ fn met_runs() {
 fn bearoff_runs() {
     // README's subcommand table: bearoff, on one game and a few samples.
     let dir = scratch("bearoff");
-    let out = gulbara(
-        &dir,
-        &["bearoff", "--variant", "backgammon", "--samples", "200"],
-    );
+    let out = gulbara_line(&dir, "bearoff --variant backgammon --samples 200");
     assert!(!out.is_empty());
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -749,14 +382,10 @@ fn the_commands_run_here_are_in_the_docs() {
 /// engine's whole output compared with the rest.
 #[test]
 fn the_clients_draft_session_is_what_the_engine_says() {
-    use std::io::Write;
-    let text = doc("docs/CLIENTS.md");
-    let start = text
-        .find("$ target/release/gulbara --dialect ubgi-draft\n")
-        .expect("CLIENTS.md's draft session");
-    let block = &text[start..];
-    let block = &block[..block.find("```").unwrap()];
-    let lines: Vec<&str> = block.lines().skip(1).collect();
+    let lines = doc_session(
+        "docs/CLIENTS.md",
+        "$ target/release/gulbara --dialect ubgi-draft",
+    );
     let typed = |l: &str| {
         l == "ubgi"
             || l == "quit"
@@ -764,29 +393,21 @@ fn the_clients_draft_session_is_what_the_engine_says() {
             || l.starts_with("XGID=")
             || l.starts_with("board:")
     };
-    let mut child = Command::new(BIN)
-        .args(["--dialect", "ubgi-draft"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
+    let mut engine = StdioEngine::start_with(&["--dialect", "ubgi-draft"]);
     let mut want = Vec::new();
     for l in &lines {
         if typed(l) {
-            writeln!(stdin, "{l}").unwrap();
+            engine.send(l);
         } else {
             want.push(l.to_string());
         }
     }
-    drop(stdin);
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success());
-    let got: Vec<String> = String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .map(str::to_string)
-        .collect();
+    engine.close_input();
+    // Every line the engine writes until it ends its output.
+    let got: Vec<String> =
+        std::iter::from_fn(|| engine.lines.recv_timeout(LINE_TIMEOUT).ok()).collect();
+    let status = engine.proc.wait_timeout(LINE_TIMEOUT);
+    assert!(status.is_some_and(|s| s.success()), "{status:?}");
     assert!(want.len() >= 6, "{want:?}");
     assert_eq!(
         got, want,
