@@ -18,7 +18,7 @@ use gulbara::game::{RandomChooser, play_choosers};
 use gulbara::notation::{apply_moves, state_text, step_text};
 use gulbara::record::{Record, RecordedGame, RecordedTurn, rules_tag, write_record};
 use gulbara::rules::dice::SeededDice;
-use gulbara::rules::{GameState, MoveGen, RuleOptions, Side};
+use gulbara::rules::{GameState, MoveGen, RuleOptions, Side, StageDice, StageEnd};
 
 const TRANSCRIPTS: [&str; 8] = [
     include_str!("../protocol/transcripts/pinning.txt"),
@@ -273,6 +273,35 @@ fn move_list_input(seed: u64) -> Input {
     Input(b)
 }
 
+/// Random play from `s` for up to `plies` rolls and stages, or to the
+/// game's end: `rng` throws the dice and picks one of the ends `generate`
+/// lists (it returns how many dice they play).
+fn random_play(
+    rng: &mut StdRng,
+    mut s: GameState,
+    opts: &RuleOptions,
+    plies: i32,
+    mut generate: impl FnMut(&GameState, StageDice, &mut Vec<StageEnd>) -> u8,
+) -> GameState {
+    let mut ends = Vec::new();
+    for _ in 0..plies {
+        if s.result().is_some() {
+            break;
+        }
+        s = match s.stage_dice() {
+            None => s
+                .roll(opts, rng.random_range(1..=6), rng.random_range(1..=6))
+                .expect("roll"),
+            Some(d) => {
+                let k = generate(&s, d, &mut ends);
+                let e = ends[rng.random_range(0..ends.len())];
+                s.after_stage(opts, e.pos, k)
+            }
+        };
+    }
+    s
+}
+
 fn position_input(seed: u64) -> Input {
     let mut rng = StdRng::seed_from_u64(seed);
     let text = match rng.random_range(0..4) {
@@ -283,24 +312,12 @@ fn position_input(seed: u64) -> Input {
         1 => {
             // A Plakoto state met in random play: pins= and pinned checkers.
             let opts = RuleOptions::for_variant(gulbara::rules::Variant::Plakoto);
-            let mut s = GameState::start_of(opts.variant, Side::White);
+            let start = GameState::start_of(opts.variant, Side::White);
             let mut stages = gulbara::rules::StageGen::new();
-            let mut ends = Vec::new();
-            for _ in 0..rng.random_range(0..160) {
-                if s.result().is_some() {
-                    break;
-                }
-                s = match s.stage_dice() {
-                    None => s
-                        .roll(&opts, rng.random_range(1..=6), rng.random_range(1..=6))
-                        .expect("roll"),
-                    Some(d) => {
-                        let k = stages.generate(&opts, &s, d, &mut ends);
-                        let e = ends[rng.random_range(0..ends.len())];
-                        s.after_stage(&opts, e.pos, k)
-                    }
-                };
-            }
+            let plies = rng.random_range(0..160);
+            let s = random_play(&mut rng, start, &opts, plies, |s, d, ends| {
+                stages.generate(&opts, s, d, ends)
+            });
             state_text(&s)
         }
         _ => {
@@ -308,24 +325,10 @@ fn position_input(seed: u64) -> Input {
             let (_, opts) = random_options(&mut rng);
             let n = rng.random_range(0..120);
             let (_, start) = random_start(&mut rng);
-            let mut s = start;
             let mut mg = MoveGen::new();
-            let mut ends = Vec::new();
-            for _ in 0..n {
-                if s.result().is_some() {
-                    break;
-                }
-                s = match s.stage_dice() {
-                    None => s
-                        .roll(&opts, rng.random_range(1..=6), rng.random_range(1..=6))
-                        .expect("roll"),
-                    Some(d) => {
-                        let k = mg.generate(s.pos, d, &mut ends);
-                        let e = ends[rng.random_range(0..ends.len())];
-                        s.after_stage(&opts, e.pos, k)
-                    }
-                };
-            }
+            let s = random_play(&mut rng, start, &opts, n, |s, d, ends| {
+                mg.generate(s.pos, d, ends)
+            });
             state_text(&s)
         }
     };
