@@ -23,25 +23,14 @@ fn fake(mode: &str) -> String {
 #[test]
 fn spawned_engines_play_and_records_replay() {
     let dir = scratch_dir("match");
-    let engine = format!("cmd={BIN}");
-    let v = run_match(&[
-        "--engine",
-        &engine,
-        "name=a",
-        "option.engine.ply=1",
-        "--engine",
-        &engine,
-        "name=b",
-        "option.engine.ply=1",
-        "--games",
-        "4",
-        "--seed",
-        "5",
-        "-j",
-        "2",
-        "--records",
-        dir.to_str().unwrap(),
-    ]);
+    let v = run_match(
+        &[
+            &common::SPAWNED_PAIR[..],
+            &["--games", "4", "--seed", "5", "-j", "2", "--records"],
+            &[dir.to_str().unwrap()],
+        ]
+        .concat(),
+    );
     assert_eq!(v["games"].as_u64(), Some(4));
     assert_eq!(n(&v, "forfeits", 0) + n(&v, "forfeits", 1), 0);
     assert_eq!(
@@ -370,16 +359,9 @@ fn bad_session_flags_are_refused() {
         &["--match-to", "5", "--sprt", "0,0.1"],
     ] {
         let out = Command::new(BIN)
-            .args([
-                "match",
-                "--engine",
-                "cmd=builtin:random",
-                "--engine",
-                "cmd=builtin:random",
-                "--games",
-                "2",
-                "--no-progress",
-            ])
+            .arg("match")
+            .args(common::RANDOM_PAIR)
+            .args(["--games", "2", "--no-progress"])
             .args(args)
             .output()
             .expect("match runs");
@@ -407,16 +389,9 @@ fn analyse_finds_no_cube_error_of_the_judge_itself() {
             "--seed",
             "1",
             "--no-progress",
-            "--engine",
-            "cmd=builtin:net",
-            "name=net",
-            "option.engine.ply=1",
-            "--engine",
-            "cmd=builtin:heuristic",
-            "name=base",
-            "option.engine.ply=1",
-            "--records",
         ])
+        .args(common::NET_VS_BASE)
+        .arg("--records")
         .arg(&dir)
         .output()
         .expect("match runs");
