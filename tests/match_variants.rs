@@ -15,6 +15,9 @@ use common::{engine_count as n, match_json as run_match, scratch_dir as scratch}
 
 const BIN: &str = env!("CARGO_BIN_EXE_gulbara");
 
+/// `gulbara match` engine arguments: the random player, named rnd.
+const VS_RND: [&str; 3] = ["--engine", "cmd=builtin:random", "name=rnd"];
+
 /// The games added after Gul bara.
 const VARIANTS: [&str; 3] = ["long_nardy", "short_nardy", "backgammon"];
 
@@ -121,25 +124,23 @@ fn check_records(dir: &Path, variant: &str, games: usize) {
 fn builtin_players_play_every_variant() {
     for variant in VARIANTS {
         let dir = scratch(&format!("builtin-{variant}"));
-        let v = run_match(&[
-            "--variant",
-            variant,
+        let heuristic = [
             "--engine",
             "cmd=builtin:heuristic",
             "name=baseline",
             "option.engine.ply=1",
-            "--engine",
-            "cmd=builtin:random",
-            "name=random",
-            "--games",
-            "8",
-            "--seed",
-            "3",
-            "-j",
-            "2",
-            "--records",
-            dir.to_str().unwrap(),
-        ]);
+        ];
+        let rest = ["--games", "8", "--seed", "3", "-j", "2", "--records"];
+        let v = run_match(
+            &[
+                &["--variant", variant][..],
+                &heuristic,
+                &common::RANDOM_ENGINE,
+                &rest,
+                &[dir.to_str().unwrap()],
+            ]
+            .concat(),
+        );
         check_summary(&v, variant, 8);
         check_records(&dir, variant, 8);
         if variant == "backgammon" {
@@ -152,20 +153,11 @@ fn builtin_players_play_every_variant() {
 
 #[test]
 fn spawned_engines_play_every_variant() {
-    let engine = format!("cmd={BIN}");
     for variant in VARIANTS {
         let dir = scratch(&format!("spawned-{variant}"));
-        let mut args = vec![
-            "--variant",
-            variant,
-            "--engine",
-            &engine,
-            "name=a",
-            "option.engine.ply=1",
-            "--engine",
-            &engine,
-            "name=b",
-            "option.engine.ply=1",
+        let mut args = vec!["--variant", variant];
+        args.extend(common::SPAWNED_PAIR);
+        args.extend([
             "--games",
             "2",
             "--seed",
@@ -174,7 +166,7 @@ fn spawned_engines_play_every_variant() {
             "2",
             "--records",
             dir.to_str().unwrap(),
-        ];
+        ]);
         // Long nardy with rules other than its defaults: the engines must
         // play them (the referee refuses a turn they forbid).
         if variant == "long_nardy" {
@@ -213,20 +205,9 @@ fn lines_sent(variant: &str, rules: &[&str]) -> Vec<String> {
         fixture("fake_engine.sh").display(),
         log.display()
     );
-    let mut args = vec![
-        "--variant",
-        variant,
-        "--engine",
-        &fake,
-        "name=fake",
-        "--engine",
-        "cmd=builtin:random",
-        "name=rnd",
-        "--games",
-        "2",
-        "--seed",
-        "4",
-    ];
+    let mut args = vec!["--variant", variant, "--engine", &fake, "name=fake"];
+    args.extend(VS_RND);
+    args.extend(["--games", "2", "--seed", "4"]);
     for r in rules {
         args.extend_from_slice(&["--rule", r]);
     }
@@ -335,17 +316,13 @@ fn selfplay_plays_every_variant() {
 #[test]
 fn another_games_rule_or_an_unknown_game_is_refused() {
     let base = [
-        "match",
-        "--engine",
-        "cmd=builtin:random",
-        "--engine",
-        "cmd=builtin:random",
-        "--games",
-        "2",
-        "--no-progress",
-    ];
+        &["match"][..],
+        &common::RANDOM_PAIR,
+        &["--games", "2", "--no-progress"],
+    ]
+    .concat();
     let with = |extra: &[&str]| {
-        let mut a = base.to_vec();
+        let mut a = base.clone();
         a.extend_from_slice(extra);
         gulbara(&a)
     };
@@ -490,21 +467,15 @@ fn an_engine_loads_weights_of_the_game_the_match_plays() {
             .join(file);
         let option = format!("option.engine.weights={}", weights.display());
         let name = format!("name={name}");
-        run_match(&[
+        let ours = [
             "--variant",
             "short_nardy",
             "--engine",
             &engine,
             &name,
             &option,
-            "--engine",
-            "cmd=builtin:random",
-            "name=rnd",
-            "--games",
-            "2",
-            "--seed",
-            "3",
-        ])
+        ];
+        run_match(&[&ours[..], &VS_RND, &["--games", "2", "--seed", "3"]].concat())
     };
     let v = with_weights("named", "backgammon.gbnn");
     assert_eq!(n(&v, "forfeits", 0), 0, "{v}");
