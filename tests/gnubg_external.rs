@@ -445,31 +445,25 @@ fn gulbara_records(args: &[&str], dir: &Path) {
     assert!(status.success(), "gulbara {}", args.join(" "));
 }
 
-/// `gulbara match` arguments for backgammon matches to 5 with the cube,
-/// the network against the baseline at 0-ply, on seed 2, whose first
-/// matches hold doubles, takes and drops (`--games` follows; with the
-/// generation-1 network, seed 1's four matches have no drop).
-const CUBE_MATCHES: &[&str] = &[
-    "match",
-    "--variant",
-    "backgammon",
-    "--match-to",
-    "5",
-    "--cube",
-    "on",
-    "--seed",
-    "4",
-    "--no-progress",
-    "--engine",
-    "cmd=builtin:net",
-    "name=net",
-    "option.engine.ply=1",
-    "--engine",
-    "cmd=builtin:heuristic",
-    "name=base",
-    "option.engine.ply=1",
-    "--games",
-];
+/// `gulbara match` arguments for `games` backgammon matches to 5 with the
+/// cube, the network against the baseline at 0-ply, on seed 4, whose first
+/// matches hold doubles, takes and drops (with the layout-7 network, seed
+/// 2's four matches have no drop).
+fn cube_matches(games: &str) -> Vec<&str> {
+    let head = [
+        "match",
+        "--variant",
+        "backgammon",
+        "--match-to",
+        "5",
+        "--cube",
+        "on",
+        "--seed",
+        "4",
+        "--no-progress",
+    ];
+    [&head[..], &common::NET_VS_BASE, &["--games", games]].concat()
+}
 
 /// gnubg imports each of `ours` and exports it again beside it
 /// (`again-N.mat`): the pairs (ours, gnubg's) and what gnubg printed.
@@ -542,7 +536,7 @@ fn our_mat_files_import_into_gnubg() {
 fn our_match_records_with_the_cube_import_into_gnubg() {
     let gnubg = gnubg_path();
     let dir = temp("cube-matches");
-    gulbara_records(&[CUBE_MATCHES, &["4"]].concat(), &dir);
+    gulbara_records(&cube_matches("4"), &dir);
     let ours: Vec<PathBuf> = (1..=4)
         .map(|n| dir.join(format!("match-{n:06}.mat")))
         .collect();
@@ -632,7 +626,12 @@ fn script(args: &[&str]) -> String {
         .env("GULBARA", env!("CARGO_BIN_EXE_gulbara"))
         .env("GNUBG", gnubg_path())
         .output()
-        .unwrap_or_else(|e| panic!("{program} {}: {e}", args.join(" ")));
+        .unwrap_or_else(|e| {
+            panic!(
+                "{program} {}: {e} (this test needs {program} on PATH)",
+                args.join(" ")
+            )
+        });
     assert!(
         out.status.success(),
         "{} failed: {}\n{}",
@@ -667,35 +666,26 @@ fn the_cube_scripts_run_in_short_versions() {
         "engine.ply=1",
     ]);
     assert!(out.starts_with("games 2 gulbara wins"), "{out}");
-    let out = script(&[
-        "scripts/vs_gnubg.sh",
-        "-n",
-        "1",
-        "-j",
-        "1",
-        "-s",
-        "7",
-        "-m",
-        "3",
-    ]);
-    assert!(out.starts_with("matches 1 (to 3) gulbara wins"), "{out}");
-    let out = script(&[
-        "scripts/vs_gnubg.sh",
-        "-n",
-        "1",
-        "-j",
-        "1",
-        "-s",
-        "7",
-        "-m",
-        "3",
-        "-x",
-    ]);
-    assert!(out.starts_with("matches 1 (to 3) gulbara wins"), "{out}");
+    // A match to 3, and the same with -x.
+    for more in [&[][..], &["-x"]] {
+        let match_to_3 = [
+            "scripts/vs_gnubg.sh",
+            "-n",
+            "1",
+            "-j",
+            "1",
+            "-s",
+            "7",
+            "-m",
+            "3",
+        ];
+        let out = script(&[&match_to_3[..], more].concat());
+        assert!(out.starts_with("matches 1 (to 3) gulbara wins"), "{out}");
+    }
     // Matches with doubles and takes (the import test's seed; its four
     // matches add drops).
     let records = dir.join("records");
-    gulbara_records(&[CUBE_MATCHES, &["2"]].concat(), &records);
+    gulbara_records(&cube_matches("2"), &records);
     let mats: Vec<String> = (1..=2)
         .map(|n| {
             records
