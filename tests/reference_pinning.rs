@@ -16,7 +16,9 @@ use std::collections::BTreeSet;
 use gulbara::notation::{parse_state_text_in, state_text};
 use gulbara::rules::options::{MotherTiming, PinnedBearoff};
 use gulbara::rules::{GameState, Position, RuleOptions, Side, StageDice, StageGen, Variant};
-use variants_common::{Rng, all_rolls, dice_list, partial_stages};
+use variants_common::{
+    Rng, all_rolls, assert_no_failures, dice_list, die_counts, most_used, partial_stages,
+};
 
 /// One side: counts (0 off, 1..=24 points) and pinned flags per point.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
@@ -142,10 +144,7 @@ struct Naive {
 fn naive(r: Readings, pos: Position, dice: StageDice) -> Naive {
     let list = dice_list(dice);
     let total = list.len() as u8;
-    let mut left = [0u8; 7];
-    for &d in &list {
-        left[usize::from(d)] += 1;
-    }
+    let left = die_counts(&list);
     let start = Node {
         own: plain(pos.own),
         opp: plain(pos.opp),
@@ -182,12 +181,7 @@ fn naive(r: Readings, pos: Position, dice: StageDice) -> Naive {
         }
         level = next;
     }
-    let playable = reached.iter().map(|(_, u)| *u).max().unwrap_or(0);
-    let mut best: Vec<&Node> = reached
-        .iter()
-        .filter(|(_, u)| *u == playable)
-        .map(|(n, _)| n)
-        .collect();
+    let (playable, mut best) = most_used(reached.iter());
     if let (StageDice::Pair(a, b), 1) = (dice, playable) {
         let hi = a.max(b);
         if best.iter().any(|n| n.first == hi) {
@@ -334,12 +328,7 @@ fn plakoto_and_tapa_match_the_naive_reference() {
          plays going on past a pinned mother {}",
         seen[0], seen[1], seen[2], seen[3], seen[4], seen[5], seen[6]
     );
-    assert!(
-        failures.is_empty(),
-        "{} mismatches, first ones:\n{}",
-        failures.len(),
-        failures[..failures.len().min(5)].join("\n")
-    );
+    assert_no_failures(&failures);
     assert!(seen.iter().all(|&n| n > 10), "{seen:?}");
 }
 

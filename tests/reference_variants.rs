@@ -217,15 +217,7 @@ fn compare_nardy(six_block: SixBlock) -> (Vec<String>, [u32; 4]) {
                 if head_limit == 2 && pos.own.at(24) < 2 {
                     continue;
                 }
-                let rules = LongNardySteps {
-                    head_limit,
-                    six_block,
-                    rows_possible: nardy::row_of_six_within(
-                        pos.own,
-                        dice.count(),
-                        nardy::forbidden_row_starts(pos.opp),
-                    ),
-                };
+                let rules = long_nardy_steps(pos, dice, head_limit, six_block);
                 let n = MoveGen::with_rules(rules).generate(pos, dice, &mut out);
                 let naive = naive_nardy(pos, dice, NaiveNardy::from_rules(rules));
                 counts[0] += 1;
@@ -251,15 +243,6 @@ fn compare_nardy(six_block: SixBlock) -> (Vec<String>, [u32; 4]) {
         counts[3]
     );
     (failures, counts)
-}
-
-fn assert_no_failures(failures: &[String]) {
-    assert!(
-        failures.is_empty(),
-        "{} mismatches, first ones:\n{}",
-        failures.len(),
-        failures[..failures.len().min(5)].join("\n")
-    );
 }
 
 #[test]
@@ -296,15 +279,7 @@ fn long_nardy_end_properties() {
         for &dice in &stages {
             for six_block in [SixBlock::EndOfTurn, SixBlock::PerStep] {
                 for head_limit in [1u8, 2] {
-                    let rules = LongNardySteps {
-                        head_limit,
-                        six_block,
-                        rows_possible: nardy::row_of_six_within(
-                            pos.own,
-                            dice.count(),
-                            nardy::forbidden_row_starts(pos.opp),
-                        ),
-                    };
+                    let rules = long_nardy_steps(pos, dice, head_limit, six_block);
                     let n = MoveGen::with_rules(rules).generate(pos, dice, &mut out);
                     assert!(n <= dice.count());
                     ends_set(&out).unwrap();
@@ -355,13 +330,7 @@ fn check_nardy_end(pos: Position, dice: StageDice, rules: LongNardySteps, n: u8,
         assert!(!naive_illegal_six(&own, &opp), "{}", ctx());
     }
     assert!(!nardy::has_illegal_block(e.pos.own, e.pos.opp) || e.play.is_empty());
-    let all_off = own[0] == 15;
-    assert!(
-        e.play.len() == usize::from(n) || (all_off && e.play.len() < usize::from(n)),
-        "{}: {} steps, playable {n}",
-        ctx(),
-        e.play.len()
-    );
+    assert_whole_play(e.play.len(), n, own[0] == 15, &ctx);
 }
 
 /// `LongNardySteps::for_turn` against the head rule read naively, on
@@ -736,12 +705,7 @@ fn hitting_matches_naive_reference() {
         seen[3],
         seen[4]
     );
-    assert!(
-        failures.is_empty(),
-        "{} mismatches, first ones:\n{}",
-        failures.len(),
-        failures[..failures.len().min(5)].join("\n")
-    );
+    assert_no_failures(&failures);
     assert!(seen.iter().all(|&n| n > 10), "{seen:?}");
 }
 
@@ -808,16 +772,39 @@ fn hitting_end_properties() {
                 // Checkers only move forward; the opponent only loses blots.
                 assert!(e.pos.own.pips() <= pos.own.pips(), "{}", ctx());
                 assert!(e.pos.opp.pips() >= pos.opp.pips(), "{}", ctx());
-                let all_off = own[0] == 15;
-                assert!(
-                    e.play.len() == usize::from(n) || (all_off && e.play.len() < usize::from(n)),
-                    "{}: {} steps, playable {n}",
-                    ctx(),
-                    e.play.len()
-                );
+                assert_whole_play(e.play.len(), n, own[0] == 15, &ctx);
                 checked += 1;
             }
         }
     }
     assert!(checked > 100_000, "{checked}");
+}
+
+/// Long nardy's step rules for `pos` and `dice` with this head limit and
+/// six-block rule: the rows of six it could still build.
+fn long_nardy_steps(
+    pos: Position,
+    dice: StageDice,
+    head_limit: u8,
+    six_block: SixBlock,
+) -> LongNardySteps {
+    LongNardySteps {
+        head_limit,
+        six_block,
+        rows_possible: nardy::row_of_six_within(
+            pos.own,
+            dice.count(),
+            nardy::forbidden_row_starts(pos.opp),
+        ),
+    }
+}
+
+/// A play uses all `n` dice that can be played, or fewer only when it
+/// bears the side's last checker off (`all_off`).
+fn assert_whole_play(steps: usize, n: u8, all_off: bool, ctx: &dyn Fn() -> String) {
+    assert!(
+        steps == usize::from(n) || (all_off && steps < usize::from(n)),
+        "{}: {steps} steps, playable {n}",
+        ctx()
+    );
 }

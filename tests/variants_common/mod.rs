@@ -72,6 +72,39 @@ pub fn dice_list(dice: StageDice) -> Vec<u8> {
     }
 }
 
+/// Fails, with how many mismatches there are and the first five, unless
+/// `failures` is empty.
+pub fn assert_no_failures(failures: &[String]) {
+    assert!(
+        failures.is_empty(),
+        "{} mismatches, first ones:\n{}",
+        failures.len(),
+        failures[..failures.len().min(5)].join("\n")
+    );
+}
+
+/// How many dice of each value (1..=6) `list` holds.
+pub fn die_counts(list: &[u8]) -> [u8; 7] {
+    let mut counts = [0u8; 7];
+    for &d in list {
+        counts[usize::from(d)] += 1;
+    }
+    counts
+}
+
+/// Of `reached` (a node and the dice it used), the most dice any used and
+/// the nodes that used that many.
+pub fn most_used<'a, N: 'a>(
+    reached: impl Iterator<Item = &'a (N, u8)> + Clone,
+) -> (u8, Vec<&'a N>) {
+    let most = reached.clone().map(|(_, u)| *u).max().unwrap_or(0);
+    let nodes = reached
+        .filter(|(_, u)| *u == most)
+        .map(|(n, _)| n)
+        .collect();
+    (most, nodes)
+}
+
 /// One side as a plain array: index 0 borne off, 1..=24 points, 25 the bar.
 pub type Side = [u8; 26];
 
@@ -154,10 +187,7 @@ fn walk(
 ) -> Naive {
     let list = dice_list(dice);
     let total = list.len() as u8;
-    let mut left = [0u8; 7];
-    for &d in &list {
-        left[usize::from(d)] += 1;
-    }
+    let left = die_counts(&list);
     let start = Node {
         own,
         opp,
@@ -203,12 +233,7 @@ fn walk(
         .iter()
         .filter(|(n, u)| *u == 0 || end_ok(n))
         .collect();
-    let playable = candidates.iter().map(|(_, u)| *u).max().unwrap_or(0);
-    let mut best: Vec<&Node> = candidates
-        .iter()
-        .filter(|(_, u)| *u == playable)
-        .map(|(n, _)| n)
-        .collect();
+    let (playable, mut best) = most_used(candidates.into_iter());
     if let (StageDice::Pair(a, b), 1) = (dice, playable) {
         let hi = a.max(b);
         if a != b && best.iter().any(|n| n.first == hi) {
@@ -319,16 +344,25 @@ fn running_step(node: &Node, from: usize, die: u8) -> Option<Node> {
         }
         n.own[from] -= 1;
         n.own[to] += 1;
+        Some(n)
     } else {
-        if (7..=24).any(|p| node.own[p] > 0) {
-            return None;
-        }
-        if from != d && (from + 1..=6).any(|p| node.own[p] > 0) {
-            return None;
-        }
-        n.own[from] -= 1;
-        n.own[0] += 1;
+        bear_off(node, n, from, d)
     }
+}
+
+/// Bears off the checker `node` has on `from` with die `d` (`from` ≤ `d`),
+/// in `n`, a copy of `node`; `None` when it may not: a checker of the side's
+/// is still outside its home (on 7..=24), or the die is higher than the
+/// point while a checker stands higher.
+fn bear_off(node: &Node, mut n: Node, from: usize, d: usize) -> Option<Node> {
+    if (7..=24).any(|p| node.own[p] > 0) {
+        return None;
+    }
+    if from != d && (from + 1..=6).any(|p| node.own[p] > 0) {
+        return None;
+    }
+    n.own[from] -= 1;
+    n.own[0] += 1;
     Some(n)
 }
 
@@ -491,17 +525,12 @@ fn hit_step(node: &Node, from: usize, die: u8) -> Option<Node> {
         }
         n.own[from] -= 1;
         n.own[to] += 1;
+        Some(n)
+    } else if node.own[25] > 0 {
+        None
     } else {
-        if node.own[25] > 0 || (7..=24).any(|p| node.own[p] > 0) {
-            return None;
-        }
-        if from != d && (from + 1..=6).any(|p| node.own[p] > 0) {
-            return None;
-        }
-        n.own[from] -= 1;
-        n.own[0] += 1;
+        bear_off(node, n, from, d)
     }
-    Some(n)
 }
 
 /// The naive hitting-game stage.
