@@ -117,35 +117,32 @@ fn positions_are_reproducible_and_labels_do_not_depend_on_shards_or_sittings() {
     assert_eq!(sorted(&sittings), whole);
 }
 
+/// `gulbara label` of the positions file `p` into `dir`/l.txt, which must
+/// fail; what it says on stderr.
+fn label_refused(dir: &Path, variant: &str, p: &Path) -> String {
+    let out = Command::new(BIN)
+        .args(["label", "--variant", variant, "--positions"])
+        .arg(p)
+        .arg("--out")
+        .arg(dir.join("l.txt"))
+        .output()
+        .expect("gulbara runs");
+    assert!(!out.status.success(), "label of {} succeeded", p.display());
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
 #[test]
 fn label_refuses_a_bad_positions_file_with_its_line() {
     let dir = scratch("bad");
     let p = dir.join("p.txt");
     std::fs::write(&p, "# header\nbest\tnot a position\n").expect("write");
-    let out = Command::new(BIN)
-        .args(["label", "--variant", "backgammon", "--positions"])
-        .arg(&p)
-        .arg("--out")
-        .arg(dir.join("l.txt"))
-        .output()
-        .expect("gulbara runs");
-    assert!(!out.status.success());
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = label_refused(&dir, "backgammon", &p);
     assert!(err.contains("p.txt:2: not a position"), "{err}");
 }
 
-/// The label line of index `i` in a labels file, without its index.
-fn label_of(path: &Path, i: usize) -> String {
-    let want = format!("{i}\t");
-    let text = std::fs::read_to_string(path).expect("labels file");
-    let line = text.lines().find(|l| l.starts_with(&want));
-    line.expect("the index is labelled")[want.len()..].to_string()
-}
-
-#[test]
-fn a_turns_plays_found_together_are_labelled_with_the_same_dice() {
-    let dir = scratch("siblings");
-    let p = dir.join("groups.txt");
+/// Short nardy positions that are all groups of a turn's plays found
+/// together, `siblings` plays a group, written to `out`.
+fn sibling_positions(out: &Path, siblings: &str) {
     gulbara(&[
         "positions",
         "--variant",
@@ -163,10 +160,25 @@ fn a_turns_plays_found_together_are_labelled_with_the_same_dice() {
         "--sibling-share",
         "0.5",
         "--siblings",
-        "3",
+        siblings,
         "--out",
-        p.to_str().expect("utf-8 path"),
+        out.to_str().expect("utf-8 path"),
     ]);
+}
+
+/// The label line of index `i` in a labels file, without its index.
+fn label_of(path: &Path, i: usize) -> String {
+    let want = format!("{i}\t");
+    let text = std::fs::read_to_string(path).expect("labels file");
+    let line = text.lines().find(|l| l.starts_with(&want));
+    line.expect("the index is labelled")[want.len()..].to_string()
+}
+
+#[test]
+fn a_turns_plays_found_together_are_labelled_with_the_same_dice() {
+    let dir = scratch("siblings");
+    let p = dir.join("groups.txt");
+    sibling_positions(&p, "3");
     let text = std::fs::read_to_string(&p).expect("positions");
     assert!(
         text.starts_with("# gulbara positions variant=short_nardy games=2 seed=9")
@@ -233,15 +245,7 @@ fn label_refuses_an_unknown_kind_with_its_line() {
     let p = dir.join("p.txt");
     let start = "0,0,0,0,0,-15,0,0,0,0,0,0,0,0,0,0,0,15,0,0,0,0,0,0 w 0 0";
     std::fs::write(&p, format!("# header\nbest\t{start}\ncousin\t{start}\n")).expect("write");
-    let out = Command::new(BIN)
-        .args(["label", "--variant", "short_nardy", "--positions"])
-        .arg(&p)
-        .arg("--out")
-        .arg(dir.join("l.txt"))
-        .output()
-        .expect("gulbara runs");
-    assert!(!out.status.success());
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = label_refused(&dir, "short_nardy", &p);
     assert!(err.contains("p.txt:3: unknown kind \"cousin\""), "{err}");
     assert!(!dir.join("l.txt").exists(), "nothing labelled");
 }
@@ -251,16 +255,32 @@ fn label_refuses_an_unknown_kind_with_its_line() {
 /// out): the fit of the weights `from` names, judged afresh.
 fn fit_of(dir: &Path, variant: &str, from: &str) -> f64 {
     let curve = dir.join(format!("fit-{}.tsv", from.len()));
-    gulbara(&[
-        "supervise",
-        "--variant",
-        variant,
-        "--data",
-        dir.to_str().expect("utf-8 path"),
+    let data = dir.to_str().expect("utf-8 path");
+    let (_, row) = epoch0(variant, &[data], from, &dir.join("unchanged.gbnn"), &curve);
+    let cols: Vec<&str> = row.split('\t').collect();
+    assert_eq!(cols[0], "0", "{row}");
+    cols[1].parse().expect("train_ce")
+}
+
+/// `gulbara supervise` for no epoch, nothing held out, from the weights
+/// `from` names on the positions of the label `folders`, writing `out` and
+/// `curve`: what it says, and the curve's row of epoch 0.
+fn epoch0(
+    variant: &str,
+    folders: &[&str],
+    from: &str,
+    out: &Path,
+    curve: &Path,
+) -> (String, String) {
+    let mut args = vec!["supervise", "--variant", variant];
+    for f in folders {
+        args.extend(["--data", f]);
+    }
+    args.extend([
         "--from",
         from,
         "--out",
-        dir.join("unchanged.gbnn").to_str().expect("utf-8 path"),
+        out.to_str().expect("utf-8 path"),
         "--curve",
         curve.to_str().expect("utf-8 path"),
         "--epochs",
@@ -268,11 +288,10 @@ fn fit_of(dir: &Path, variant: &str, from: &str) -> f64 {
         "--holdout",
         "0",
     ]);
-    let text = std::fs::read_to_string(&curve).expect("the curve");
-    let row = text.lines().nth(1).expect("epoch 0");
-    let cols: Vec<&str> = row.split('\t').collect();
-    assert_eq!(cols[0], "0", "{text}");
-    cols[1].parse().expect("train_ce")
+    let said = gulbara(&args);
+    let text = std::fs::read_to_string(curve).expect("the curve");
+    let row = text.lines().nth(1).expect("epoch 0").to_string();
+    (said, row)
 }
 
 #[test]
@@ -281,29 +300,9 @@ fn supervise_trains_on_several_folders_together() {
     let p = positions(&dir, "positions.txt");
     label(&p, &dir.join("labels.txt"), &["--max", "6"]);
     let d = dir.to_str().expect("utf-8 path");
+    let out = dir.join("out.gbnn");
     let epoch0 = |folders: &[&str], name: &str| {
-        let curve = dir.join(name);
-        let mut args = vec!["supervise", "--variant", "short_nardy"];
-        for f in folders {
-            args.extend(["--data", f]);
-        }
-        let out = dir.join("out.gbnn");
-        args.extend([
-            "--from",
-            "shipped",
-            "--out",
-            out.to_str().expect("utf-8 path"),
-            "--curve",
-            curve.to_str().expect("utf-8 path"),
-            "--epochs",
-            "0",
-            "--holdout",
-            "0",
-        ]);
-        let said = gulbara(&args);
-        let text = std::fs::read_to_string(&curve).expect("the curve");
-        let row = text.lines().nth(1).expect("epoch 0").to_string();
-        (said, row)
+        epoch0("short_nardy", folders, "shipped", &out, &dir.join(name))
     };
     let (one, row1) = epoch0(&[d], "one.tsv");
     let (two, row2) = epoch0(&[d, d], "two.tsv");
@@ -330,27 +329,7 @@ fn last_row(curve: &Path) -> Vec<f64> {
 fn a_group_weight_trains_the_differences_between_a_turns_plays() {
     let dir = scratch("group-weight");
     let p = dir.join("positions.txt");
-    gulbara(&[
-        "positions",
-        "--variant",
-        "short_nardy",
-        "--games",
-        "2",
-        "--seed",
-        "9",
-        "--discrepancy",
-        "0",
-        "--best-share",
-        "0",
-        "--middle-share",
-        "0",
-        "--sibling-share",
-        "0.5",
-        "--siblings",
-        "4",
-        "--out",
-        p.to_str().expect("utf-8 path"),
-    ]);
+    sibling_positions(&p, "4");
     label(&p, &dir.join("labels.txt"), &["--max", "40"]);
     let d = dir.to_str().expect("utf-8 path");
     let train = |weight: &str, epochs: &str| {
