@@ -30,7 +30,7 @@ use seating::{Seating, Seats, play_seating, start_player};
 use sessions::{CubeCounts, MatchResult, MatchTally, SessionSpec};
 use stats::{Sprt, SprtState, mean_se};
 
-use records::{MAX_RECORD_ERRORS, write_records};
+use records::{MAX_RECORD_ERRORS, RecordWriteError, write_records};
 pub use report::{GameOutcome, GameSummary, MatchReport, PairOutcome};
 pub use rule_args::{RuleArgError, parse_rules, rule_settings};
 
@@ -237,9 +237,13 @@ pub fn run_match(cfg: &MatchConfig) -> MatchReport {
     let bar = progress_bar(cfg, owned.len());
     let mut tally = Tally::default();
     if let Some(dir) = &cfg.records
-        && let Err(e) = std::fs::create_dir_all(dir)
+        && let Err(source) = std::fs::create_dir_all(dir)
     {
-        tally.record_errors.push(format!("{}: {e}", dir.display()));
+        let e = RecordWriteError {
+            path: dir.clone(),
+            source,
+        };
+        tally.record_errors.push(e.to_string());
     }
     std::thread::scope(|sc| {
         for _ in 0..cfg.jobs.max(1) {
@@ -353,7 +357,7 @@ impl Tally {
         {
             tracing::error!(error = %e, "record not written");
             if self.record_errors.len() < MAX_RECORD_ERRORS {
-                self.record_errors.push(e);
+                self.record_errors.push(e.to_string());
             }
         }
         let pair = seating.pair;

@@ -21,7 +21,7 @@ use tokio::net::TcpListener;
 use tracing::Instrument;
 
 use super::connection::{Frame, LineFramer};
-use super::driver::{self, Lifecycle, Member, Slot, Slots, drive};
+use super::driver::{self, Lifecycle, Member, Served, Slot, Slots, drive};
 use super::output::LineSink;
 use super::tcp::ServeConfig;
 
@@ -125,12 +125,12 @@ fn asset(content_type: &'static str, name: &str, embedded: &'static str) -> Resp
 /// headers must arrive within `line_timeout`: a client that stalls in its
 /// headers, or leaves a kept-alive connection idle that long, is closed
 /// (the JSON API bounds the body the same way, [`super::http_api`]).
-pub async fn run(
-    listener: TcpListener,
-    config: ServeConfig,
-    slots: Slots,
-    life: Arc<Lifecycle>,
-) -> std::io::Result<()> {
+pub async fn run(listener: TcpListener, served: Served) -> std::io::Result<()> {
+    let Served {
+        config,
+        slots,
+        life,
+    } = served;
     let header_timeout = config.line_timeout;
     let app = router(config, slots, life);
     loop {

@@ -278,16 +278,127 @@ pub fn fit<const OUT: usize>(
     curve
 }
 
-/// [`fit`], also returning the `keep` epochs with the lowest held-out
-/// loss (epoch 0 excluded), best first, with their networks: the
-/// candidates a match then chooses between.
-pub fn fit_keeping<const OUT: usize>(
-    net: &mut NetOf<OUT>,
-    examples: &[Example<OUT>],
+/// The gradients of one minibatch, one vector a parameter vector.
+struct Grads {
+    w1: Vec<f32>,
+    b1: Vec<f32>,
+    w2: Vec<f32>,
+    b2: Vec<f32>,
+}
+
+impl Grads {
+    fn new<const OUT: usize>(net: &NetOf<OUT>) -> Grads {
+        Grads {
+            w1: vec![0f32; net.w1.len()],
+            b1: vec![0f32; net.hidden],
+            w2: vec![0f32; net.w2.len()],
+            b2: vec![0f32; OUT],
+        }
+    }
+
+    fn clear(&mut self) {
+        for g in [&mut self.w1, &mut self.b1, &mut self.w2, &mut self.b2] {
+            g.iter_mut().for_each(|x| *x = 0.0);
+        }
+    }
+
+    /// Adds one example's gradient: its forward pass `fwd`, target
+    /// `target`, the group loss's `pull` on its equity, each scaled by
+    /// `scale`. `delta_hidden` is scratch room of the hidden layer's size.
+    #[allow(clippy::too_many_arguments)]
+    fn add<const OUT: usize>(
+        &mut self,
+        net: &NetOf<OUT>,
+        e: &Example<OUT>,
+        fwd: &crate::eval::net::ForwardOf<OUT>,
+        pull: f64,
+        coef: &[f32; OUT],
+        scale: f32,
+        delta_hidden: &mut [f32],
+    ) {
+        let h = net.hidden;
+        // Sigmoid and cross-entropy: the output's error is o − t;
+        // the group loss adds its pull through the equity.
+        let mut d_out = [0f32; OUT];
+        for (k, d) in d_out.iter_mut().enumerate() {
+            let o = fwd.out[k];
+            *d = ((o - e.target[k]) + pull as f32 * coef[k] * o * (1.0 - o)) * scale;
+        }
+        for (j, dh) in delta_hidden.iter_mut().enumerate() {
+            let mut s = 0.0;
+            for (kk, d) in d_out.iter().enumerate() {
+                s += net.w2[kk * h + j] * d;
+            }
+            let a = fwd.hidden[j];
+            *dh = s * a * (1.0 - a);
+        }
+        for (kk, d) in d_out.iter().enumerate() {
+            for (g, a) in self.w2[kk * h..(kk + 1) * h].iter_mut().zip(&fwd.hidden) {
+                *g += d * a;
+            }
+            self.b2[kk] += d;
+        }
+        for &(i, v) in &e.inputs.active {
+            let row = &mut self.w1[i as usize * h..(i as usize + 1) * h];
+            for (g, d) in row.iter_mut().zip(delta_hidden.iter()) {
+                *g += d * v;
+            }
+        }
+        for (g, d) in self.b1.iter_mut().zip(delta_hidden.iter()) {
+            *g += d;
+        }
+    }
+}
+
+/// Adam's moments of each parameter vector of a network.
+struct NetMoments {
+    w1: Moments,
+    b1: Moments,
+    w2: Moments,
+    b2: Moments,
+}
+
+impl NetMoments {
+    fn new<const OUT: usize>(net: &NetOf<OUT>) -> NetMoments {
+        NetMoments {
+            w1: Moments::new(net.w1.len()),
+            b1: Moments::new(net.hidden),
+            w2: Moments::new(net.w2.len()),
+            b2: Moments::new(OUT),
+        }
+    }
+
+    /// Step `t` of `net` down `g` (weights decayed, biases not), pulled
+    /// towards `start_net` when an anchor is set.
+    fn step<const OUT: usize>(
+        &mut self,
+        net: &mut NetOf<OUT>,
+        g: &Grads,
+        cfg: &FitConfig,
+        start_net: Option<&NetOf<OUT>>,
+        t: i32,
+    ) {
+        let anchor = cfg.anchor;
+        let s = start_net;
+        let (a1, ab1, a2, ab2) = (
+            s.map(|s| (anchor, &s.w1[..])),
+            s.map(|s| (anchor, &s.b1[..])),
+            s.map(|s| (anchor, &s.w2[..])),
+            s.map(|s| (anchor, &s.b2[..])),
+        );
+        self.w1.step(&mut net.w1, &g.w1, cfg.rate, cfg.decay, a1, t);
+        self.b1.step(&mut net.b1, &g.b1, cfg.rate, 0.0, ab1, t);
+        self.w2.step(&mut net.w2, &g.w2, cfg.rate, cfg.decay, a2, t);
+        self.b2.step(&mut net.b2, &g.b2, cfg.rate, 0.0, ab2, t);
+    }
+}
+
+/// The examples trained on and those held out (the training set itself
+/// when there are too few positions to hold any out).
+fn split_held_out<'a, const OUT: usize>(
+    examples: &'a [Example<OUT>],
     cfg: &FitConfig,
-    keep: usize,
-    log: &mut dyn FnMut(&EpochLoss),
-) -> (Vec<EpochLoss>, Vec<(EpochLoss, NetOf<OUT>)>) {
+) -> (Vec<&'a Example<OUT>>, Vec<&'a Example<OUT>>) {
     let (mut train, mut hold): (Vec<&Example<OUT>>, Vec<&Example<OUT>>) = (Vec::new(), Vec::new());
     for (i, e) in examples.iter().enumerate() {
         if is_held_out(cfg, i) {
@@ -300,19 +411,43 @@ pub fn fit_keeping<const OUT: usize>(
     if hold.is_empty() {
         hold = train.clone();
     }
+    (train, hold)
+}
+
+/// The group loss's pull on the equity of each member of a unit (its
+/// examples `unit`, forward passes `fwds`): none without a group weight
+/// `gw` or for a unit of one.
+fn group_pull<const OUT: usize>(
+    gw: f32,
+    unit: &[&Example<OUT>],
+    fwds: &[crate::eval::net::ForwardOf<OUT>],
+) -> Vec<f64> {
+    if gw > 0.0 && unit.len() >= 2 {
+        let mine = centred(&fwds.iter().map(|f| equity(&f.out)).collect::<Vec<_>>());
+        let theirs = centred(&unit.iter().map(|e| equity(&e.target)).collect::<Vec<_>>());
+        mine.iter()
+            .zip(&theirs)
+            .map(|(m, t)| f64::from(gw) * (m - t))
+            .collect()
+    } else {
+        vec![0.0; unit.len()]
+    }
+}
+
+/// [`fit`], also returning the `keep` epochs with the lowest held-out
+/// loss (epoch 0 excluded), best first, with their networks: the
+/// candidates a match then chooses between.
+pub fn fit_keeping<const OUT: usize>(
+    net: &mut NetOf<OUT>,
+    examples: &[Example<OUT>],
+    cfg: &FitConfig,
+    keep: usize,
+    log: &mut dyn FnMut(&EpochLoss),
+) -> (Vec<EpochLoss>, Vec<(EpochLoss, NetOf<OUT>)>) {
+    let (train, hold) = split_held_out(examples, cfg);
     let h = net.hidden;
-    let (mut g1, mut gb1, mut g2, mut gb2) = (
-        vec![0f32; net.w1.len()],
-        vec![0f32; h],
-        vec![0f32; net.w2.len()],
-        vec![0f32; OUT],
-    );
-    let (mut m1, mut mb1, mut m2, mut mb2) = (
-        Moments::new(net.w1.len()),
-        Moments::new(h),
-        Moments::new(net.w2.len()),
-        Moments::new(OUT),
-    );
+    let mut grads = Grads::new(net);
+    let mut moments = NetMoments::new(net);
     let mut curve = Vec::new();
     let gw = cfg.group_weight.max(0.0);
     // The objective an epoch is judged by: the cross-entropy, and with a
@@ -343,7 +478,6 @@ pub fn fit_keeping<const OUT: usize>(
     let coef = equity_weights::<OUT>();
     // The starting weights, kept only when an anchor pulls towards them.
     let start_net = (cfg.anchor > 0.0).then(|| net.clone());
-    let anchor = cfg.anchor;
     let batch = cfg.batch.max(1);
     let mut members: Vec<usize> = Vec::with_capacity(batch);
     let mut fwds = Vec::new();
@@ -363,77 +497,20 @@ pub fn fit_keeping<const OUT: usize>(
                 members.extend(train_units[order[next]].clone());
                 next += 1;
             }
-            g1.iter_mut().for_each(|x| *x = 0.0);
-            gb1.iter_mut().for_each(|x| *x = 0.0);
-            g2.iter_mut().for_each(|x| *x = 0.0);
-            gb2.iter_mut().for_each(|x| *x = 0.0);
+            grads.clear();
             let scale = 1.0 / members.len() as f32;
             for &u in &order[first_unit..next] {
-                let unit = train_units[u].clone();
+                let unit = &train[train_units[u].clone()];
                 fwds.clear();
-                fwds.extend(train[unit.clone()].iter().map(|e| net.forward(&e.inputs)));
-                // The group loss's pull on each member's equity.
-                let pull: Vec<f64> = if gw > 0.0 && unit.len() >= 2 {
-                    let mine = centred(&fwds.iter().map(|f| equity(&f.out)).collect::<Vec<_>>());
-                    let theirs = centred(
-                        &train[unit.clone()]
-                            .iter()
-                            .map(|e| equity(&e.target))
-                            .collect::<Vec<_>>(),
-                    );
-                    mine.iter()
-                        .zip(&theirs)
-                        .map(|(m, t)| f64::from(gw) * (m - t))
-                        .collect()
-                } else {
-                    vec![0.0; unit.len()]
-                };
-                for ((e, fwd), pull) in train[unit].iter().zip(&fwds).zip(&pull) {
+                fwds.extend(unit.iter().map(|e| net.forward(&e.inputs)));
+                let pull = group_pull(gw, unit, &fwds);
+                for ((e, fwd), pull) in unit.iter().zip(&fwds).zip(&pull) {
                     train_ce += cross_entropy(&fwd.out, &e.target);
-                    // Sigmoid and cross-entropy: the output's error is o − t;
-                    // the group loss adds its pull through the equity.
-                    let mut d_out = [0f32; OUT];
-                    for (k, d) in d_out.iter_mut().enumerate() {
-                        let o = fwd.out[k];
-                        *d = ((o - e.target[k]) + *pull as f32 * coef[k] * o * (1.0 - o)) * scale;
-                    }
-                    for (j, dh) in delta_hidden.iter_mut().enumerate() {
-                        let mut s = 0.0;
-                        for (kk, d) in d_out.iter().enumerate() {
-                            s += net.w2[kk * h + j] * d;
-                        }
-                        let a = fwd.hidden[j];
-                        *dh = s * a * (1.0 - a);
-                    }
-                    for (kk, d) in d_out.iter().enumerate() {
-                        for (g, a) in g2[kk * h..(kk + 1) * h].iter_mut().zip(&fwd.hidden) {
-                            *g += d * a;
-                        }
-                        gb2[kk] += d;
-                    }
-                    for &(i, v) in &e.inputs.active {
-                        let row = &mut g1[i as usize * h..(i as usize + 1) * h];
-                        for (g, d) in row.iter_mut().zip(&delta_hidden) {
-                            *g += d * v;
-                        }
-                    }
-                    for (g, d) in gb1.iter_mut().zip(&delta_hidden) {
-                        *g += d;
-                    }
+                    grads.add(net, e, fwd, *pull, &coef, scale, &mut delta_hidden);
                 }
             }
             t += 1;
-            let s = start_net.as_ref();
-            let (a1, ab1, a2, ab2) = (
-                s.map(|s| (anchor, &s.w1[..])),
-                s.map(|s| (anchor, &s.b1[..])),
-                s.map(|s| (anchor, &s.w2[..])),
-                s.map(|s| (anchor, &s.b2[..])),
-            );
-            m1.step(&mut net.w1, &g1, cfg.rate, cfg.decay, a1, t);
-            mb1.step(&mut net.b1, &gb1, cfg.rate, 0.0, ab1, t);
-            m2.step(&mut net.w2, &g2, cfg.rate, cfg.decay, a2, t);
-            mb2.step(&mut net.b2, &gb2, cfg.rate, 0.0, ab2, t);
+            moments.step(net, &grads, cfg, start_net.as_ref(), t);
         }
         next = 0;
         let held = losses(net, &hold);
