@@ -124,12 +124,7 @@ pub fn run(a: SuperviseArgs) -> anyhow::Result<()> {
         },
         a.seed
     );
-    let bytes = match a.variant.spec().eval {
-        EvalFamily::Hitting | EvalFamily::Pinning => {
-            train_hitting(&a, &data, &cfg, &mut log, &description)?
-        }
-        _ => train_running(&a, &data, &cfg, &mut log, &description)?,
-    };
+    let bytes = train(&a, &data, &cfg, &mut log, &description)?;
     std::fs::write(&a.out, bytes).with_context(|| format!("cannot write {}", a.out.display()))?;
     if let Some(path) = &a.curve {
         let mut f = std::fs::File::create(path)
@@ -209,61 +204,66 @@ fn hit_start(a: &SuperviseArgs) -> anyhow::Result<HitNet> {
     Ok(net)
 }
 
-/// Trains a hitting (or pinning) game's network: the weights kept.
-fn train_hitting(
+/// Trains the game's network on `data`: the weights kept.
+fn train(
     a: &SuperviseArgs,
     data: &[Labelled],
     cfg: &FitConfig,
     log: &mut dyn FnMut(&EpochLoss),
     description: &str,
 ) -> anyhow::Result<Vec<u8>> {
-    let mut net = hit_start(a)?;
-    let examples: Vec<Example<5>> = data
-        .iter()
-        .map(|l| {
-            let p = l.probs;
-            Example {
-                inputs: crate::eval::hitnet::features_of(net.layout, &l.state),
+    if matches!(
+        a.variant.spec().eval,
+        EvalFamily::Hitting | EvalFamily::Pinning
+    ) {
+        let mut net = hit_start(a)?;
+        let examples: Vec<Example<5>> = data
+            .iter()
+            .map(|l| {
+                let p = l.probs;
+                Example {
+                    inputs: crate::eval::hitnet::features_of(net.layout, &l.state),
+                    group: l.group,
+                    // The labels' order is win, win mars, lose mars, win bg,
+                    // lose bg; the network's win, win gammon, win bg, lose
+                    // gammon, lose bg.
+                    target: [p[0], p[1], p[3], p[2], p[4]],
+                }
+            })
+            .collect();
+        fit_and_choose(a, &mut net, &examples, cfg, log, description)
+    } else {
+        let mut net: Net = start(a, Net::random)?;
+        net.check_game(a.variant)?;
+        anyhow::ensure!(
+            a.layout.is_none_or(|l| l == net.layout),
+            "--layout: only a hitting network (layout {HIT_LAYOUT}) can take new inputs"
+        );
+        let opts = RuleOptions::for_variant(a.variant);
+        let examples: Vec<Example<3>> = data
+            .iter()
+            .map(|l| Example {
+                inputs: crate::eval::net::features_for(&net, &l.state, &opts),
                 group: l.group,
-                // The labels' order is win, win mars, lose mars, win bg,
-                // lose bg; the network's win, win gammon, win bg, lose
-                // gammon, lose bg.
-                target: [p[0], p[1], p[3], p[2], p[4]],
-            }
-        })
-        .collect();
-    let start_bytes = net.to_bytes();
-    let (_, kept) = fit_keeping(&mut net, &examples, cfg, 3, log);
-    let kept = kept.into_iter().map(|(e, n)| (e, n.to_bytes())).collect();
-    choose(a, start_bytes, net.to_bytes(), kept, description)
+                target: [l.probs[0], l.probs[1], l.probs[2]],
+            })
+            .collect();
+        fit_and_choose(a, &mut net, &examples, cfg, log, description)
+    }
 }
 
-/// Trains a running game's network (Gul bara's and the nardy family's):
-/// the weights kept.
-fn train_running(
+/// Fits `net` on `examples` and chooses the weights kept among the three
+/// best epochs ([`choose`]).
+fn fit_and_choose<const OUT: usize>(
     a: &SuperviseArgs,
-    data: &[Labelled],
+    net: &mut NetOf<OUT>,
+    examples: &[Example<OUT>],
     cfg: &FitConfig,
     log: &mut dyn FnMut(&EpochLoss),
     description: &str,
 ) -> anyhow::Result<Vec<u8>> {
-    let mut net: Net = start(a, Net::random)?;
-    net.check_game(a.variant)?;
-    anyhow::ensure!(
-        a.layout.is_none_or(|l| l == net.layout),
-        "--layout: only a hitting network (layout {HIT_LAYOUT}) can take new inputs"
-    );
-    let opts = RuleOptions::for_variant(a.variant);
-    let examples: Vec<Example<3>> = data
-        .iter()
-        .map(|l| Example {
-            inputs: crate::eval::net::features_for(&net, &l.state, &opts),
-            group: l.group,
-            target: [l.probs[0], l.probs[1], l.probs[2]],
-        })
-        .collect();
     let start_bytes = net.to_bytes();
-    let (_, kept) = fit_keeping(&mut net, &examples, cfg, 3, log);
+    let (_, kept) = fit_keeping(net, examples, cfg, 3, log);
     let kept = kept.into_iter().map(|(e, n)| (e, n.to_bytes())).collect();
     choose(a, start_bytes, net.to_bytes(), kept, description)
 }

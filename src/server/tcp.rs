@@ -81,16 +81,11 @@ struct Listener {
 /// failure of the listening socket itself); the caller ends it at shutdown
 /// by dropping this future and shutting `life` down.
 pub async fn run(listener: TcpListener, served: Served) -> std::io::Result<()> {
-    let Served {
-        config,
-        slots,
-        life,
-    } = served;
     let mut server = Listener {
         listener,
-        slots,
-        life,
-        config,
+        slots: served.slots,
+        life: served.life,
+        config: served.config,
     };
     let res = server.run().await;
     if let Err(e) = &res {
