@@ -19,7 +19,7 @@ use std::sync::atomic::AtomicBool;
 
 use gulbara::cube::{CubeOwner, MatchState, SessionRules, decide};
 use gulbara::engine::{FileAccess, Weights, load_net};
-use gulbara::gnubg::matchid::{GameStatus, MatchInfo};
+use gulbara::gnubg::matchid::MatchInfo;
 use gulbara::gnubg::{board_of, matchid, position_id};
 use gulbara::rules::{GameState, Pending, RuleOptions, Side, Variant};
 use gulbara::search::Search;
@@ -154,19 +154,13 @@ fn main() {
     let mut ours = Vec::new();
     for s in &states {
         for c in CONTEXTS {
+            // Player 1 on roll before the roll, Jacoby off.
             let info = MatchInfo {
                 cube: c.cube,
                 cube_owner: (c.cube > 1).then_some(1),
-                on_roll: 1,
-                crawford: false,
-                status: GameStatus::Playing,
-                deciding: 1,
-                doubled: false,
-                resigned: 0,
-                dice: None,
                 match_length: c.length,
                 score: [c.score[1], c.score[0]],
-                jacoby: false,
+                ..MatchInfo::default()
             };
             commands.push_str(&format!(
                 "set gnubgid {}:{}\nhint\n",

@@ -229,7 +229,12 @@ pub fn position_from_white_view_pinned(
         }
         *side = side.moved(0, at).with_pin(at, true);
     }
-    Ok(match to_move {
+    Ok(mover_view(white, black, to_move))
+}
+
+/// The position seen by `to_move`, from White's and Black's checkers.
+fn mover_view(white: Checkers, black: Checkers, to_move: Side) -> Position {
+    match to_move {
         Side::White => Position {
             own: white,
             opp: black,
@@ -238,7 +243,7 @@ pub fn position_from_white_view_pinned(
             own: black,
             opp: white,
         },
-    })
+    }
 }
 
 /// Builds the mover-view position of `variant` from White-view counts and
@@ -281,16 +286,7 @@ pub fn position_from_white_view_in(
     }
     let white = Checkers::from_counts_with_bar(&white, bar[0]).ok_or(NotationError::BadCounts)?;
     let black = Checkers::from_counts_with_bar(&black, bar[1]).ok_or(NotationError::BadCounts)?;
-    Ok(match to_move {
-        Side::White => Position {
-            own: white,
-            opp: black,
-        },
-        Side::Black => Position {
-            own: black,
-            opp: white,
-        },
-    })
+    Ok(mover_view(white, black, to_move))
 }
 
 /// Formats a state as position text (with its optional fields).
@@ -331,6 +327,84 @@ pub fn side_text(side: Side) -> &'static str {
     }
 }
 
+/// The 24 point counts of a board token (`counts,...`).
+fn parse_counts(board: &str) -> Result<[i8; 24], NotationError> {
+    let parts: Vec<&str> = board.split(',').collect();
+    if parts.len() != 24 {
+        return Err(NotationError::CountFields(parts.len()));
+    }
+    let mut counts = [0i8; 24];
+    for (i, t) in parts.iter().enumerate() {
+        counts[i] = parse_count(t, i + 1)?;
+    }
+    Ok(counts)
+}
+
+/// White's and Black's roll counts, tokens 2 and 3.
+fn parse_rolls(tokens: &[&str]) -> Result<[u32; 2], NotationError> {
+    let mut rolls = [0u32; 2];
+    for (k, who) in [(2, "White"), (3, "Black")] {
+        let Some(t) = tokens.get(k) else {
+            return Err(NotationError::MissingRollCount(who));
+        };
+        rolls[k - 2] = match t.parse::<u32>() {
+            Ok(n) if n <= 100_000 => n,
+            _ => {
+                return Err(NotationError::BadRollCount {
+                    who,
+                    token: t.to_string(),
+                });
+            }
+        };
+    }
+    Ok(rolls)
+}
+
+/// The value of a `bar=W,B` field.
+fn parse_bar(variant: Variant, v: &str) -> Result<[u8; 2], NotationError> {
+    if !variant.spec().landing.has_bar() {
+        return Err(NotationError::BarField(variant));
+    }
+    let parsed = v.split_once(',').and_then(|(w, b)| {
+        let w = w.parse::<u8>().ok()?;
+        let b = b.parse::<u8>().ok()?;
+        (w <= CHECKERS && b <= CHECKERS).then_some([w, b])
+    });
+    parsed.ok_or_else(|| NotationError::BadBar(v.to_string()))
+}
+
+/// Reads the value of a `pins=p,...` field into `pins` (empty before: a
+/// second field is refused).
+fn parse_pins(variant: Variant, v: &str, pins: &mut Vec<u8>) -> Result<(), NotationError> {
+    if variant.spec().landing != crate::rules::Landing::Pin {
+        return Err(NotationError::PinsField(variant));
+    }
+    if !pins.is_empty() {
+        return Err(NotationError::PinsTwice);
+    }
+    for p in v.split(',') {
+        let p = match p.parse::<u8>() {
+            Ok(p) if (1..=24).contains(&p) => p,
+            _ => return Err(NotationError::BadPins(v.to_string())),
+        };
+        if pins.contains(&p) {
+            return Err(NotationError::PinNamedTwice(p));
+        }
+        pins.push(p);
+    }
+    Ok(())
+}
+
+/// The die and count of a `rem=DxN` field.
+fn parse_remainder(v: &str) -> Result<(u8, u8), NotationError> {
+    let parsed = v.split_once('x').and_then(|(d, n)| {
+        let d = d.parse::<u8>().ok()?;
+        let n = n.parse::<u8>().ok()?;
+        ((1..=6).contains(&d) && (1..=4).contains(&n)).then_some((d, n))
+    });
+    parsed.ok_or_else(|| NotationError::BadRemainder(v.to_string()))
+}
+
 fn parse_count(tok: &str, point: usize) -> Result<i8, NotationError> {
     if tok.is_empty() {
         return Ok(0);
@@ -358,35 +432,14 @@ pub fn parse_state_in(
     let Some(board) = tokens.first() else {
         return Err(NotationError::MissingCounts);
     };
-    let parts: Vec<&str> = board.split(',').collect();
-    if parts.len() != 24 {
-        return Err(NotationError::CountFields(parts.len()));
-    }
-    let mut counts = [0i8; 24];
-    for (i, t) in parts.iter().enumerate() {
-        counts[i] = parse_count(t, i + 1)?;
-    }
+    let counts = parse_counts(board)?;
     let to_move = match tokens.get(1) {
         Some(&"w") => Side::White,
         Some(&"b") => Side::Black,
         Some(t) => return Err(NotationError::BadSideToMove(t.to_string())),
         None => return Err(NotationError::MissingSideToMove),
     };
-    let mut rolls = [0u32; 2];
-    for (k, who) in [(2, "White"), (3, "Black")] {
-        let Some(t) = tokens.get(k) else {
-            return Err(NotationError::MissingRollCount(who));
-        };
-        rolls[k - 2] = match t.parse::<u32>() {
-            Ok(n) if n <= 100_000 => n,
-            _ => {
-                return Err(NotationError::BadRollCount {
-                    who,
-                    token: t.to_string(),
-                });
-            }
-        };
-    }
+    let rolls = parse_rolls(tokens)?;
     // The optional bar field may come anywhere among the optional fields;
     // the board is built once it is known.
     let mut bar = [0u8; 2];
@@ -404,35 +457,9 @@ pub fn parse_state_in(
     let mut seen_pending = false;
     while let Some(t) = tokens.get(used) {
         if let Some(v) = t.strip_prefix("bar=") {
-            if !variant.spec().landing.has_bar() {
-                return Err(NotationError::BarField(variant));
-            }
-            let parsed = v.split_once(',').and_then(|(w, b)| {
-                let w = w.parse::<u8>().ok()?;
-                let b = b.parse::<u8>().ok()?;
-                (w <= CHECKERS && b <= CHECKERS).then_some([w, b])
-            });
-            let Some(counts) = parsed else {
-                return Err(NotationError::BadBar(v.to_string()));
-            };
-            bar = counts;
+            bar = parse_bar(variant, v)?;
         } else if let Some(v) = t.strip_prefix("pins=") {
-            if variant.spec().landing != crate::rules::Landing::Pin {
-                return Err(NotationError::PinsField(variant));
-            }
-            if !pins.is_empty() {
-                return Err(NotationError::PinsTwice);
-            }
-            for p in v.split(',') {
-                let p = match p.parse::<u8>() {
-                    Ok(p) if (1..=24).contains(&p) => p,
-                    _ => return Err(NotationError::BadPins(v.to_string())),
-                };
-                if pins.contains(&p) {
-                    return Err(NotationError::PinNamedTwice(p));
-                }
-                pins.push(p);
-            }
+            parse_pins(variant, v, &mut pins)?;
         } else if let Some(v) = t.strip_prefix("chain=") {
             if !variant.escalating() {
                 return Err(NotationError::NoChains(variant));
@@ -442,9 +469,7 @@ pub fn parse_state_in(
             }
             let die = match v.parse::<u8>() {
                 Ok(d) if (2..=6).contains(&d) => d,
-                _ => {
-                    return Err(NotationError::BadChain(v.to_string()));
-                }
+                _ => return Err(NotationError::BadChain(v.to_string())),
             };
             state.pending = Pending::Chain { die, first: false };
             // A later stage of a chain is reached only by playing the
@@ -459,14 +484,7 @@ pub fn parse_state_in(
             if seen_pending {
                 return Err(NotationError::ChainAndRemainder);
             }
-            let parsed = v.split_once('x').and_then(|(d, n)| {
-                let d = d.parse::<u8>().ok()?;
-                let n = n.parse::<u8>().ok()?;
-                ((1..=6).contains(&d) && (1..=4).contains(&n)).then_some((d, n))
-            });
-            let Some((die, count)) = parsed else {
-                return Err(NotationError::BadRemainder(v.to_string()));
-            };
+            let (die, count) = parse_remainder(v)?;
             state.pending = Pending::Remainder { die, count };
             seen_pending = true;
         } else if let Some(v) = t.strip_prefix("stuck=") {
@@ -713,102 +731,4 @@ pub fn apply_turn(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn start_text_round_trips() {
-        let s = parse_state_text(START_TEXT).unwrap();
-        assert_eq!(s, GameState::start(Side::White));
-        assert_eq!(state_text(&s), START_TEXT);
-    }
-
-    #[test]
-    fn empty_tokens_are_zero() {
-        let s = parse_state_text(",,,,,,,,,,,-15,,,,,,,,,,,,15 b 1 0").unwrap();
-        assert_eq!(s.to_move, Side::Black);
-        assert_eq!(s.pos, Position::START);
-    }
-
-    #[test]
-    fn pending_fields_round_trip() {
-        for t in [
-            "0,0,0,0,0,0,0,0,0,0,0,-15,0,0,0,0,0,0,0,0,0,0,0,15 w 5 4 chain=5",
-            "0,0,0,0,0,0,0,0,0,0,0,-15,0,0,0,0,0,0,0,0,0,0,0,15 b 5 4 rem=4x3 stuck=7",
-        ] {
-            assert_eq!(state_text(&parse_state_text(t).unwrap()), t);
-        }
-    }
-
-    #[test]
-    fn impossible_positions_rejected() {
-        for t in [
-            "0,0,0,0,0,0,0,0,0,0,0,-16,0,0,0,0,0,0,0,0,0,0,0,15 w 0 0",
-            "1,0,0,0,0,0,0,0,0,0,0,-15,0,0,0,0,0,0,0,0,0,0,0,15 w 0 0",
-            "0,0,0 w 0 0",
-            "x,0,0,0,0,0,0,0,0,0,0,-15,0,0,0,0,0,0,0,0,0,0,0,15 w 0 0",
-            "0,0,0,0,0,0,0,0,0,0,0,-15,0,0,0,0,0,0,0,0,0,0,0,15 x 0 0",
-            "0,0,0,0,0,0,0,0,0,0,0,-15,0,0,0,0,0,0,0,0,0,0,0,15 w 0",
-            "0,0,0,0,0,0,0,0,0,0,0,-15,0,0,0,0,0,0,0,0,0,0,0,15 w 0 0 chain=1",
-            "0,0,0,0,0,0,0,0,0,0,0,-15,0,0,0,0,0,0,0,0,0,0,0,15 w 0 0 rem=4x5",
-            "0,0,0,0,0,0,0,0,0,0,0,-15,0,0,0,0,0,0,0,0,0,0,0,15 w 0 0 bogus",
-        ] {
-            assert!(parse_state_text(t).is_err(), "{t}");
-        }
-    }
-
-    #[test]
-    fn seed_001_worked_examples() {
-        let o = RuleOptions::default();
-        let s = GameState::start(Side::White);
-        assert_eq!(s.pos.own.pips(), 360);
-        assert_eq!(s.pos.opp.pips(), 360);
-        let s = apply_moves(s, &o, &["65", "24/19", "24/18"]).unwrap();
-        // Now Black to move; White's pips are the opponent's.
-        assert_eq!(s.pos.opp.pips(), 349);
-        let s = apply_moves(s, &o, &["31", "24/23", "24/21"]).unwrap();
-        assert_eq!(s.pos.opp.pips(), 356);
-        let v = white_view(&s);
-        assert_eq!((v[11], v[10], v[8]), (-13, -1, -1));
-        assert_eq!((v[17], v[18], v[23]), (1, 1, 13));
-    }
-
-    #[test]
-    fn seed_001_bear_off_example() {
-        let o = RuleOptions::default();
-        let t = "1,1,1,2,2,2,0,0,0,0,0,0,-3,-3,-3,-2,-2,-2,0,0,0,0,0,0 w 20 20";
-        let s = parse_state_text(t).unwrap();
-        assert_eq!(s.pos.own.off(), 6);
-        assert_eq!(s.pos.own.pips(), 36);
-        assert_eq!(s.pos.opp.pips(), 48);
-        let s = apply_moves(s, &o, &["65", "6/off", "5/off"]).unwrap();
-        assert_eq!(s.pos.opp.pips(), 25);
-        assert_eq!(s.pos.opp.off(), 8);
-    }
-
-    #[test]
-    fn combined_token_expands() {
-        let o = RuleOptions::default();
-        let s = apply_moves(GameState::start(Side::White), &o, &["65", "24/13"]).unwrap();
-        assert_eq!(s.pos.opp.at(13), 1);
-        // 24/12 would land on Black's start.
-        let e = apply_moves(GameState::start(Side::White), &o, &["66", "24/12"]).unwrap_err();
-        assert_eq!(e.index, 2);
-    }
-
-    #[test]
-    fn bad_lists_name_the_first_bad_token() {
-        let o = RuleOptions::default();
-        let s = GameState::start(Side::White);
-        let e = apply_moves(s, &o, &["65", "24/18", "13/8"]).unwrap_err();
-        assert_eq!(e.index, 3);
-        let e = apply_moves(s, &o, &["65", "24/18"]).unwrap_err();
-        assert_eq!(e.index, 3);
-        let e = apply_moves(s, &o, &["24/18"]).unwrap_err();
-        assert_eq!(e.index, 1);
-        let e = apply_moves(s, &o, &["65", "66"]).unwrap_err();
-        assert_eq!(e.index, 2);
-        let e = apply_moves(s, &o, &["77"]).unwrap_err();
-        assert_eq!(e.index, 1);
-    }
-}
+mod tests;

@@ -569,7 +569,7 @@ mod tests {
     use super::*;
     use crate::eval::heuristic::Heuristic;
     use crate::game::{RandomChooser, play_choosers};
-    use crate::record::{Record, RecordedGame, RecordedTurn, game_tags, rules_tag, write_record};
+    use crate::record::{Record, RecordedGame, game_tags, rules_tag, write_record};
     use crate::rules::RuleOptions;
     use crate::rules::dice::SeededDice;
 
@@ -602,17 +602,11 @@ mod tests {
         let games = games
             .iter()
             .map(|g| RecordedGame {
-                players: ["a".into(), "b".into()],
-                opening: g.openings.last().copied(),
-                starter: g.starter,
-                turns: g.turns.iter().map(RecordedTurn::from_driver).collect(),
-                result: Some(g.result),
-                note: None,
                 cube: crate::record::GameCube {
-                    score: None,
-                    dropped_by: None,
                     scored: g.scored().map(|(_, p)| p),
+                    ..Default::default()
                 },
+                ..RecordedGame::finished(["a", "b"], g)
             })
             .collect();
         let mut tags = game_tags(opts);
@@ -711,15 +705,7 @@ mod tests {
         let g = play_choosers(&opts, &mut SeededDice::new(5), &mut a, &mut b);
         let rec = Record {
             tags: vec![("Rules".into(), rules_tag(&opts))],
-            games: vec![RecordedGame {
-                players: ["rand1".into(), "rand2".into()],
-                opening: g.openings.last().copied(),
-                starter: g.starter,
-                turns: g.turns.iter().map(RecordedTurn::from_driver).collect(),
-                result: Some(g.result),
-                note: None,
-                cube: Default::default(),
-            }],
+            games: vec![RecordedGame::finished(["rand1", "rand2"], &g)],
         };
         let text = write_record(&rec);
         let an = analyse(&text, &Heuristic, 0).unwrap();
@@ -768,15 +754,7 @@ mod tests {
             let g = play_choosers(&opts, &mut SeededDice::new(7), &mut a, &mut b);
             let text = write_record(&Record {
                 tags: game_tags(&opts),
-                games: vec![RecordedGame {
-                    players: ["rand1".into(), "rand2".into()],
-                    opening: g.openings.last().copied(),
-                    starter: g.starter,
-                    turns: g.turns.iter().map(RecordedTurn::from_driver).collect(),
-                    result: Some(g.result),
-                    note: None,
-                    cube: Default::default(),
-                }],
+                games: vec![RecordedGame::finished(["rand1", "rand2"], &g)],
             });
             // Whatever evaluator is passed, the variant's baseline judges:
             // the same analysis as with that baseline itself.

@@ -94,37 +94,8 @@ pub struct SuperviseArgs {
 
 /// Runs `supervise`.
 pub fn run(a: SuperviseArgs) -> anyhow::Result<()> {
-    let mut data = Vec::new();
-    for (folder, dir) in a.data.iter().enumerate() {
-        // A group is named by its folder and its `turn` line.
-        data.extend(
-            labelled_positions(dir, a.variant)?
-                .into_iter()
-                .map(|l| Labelled {
-                    group: l.group.map(|g| ((folder as u64) << 40) | g),
-                    ..l
-                }),
-        );
-    }
-    let folders = a
-        .data
-        .iter()
-        .map(|d| d.display().to_string())
-        .collect::<Vec<_>>()
-        .join(" + ");
-    anyhow::ensure!(!data.is_empty(), "no labelled positions in {folders}");
-    let cfg = FitConfig {
-        epochs: a.epochs,
-        patience: a.patience.max(1),
-        batch: a.batch.max(1),
-        rate: a.rate,
-        decay: a.decay,
-        anchor: a.anchor.max(0.0),
-        holdout: a.holdout.clamp(0.0, 0.5),
-        holdout_block: a.holdout_block.max(1),
-        seed: a.seed,
-        group_weight: a.group_weight.max(0.0),
-    };
+    let (data, folders) = read_data(&a)?;
+    let cfg = fit_config(&a);
     let groups = data.iter().filter(|d| d.group.is_some()).count();
     anyhow::ensure!(
         a.group_weight <= 0.0 || groups > 0,
@@ -153,72 +124,7 @@ pub fn run(a: SuperviseArgs) -> anyhow::Result<()> {
         },
         a.seed
     );
-    let bytes = match a.variant.spec().eval {
-        EvalFamily::Hitting | EvalFamily::Pinning => {
-            let mut net: HitNet = start(&a, HitNet::random)?;
-            match a.layout {
-                None => {}
-                Some(l) if l == net.layout => {}
-                Some(HIT_CONTACT_LAYOUT) if net.layout == HIT_LAYOUT => {
-                    net = net.with_inputs(HIT_CONTACT_LAYOUT, crate::eval::hitnet::CONTACT_INPUTS);
-                }
-                Some(HIT_GNUBG_LAYOUT)
-                    if net.layout == HIT_LAYOUT || net.layout == HIT_CONTACT_LAYOUT =>
-                {
-                    net = net.with_inputs(HIT_GNUBG_LAYOUT, crate::eval::hitnet::GNUBG_INPUTS);
-                }
-                Some(PIN_LAYOUT)
-                    if net.layout == HIT_LAYOUT
-                        && matches!(a.variant.spec().eval, EvalFamily::Pinning) =>
-                {
-                    net = net.with_inputs(PIN_LAYOUT, crate::eval::net::pin_inputs::PIN_INPUTS);
-                }
-                Some(l) => anyhow::bail!(
-                    "--layout {l}: a network of layout {} can be given layout {HIT_CONTACT_LAYOUT} (from {HIT_LAYOUT}), {HIT_GNUBG_LAYOUT} (from {HIT_LAYOUT} or {HIT_CONTACT_LAYOUT}), or {PIN_LAYOUT} (from {HIT_LAYOUT}, the pinning games) only",
-                    net.layout
-                ),
-            }
-            let examples: Vec<Example<5>> = data
-                .iter()
-                .map(|l| {
-                    let p = l.probs;
-                    Example {
-                        inputs: crate::eval::hitnet::features_of(net.layout, &l.state),
-                        group: l.group,
-                        // The labels' order is win, win mars, lose mars, win bg,
-                        // lose bg; the network's win, win gammon, win bg, lose
-                        // gammon, lose bg.
-                        target: [p[0], p[1], p[3], p[2], p[4]],
-                    }
-                })
-                .collect();
-            let start_bytes = net.to_bytes();
-            let (_, kept) = fit_keeping(&mut net, &examples, &cfg, 3, &mut log);
-            let kept = kept.into_iter().map(|(e, n)| (e, n.to_bytes())).collect();
-            choose(&a, start_bytes, net.to_bytes(), kept, &description)?
-        }
-        _ => {
-            let mut net: Net = start(&a, Net::random)?;
-            net.check_game(a.variant)?;
-            anyhow::ensure!(
-                a.layout.is_none_or(|l| l == net.layout),
-                "--layout: only a hitting network (layout {HIT_LAYOUT}) can take new inputs"
-            );
-            let opts = RuleOptions::for_variant(a.variant);
-            let examples: Vec<Example<3>> = data
-                .iter()
-                .map(|l| Example {
-                    inputs: crate::eval::net::features_for(&net, &l.state, &opts),
-                    group: l.group,
-                    target: [l.probs[0], l.probs[1], l.probs[2]],
-                })
-                .collect();
-            let start_bytes = net.to_bytes();
-            let (_, kept) = fit_keeping(&mut net, &examples, &cfg, 3, &mut log);
-            let kept = kept.into_iter().map(|(e, n)| (e, n.to_bytes())).collect();
-            choose(&a, start_bytes, net.to_bytes(), kept, &description)?
-        }
-    };
+    let bytes = train(&a, &data, &cfg, &mut log, &description)?;
     std::fs::write(&a.out, bytes).with_context(|| format!("cannot write {}", a.out.display()))?;
     if let Some(path) = &a.curve {
         let mut f = std::fs::File::create(path)
@@ -229,6 +135,137 @@ pub fn run(a: SuperviseArgs) -> anyhow::Result<()> {
     }
     println!("{} positions; weights in {}", data.len(), a.out.display());
     Ok(())
+}
+
+/// The labelled positions of every `--data` folder, in order, and the
+/// folders' names joined for messages.
+fn read_data(a: &SuperviseArgs) -> anyhow::Result<(Vec<Labelled>, String)> {
+    let mut data = Vec::new();
+    for (folder, dir) in a.data.iter().enumerate() {
+        // A group is named by its folder and its `turn` line.
+        data.extend(
+            labelled_positions(dir, a.variant)?
+                .into_iter()
+                .map(|l| Labelled {
+                    group: l.group.map(|g| ((folder as u64) << 40) | g),
+                    ..l
+                }),
+        );
+    }
+    let folders = a
+        .data
+        .iter()
+        .map(|d| d.display().to_string())
+        .collect::<Vec<_>>()
+        .join(" + ");
+    anyhow::ensure!(!data.is_empty(), "no labelled positions in {folders}");
+    Ok((data, folders))
+}
+
+/// The fit's settings from the options, each clamped to its range.
+fn fit_config(a: &SuperviseArgs) -> FitConfig {
+    FitConfig {
+        epochs: a.epochs,
+        patience: a.patience.max(1),
+        batch: a.batch.max(1),
+        rate: a.rate,
+        decay: a.decay,
+        anchor: a.anchor.max(0.0),
+        holdout: a.holdout.clamp(0.0, 0.5),
+        holdout_block: a.holdout_block.max(1),
+        seed: a.seed,
+        group_weight: a.group_weight.max(0.0),
+    }
+}
+
+/// The starting hitting (or pinning) network, given the inputs of
+/// `--layout` where it asks for more.
+fn hit_start(a: &SuperviseArgs) -> anyhow::Result<HitNet> {
+    let mut net: HitNet = start(a, HitNet::random)?;
+    match a.layout {
+        None => {}
+        Some(l) if l == net.layout => {}
+        Some(HIT_CONTACT_LAYOUT) if net.layout == HIT_LAYOUT => {
+            net = net.with_inputs(HIT_CONTACT_LAYOUT, crate::eval::hitnet::CONTACT_INPUTS);
+        }
+        Some(HIT_GNUBG_LAYOUT) if net.layout == HIT_LAYOUT || net.layout == HIT_CONTACT_LAYOUT => {
+            net = net.with_inputs(HIT_GNUBG_LAYOUT, crate::eval::hitnet::GNUBG_INPUTS);
+        }
+        Some(PIN_LAYOUT)
+            if net.layout == HIT_LAYOUT && matches!(a.variant.spec().eval, EvalFamily::Pinning) =>
+        {
+            net = net.with_inputs(PIN_LAYOUT, crate::eval::net::pin_inputs::PIN_INPUTS);
+        }
+        Some(l) => anyhow::bail!(
+            "--layout {l}: a network of layout {} can be given layout {HIT_CONTACT_LAYOUT} (from {HIT_LAYOUT}), {HIT_GNUBG_LAYOUT} (from {HIT_LAYOUT} or {HIT_CONTACT_LAYOUT}), or {PIN_LAYOUT} (from {HIT_LAYOUT}, the pinning games) only",
+            net.layout
+        ),
+    }
+    Ok(net)
+}
+
+/// Trains the game's network on `data`: the weights kept.
+fn train(
+    a: &SuperviseArgs,
+    data: &[Labelled],
+    cfg: &FitConfig,
+    log: &mut dyn FnMut(&EpochLoss),
+    description: &str,
+) -> anyhow::Result<Vec<u8>> {
+    if matches!(
+        a.variant.spec().eval,
+        EvalFamily::Hitting | EvalFamily::Pinning
+    ) {
+        let mut net = hit_start(a)?;
+        let examples: Vec<Example<5>> = data
+            .iter()
+            .map(|l| {
+                let p = l.probs;
+                Example {
+                    inputs: crate::eval::hitnet::features_of(net.layout, &l.state),
+                    group: l.group,
+                    // The labels' order is win, win mars, lose mars, win bg,
+                    // lose bg; the network's win, win gammon, win bg, lose
+                    // gammon, lose bg.
+                    target: [p[0], p[1], p[3], p[2], p[4]],
+                }
+            })
+            .collect();
+        fit_and_choose(a, &mut net, &examples, cfg, log, description)
+    } else {
+        let mut net: Net = start(a, Net::random)?;
+        net.check_game(a.variant)?;
+        anyhow::ensure!(
+            a.layout.is_none_or(|l| l == net.layout),
+            "--layout: only a hitting network (layout {HIT_LAYOUT}) can take new inputs"
+        );
+        let opts = RuleOptions::for_variant(a.variant);
+        let examples: Vec<Example<3>> = data
+            .iter()
+            .map(|l| Example {
+                inputs: crate::eval::net::features_for(&net, &l.state, &opts),
+                group: l.group,
+                target: [l.probs[0], l.probs[1], l.probs[2]],
+            })
+            .collect();
+        fit_and_choose(a, &mut net, &examples, cfg, log, description)
+    }
+}
+
+/// Fits `net` on `examples` and chooses the weights kept among the three
+/// best epochs ([`choose`]).
+fn fit_and_choose<const OUT: usize>(
+    a: &SuperviseArgs,
+    net: &mut NetOf<OUT>,
+    examples: &[Example<OUT>],
+    cfg: &FitConfig,
+    log: &mut dyn FnMut(&EpochLoss),
+    description: &str,
+) -> anyhow::Result<Vec<u8>> {
+    let start_bytes = net.to_bytes();
+    let (_, kept) = fit_keeping(net, examples, cfg, 3, log);
+    let kept = kept.into_iter().map(|(e, n)| (e, n.to_bytes())).collect();
+    choose(a, start_bytes, net.to_bytes(), kept, description)
 }
 
 /// The weights kept: the lowest held-out loss's (`best`), or with

@@ -217,7 +217,6 @@ pub fn play_started_game(
     } = start.open(opts, dice);
     let mut state = GameState::start_of(opts.variant, starter);
     let mut movegen = StageGen::new();
-    let mut ends = Vec::new();
     let mut turns: Vec<TurnRecord> = Vec::new();
     let mut forfeit = None;
     let mut carried: Vec<StageRecord> = Vec::new();
@@ -264,64 +263,23 @@ pub fn play_started_game(
             Pending::Remainder { die, count } => Some((die, count)),
             _ => None,
         };
-        let skipped = skip_forced_empty(start, opts, &mut movegen, &mut ends);
-        let asked_at = Instant::now();
-        let turn = if turn_over(&skipped, mover) && skipped.result().is_none() {
-            Turn::default()
-        } else {
-            let ask = TurnRequest {
-                before: &state,
-                roll,
-                start: &start,
-                opts,
-                session: &session,
-            };
-            match players[mover.index()].play_turn(&ask) {
-                Ok(t) => t,
-                Err(fault) => {
-                    forfeit = Some(Forfeit {
-                        side: mover,
-                        before: state,
-                        roll,
-                        reason: fault.into(),
-                    });
-                    break;
-                }
-            }
-        };
-        let took = asked_at.elapsed();
-        let mut seq = TurnSequence::new(start, opts);
-        let checked = turn
-            .moves
-            .iter()
-            .try_for_each(|&t| seq.push(t))
-            .and_then(|()| seq.finish_with_stages());
-        let (next, stages) = match checked {
+        let played = play_checked_turn(
+            &state,
+            roll,
+            start,
+            opts,
+            &session,
+            &mut *players[mover.index()],
+            &mut movegen,
+        );
+        let (turn, next, stages, took) = match played {
             Ok(done) => done,
-            Err(error) => {
-                forfeit = Some(Forfeit {
-                    side: mover,
-                    before: state,
-                    roll,
-                    reason: ForfeitReason::IllegalTurn { turn, error },
-                });
+            Err(f) => {
+                forfeit = Some(*f);
                 break;
             }
         };
-        let mut stages = stages;
-        if !carried.is_empty() {
-            carried.append(&mut stages);
-            stages = std::mem::take(&mut carried);
-        }
-        // The other side's remainder stages with nothing playable, skipped
-        // at the end of this turn: they open its remainder turn, if one follows.
-        if matches!(next.pending, Pending::Remainder { .. })
-            && next.to_move != mover
-            && next.result().is_none()
-        {
-            let own = stages.iter().take_while(|s| s.side == mover).count();
-            carried = stages.split_off(own);
-        }
+        let stages = carry_stages(mover, &next, stages, &mut carried);
         let record = TurnRecord {
             side: mover,
             double,
@@ -342,7 +300,100 @@ pub fn play_started_game(
     if let Some(t) = turns.last_mut() {
         t.stages.append(&mut carried);
     }
-    let result = match state.result() {
+    GameRecord {
+        openings,
+        starter,
+        turns,
+        result: final_result(&state, dropped),
+        forfeit,
+        final_state: state,
+        session,
+        dropped,
+    }
+}
+
+/// Asks `player`, the side to move in `before`, for its turn from `start`
+/// (after `roll`, if one; a turn with nothing playable is not asked) and
+/// checks it: the turn, the state after it, its stages, and how long the
+/// player took. A fault or an illegal turn is a forfeit.
+fn play_checked_turn(
+    before: &GameState,
+    roll: Option<(u8, u8)>,
+    start: GameState,
+    opts: &RuleOptions,
+    session: &MatchState,
+    player: &mut dyn Player,
+    movegen: &mut StageGen,
+) -> Result<(Turn, GameState, Vec<StageRecord>, Duration), Box<Forfeit>> {
+    let mover = before.to_move;
+    let mut ends = Vec::new();
+    let skipped = skip_forced_empty(start, opts, movegen, &mut ends);
+    let asked_at = Instant::now();
+    let turn = if turn_over(&skipped, mover) && skipped.result().is_none() {
+        Turn::default()
+    } else {
+        let ask = TurnRequest {
+            before,
+            roll,
+            start: &start,
+            opts,
+            session,
+        };
+        player.play_turn(&ask).map_err(|fault| {
+            Box::new(Forfeit {
+                side: mover,
+                before: *before,
+                roll,
+                reason: fault.into(),
+            })
+        })?
+    };
+    let took = asked_at.elapsed();
+    let mut seq = TurnSequence::new(start, opts);
+    let checked = turn
+        .moves
+        .iter()
+        .try_for_each(|&t| seq.push(t))
+        .and_then(|()| seq.finish_with_stages());
+    match checked {
+        Ok((next, stages)) => Ok((turn, next, stages, took)),
+        Err(error) => Err(Box::new(Forfeit {
+            side: mover,
+            before: *before,
+            roll,
+            reason: ForfeitReason::IllegalTurn { turn, error },
+        })),
+    }
+}
+
+/// The stages of `mover`'s turn that led to `next`: those `carried` from
+/// the last turn first. The other side's remainder stages with nothing
+/// playable, skipped at the end of this turn, are kept back in `carried`:
+/// they open its remainder turn, if one follows.
+fn carry_stages(
+    mover: Side,
+    next: &GameState,
+    mut stages: Vec<StageRecord>,
+    carried: &mut Vec<StageRecord>,
+) -> Vec<StageRecord> {
+    if !carried.is_empty() {
+        carried.append(&mut stages);
+        stages = std::mem::take(carried);
+    }
+    if matches!(next.pending, Pending::Remainder { .. })
+        && next.to_move != mover
+        && next.result().is_none()
+    {
+        let own = stages.iter().take_while(|s| s.side == mover).count();
+        *carried = stages.split_off(own);
+    }
+    stages
+}
+
+/// The result of a game that ended in `state`; `dropped`: by a dropped
+/// double.
+fn final_result(state: &GameState, dropped: bool) -> GameResult {
+    match state.result() {
         Some(r) => r,
         // A dropped double: the doubler wins (the points are the cube's,
         // [`GameRecord::scored`]).
@@ -354,16 +405,6 @@ pub fn play_started_game(
             winner: None,
             points: 0,
         },
-    };
-    GameRecord {
-        openings,
-        starter,
-        turns,
-        result,
-        forfeit,
-        final_state: state,
-        session,
-        dropped,
     }
 }
 

@@ -158,6 +158,83 @@ pub fn parse_fibs(line: &str) -> Result<BoardRequest, FibsError> {
     parse_as(line, Flavour::Fibs)
 }
 
+/// Reads colour, direction, home and bar (fields 41 to 44): whether the
+/// board is negated, and whether it is mirrored, from gnubg's view.
+fn orientation(fields: &[&str]) -> Result<(bool, bool), FibsError> {
+    let orientation = fields[41..45].join(":");
+    Ok(match orientation.as_str() {
+        "1:-1:0:25" => (false, false),
+        "-1:-1:0:25" => (true, false),
+        "1:1:25:0" => (false, true),
+        "-1:1:25:0" => (true, true),
+        _ => {
+            return Err(FibsError::Orientation(
+                orientation.chars().take(40).collect(),
+            ));
+        }
+    })
+}
+
+/// Reads the board (fields 6 to 31) as gnubg's player 0's and player 1's
+/// checkers, negated and mirrored as the orientation says.
+fn board_counts(fields: &[&str], negate: bool, mirror: bool) -> Result<[SideCounts; 2], FibsError> {
+    let mut player1: SideCounts = [0; 25];
+    let mut player0: SideCounts = [0; 25];
+    for at in 0..=25usize {
+        let raw = field(fields, 6 + at, "board", -15, 15)?;
+        let p = if mirror { 25 - at } else { at };
+        let v = if negate { -raw } else { raw };
+        let n = v.unsigned_abs() as u8;
+        match p {
+            0 => player0[24] = n,
+            25 => player1[24] = n,
+            _ if v > 0 => player1[p - 1] = n,
+            _ if v < 0 => player0[24 - p] = n,
+            _ => {}
+        }
+    }
+    for (player, side) in [(0u8, &player0), (1, &player1)] {
+        if side.iter().map(|&n| u32::from(n)).sum::<u32>() > 15 {
+            return Err(FibsError::TooManyCheckers(player));
+        }
+    }
+    Ok([player0, player1])
+}
+
+/// Checks the cube's fields and the flags (fields 37 to 52): the cube's
+/// value.
+fn cube_and_flags(fields: &[&str]) -> Result<u32, FibsError> {
+    let cube = field(fields, 37, "cube", 1, 1 << 12)? as u32;
+    for (i, name) in [(38, "may double"), (39, "may double"), (40, "doubled")] {
+        field(fields, i, name, 0, 1)?;
+    }
+    for i in 45..=46 {
+        field(fields, i, "borne off", 0, 15)?;
+    }
+    for i in 47..FIELDS {
+        field(fields, i, "flag", -1, 64)?;
+    }
+    Ok(cube)
+}
+
+/// Whether this is the Crawford game, and whether it is after it, in a
+/// match to `match_length` at `scores` (fields 4 and 5).
+fn crawford(fields: &[&str], fibs: bool, match_length: u32, scores: [u32; 2]) -> (bool, bool) {
+    let post_crawford = match_length > 0 && fields[51] == "1";
+    let crawford = if fibs {
+        // FIBS does not mark the Crawford game; it is the game where one
+        // player is 1-away and the Crawford game has not been played.
+        let away = |s: u32| match_length.saturating_sub(s);
+        match_length > 0
+            && fields[50] != "3"
+            && !post_crawford
+            && ((away(scores[0]) == 1) != (away(scores[1]) == 1))
+    } else {
+        match_length > 0 && fields[52] == "0"
+    };
+    (crawford, post_crawford)
+}
+
 /// Parses one board string written as `flavour` writes it.
 pub fn parse_as(line: &str, flavour: Flavour) -> Result<BoardRequest, FibsError> {
     if line.len() > MAX_LEN {
@@ -177,18 +254,7 @@ pub fn parse_as(line: &str, flavour: Flavour) -> Result<BoardRequest, FibsError>
     // the board negated for colour -1 and mirrored for direction 1 (the
     // turn, which names a colour, negated with it); the other fields are
     // the same from either view.
-    let orientation = fields[41..45].join(":");
-    let (negate, mirror) = match orientation.as_str() {
-        "1:-1:0:25" => (false, false),
-        "-1:-1:0:25" => (true, false),
-        "1:1:25:0" => (false, true),
-        "-1:1:25:0" => (true, true),
-        _ => {
-            return Err(FibsError::Orientation(
-                orientation.chars().take(40).collect(),
-            ));
-        }
-    };
+    let (negate, mirror) = orientation(&fields)?;
     let fibs = flavour == Flavour::Fibs;
     let match_length = match field(&fields, 3, "match length", 0, 9999)? {
         9999 if fibs => 0,
@@ -204,26 +270,7 @@ pub fn parse_as(line: &str, flavour: Flavour) -> Result<BoardRequest, FibsError>
     // A money session's scores add up without limit.
     let score4 = field(&fields, 4, "score", 0, i64::from(i32::MAX))? as u32;
     let score5 = field(&fields, 5, "score", 0, i64::from(i32::MAX))? as u32;
-    let mut player1: SideCounts = [0; 25];
-    let mut player0: SideCounts = [0; 25];
-    for at in 0..=25usize {
-        let raw = field(&fields, 6 + at, "board", -15, 15)?;
-        let p = if mirror { 25 - at } else { at };
-        let v = if negate { -raw } else { raw };
-        let n = v.unsigned_abs() as u8;
-        match p {
-            0 => player0[24] = n,
-            25 => player1[24] = n,
-            _ if v > 0 => player1[p - 1] = n,
-            _ if v < 0 => player0[24 - p] = n,
-            _ => {}
-        }
-    }
-    for (player, side) in [(0u8, &player0), (1, &player1)] {
-        if side.iter().map(|&n| u32::from(n)).sum::<u32>() > 15 {
-            return Err(FibsError::TooManyCheckers(player));
-        }
-    }
+    let [player0, player1] = board_counts(&fields, negate, mirror)?;
     let turn = field(&fields, 32, "turn", -1, 1)?;
     let on_turn = match if negate { -turn } else { turn } {
         1 => 1u8,
@@ -246,30 +293,10 @@ pub fn parse_as(line: &str, flavour: Flavour) -> Result<BoardRequest, FibsError>
     } else {
         (dice[0], dice[1])
     };
-    let cube = field(&fields, 37, "cube", 1, 1 << 12)? as u32;
-    for (i, name) in [(38, "may double"), (39, "may double"), (40, "doubled")] {
-        field(&fields, i, name, 0, 1)?;
-    }
+    let cube = cube_and_flags(&fields)?;
     let doubled = fields[40] == "1";
-    for i in 45..=46 {
-        field(&fields, i, "borne off", 0, 15)?;
-    }
-    for i in 47..FIELDS {
-        field(&fields, i, "flag", -1, 64)?;
-    }
     let may_double = [fields[39] == "1", fields[38] == "1"];
-    let post_crawford = match_length > 0 && fields[51] == "1";
-    let crawford = if fibs {
-        // FIBS does not mark the Crawford game; it is the game where one
-        // player is 1-away and the Crawford game has not been played.
-        let away = |s: u32| match_length.saturating_sub(s);
-        match_length > 0
-            && fields[50] != "3"
-            && !post_crawford
-            && ((away(score4) == 1) != (away(score5) == 1))
-    } else {
-        match_length > 0 && fields[52] == "0"
-    };
+    let (crawford, post_crawford) = crawford(&fields, fibs, match_length, [score4, score5]);
     // After a double FIBS names the player who must answer as on turn,
     // and field 40 says that "You" were doubled: the doubler is player 0.
     let on_turn = if fibs && doubled { 0 } else { on_turn };

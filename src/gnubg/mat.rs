@@ -369,42 +369,62 @@ fn line_actions(rest: &str, line: usize) -> Result<(Vec<Action>, bool), RecordEr
     Ok((actions, left_empty))
 }
 
+/// One game of a `.mat` file as read: its players, the score it started
+/// at, its actions, and whether the right-hand column played first.
+struct MatGame {
+    names: [String; 2],
+    scores: Option<[u32; 2]>,
+    actions: Vec<Action>,
+    right_first: Option<bool>,
+}
+
+/// A `.mat` file as read, line by line.
+struct MatFile {
+    variant: Variant,
+    /// The `; [Key "value"]` tags it carries.
+    tags: Vec<(String, String)>,
+    /// The match length; 0 for money play.
+    length: u32,
+    games: Vec<MatGame>,
+}
+
 /// Reads a `.mat` file into a record (its plays as gulbara notation; cube
 /// actions count only for the points). Each game's result line is what the
 /// file says, divided by the cube; a game that ends otherwise than after a
 /// play (a drop, a resignation) is left unfinished with a note.
 pub fn to_record(text: &str) -> Result<Record, RecordError> {
-    let mut variant = Variant::GNUBG_NATIVE;
-    let mut tags = Vec::new();
-    let mut seen_header = false;
-    let mut length = 0u32;
-    struct Game {
-        names: [String; 2],
-        scores: Option<[u32; 2]>,
-        actions: Vec<Action>,
-        right_first: Option<bool>,
+    let file = read_mat(text)?;
+    let opts = RuleOptions::for_variant(file.variant);
+    let tags = record_tags(&file, &opts)?;
+    let mut one_away_before = false;
+    let mut games = Vec::new();
+    for (gi, g) in file.games.into_iter().enumerate() {
+        let score = g
+            .scores
+            .filter(|_| file.length > 0)
+            .map(|s| game_score(s, file.length, &mut one_away_before));
+        games.push(recorded_game(gi + 1, g, score, &opts)?);
     }
-    let mut games: Vec<Game> = Vec::new();
+    Ok(Record { tags, games })
+}
+
+/// Reads the lines of a `.mat` file: its tags, header, games and their
+/// actions.
+fn read_mat(text: &str) -> Result<MatFile, RecordError> {
+    let mut file = MatFile {
+        variant: Variant::GNUBG_NATIVE,
+        tags: Vec::new(),
+        length: 0,
+        games: Vec::new(),
+    };
+    let mut seen_header = false;
     let mut expect_names = false;
     for (i, raw) in text.lines().enumerate() {
         let ln = i + 1;
         let line = raw.trim_end_matches(['\r', '\n']);
         let t = line.trim();
         if let Some(tag) = t.strip_prefix(';').or_else(|| t.strip_prefix('#')) {
-            let tag = tag.trim();
-            if let Some(rest) = tag.strip_prefix("[Variant \"") {
-                let v = rest.trim_end_matches("\"]");
-                variant = v
-                    .parse::<Variant>()
-                    .map_err(|_| syntax(ln, format!("unknown variant '{v}'")))?;
-                if !variant.spec().gnubg {
-                    return Err(syntax(ln, format!("{variant} games have no .mat form")));
-                }
-            } else if let Some(rest) = tag.strip_prefix('[')
-                && let Some((k, v)) = rest.split_once(" \"")
-            {
-                tags.push((k.to_string(), v.trim_end_matches("\"]").to_string()));
-            }
+            read_tag(tag.trim(), ln, &mut file)?;
             continue;
         }
         if t.is_empty() {
@@ -413,7 +433,7 @@ pub fn to_record(text: &str) -> Result<Record, RecordError> {
         if !seen_header {
             if is_mat(t) {
                 seen_header = true;
-                length = t
+                file.length = t
                     .split_whitespace()
                     .next()
                     .and_then(|n| n.parse().ok())
@@ -426,7 +446,7 @@ pub fn to_record(text: &str) -> Result<Record, RecordError> {
             if n.trim().parse::<u32>().is_err() {
                 return Err(syntax(ln, format!("bad game line '{t}'")));
             }
-            games.push(Game {
+            file.games.push(MatGame {
                 names: [String::new(), String::new()],
                 scores: None,
                 actions: Vec::new(),
@@ -435,29 +455,13 @@ pub fn to_record(text: &str) -> Result<Record, RecordError> {
             expect_names = true;
             continue;
         }
-        let Some(game) = games.last_mut() else {
+        let Some(game) = file.games.last_mut() else {
             return Err(syntax(ln, "text before the first 'Game' line".into()));
         };
         if expect_names {
             expect_names = false;
-            // `name0 : score0    name1 : score1`
-            let parts: Vec<&str> = t.split(':').collect();
-            if parts.len() == 3 {
-                let mid = parts[1].trim_start();
-                let name1 = mid.split_once(char::is_whitespace).map_or("", |(_, n)| n);
-                game.names = [parts[0].trim().to_string(), name1.trim().to_string()];
-                let score = |p: &str| {
-                    p.split_whitespace()
-                        .next()
-                        .and_then(|n| n.parse::<u32>().ok())
-                };
-                game.scores = score(parts[1]).zip(score(parts[2])).map(|(a, b)| [a, b]);
-                continue;
-            }
-            return Err(syntax(
-                ln,
-                format!("expected 'name : score  name : score', got '{t}'"),
-            ));
+            read_names(t, ln, game)?;
+            continue;
         }
         // After a numbered line's `N)`, the text as written: its columns
         // say which player starts.
@@ -474,15 +478,65 @@ pub fn to_record(text: &str) -> Result<Record, RecordError> {
     if !seen_header {
         return Err(syntax(0, "no 'N point match' line".into()));
     }
-    let opts = RuleOptions::for_variant(variant);
-    let mut rec_tags = vec![("Variant".to_string(), variant.to_string())];
-    let has_session = tags.iter().any(|(k, _)| k == "Session");
-    rec_tags.extend(tags.into_iter().filter(|(k, _)| k != "Rules"));
-    rec_tags.push(("Rules".into(), crate::record::rules_tag(&opts)));
+    Ok(file)
+}
+
+/// Reads a comment line's tag (`[Variant "..."]` sets the game).
+fn read_tag(tag: &str, ln: usize, file: &mut MatFile) -> Result<(), RecordError> {
+    if let Some(rest) = tag.strip_prefix("[Variant \"") {
+        let v = rest.trim_end_matches("\"]");
+        file.variant = v
+            .parse::<Variant>()
+            .map_err(|_| syntax(ln, format!("unknown variant '{v}'")))?;
+        if !file.variant.spec().gnubg {
+            return Err(syntax(
+                ln,
+                format!("{} games have no .mat form", file.variant),
+            ));
+        }
+    } else if let Some(rest) = tag.strip_prefix('[')
+        && let Some((k, v)) = rest.split_once(" \"")
+    {
+        file.tags
+            .push((k.to_string(), v.trim_end_matches("\"]").to_string()));
+    }
+    Ok(())
+}
+
+/// Reads a game's `name0 : score0    name1 : score1` line.
+fn read_names(t: &str, ln: usize, game: &mut MatGame) -> Result<(), RecordError> {
+    let parts: Vec<&str> = t.split(':').collect();
+    if parts.len() != 3 {
+        return Err(syntax(
+            ln,
+            format!("expected 'name : score  name : score', got '{t}'"),
+        ));
+    }
+    let mid = parts[1].trim_start();
+    let name1 = mid.split_once(char::is_whitespace).map_or("", |(_, n)| n);
+    game.names = [parts[0].trim().to_string(), name1.trim().to_string()];
+    let score = |p: &str| {
+        p.split_whitespace()
+            .next()
+            .and_then(|n| n.parse::<u32>().ok())
+    };
+    game.scores = score(parts[1]).zip(score(parts[2])).map(|(a, b)| [a, b]);
+    Ok(())
+}
+
+/// The record's tags: the game, the file's own tags, the rules, and a
+/// session where the file does not say its own.
+fn record_tags(file: &MatFile, opts: &RuleOptions) -> Result<Vec<(String, String)>, RecordError> {
+    let length = file.length;
+    let mut rec_tags = vec![("Variant".to_string(), file.variant.to_string())];
+    let has_session = file.tags.iter().any(|(k, _)| k == "Session");
+    rec_tags.extend(file.tags.iter().filter(|(k, _)| k != "Rules").cloned());
+    rec_tags.push(("Rules".into(), crate::record::rules_tag(opts)));
     // A file that does not say its session (gnubg's own): a match to its
     // length with the cube and the Crawford rule, or money play, with the
     // cube where the games turn it.
-    let cube_turned = games
+    let cube_turned = file
+        .games
         .iter()
         .any(|g| g.actions.iter().any(|a| matches!(a, Action::Double)));
     if !has_session && (length > 0 || cube_turned) {
@@ -498,120 +552,131 @@ pub fn to_record(text: &str) -> Result<Record, RecordError> {
         };
         rec_tags.extend(crate::record::session_tags(&session));
     }
-    let mut one_away_before = false;
-    let mut out = Vec::new();
-    for (gi, g) in games.into_iter().enumerate() {
-        let starter = if g.right_first == Some(true) {
-            Side::Black
-        } else {
-            Side::White
-        };
-        let mut mover = starter;
-        let mut cube = 1u32;
-        let mut turns = Vec::new();
-        let mut result = None;
-        let mut note = None;
-        let mut last_was_roll = false;
-        let mut taken = None;
-        let mut dropped_by = None;
-        let mut scored = None;
-        for a in g.actions {
-            match a {
-                Action::Roll(roll, moves) => {
-                    turns.push(RecordedTurn {
-                        side: mover,
-                        roll: Some(roll),
-                        remainder: None,
-                        moves,
-                        double: taken.take(),
+    Ok(rec_tags)
+}
+
+/// The score a game of a match to `length` started at; `one_away_before`
+/// says whether a side was one away in an earlier game (the Crawford game
+/// is the first in which a side is one away).
+fn game_score(
+    [white, black]: [u32; 2],
+    length: u32,
+    one_away_before: &mut bool,
+) -> crate::record::GameScore {
+    let one_away = [white, black].iter().any(|&p| p + 1 == length);
+    let crawford = one_away && !*one_away_before && white.max(black) < length;
+    *one_away_before |= one_away;
+    crate::record::GameScore {
+        white,
+        black,
+        length,
+        crawford: crawford && (white + 1 == length) != (black + 1 == length),
+    }
+}
+
+/// Game number `number` of the file as a recorded game: its turns, its
+/// cube, and its result (or a note on how it ended).
+fn recorded_game(
+    number: usize,
+    g: MatGame,
+    score: Option<crate::record::GameScore>,
+    opts: &RuleOptions,
+) -> Result<RecordedGame, RecordError> {
+    let starter = if g.right_first == Some(true) {
+        Side::Black
+    } else {
+        Side::White
+    };
+    let mut mover = starter;
+    let mut cube = 1u32;
+    let mut turns = Vec::new();
+    let mut result = None;
+    let mut note = None;
+    let mut last_was_roll = false;
+    let mut taken = None;
+    let mut dropped_by = None;
+    let mut scored = None;
+    for a in g.actions {
+        match a {
+            Action::Roll(roll, moves) => {
+                turns.push(RecordedTurn {
+                    side: mover,
+                    roll: Some(roll),
+                    remainder: None,
+                    moves,
+                    double: taken.take(),
+                });
+                mover = mover.opponent();
+                last_was_roll = true;
+                continue;
+            }
+            // The side to roll doubles; the other side answers, and a
+            // take leaves the doubler to roll.
+            Action::Double => cube = cube.saturating_mul(2),
+            Action::Take => taken = Some(crate::cube::CubeAnswer::Take),
+            Action::Drop => {
+                cube /= 2;
+                dropped_by = Some(mover);
+            }
+            Action::Wins(n) if dropped_by.is_some() => {
+                if n != cube {
+                    return Err(RecordError::Result {
+                        game: number,
+                        msg: format!("'Wins {n}' on a drop of the cube at {cube}"),
                     });
-                    mover = mover.opponent();
-                    last_was_roll = true;
-                    continue;
-                }
-                // The side to roll doubles; the other side answers, and a
-                // take leaves the doubler to roll.
-                Action::Double => cube = cube.saturating_mul(2),
-                Action::Take => taken = Some(crate::cube::CubeAnswer::Take),
-                Action::Drop => {
-                    cube /= 2;
-                    dropped_by = Some(mover);
-                }
-                Action::Wins(n) if dropped_by.is_some() => {
-                    if n != cube {
-                        return Err(RecordError::Result {
-                            game: gi + 1,
-                            msg: format!("'Wins {n}' on a drop of the cube at {cube}"),
-                        });
-                    }
-                }
-                Action::Wins(n) => {
-                    if last_was_roll && note.is_none() {
-                        scored = Some(n);
-                        let winner = mover.opponent();
-                        if n % cube != 0 || n / cube == 0 || n / cube > 3 {
-                            return Err(RecordError::Result {
-                                game: gi + 1,
-                                msg: format!("'Wins {n}' with the cube at {cube}"),
-                            });
-                        }
-                        result = Some(GameResult {
-                            winner: Some(winner),
-                            points: (n / cube) as u8,
-                        });
-                    } else if note.is_none() {
-                        note = Some("ended without a final play (a resignation)".into());
-                    }
                 }
             }
-            last_was_roll = false;
-        }
-        let opening = turns
-            .first()
-            .and_then(|t: &RecordedTurn| t.roll)
-            .unwrap_or((0, 0));
-        let mut game = RecordedGame {
-            players: g.names,
-            opening: Some(opening),
-            starter,
-            turns,
-            result,
-            note,
-            cube: crate::record::GameCube {
-                score: g.scores.filter(|_| length > 0).map(|[white, black]| {
-                    // The Crawford game: the first in which a side is one away.
-                    let one_away = [white, black].iter().any(|&p| p + 1 == length);
-                    let crawford = one_away && !one_away_before && white.max(black) < length;
-                    one_away_before |= one_away;
-                    crate::record::GameScore {
-                        white,
-                        black,
-                        length,
-                        crawford: crawford && (white + 1 == length) != (black + 1 == length),
+            Action::Wins(n) => {
+                if last_was_roll && note.is_none() {
+                    scored = Some(n);
+                    let winner = mover.opponent();
+                    if n % cube != 0 || n / cube == 0 || n / cube > 3 {
+                        return Err(RecordError::Result {
+                            game: number,
+                            msg: format!("'Wins {n}' with the cube at {cube}"),
+                        });
                     }
-                }),
-                dropped_by,
-                scored,
-            },
-        };
-        // gnubg writes a resignation as `Wins N points` after the last
-        // roll, like a game played out: only the rules can tell them apart.
-        if let Some(r) = game.result
-            && !played_out(&opts, &game)
-        {
-            let n = u32::from(r.points) * cube;
-            game.note = Some(format!(
-                "ended by a resignation: Wins {n} point{}",
-                if n == 1 { "" } else { "s" }
-            ));
-            game.result = None;
+                    result = Some(GameResult {
+                        winner: Some(winner),
+                        points: (n / cube) as u8,
+                    });
+                } else if note.is_none() {
+                    note = Some("ended without a final play (a resignation)".into());
+                }
+            }
         }
-        out.push(game);
+        last_was_roll = false;
     }
-    Ok(Record {
-        tags: rec_tags,
-        games: out,
-    })
+    let opening = turns
+        .first()
+        .and_then(|t: &RecordedTurn| t.roll)
+        .unwrap_or((0, 0));
+    let mut game = RecordedGame {
+        players: g.names,
+        opening: Some(opening),
+        starter,
+        turns,
+        result,
+        note,
+        cube: crate::record::GameCube {
+            score,
+            dropped_by,
+            scored,
+        },
+    };
+    // gnubg writes a resignation as `Wins N points` after the last
+    // roll, like a game played out: only the rules can tell them apart.
+    if let Some(r) = game.result
+        && !played_out(opts, &game)
+    {
+        let n = u32::from(r.points) * cube;
+        game.note = Some(format!(
+            "ended by a resignation: Wins {n} point{}",
+            if n == 1 { "" } else { "s" }
+        ));
+        game.result = None;
+    }
+    Ok(game)
 }
 
 #[cfg(test)]

@@ -7,6 +7,17 @@ use super::*;
 /// The most record write errors a report keeps.
 pub(super) const MAX_RECORD_ERRORS: usize = 10;
 
+/// A record file (or the records' folder) that could not be written.
+#[derive(Debug, thiserror::Error)]
+#[error("{}: {source}", path.display())]
+pub(super) struct RecordWriteError {
+    /// The file or folder.
+    pub(super) path: std::path::PathBuf,
+    /// What the system said.
+    #[source]
+    pub(super) source: std::io::Error,
+}
+
 /// Writes `seating`'s record (one file per money game, one per match)
 /// into `dir`, and a gnubg `.mat` beside it where gnubg has the game; the
 /// first file that cannot be written, and why.
@@ -14,9 +25,9 @@ pub(super) fn write_records(
     cfg: &MatchConfig,
     dir: &std::path::Path,
     seating: &Seating,
-) -> Result<(), String> {
+) -> Result<(), RecordWriteError> {
     let write = |path: std::path::PathBuf, text: String| {
-        std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))
+        std::fs::write(&path, text).map_err(|source| RecordWriteError { path, source })
     };
     let n = seating.pair * 2 + seating.white_engine + 1;
     let mut tags = vec![("Event".to_string(), "gulbara match".to_string())];

@@ -142,6 +142,22 @@ pub struct RecordedTurn {
     pub double: Option<CubeAnswer>,
 }
 
+impl RecordedGame {
+    /// The record of a game the driver played to its end between
+    /// `players` (White's, Black's), with no cube and no note.
+    pub fn finished(players: [&str; 2], g: &crate::game::GameRecord) -> RecordedGame {
+        RecordedGame {
+            players: players.map(str::to_string),
+            opening: g.openings.last().copied(),
+            starter: g.starter,
+            turns: g.turns.iter().map(RecordedTurn::from_driver).collect(),
+            result: Some(g.result),
+            note: None,
+            cube: GameCube::default(),
+        }
+    }
+}
+
 impl RecordedTurn {
     /// From the driver's turn record.
     pub fn from_driver(t: &TurnRecord) -> RecordedTurn {
@@ -313,15 +329,7 @@ mod tests {
                 .windows(2)
                 .any(|w| w[0].roll.is_none() && w[1].roll.is_none() && w[0].side == w[1].side)
         );
-        let game = RecordedGame {
-            players: ["alpha".into(), "beta".into()],
-            opening: g.openings.last().copied(),
-            starter: g.starter,
-            turns: g.turns.iter().map(RecordedTurn::from_driver).collect(),
-            result: Some(g.result),
-            note: None,
-            cube: Default::default(),
-        };
+        let game = RecordedGame::finished(["alpha", "beta"], &g);
         (
             Record {
                 tags: vec![("Rules".into(), rules_tag(opts))],

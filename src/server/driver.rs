@@ -101,6 +101,18 @@ pub async fn refuse<W: LineSink>(mut sink: W, why: &str) {
     .await;
 }
 
+/// What every listener serves with: the settings, the connection slots,
+/// and the server's life (its shutdown).
+#[derive(Clone)]
+pub struct Served {
+    /// The server's settings.
+    pub config: super::tcp::ServeConfig,
+    /// The connection slots, shared by the listeners.
+    pub slots: Slots,
+    /// Tells the sessions to stop at shutdown.
+    pub life: Arc<Lifecycle>,
+}
+
 /// The server's lifecycle: handlers join it to hear of the shutdown, and
 /// the server waits (briefly) for them to leave. Held in a mutex so that a
 /// listener whose state outlives the accept loop (axum's router) lets go of

@@ -156,9 +156,14 @@ pub fn serve(config: ServeConfig) -> Result<(), ServeError> {
         };
         let slots = driver::Slots::new(&config);
         let (life, members_gone) = driver::Lifecycle::new();
+        let served = driver::Served {
+            config: config.clone(),
+            slots,
+            life: life.clone(),
+        };
         let tcp_loop = async {
             match tcp {
-                Some(l) => tcp::run(l, config.clone(), slots.clone(), life.clone())
+                Some(l) => tcp::run(l, served.clone())
                     .await
                     .map_err(ServeError::Accept),
                 None => std::future::pending().await,
@@ -166,9 +171,7 @@ pub fn serve(config: ServeConfig) -> Result<(), ServeError> {
         };
         let http_loop = async {
             match http {
-                Some(l) => web::run(l, config.clone(), slots.clone(), life.clone())
-                    .await
-                    .map_err(ServeError::Http),
+                Some(l) => web::run(l, served.clone()).await.map_err(ServeError::Http),
                 None => std::future::pending().await,
             }
         };

@@ -13,7 +13,7 @@ use tokio::net::{TcpListener, TcpStream};
 use tracing::Instrument;
 
 use super::connection::Connection;
-use super::driver::{self, Lifecycle, Member, Slot, Slots, drive};
+use super::driver::{self, Lifecycle, Member, Served, Slot, Slots, drive};
 
 /// Default seconds without a whole line before an idle connection is closed.
 pub const DEFAULT_IDLE_TIMEOUT_S: u64 = 120;
@@ -80,17 +80,12 @@ struct Listener {
 /// Serves TCP connections from `listener` until the accept loop fails (a
 /// failure of the listening socket itself); the caller ends it at shutdown
 /// by dropping this future and shutting `life` down.
-pub async fn run(
-    listener: TcpListener,
-    config: ServeConfig,
-    slots: Slots,
-    life: Arc<Lifecycle>,
-) -> std::io::Result<()> {
+pub async fn run(listener: TcpListener, served: Served) -> std::io::Result<()> {
     let mut server = Listener {
         listener,
-        slots,
-        life,
-        config,
+        slots: served.slots,
+        life: served.life,
+        config: served.config,
     };
     let res = server.run().await;
     if let Err(e) = &res {

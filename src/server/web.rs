@@ -21,7 +21,7 @@ use tokio::net::TcpListener;
 use tracing::Instrument;
 
 use super::connection::{Frame, LineFramer};
-use super::driver::{self, Lifecycle, Member, Slot, Slots, drive};
+use super::driver::{self, Lifecycle, Member, Served, Slot, Slots, drive};
 use super::output::LineSink;
 use super::tcp::ServeConfig;
 
@@ -56,7 +56,12 @@ struct AppState {
 }
 
 /// The router of the HTTP listener.
-fn router(config: ServeConfig, slots: Slots, life: Arc<Lifecycle>) -> Router {
+fn router(served: Served) -> Router {
+    let Served {
+        config,
+        slots,
+        life,
+    } = served;
     let api = super::http_api::router(&config, slots.clone());
     let mut page = Router::new().route(
         "/",
@@ -125,14 +130,9 @@ fn asset(content_type: &'static str, name: &str, embedded: &'static str) -> Resp
 /// headers must arrive within `line_timeout`: a client that stalls in its
 /// headers, or leaves a kept-alive connection idle that long, is closed
 /// (the JSON API bounds the body the same way, [`super::http_api`]).
-pub async fn run(
-    listener: TcpListener,
-    config: ServeConfig,
-    slots: Slots,
-    life: Arc<Lifecycle>,
-) -> std::io::Result<()> {
-    let header_timeout = config.line_timeout;
-    let app = router(config, slots, life);
+pub async fn run(listener: TcpListener, served: Served) -> std::io::Result<()> {
+    let header_timeout = served.config.line_timeout;
+    let app = router(served);
     loop {
         let (stream, peer) = match listener.accept().await {
             Ok(x) => x,

@@ -33,9 +33,24 @@ pub enum ApiError {
     /// The text is not a record the rules accept.
     #[error("{0}")]
     Record(#[from] RecordError),
-    /// The text is too long, empty, or has too many turns.
-    #[error("{0}")]
-    Limit(String),
+    /// The text is longer than [`MAX_RECORD_BYTES`].
+    #[error("the record is longer than {MAX_RECORD_BYTES} bytes")]
+    TooLong,
+    /// The text is blank.
+    #[error("the record is empty")]
+    Empty,
+    /// The record has no game to analyse.
+    #[error("the record has no game")]
+    NoGame,
+    /// The game has more than [`MAX_ANALYSED_TURNS`] turns.
+    #[error("the game has more than {MAX_ANALYSED_TURNS} turns")]
+    TooManyTurns,
+    /// The game's network does not load.
+    #[error("the network does not load: {0}")]
+    Network(#[source] crate::engine::LoadNetError),
+    /// The caller stopped the analysis.
+    #[error("the analysis was stopped")]
+    Stopped,
     /// The game has no `.mat` form.
     #[error("{0}")]
     Mat(#[from] crate::gnubg::mat::MatError),
@@ -43,12 +58,10 @@ pub enum ApiError {
 
 fn check_size(text: &str) -> Result<(), ApiError> {
     if text.len() > MAX_RECORD_BYTES {
-        return Err(ApiError::Limit(format!(
-            "the record is longer than {MAX_RECORD_BYTES} bytes"
-        )));
+        return Err(ApiError::TooLong);
     }
     if text.trim().is_empty() {
-        return Err(ApiError::Limit("the record is empty".into()));
+        return Err(ApiError::Empty);
     }
     Ok(())
 }
@@ -200,12 +213,10 @@ pub fn analyse_json_with(
     check_size(text)?;
     let (opts, games) = replay_any(text)?;
     let Some(first) = games.first() else {
-        return Err(ApiError::Limit("the record has no game".into()));
+        return Err(ApiError::NoGame);
     };
     if first.turns.len() > MAX_ANALYSED_TURNS {
-        return Err(ApiError::Limit(format!(
-            "the game has more than {MAX_ANALYSED_TURNS} turns"
-        )));
+        return Err(ApiError::TooManyTurns);
     }
     let ply = crate::engine::Ply::new(ply.clamp(1, 3)).unwrap_or(crate::engine::Ply::MAX);
     let net = crate::engine::load_net(
@@ -213,7 +224,7 @@ pub fn analyse_json_with(
         &crate::engine::Weights::Shipped,
         &Default::default(),
     )
-    .map_err(|e| ApiError::Limit(format!("the network does not load: {e}")))?;
+    .map_err(ApiError::Network)?;
     let eval = net.evaluator();
     let (analysis, luck, end_session) =
         judge_turn_by_turn(&opts, first, eval.as_ref(), ply.gnubg(), progress)?;
@@ -393,7 +404,7 @@ fn judge_turn_by_turn(
             luck.push(RollLuck { turn: k + 1, ..l });
         }
         if !progress(k + 1, n) {
-            return Err(ApiError::Limit("the analysis was stopped".into()));
+            return Err(ApiError::Stopped);
         }
     }
     // A dropped double ended the game after its last turn.

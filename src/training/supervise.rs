@@ -278,16 +278,127 @@ pub fn fit<const OUT: usize>(
     curve
 }
 
-/// [`fit`], also returning the `keep` epochs with the lowest held-out
-/// loss (epoch 0 excluded), best first, with their networks: the
-/// candidates a match then chooses between.
-pub fn fit_keeping<const OUT: usize>(
-    net: &mut NetOf<OUT>,
-    examples: &[Example<OUT>],
+/// The gradients of one minibatch, one vector a parameter vector.
+struct Grads {
+    w1: Vec<f32>,
+    b1: Vec<f32>,
+    w2: Vec<f32>,
+    b2: Vec<f32>,
+}
+
+impl Grads {
+    fn new<const OUT: usize>(net: &NetOf<OUT>) -> Grads {
+        Grads {
+            w1: vec![0f32; net.w1.len()],
+            b1: vec![0f32; net.hidden],
+            w2: vec![0f32; net.w2.len()],
+            b2: vec![0f32; OUT],
+        }
+    }
+
+    fn clear(&mut self) {
+        for g in [&mut self.w1, &mut self.b1, &mut self.w2, &mut self.b2] {
+            g.iter_mut().for_each(|x| *x = 0.0);
+        }
+    }
+
+    /// Adds one example's gradient: its forward pass `fwd`, target
+    /// `target`, the group loss's `pull` on its equity, each scaled by
+    /// `scale`. `delta_hidden` is scratch room of the hidden layer's size.
+    #[allow(clippy::too_many_arguments)]
+    fn add<const OUT: usize>(
+        &mut self,
+        net: &NetOf<OUT>,
+        e: &Example<OUT>,
+        fwd: &crate::eval::net::ForwardOf<OUT>,
+        pull: f64,
+        coef: &[f32; OUT],
+        scale: f32,
+        delta_hidden: &mut [f32],
+    ) {
+        let h = net.hidden;
+        // Sigmoid and cross-entropy: the output's error is o − t;
+        // the group loss adds its pull through the equity.
+        let mut d_out = [0f32; OUT];
+        for (k, d) in d_out.iter_mut().enumerate() {
+            let o = fwd.out[k];
+            *d = ((o - e.target[k]) + pull as f32 * coef[k] * o * (1.0 - o)) * scale;
+        }
+        for (j, dh) in delta_hidden.iter_mut().enumerate() {
+            let mut s = 0.0;
+            for (kk, d) in d_out.iter().enumerate() {
+                s += net.w2[kk * h + j] * d;
+            }
+            let a = fwd.hidden[j];
+            *dh = s * a * (1.0 - a);
+        }
+        for (kk, d) in d_out.iter().enumerate() {
+            for (g, a) in self.w2[kk * h..(kk + 1) * h].iter_mut().zip(&fwd.hidden) {
+                *g += d * a;
+            }
+            self.b2[kk] += d;
+        }
+        for &(i, v) in &e.inputs.active {
+            let row = &mut self.w1[i as usize * h..(i as usize + 1) * h];
+            for (g, d) in row.iter_mut().zip(delta_hidden.iter()) {
+                *g += d * v;
+            }
+        }
+        for (g, d) in self.b1.iter_mut().zip(delta_hidden.iter()) {
+            *g += d;
+        }
+    }
+}
+
+/// Adam's moments of each parameter vector of a network.
+struct NetMoments {
+    w1: Moments,
+    b1: Moments,
+    w2: Moments,
+    b2: Moments,
+}
+
+impl NetMoments {
+    fn new<const OUT: usize>(net: &NetOf<OUT>) -> NetMoments {
+        NetMoments {
+            w1: Moments::new(net.w1.len()),
+            b1: Moments::new(net.hidden),
+            w2: Moments::new(net.w2.len()),
+            b2: Moments::new(OUT),
+        }
+    }
+
+    /// Step `t` of `net` down `g` (weights decayed, biases not), pulled
+    /// towards `start_net` when an anchor is set.
+    fn step<const OUT: usize>(
+        &mut self,
+        net: &mut NetOf<OUT>,
+        g: &Grads,
+        cfg: &FitConfig,
+        start_net: Option<&NetOf<OUT>>,
+        t: i32,
+    ) {
+        let anchor = cfg.anchor;
+        let s = start_net;
+        let (a1, ab1, a2, ab2) = (
+            s.map(|s| (anchor, &s.w1[..])),
+            s.map(|s| (anchor, &s.b1[..])),
+            s.map(|s| (anchor, &s.w2[..])),
+            s.map(|s| (anchor, &s.b2[..])),
+        );
+        self.w1.step(&mut net.w1, &g.w1, cfg.rate, cfg.decay, a1, t);
+        self.b1.step(&mut net.b1, &g.b1, cfg.rate, 0.0, ab1, t);
+        self.w2.step(&mut net.w2, &g.w2, cfg.rate, cfg.decay, a2, t);
+        self.b2.step(&mut net.b2, &g.b2, cfg.rate, 0.0, ab2, t);
+    }
+}
+
+/// The examples trained on and those held out (the training set itself
+/// when there are too few positions to hold any out).
+fn split_held_out<'a, const OUT: usize>(
+    examples: &'a [Example<OUT>],
     cfg: &FitConfig,
-    keep: usize,
-    log: &mut dyn FnMut(&EpochLoss),
-) -> (Vec<EpochLoss>, Vec<(EpochLoss, NetOf<OUT>)>) {
+) -> (Vec<&'a Example<OUT>>, Vec<&'a Example<OUT>>) {
     let (mut train, mut hold): (Vec<&Example<OUT>>, Vec<&Example<OUT>>) = (Vec::new(), Vec::new());
     for (i, e) in examples.iter().enumerate() {
         if is_held_out(cfg, i) {
@@ -300,19 +411,43 @@ pub fn fit_keeping<const OUT: usize>(
     if hold.is_empty() {
         hold = train.clone();
     }
+    (train, hold)
+}
+
+/// The group loss's pull on the equity of each member of a unit (its
+/// examples `unit`, forward passes `fwds`): none without a group weight
+/// `gw` or for a unit of one.
+fn group_pull<const OUT: usize>(
+    gw: f32,
+    unit: &[&Example<OUT>],
+    fwds: &[crate::eval::net::ForwardOf<OUT>],
+) -> Vec<f64> {
+    if gw > 0.0 && unit.len() >= 2 {
+        let mine = centred(&fwds.iter().map(|f| equity(&f.out)).collect::<Vec<_>>());
+        let theirs = centred(&unit.iter().map(|e| equity(&e.target)).collect::<Vec<_>>());
+        mine.iter()
+            .zip(&theirs)
+            .map(|(m, t)| f64::from(gw) * (m - t))
+            .collect()
+    } else {
+        vec![0.0; unit.len()]
+    }
+}
+
+/// [`fit`], also returning the `keep` epochs with the lowest held-out
+/// loss (epoch 0 excluded), best first, with their networks: the
+/// candidates a match then chooses between.
+pub fn fit_keeping<const OUT: usize>(
+    net: &mut NetOf<OUT>,
+    examples: &[Example<OUT>],
+    cfg: &FitConfig,
+    keep: usize,
+    log: &mut dyn FnMut(&EpochLoss),
+) -> (Vec<EpochLoss>, Vec<(EpochLoss, NetOf<OUT>)>) {
+    let (train, hold) = split_held_out(examples, cfg);
     let h = net.hidden;
-    let (mut g1, mut gb1, mut g2, mut gb2) = (
-        vec![0f32; net.w1.len()],
-        vec![0f32; h],
-        vec![0f32; net.w2.len()],
-        vec![0f32; OUT],
-    );
-    let (mut m1, mut mb1, mut m2, mut mb2) = (
-        Moments::new(net.w1.len()),
-        Moments::new(h),
-        Moments::new(net.w2.len()),
-        Moments::new(OUT),
-    );
+    let mut grads = Grads::new(net);
+    let mut moments = NetMoments::new(net);
     let mut curve = Vec::new();
     let gw = cfg.group_weight.max(0.0);
     // The objective an epoch is judged by: the cross-entropy, and with a
@@ -343,7 +478,6 @@ pub fn fit_keeping<const OUT: usize>(
     let coef = equity_weights::<OUT>();
     // The starting weights, kept only when an anchor pulls towards them.
     let start_net = (cfg.anchor > 0.0).then(|| net.clone());
-    let anchor = cfg.anchor;
     let batch = cfg.batch.max(1);
     let mut members: Vec<usize> = Vec::with_capacity(batch);
     let mut fwds = Vec::new();
@@ -363,77 +497,20 @@ pub fn fit_keeping<const OUT: usize>(
                 members.extend(train_units[order[next]].clone());
                 next += 1;
             }
-            g1.iter_mut().for_each(|x| *x = 0.0);
-            gb1.iter_mut().for_each(|x| *x = 0.0);
-            g2.iter_mut().for_each(|x| *x = 0.0);
-            gb2.iter_mut().for_each(|x| *x = 0.0);
+            grads.clear();
             let scale = 1.0 / members.len() as f32;
             for &u in &order[first_unit..next] {
-                let unit = train_units[u].clone();
+                let unit = &train[train_units[u].clone()];
                 fwds.clear();
-                fwds.extend(train[unit.clone()].iter().map(|e| net.forward(&e.inputs)));
-                // The group loss's pull on each member's equity.
-                let pull: Vec<f64> = if gw > 0.0 && unit.len() >= 2 {
-                    let mine = centred(&fwds.iter().map(|f| equity(&f.out)).collect::<Vec<_>>());
-                    let theirs = centred(
-                        &train[unit.clone()]
-                            .iter()
-                            .map(|e| equity(&e.target))
-                            .collect::<Vec<_>>(),
-                    );
-                    mine.iter()
-                        .zip(&theirs)
-                        .map(|(m, t)| f64::from(gw) * (m - t))
-                        .collect()
-                } else {
-                    vec![0.0; unit.len()]
-                };
-                for ((e, fwd), pull) in train[unit].iter().zip(&fwds).zip(&pull) {
+                fwds.extend(unit.iter().map(|e| net.forward(&e.inputs)));
+                let pull = group_pull(gw, unit, &fwds);
+                for ((e, fwd), pull) in unit.iter().zip(&fwds).zip(&pull) {
                     train_ce += cross_entropy(&fwd.out, &e.target);
-                    // Sigmoid and cross-entropy: the output's error is o − t;
-                    // the group loss adds its pull through the equity.
-                    let mut d_out = [0f32; OUT];
-                    for (k, d) in d_out.iter_mut().enumerate() {
-                        let o = fwd.out[k];
-                        *d = ((o - e.target[k]) + *pull as f32 * coef[k] * o * (1.0 - o)) * scale;
-                    }
-                    for (j, dh) in delta_hidden.iter_mut().enumerate() {
-                        let mut s = 0.0;
-                        for (kk, d) in d_out.iter().enumerate() {
-                            s += net.w2[kk * h + j] * d;
-                        }
-                        let a = fwd.hidden[j];
-                        *dh = s * a * (1.0 - a);
-                    }
-                    for (kk, d) in d_out.iter().enumerate() {
-                        for (g, a) in g2[kk * h..(kk + 1) * h].iter_mut().zip(&fwd.hidden) {
-                            *g += d * a;
-                        }
-                        gb2[kk] += d;
-                    }
-                    for &(i, v) in &e.inputs.active {
-                        let row = &mut g1[i as usize * h..(i as usize + 1) * h];
-                        for (g, d) in row.iter_mut().zip(&delta_hidden) {
-                            *g += d * v;
-                        }
-                    }
-                    for (g, d) in gb1.iter_mut().zip(&delta_hidden) {
-                        *g += d;
-                    }
+                    grads.add(net, e, fwd, *pull, &coef, scale, &mut delta_hidden);
                 }
             }
             t += 1;
-            let s = start_net.as_ref();
-            let (a1, ab1, a2, ab2) = (
-                s.map(|s| (anchor, &s.w1[..])),
-                s.map(|s| (anchor, &s.b1[..])),
-                s.map(|s| (anchor, &s.w2[..])),
-                s.map(|s| (anchor, &s.b2[..])),
-            );
-            m1.step(&mut net.w1, &g1, cfg.rate, cfg.decay, a1, t);
-            mb1.step(&mut net.b1, &gb1, cfg.rate, 0.0, ab1, t);
-            m2.step(&mut net.w2, &g2, cfg.rate, cfg.decay, a2, t);
-            mb2.step(&mut net.b2, &gb2, cfg.rate, 0.0, ab2, t);
+            moments.step(net, &grads, cfg, start_net.as_ref(), t);
         }
         next = 0;
         let held = losses(net, &hold);
@@ -606,165 +683,4 @@ pub fn labelled_positions(dir: &Path, variant: Variant) -> Result<Vec<Labelled>,
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::eval::hitnet::{HitNet, features};
-
-    #[test]
-    fn label_shards_are_read_together_in_index_order_and_twice_is_refused() {
-        use std::io::Write;
-        let dir = std::env::temp_dir().join(format!("gulbara-shards-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(dir.join("labels")).unwrap();
-        let gz = |path: &Path, text: &str| {
-            let f = std::fs::File::create(path).unwrap();
-            let mut e = flate2::write::GzEncoder::new(f, flate2::Compression::default());
-            e.write_all(text.as_bytes()).unwrap();
-            e.finish().unwrap();
-        };
-        gz(&dir.join("labels.txt.gz"), "0\ta\n4\tb\n");
-        gz(&dir.join("labels/20261206T000000Z.txt.gz"), "2\tc\n");
-        gz(&dir.join("labels/20261207T000000Z.txt.gz"), "1\td\n5\te\n");
-        // A torn write is not a shard.
-        std::fs::write(dir.join("labels/x.txt.gz.new"), "junk").unwrap();
-        let lines = label_lines(&dir).unwrap();
-        assert_eq!(lines, ["0\ta", "1\td", "2\tc", "4\tb", "5\te"]);
-        gz(&dir.join("labels/20261208T000000Z.txt.gz"), "4\tagain\n");
-        let err = label_lines(&dir).unwrap_err().to_string();
-        assert!(err.contains("position 4 is labelled twice"), "{err}");
-        std::fs::remove_dir_all(&dir).unwrap();
-    }
-
-    #[test]
-    fn fitting_learns_targets_and_keeps_the_best_epoch() {
-        // Positions of a short self-play game, each with a made-up target
-        // that depends on the position: the network must learn it.
-        let opts = crate::rules::RuleOptions::for_variant(Variant::Backgammon);
-        let eval = crate::eval::variants::baseline_shared(Variant::Backgammon);
-        let cfg = crate::training::label::FindConfig {
-            games: 4,
-            discrepancy: 0.0,
-            best_share: 1.0,
-            ..Default::default()
-        };
-        let found = crate::training::label::find_positions(eval.as_ref(), &opts, &cfg, &mut |_| {});
-        let examples: Vec<Example<5>> = found
-            .iter()
-            .map(|(_, s)| {
-                let pips: u32 = s.pos.own.pips();
-                let w = (pips as f32 / 300.0).clamp(0.05, 0.95);
-                Example {
-                    inputs: features(s),
-                    target: [w, w / 4.0, 0.0, (1.0 - w) / 4.0, 0.0],
-                    group: None,
-                }
-            })
-            .collect();
-        assert!(examples.len() > 100, "{}", examples.len());
-        let mut net = HitNet::random(16, 3);
-        let fit_cfg = FitConfig {
-            epochs: 30,
-            patience: 30,
-            rate: 3e-3,
-            holdout: 0.2,
-            ..FitConfig::default()
-        };
-        let curve = fit(&mut net, &examples, &fit_cfg, &mut |_| {});
-        let first = curve[0];
-        let best = curve
-            .iter()
-            .min_by(|a, b| a.held_out.total_cmp(&b.held_out))
-            .copied()
-            .expect("a curve");
-        assert!(best.held_out < first.held_out * 0.95, "{curve:?}");
-        assert!(best.equity_error < first.equity_error, "{curve:?}");
-        // The network kept is the best epoch's.
-        let mut again = HitNet::random(16, 3);
-        let curve2 = fit(&mut again, &examples, &fit_cfg, &mut |_| {});
-        assert_eq!(curve, curve2, "reproducible");
-        assert_eq!(net, again);
-    }
-
-    #[test]
-    fn a_group_is_a_run_of_one_group_and_only_with_groups_asked_for() {
-        let groups = [
-            None,
-            Some(4),
-            Some(4),
-            Some(4),
-            None,
-            Some(7),
-            Some(9),
-            Some(9),
-        ];
-        let by_group = units(&groups, |g| *g, true);
-        assert_eq!(by_group, vec![0..1, 1..4, 4..5, 5..6, 6..8]);
-        let alone = units(&groups, |g| *g, false);
-        assert_eq!(alone.len(), groups.len());
-        assert!(alone.iter().enumerate().all(|(i, r)| *r == (i..i + 1)));
-        let c = centred(&[1.0, 2.0, 6.0]);
-        assert_eq!(c, vec![-2.0, -1.0, 3.0]);
-        // The equity's slopes: win counts twice, the marses once either way.
-        assert_eq!(equity_weights::<3>(), [2.0, 1.0, -1.0]);
-        let o = [0.6f32, 0.2, 0.1];
-        let base = equity(&o);
-        for k in 0..3 {
-            let mut p = o;
-            p[k] += 0.01;
-            let slope = (equity(&p) - base) / 0.01;
-            assert!((slope - f64::from(equity_weights::<3>()[k])).abs() < 1e-3);
-        }
-        let o5 = [0.6f32, 0.2, 0.05, 0.1, 0.02];
-        for k in 0..5 {
-            let mut p = o5;
-            p[k] += 0.01;
-            let slope = (equity(&p) - equity(&o5)) / 0.01;
-            assert!((slope - f64::from(equity_weights::<5>()[k])).abs() < 1e-3);
-        }
-    }
-
-    #[test]
-    fn positions_are_held_out_in_whole_runs() {
-        let by_one = FitConfig::default();
-        let by_run = FitConfig {
-            holdout_block: 25,
-            ..FitConfig::default()
-        };
-        let n = 20_000;
-        let out: Vec<bool> = (0..n).map(|i| is_held_out(&by_run, i)).collect();
-        for run in out.chunks(25) {
-            assert!(run.iter().all(|&h| h == run[0]), "a run split");
-        }
-        let share = |v: &[bool]| v.iter().filter(|&&h| h).count() as f64 / v.len() as f64;
-        assert!((share(&out) - 0.05).abs() < 0.02, "{}", share(&out));
-        // Runs of one are the position-by-position split.
-        let one: Vec<bool> = (0..n).map(|i| is_held_out(&by_one, i)).collect();
-        assert!((share(&one) - 0.05).abs() < 0.01);
-        assert!(one.windows(2).any(|w| w[0] != w[1]));
-        assert!((0..n).all(|i| one[i] == held_out(by_one.seed, i, by_one.holdout)));
-    }
-
-    #[test]
-    fn an_anchor_pulls_the_weights_towards_the_start() {
-        let mut m = Moments::new(2);
-        let start = [1.0f32, -1.0];
-        let mut p = [3.0f32, -1.0];
-        // No gradient: only the pull acts, a share rate × strength of the
-        // distance per step.
-        m.step(&mut p, &[0.0, 0.0], 0.1, 0.0, Some((2.0, &start)), 1);
-        assert!((p[0] - 2.6).abs() < 1e-5, "{p:?}");
-        assert_eq!(p[1], -1.0);
-        let mut free = [3.0f32, -1.0];
-        Moments::new(2).step(&mut free, &[0.0, 0.0], 0.1, 0.0, None, 1);
-        assert_eq!(free, [3.0, -1.0]);
-    }
-
-    #[test]
-    fn adam_moves_a_parameter_down_its_gradient() {
-        let mut m = Moments::new(1);
-        let mut p = [1.0f32];
-        m.step(&mut p, &[2.0], 0.1, 0.0, None, 1);
-        // The first bias-corrected step is the rate times the gradient's sign.
-        assert!((p[0] - 0.9).abs() < 1e-5, "{p:?}");
-    }
-}
+mod tests;

@@ -111,11 +111,27 @@ macro_rules! bare_word {
 }
 pub(crate) use bare_word;
 
-/// One parsed protocol command: each variant holds its command's value.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Command {
-    /// An empty line (ignored).
-    Empty,
+/// The enum of commands (an empty line, then one variant a command, each
+/// holding its command's value) and a `From` for each value.
+macro_rules! commands {
+    ($($(#[$doc:meta])* $name:ident($ty:ty),)*) => {
+        /// One parsed protocol command: each variant holds its command's value.
+        #[derive(Clone, Debug, PartialEq)]
+        pub enum Command {
+            /// An empty line (ignored).
+            Empty,
+            $($(#[$doc])* $name($ty),)*
+        }
+
+        $(impl From<$ty> for Command {
+            fn from(c: $ty) -> Command {
+                Command::$name(c)
+            }
+        })*
+    };
+}
+
+commands! {
     /// `ubgi`: identify and list the settings.
     Ubgi(Ubgi),
     /// `isready`.
@@ -197,42 +213,6 @@ macro_rules! each_command {
         }
     };
 }
-
-macro_rules! from_values {
-    ($($name:ident($ty:ty)),* $(,)?) => {
-        $(impl From<$ty> for Command {
-            fn from(c: $ty) -> Command {
-                Command::$name(c)
-            }
-        })*
-    };
-}
-
-from_values!(
-    Ubgi(Ubgi),
-    IsReady(IsReady),
-    NewGame(NewGame),
-    Quit(Quit),
-    Stop(Stop),
-    Keys(Keys),
-    Variants(Variants),
-    Show(Show),
-    Eval(Eval),
-    Set(Set),
-    Get(Get),
-    Position(Position),
-    Dice(Dice),
-    Go(Go),
-    Legal(Legal),
-    Hint(Hint),
-    Rollout(RolloutArgs),
-    NewSession(NewSession),
-    SetScore(SetScore),
-    SetCube(SetCube),
-    SetTurn(SetTurn),
-    Double(Double),
-    Answer(Answer),
-);
 
 impl Command {
     /// Whether the command only reads the session (answered while a

@@ -1,0 +1,160 @@
+use super::*;
+use crate::eval::hitnet::{HitNet, features};
+
+#[test]
+fn label_shards_are_read_together_in_index_order_and_twice_is_refused() {
+    use std::io::Write;
+    let dir = std::env::temp_dir().join(format!("gulbara-shards-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("labels")).unwrap();
+    let gz = |path: &Path, text: &str| {
+        let f = std::fs::File::create(path).unwrap();
+        let mut e = flate2::write::GzEncoder::new(f, flate2::Compression::default());
+        e.write_all(text.as_bytes()).unwrap();
+        e.finish().unwrap();
+    };
+    gz(&dir.join("labels.txt.gz"), "0\ta\n4\tb\n");
+    gz(&dir.join("labels/20261206T000000Z.txt.gz"), "2\tc\n");
+    gz(&dir.join("labels/20261207T000000Z.txt.gz"), "1\td\n5\te\n");
+    // A torn write is not a shard.
+    std::fs::write(dir.join("labels/x.txt.gz.new"), "junk").unwrap();
+    let lines = label_lines(&dir).unwrap();
+    assert_eq!(lines, ["0\ta", "1\td", "2\tc", "4\tb", "5\te"]);
+    gz(&dir.join("labels/20261208T000000Z.txt.gz"), "4\tagain\n");
+    let err = label_lines(&dir).unwrap_err().to_string();
+    assert!(err.contains("position 4 is labelled twice"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn fitting_learns_targets_and_keeps_the_best_epoch() {
+    // Positions of a short self-play game, each with a made-up target
+    // that depends on the position: the network must learn it.
+    let opts = crate::rules::RuleOptions::for_variant(Variant::Backgammon);
+    let eval = crate::eval::variants::baseline_shared(Variant::Backgammon);
+    let cfg = crate::training::label::FindConfig {
+        games: 4,
+        discrepancy: 0.0,
+        best_share: 1.0,
+        ..Default::default()
+    };
+    let found = crate::training::label::find_positions(eval.as_ref(), &opts, &cfg, &mut |_| {});
+    let examples: Vec<Example<5>> = found
+        .iter()
+        .map(|(_, s)| {
+            let pips: u32 = s.pos.own.pips();
+            let w = (pips as f32 / 300.0).clamp(0.05, 0.95);
+            Example {
+                inputs: features(s),
+                target: [w, w / 4.0, 0.0, (1.0 - w) / 4.0, 0.0],
+                group: None,
+            }
+        })
+        .collect();
+    assert!(examples.len() > 100, "{}", examples.len());
+    let mut net = HitNet::random(16, 3);
+    let fit_cfg = FitConfig {
+        epochs: 30,
+        patience: 30,
+        rate: 3e-3,
+        holdout: 0.2,
+        ..FitConfig::default()
+    };
+    let curve = fit(&mut net, &examples, &fit_cfg, &mut |_| {});
+    let first = curve[0];
+    let best = curve
+        .iter()
+        .min_by(|a, b| a.held_out.total_cmp(&b.held_out))
+        .copied()
+        .expect("a curve");
+    assert!(best.held_out < first.held_out * 0.95, "{curve:?}");
+    assert!(best.equity_error < first.equity_error, "{curve:?}");
+    // The network kept is the best epoch's.
+    let mut again = HitNet::random(16, 3);
+    let curve2 = fit(&mut again, &examples, &fit_cfg, &mut |_| {});
+    assert_eq!(curve, curve2, "reproducible");
+    assert_eq!(net, again);
+}
+
+#[test]
+fn a_group_is_a_run_of_one_group_and_only_with_groups_asked_for() {
+    let groups = [
+        None,
+        Some(4),
+        Some(4),
+        Some(4),
+        None,
+        Some(7),
+        Some(9),
+        Some(9),
+    ];
+    let by_group = units(&groups, |g| *g, true);
+    assert_eq!(by_group, vec![0..1, 1..4, 4..5, 5..6, 6..8]);
+    let alone = units(&groups, |g| *g, false);
+    assert_eq!(alone.len(), groups.len());
+    assert!(alone.iter().enumerate().all(|(i, r)| *r == (i..i + 1)));
+    let c = centred(&[1.0, 2.0, 6.0]);
+    assert_eq!(c, vec![-2.0, -1.0, 3.0]);
+    // The equity's slopes: win counts twice, the marses once either way.
+    assert_eq!(equity_weights::<3>(), [2.0, 1.0, -1.0]);
+    let o = [0.6f32, 0.2, 0.1];
+    let base = equity(&o);
+    for k in 0..3 {
+        let mut p = o;
+        p[k] += 0.01;
+        let slope = (equity(&p) - base) / 0.01;
+        assert!((slope - f64::from(equity_weights::<3>()[k])).abs() < 1e-3);
+    }
+    let o5 = [0.6f32, 0.2, 0.05, 0.1, 0.02];
+    for k in 0..5 {
+        let mut p = o5;
+        p[k] += 0.01;
+        let slope = (equity(&p) - equity(&o5)) / 0.01;
+        assert!((slope - f64::from(equity_weights::<5>()[k])).abs() < 1e-3);
+    }
+}
+
+#[test]
+fn positions_are_held_out_in_whole_runs() {
+    let by_one = FitConfig::default();
+    let by_run = FitConfig {
+        holdout_block: 25,
+        ..FitConfig::default()
+    };
+    let n = 20_000;
+    let out: Vec<bool> = (0..n).map(|i| is_held_out(&by_run, i)).collect();
+    for run in out.chunks(25) {
+        assert!(run.iter().all(|&h| h == run[0]), "a run split");
+    }
+    let share = |v: &[bool]| v.iter().filter(|&&h| h).count() as f64 / v.len() as f64;
+    assert!((share(&out) - 0.05).abs() < 0.02, "{}", share(&out));
+    // Runs of one are the position-by-position split.
+    let one: Vec<bool> = (0..n).map(|i| is_held_out(&by_one, i)).collect();
+    assert!((share(&one) - 0.05).abs() < 0.01);
+    assert!(one.windows(2).any(|w| w[0] != w[1]));
+    assert!((0..n).all(|i| one[i] == held_out(by_one.seed, i, by_one.holdout)));
+}
+
+#[test]
+fn an_anchor_pulls_the_weights_towards_the_start() {
+    let mut m = Moments::new(2);
+    let start = [1.0f32, -1.0];
+    let mut p = [3.0f32, -1.0];
+    // No gradient: only the pull acts, a share rate × strength of the
+    // distance per step.
+    m.step(&mut p, &[0.0, 0.0], 0.1, 0.0, Some((2.0, &start)), 1);
+    assert!((p[0] - 2.6).abs() < 1e-5, "{p:?}");
+    assert_eq!(p[1], -1.0);
+    let mut free = [3.0f32, -1.0];
+    Moments::new(2).step(&mut free, &[0.0, 0.0], 0.1, 0.0, None, 1);
+    assert_eq!(free, [3.0, -1.0]);
+}
+
+#[test]
+fn adam_moves_a_parameter_down_its_gradient() {
+    let mut m = Moments::new(1);
+    let mut p = [1.0f32];
+    m.step(&mut p, &[2.0], 0.1, 0.0, None, 1);
+    // The first bias-corrected step is the rate times the gradient's sign.
+    assert!((p[0] - 0.9).abs() < 1e-5, "{p:?}");
+}
