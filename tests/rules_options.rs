@@ -485,7 +485,7 @@ fn bearing_off_starts_in_the_middle_of_a_turn() {
     // Bearing off first is illegal: the checker on 8 is not home.
     let e = try_play(&s, &o, &[(3, 3), (8, 5)]).unwrap_err();
     assert!(
-        matches!(&e, PlayError::IllegalStep { index: 1, why, .. } if why.contains("home")),
+        matches!(&e, PlayError::IllegalStep { index: 1, why, .. } if why.to_string().contains("home")),
         "{e}"
     );
     // The first die brings the last checker home, the second bears off.

@@ -184,12 +184,7 @@ impl CubeAction {
 /// The right action from the equities (money or MWC, the doubler's view)
 /// of no double, double/take and double/pass; `beaver`: the equity of a
 /// beaver when the taker should beaver.
-pub(crate) fn action_of(
-    no_double: f64,
-    take: f64,
-    double_pass: f64,
-    beaver: Option<f64>,
-) -> CubeAction {
+fn action_of(no_double: f64, take: f64, double_pass: f64, beaver: Option<f64>) -> CubeAction {
     if take >= double_pass {
         if no_double >= double_pass {
             CubeAction::TooGoodPass
@@ -226,6 +221,25 @@ pub struct CubeDecision {
     pub action: CubeAction,
 }
 
+impl CubeDecision {
+    /// The decision from the equities (money or MWC, the doubler's view) of
+    /// no double, double/take and double/pass; `beaver`: the equity of a
+    /// beaver when the taker should beaver (it then stands for the take).
+    pub(crate) fn from_equities(
+        no_double: f64,
+        take: f64,
+        double_pass: f64,
+        beaver: Option<f64>,
+    ) -> CubeDecision {
+        CubeDecision {
+            no_double,
+            double_take: beaver.unwrap_or(take),
+            double_pass,
+            action: action_of(no_double, take, double_pass, beaver),
+        }
+    }
+}
+
 /// The money-play cube decision of the side to roll with chances `p`
 /// (before its roll), the cube where `cube` says (never [`CubeView::Theirs`]:
 /// then it may not double), at efficiency `x`.
@@ -241,21 +255,15 @@ pub fn money_decision(
     let double_pass = 1.0;
     // The taker beavers when taking leaves it ahead.
     let beaver = beavers && take < 0.0;
-    let double_take = if beaver { 2.0 * take } else { take };
-    let action = action_of(no_double, take, double_pass, beaver.then_some(double_take));
-    CubeDecision {
-        no_double,
-        double_take,
-        double_pass,
-        action,
-    }
+    CubeDecision::from_equities(no_double, take, double_pass, beaver.then_some(2.0 * take))
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
-    fn probs(win: f32, wg: f32, lg: f32) -> Probs {
+    /// Chances without backgammons: winning, winning a gammon, losing one.
+    pub(in crate::cube) fn probs(win: f32, wg: f32, lg: f32) -> Probs {
         Probs {
             win,
             win_mars: wg,

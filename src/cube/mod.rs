@@ -16,7 +16,7 @@ pub mod state;
 pub use janowski::{CubeAction, CubeDecision, CubeView, efficiency, money_decision, money_equity};
 pub use met::{Met, kazaross_xg2, met_for};
 pub use mwc::{MatchScore, match_decision, match_mwc};
-pub use spec::{SessionSpec, SessionSpecError};
+pub use spec::{SessionSpec, SessionSpecError, SessionSpecProblem};
 pub use state::{
     CubeAnswer, CubeOwner, CubeStateError, MatchState, SessionKind, SessionRules, cubeless,
 };

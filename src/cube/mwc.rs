@@ -15,7 +15,7 @@
 //! already wins the match gets no value from owning the cube, and the
 //! asymmetric scores near a match's end get their own take points.
 
-use super::janowski::{CubeDecision, CubeView, action_of};
+use super::janowski::{CubeDecision, CubeView};
 use super::met::Met;
 use crate::eval::Probs;
 
@@ -242,30 +242,15 @@ pub fn match_decision(
     let no_double = match_mwc(p, met, score, cube, view, x);
     let double_take = match_mwc(p, met, score, cube * 2, CubeView::Theirs, x);
     let double_pass = score.after(met, i64::from(cube));
-    let action = action_of(no_double, double_take, double_pass, None);
-    CubeDecision {
-        no_double,
-        double_take,
-        double_pass,
-        action,
-    }
+    CubeDecision::from_equities(no_double, double_take, double_pass, None)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::cube::janowski::CubeAction;
+    use crate::cube::janowski::tests::probs;
     use crate::cube::kazaross_xg2;
-
-    fn probs(win: f32, wg: f32, lg: f32) -> Probs {
-        Probs {
-            win,
-            win_mars: wg,
-            lose_mars: lg,
-            win_bg: 0.0,
-            lose_bg: 0.0,
-        }
-    }
 
     fn score(me: u32, opp: u32, post_crawford: bool) -> MatchScore {
         MatchScore {

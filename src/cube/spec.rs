@@ -4,7 +4,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::{MatchState, SessionKind, SessionRules};
+use super::{CubeStateError, MatchState, SessionKind, SessionRules};
 
 /// A session's kind and rules, as the match runner's command line, its
 /// shard files and the records' `Session` tag write them: `money cube on|off [jacoby on|off] [beavers
@@ -58,14 +58,37 @@ pub struct SessionSpecError {
     /// The text.
     pub text: String,
     /// What is wrong.
-    pub why: String,
+    pub why: SessionSpecProblem,
+}
+
+/// What is wrong with a session text.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SessionSpecProblem {
+    /// The word after `match` is not a number.
+    #[error("'{0}' is not a length")]
+    NotALength(String),
+    /// The first word is neither `money` nor `match`.
+    #[error("it starts with neither money nor match")]
+    NoKind,
+    /// An option without its value.
+    #[error("options come as name on|off")]
+    OddWords,
+    /// A value other than `on` and `off`.
+    #[error("'{0}' is neither on nor off")]
+    NotOnOff(String),
+    /// An option the session kind does not have.
+    #[error("no option '{0}' here")]
+    NoOption(String),
+    /// A match length out of range.
+    #[error(transparent)]
+    State(#[from] CubeStateError),
 }
 
 impl FromStr for SessionSpec {
     type Err = SessionSpecError;
 
     fn from_str(text: &str) -> Result<SessionSpec, SessionSpecError> {
-        let bad = |why: String| SessionSpecError {
+        let bad = |why: SessionSpecProblem| SessionSpecError {
             text: text.to_string(),
             why,
         };
@@ -75,33 +98,33 @@ impl FromStr for SessionSpec {
             ["match", n, rest @ ..] => (
                 Some(
                     n.parse::<u32>()
-                        .map_err(|_| bad(format!("'{n}' is not a length")))?,
+                        .map_err(|_| bad(SessionSpecProblem::NotALength(n.to_string())))?,
                 ),
                 rest,
             ),
-            _ => return Err(bad("it starts with neither money nor match".into())),
+            _ => return Err(bad(SessionSpecProblem::NoKind)),
         };
         let mut rules = SessionRules::default();
         if rest.len() % 2 != 0 {
-            return Err(bad("options come as name on|off".into()));
+            return Err(bad(SessionSpecProblem::OddWords));
         }
         for kv in rest.chunks(2) {
             let v = match kv[1] {
                 "on" => true,
                 "off" => false,
-                other => return Err(bad(format!("'{other}' is neither on nor off"))),
+                other => return Err(bad(SessionSpecProblem::NotOnOff(other.to_string()))),
             };
             match (kv[0], length.is_some()) {
                 ("cube", _) => rules.cube = v,
                 ("jacoby", false) => rules.jacoby = v,
                 ("beavers", false) => rules.beavers = v,
                 ("crawford", true) => rules.crawford = v,
-                (other, _) => return Err(bad(format!("no option '{other}' here"))),
+                (other, _) => return Err(bad(SessionSpecProblem::NoOption(other.to_string()))),
             }
         }
         let state = match length {
             None => MatchState::money(rules),
-            Some(n) => MatchState::match_to(n, rules).map_err(|e| bad(e.to_string()))?,
+            Some(n) => MatchState::match_to(n, rules).map_err(|e| bad(e.into()))?,
         };
         Ok(SessionSpec(state))
     }

@@ -240,14 +240,7 @@ pub fn stage_ends(pos: Position, dice: StageDice, opts: &RuleOptions) -> (Vec<St
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn at(points: &[(u8, u8)]) -> Checkers {
-        let mut c = [0u8; 24];
-        for &(p, n) in points {
-            c[p as usize - 1] = n;
-        }
-        Checkers::from_counts(&c).unwrap()
-    }
+    use crate::rules::testing::{at, fast_matches_general};
 
     /// Fevga's options with the prime banned (today's reading before the
     /// `prime` option existed).
@@ -479,10 +472,7 @@ mod tests {
             for &dice in &rolls {
                 let rules = FevgaSteps::for_stage(*pos, dice, &ban());
                 let mut g = MoveGen::with_rules(rules);
-                let n_fast = g.generate(*pos, dice, &mut fast);
-                let n_general = g.generate_general(*pos, dice, &mut general);
-                assert_eq!(n_fast, n_general, "{pos:?} {dice:?}");
-                assert_eq!(fast, general, "{pos:?} {dice:?}");
+                fast_matches_general(&mut g, *pos, dice, &mut fast, &mut general);
                 checked += fast.len();
             }
         }

@@ -13,6 +13,8 @@ pub mod position;
 pub mod ruleset;
 pub mod state;
 pub mod step;
+#[cfg(test)]
+mod testing;
 pub mod turn;
 pub mod variant;
 
@@ -20,7 +22,7 @@ pub use movegen::{MoveGen, StageEnd, stage_ends};
 pub use options::RuleOptions;
 pub use position::{Checkers, Position};
 pub use ruleset::StageGen;
-pub use state::{GameResult, GameState, Pending, PlayError, Side};
+pub use state::{GameResult, GameState, Pending, PlayError, Side, StepProblem};
 pub use step::{Play, StageDice, Step};
 pub use turn::{
     MoveError, MoveFailure, MoveSequence, MoveToken, TurnError, TurnSequence, apply_move_tokens,

@@ -15,7 +15,7 @@ use super::nardy::LongNardySteps;
 use super::options::{RuleOptions, Variant};
 use super::pinning::{self, PinGen, PinReadings};
 use super::position::{CHECKERS, Checkers, Position};
-use super::state::{GameState, step_illegal_reason};
+use super::state::{GameState, StepProblem, step_illegal_reason};
 use super::step::{StageDice, Step};
 use super::variant::{Direction, Landing, RulesModule};
 
@@ -34,7 +34,7 @@ impl Variant {
     }
 
     /// Why `step` breaks the common rules of the variant in `pos`, or `None`.
-    pub fn step_problem(self, pos: Position, step: Step) -> Option<String> {
+    pub fn step_problem(self, pos: Position, step: Step) -> Option<StepProblem> {
         match self.spec().landing {
             Landing::Hit => hitting::step_problem(pos, step),
             Landing::Pin => pinning::step_problem(pos, step),
@@ -91,7 +91,7 @@ impl RuleOptions {
     /// Why `step` breaks the rules of single steps of this game under these
     /// options in `pos` (as [`Variant::step_problem`], with the readings of
     /// the options that judge single steps), or `None`.
-    pub fn step_problem(&self, pos: Position, step: Step) -> Option<String> {
+    pub fn step_problem(&self, pos: Position, step: Step) -> Option<StepProblem> {
         match self.variant.spec().landing {
             Landing::Pin => pinning::step_problem_in(pos, step, self.pinned_bearoff),
             _ => self.variant.step_problem(pos, step),

@@ -134,7 +134,7 @@ pub enum PlayError {
         /// 1-based index among the steps given.
         index: usize,
         /// The reason.
-        why: String,
+        why: StepProblem,
     },
     /// The steps are legal one by one but fewer than the stage must play.
     #[error("{playable} of the dice {} must be played, only {given} given", dice_text(*.dice))]
@@ -152,6 +152,67 @@ pub enum PlayError {
     NoLegalEnd {
         /// The stage's dice.
         dice: StageDice,
+    },
+}
+
+/// Why a single step is not legal where it is played. The words are
+/// those of the protocol's `error` lines: a contract.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum StepProblem {
+    /// A die outside 1..=6.
+    #[error("no die {die}")]
+    NoSuchDie {
+        /// The die.
+        die: u8,
+    },
+    /// The stage has no die of that number left.
+    #[error("no die {die} left of {}", dice_text(*.dice))]
+    NoDieLeft {
+        /// The die.
+        die: u8,
+        /// The stage's dice.
+        dice: StageDice,
+    },
+    /// A step after one that ended the game.
+    #[error("the game already ended with the previous step")]
+    GameEnded,
+    /// A step from a point while the mover has checkers on the bar.
+    #[error("checkers on the bar must enter first")]
+    BarFirst,
+    /// A step from the bar with none there.
+    #[error("no checker of the mover on the bar")]
+    NoneOnBar,
+    /// A step from a point without a checker of the mover.
+    #[error("no checker of the mover on {from}")]
+    NoChecker {
+        /// The point.
+        from: u8,
+    },
+    /// A step of a pinned checker.
+    #[error("the checker on {from} is pinned")]
+    Pinned {
+        /// The point.
+        from: u8,
+    },
+    /// A landing on a point the opponent holds.
+    #[error("point {to} is closed by the opponent")]
+    Closed {
+        /// The landing point.
+        to: u8,
+    },
+    /// Bearing off with a checker outside home.
+    #[error("cannot bear off before all checkers are home")]
+    NotAllHome,
+    /// Bearing off while pinned (`pinned_bearoff refuse`).
+    #[error("cannot bear off while a checker is pinned")]
+    PinnedBearOff,
+    /// Bearing off with a higher die while a checker stands higher.
+    #[error("a {die} bears off from {from} only when no checker stands higher")]
+    HigherChecker {
+        /// The die.
+        die: u8,
+        /// The point borne off from.
+        from: u8,
     },
 }
 
@@ -445,16 +506,16 @@ pub fn apply_steps_with(
     let variant = opts.variant;
     let mut left = dice.dice();
     for (i, &s) in steps.iter().enumerate() {
-        let err = |why: String| PlayError::IllegalStep {
+        let err = |why: StepProblem| PlayError::IllegalStep {
             step: s,
             index: offset + i + 1,
             why,
         };
         if opts.ends_play(pos) {
-            return Err(err("the game already ended with the previous step".into()));
+            return Err(err(StepProblem::GameEnded));
         }
         let Some(k) = left.iter().position(|&d| d == s.die) else {
-            return Err(err(format!("no die {} left of {}", s.die, dice_text(dice))));
+            return Err(err(StepProblem::NoDieLeft { die: s.die, dice }));
         };
         if let Some(why) = opts.step_problem(pos, s) {
             return Err(err(why));
@@ -466,20 +527,20 @@ pub fn apply_steps_with(
 }
 
 /// Why a step is not legal (for error messages).
-pub fn step_illegal_reason(pos: Position, s: Step) -> String {
+pub fn step_illegal_reason(pos: Position, s: Step) -> StepProblem {
     if !(1..=24).contains(&s.from) || pos.own.at(s.from) == 0 {
-        return format!("no checker of the mover on {}", s.from);
+        return StepProblem::NoChecker { from: s.from };
     }
     if s.from > s.die {
-        return format!("point {} is closed by the opponent", s.to());
+        return StepProblem::Closed { to: s.to() };
     }
     if pos.own.mask() & !super::position::HOME_MASK != 0 {
-        return "cannot bear off before all checkers are home".into();
+        return StepProblem::NotAllHome;
     }
-    format!(
-        "a {} bears off from {} only when no checker stands higher",
-        s.die, s.from
-    )
+    StepProblem::HigherChecker {
+        die: s.die,
+        from: s.from,
+    }
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@ use super::options::RuleOptions;
 use super::options::Variant;
 use super::position::Position;
 use super::ruleset::StageGen;
-use super::state::{GameState, Pending, PlayError, Side, dice_text};
+use super::state::{GameState, Pending, PlayError, Side, dice_text, pending_text};
 use super::step::{StageDice, Step};
 use super::variant::Landing;
 
@@ -32,10 +32,10 @@ pub enum MoveToken {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum MoveError {
     /// A roll while the steps of a stage are still being given.
-    #[error("the previous stage ({pending}) is not complete")]
+    #[error("the previous stage ({}) is not complete", pending_text(*.pending))]
     StageIncomplete {
-        /// What the state waits for, in words.
-        pending: String,
+        /// What the state waits for.
+        pending: Pending,
     },
     /// A roll while a stage is pending.
     #[error("a roll is not expected: the stage {} must be played first", dice_text(*.dice))]
@@ -69,10 +69,10 @@ pub enum MoveError {
     #[error(transparent)]
     Play(#[from] PlayError),
     /// The list stops inside a stage.
-    #[error("the list ends in the middle of a stage ({pending})")]
+    #[error("the list ends in the middle of a stage ({})", pending_text(*.pending))]
     EndsMidStage {
-        /// What the state waits for, in words.
-        pending: String,
+        /// What the state waits for.
+        pending: Pending,
     },
 }
 
@@ -326,7 +326,7 @@ impl<'a> MoveSequence<'a> {
                     return Err(self.fail(
                         index,
                         MoveError::StageIncomplete {
-                            pending: self.state.pending_description(),
+                            pending: self.state.pending,
                         },
                     ));
                 }
@@ -432,7 +432,7 @@ impl<'a> MoveSequence<'a> {
             return Err(MoveFailure {
                 index: self.count + 1,
                 error: MoveError::EndsMidStage {
-                    pending: self.state.pending_description(),
+                    pending: self.state.pending,
                 },
             });
         }

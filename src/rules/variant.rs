@@ -24,7 +24,8 @@ pub enum Variant {
     GulBara,
     /// Long nardy: same-direction running, head and six-block rules.
     LongNardy,
-    /// Short nardy: backgammon's board and hitting, oin/mars scoring.
+    /// Short nardy: backgammon's board and hitting, oin/mars scoring: Portes'
+    /// rules under another name, with its own match equity table.
     ShortNardy,
     /// Standard backgammon.
     Backgammon,
@@ -92,6 +93,14 @@ pub struct Scores {
 }
 
 impl Scores {
+    /// One point for a single game, two for a gammon (mars, oin), nothing
+    /// more: every game but backgammon.
+    pub const GAMMON_DOUBLES: Scores = Scores {
+        single: 1,
+        double: 2,
+        triple: None,
+    };
+
     /// The most points one game can be worth.
     pub const fn max(self) -> u8 {
         match self.triple {
@@ -243,11 +252,7 @@ pub const GUL_BARA: VariantSpec = VariantSpec {
     direction: Direction::Same,
     landing: Landing::Blocked,
     gnubg: false,
-    scores: Scores {
-        single: 1,
-        double: 2,
-        triple: None,
-    },
+    scores: Scores::GAMMON_DOUBLES,
     escalating: true,
     head: HeadRule::Free,
     block: BlockRule::Free,
@@ -274,11 +279,7 @@ pub const LONG_NARDY: VariantSpec = VariantSpec {
     direction: Direction::Same,
     landing: Landing::Blocked,
     gnubg: false,
-    scores: Scores {
-        single: 1,
-        double: 2,
-        triple: None,
-    },
+    scores: Scores::GAMMON_DOUBLES,
     escalating: false,
     head: HeadRule::OnePerTurn,
     block: BlockRule::NoSixBlock,
@@ -293,30 +294,13 @@ pub const LONG_NARDY: VariantSpec = VariantSpec {
     start: Position::START,
 };
 
-/// Short nardy: backgammon's board and hitting, oin/mars scoring.
+/// Short nardy: backgammon's board and hitting, oin/mars scoring: Portes'
+/// rules under another name, with its own match equity table.
 pub const SHORT_NARDY: VariantSpec = VariantSpec {
     name: "short_nardy",
     display_name: "Short nardy",
-    direction: Direction::Opposite,
-    landing: Landing::Hit,
-    gnubg: true,
-    scores: Scores {
-        single: 1,
-        double: 2,
-        triple: None,
-    },
-    escalating: false,
-    head: HeadRule::Free,
-    block: BlockRule::Free,
-    opening: Opening::Reroll,
-    options: &[Opening::OPTION],
-    cube: false,
-    module: RulesModule::Hitting,
     met: Some(include_str!("met/short_nardy.met")),
-    match_length: 0,
-    eval: EvalFamily::Hitting,
-    net: ShippedNet::Backgammon,
-    start: hitting::START,
+    ..PORTES
 };
 
 /// Standard backgammon.
@@ -327,9 +311,8 @@ pub const BACKGAMMON: VariantSpec = VariantSpec {
     landing: Landing::Hit,
     gnubg: true,
     scores: Scores {
-        single: 1,
-        double: 2,
         triple: Some(3),
+        ..Scores::GAMMON_DOUBLES
     },
     escalating: false,
     head: HeadRule::Free,
@@ -345,62 +328,35 @@ pub const BACKGAMMON: VariantSpec = VariantSpec {
     start: hitting::START,
 };
 
-/// Fevga: the Greek running game (docs/RULES.md gives the sources).
+/// Fevga: the Greek running game (docs/RULES.md gives the sources): long
+/// nardy's board with its own head and block rules.
 pub const FEVGA: VariantSpec = VariantSpec {
     name: "fevga",
     display_name: "Fevga",
-    direction: Direction::Same,
-    landing: Landing::Blocked,
-    gnubg: false,
-    scores: Scores {
-        single: 1,
-        double: 2,
-        triple: None,
-    },
-    escalating: false,
     head: HeadRule::RunnerFirst,
     block: BlockRule::NoSixBlockNorStartQuarter,
-    opening: Opening::Reroll,
     options: &[
         Opening::OPTION,
         SixBlock::OPTION,
         Prime::OPTION,
         StartRule::OPTION,
     ],
-    cube: false,
     module: RulesModule::Fevga,
     met: Some(include_str!("met/fevga.met")),
-    match_length: 0,
-    eval: EvalFamily::LongNardy,
     net: ShippedNet::Fevga,
-    start: Position::START,
+    ..LONG_NARDY
 };
 
 /// Portes: Greek backgammon, a preset of the hitting rules (gammon 2, no
-/// backgammon, the winner of the opening throw rolls afresh).
+/// backgammon, no cube, the winner of the opening throw rolls afresh).
 pub const PORTES: VariantSpec = VariantSpec {
     name: "portes",
     display_name: "Portes",
-    direction: Direction::Opposite,
-    landing: Landing::Hit,
-    gnubg: true,
-    scores: Scores {
-        single: 1,
-        double: 2,
-        triple: None,
-    },
-    escalating: false,
-    head: HeadRule::Free,
-    block: BlockRule::Free,
+    scores: Scores::GAMMON_DOUBLES,
     opening: Opening::Reroll,
-    options: &[Opening::OPTION],
     cube: false,
-    module: RulesModule::Hitting,
     met: Some(include_str!("met/portes.met")),
-    match_length: 0,
-    eval: EvalFamily::Hitting,
-    net: ShippedNet::Backgammon,
-    start: hitting::START,
+    ..BACKGAMMON
 };
 
 /// Tabla: Bulgarian backgammon, Portes' rules (gammon 2, no backgammon,
@@ -420,11 +376,7 @@ pub const PLAKOTO: VariantSpec = VariantSpec {
     direction: Direction::Opposite,
     landing: Landing::Pin,
     gnubg: false,
-    scores: Scores {
-        single: 1,
-        double: 2,
-        triple: None,
-    },
+    scores: Scores::GAMMON_DOUBLES,
     escalating: false,
     head: HeadRule::Free,
     block: BlockRule::Free,

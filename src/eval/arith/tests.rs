@@ -1,0 +1,236 @@
+use super::*;
+
+/// Units in the last place between `got` and the exact `want`.
+fn ulps(got: f32, want: f64) -> f64 {
+    let ulp = f64::from(f32::from_bits((want as f32).to_bits() + 1) - want as f32);
+    (f64::from(got) - want).abs() / ulp
+}
+
+#[test]
+fn exp_is_within_a_few_ulps_of_the_exact_value() {
+    let mut worst: f64 = 0.0;
+    let mut x = -87.0f32;
+    while x <= 87.0 {
+        worst = worst.max(ulps(exp(x), f64::from(x).exp()));
+        x += 0.000_713;
+    }
+    assert!(worst <= 3.0, "worst error {worst} ulps");
+    assert_eq!(exp(0.0), 1.0);
+    // Clamped, finite and positive far out.
+    assert!(exp(1e30).is_finite() && exp(-1e30) > 0.0);
+    assert!(sigmoid(1e30) == 1.0 && sigmoid(-1e30) >= 0.0);
+}
+
+#[test]
+fn sigmoid_is_within_a_few_ulps_and_symmetric() {
+    let mut x = -30.0f32;
+    while x <= 30.0 {
+        let want = 1.0 / (1.0 + (-f64::from(x)).exp());
+        assert!(ulps(sigmoid(x), want) <= 4.0, "sigmoid({x})");
+        // σ(x) + σ(−x) = 1 up to rounding.
+        assert!((sigmoid(x) + sigmoid(-x) - 1.0).abs() < 1e-6);
+        x += 0.0173;
+    }
+}
+
+#[test]
+fn the_table_sigmoid_is_within_its_bound_everywhere() {
+    let exact = |x: f32| 1.0 / (1.0 + (-f64::from(x)).exp());
+    let mut worst: f64 = 0.0;
+    let mut x = -40.0f32;
+    while x <= 40.0 {
+        worst = worst.max((f64::from(sigmoid_table(x)) - exact(x)).abs());
+        x += 0.000_37;
+    }
+    // Every segment's ends, from both sides, and the far tails.
+    for k in 0..=64 {
+        let x = k as f32 / 2.0;
+        for y in [x, -x, f32::from_bits(x.to_bits().saturating_sub(1))] {
+            worst = worst.max((f64::from(sigmoid_table(y)) - exact(y)).abs());
+        }
+    }
+    assert!(worst <= 1.5e-7, "worst error {worst}");
+    assert!(sigmoid_table(1e30) > 0.999_999 && sigmoid_table(-1e30) < 1e-6);
+    assert_eq!(sigmoid_table(f32::INFINITY), sigmoid_table(1e30));
+    assert!(sigmoid_table(f32::NAN).is_finite());
+    // In play's hidden layer's AVX-512 copy too (any length: whole
+    // registers and the tail): no inputs, so each unit is its bias.
+    let grid: Vec<f32> = (-3000..2999).map(|i| i as f32 * 0.011).collect();
+    let units = vec![1f32; grid.len()];
+    let rows = FixedRows {
+        ints: &[],
+        int_rows: 0,
+        floats: &[],
+        bias: &grid,
+        units: &units,
+    };
+    let mut a = vec![0f32; grid.len()];
+    hidden_layer_fixed(rows, &[], &mut a);
+    for (x, y) in grid.iter().zip(&a) {
+        assert_eq!(y.to_bits(), sigmoid_table(*x).to_bits(), "at {x}");
+    }
+}
+
+#[test]
+fn exp_of_known_values() {
+    for (x, want) in [
+        (1.0f32, std::f32::consts::E),
+        (-1.0, 0.367_879_45),
+        (10.0, 22_026.465),
+    ] {
+        assert!((exp(x) - want).abs() <= want * 3e-7, "exp({x})");
+    }
+}
+
+/// FNV-1a over the bits of `f` on a grid of arguments.
+fn grid_hash(f: impl Fn(f32) -> f32) -> u64 {
+    let mut h = 0xcbf2_9ce4_8422_2325u64;
+    for i in -100_000..=100_000 {
+        let x = i as f32 * 0.000_97;
+        for b in f(x).to_bits().to_le_bytes() {
+            h = (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
+        }
+    }
+    h
+}
+
+#[test]
+fn the_bits_are_the_same_on_every_machine() {
+    // Pinned on the machine that wrote this: a CPU, a target or a
+    // compiler that changed a single bit of the arithmetic fails here
+    // (and would change what the shipped networks play).
+    assert_eq!(grid_hash(exp), GRID_EXP);
+    assert_eq!(grid_hash(sigmoid), GRID_SIGMOID);
+    assert_eq!(grid_hash(sigmoid_table), GRID_SIGMOID_TABLE);
+}
+const GRID_SIGMOID_TABLE: u64 = 6642639490187167408;
+const GRID_EXP: u64 = 2874575021511235777;
+const GRID_SIGMOID: u64 = 15073779314324487337;
+
+/// A small random network, its inputs and a reference computed in f64.
+fn random_layers(hidden: usize, seed: u64) -> (Vec<f32>, Vec<f32>, Vec<f32>, Vec<f32>) {
+    let mut s = seed;
+    let mut r = || {
+        s = s
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((s >> 40) as f32 / (1u64 << 24) as f32 - 0.5) * 0.6
+    };
+    let w1 = (0..200 * hidden).map(|_| r()).collect();
+    let b1 = (0..hidden).map(|_| r()).collect();
+    let w2 = (0..5 * hidden).map(|_| r()).collect();
+    let b2 = (0..5).map(|_| r()).collect();
+    (w1, b1, w2, b2)
+}
+
+#[test]
+fn the_fixed_point_layer_is_the_same_on_every_copy_and_near_the_exact_sum() {
+    for (hidden, seed) in [(64, 1), (128, 2), (256, 5), (37, 3), (8, 4)] {
+        let (w1, b1, _, _) = random_layers(hidden, seed);
+        // The first 100 rows in fixed point, the others in f32.
+        let int_rows = 100;
+        let units: Vec<f32> = (0..hidden)
+            .map(|j| 2f32.powi(-9 - (j % 4) as i32))
+            .collect();
+        let ints: Vec<i16> = w1[..int_rows * hidden]
+            .iter()
+            .enumerate()
+            .map(|(k, w)| (w / units[k % hidden]).round() as i16)
+            .collect();
+        let rows = FixedRows {
+            ints: &ints,
+            int_rows,
+            floats: &w1,
+            bias: &b1,
+            units: &units,
+        };
+        for n in 0..50u16 {
+            let active: Vec<(u16, f32)> = (0..(n % 40 + 1))
+                .map(|j| {
+                    let i = (j * 5 + n) % 200;
+                    (
+                        i,
+                        if i >= 100 && j % 3 == 0 {
+                            0.37 * f32::from(j)
+                        } else {
+                            1.0
+                        },
+                    )
+                })
+                .collect();
+            let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            let mut a = vec![0f32; hidden];
+            let mut b = vec![0f32; hidden];
+            hidden_layer_fixed(rows, &active, &mut a);
+            hidden_layer_fixed_portable(rows, &active, &mut b);
+            assert_eq!(bits(&a), bits(&b), "{hidden} hidden");
+            let mut c = vec![0f32; hidden];
+            if hidden_layer_fixed_avx2_only(rows, &active, &mut c).is_some() {
+                assert_eq!(bits(&c), bits(&b), "AVX2 copy, {hidden} hidden");
+            }
+            // Each fixed-point row is within half a step of its weight.
+            for (j, &got) in a.iter().enumerate() {
+                let mut sum = f64::from(b1[j]);
+                let mut slack = 1e-5;
+                for &(i, v) in &active {
+                    sum += f64::from(w1[i as usize * hidden + j]) * f64::from(v);
+                    if (i as usize) < int_rows {
+                        slack += 0.5 * f64::from(units[j]);
+                    }
+                }
+                let want = 1.0 / (1.0 + (-sum).exp());
+                // The sigmoid's slope is at most 1/4.
+                assert!(
+                    (f64::from(got) - want).abs() <= slack / 4.0 + 2e-7,
+                    "{hidden}/{j}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn the_avx2_and_avx512_copies_give_the_portable_bits() {
+    for (hidden, seed) in [(64, 1), (128, 2), (256, 5), (37, 3), (8, 4)] {
+        let (w1, b1, w2, b2) = random_layers(hidden, seed);
+        for n in 0..50u16 {
+            let active: Vec<(u16, f32)> = (0..(n % 40 + 1))
+                .map(|j| {
+                    (
+                        (j * 5 + n) % 200,
+                        if j % 3 == 0 { 0.37 * f32::from(j) } else { 1.0 },
+                    )
+                })
+                .collect();
+            let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            let mut a = vec![0f32; hidden];
+            let mut b = vec![0f32; hidden];
+            // The best copy this CPU runs (AVX-512 where it has it).
+            hidden_layer(&w1, &b1, &active, &mut a);
+            hidden_layer_portable(&w1, &b1, &active, &mut b);
+            assert_eq!(bits(&a), bits(&b));
+            let mut c = vec![0f32; hidden];
+            if hidden_layer_avx2_only(&w1, &b1, &active, &mut c).is_some() {
+                assert_eq!(bits(&c), bits(&b), "AVX2 copy");
+            }
+            let o: [f32; 5] = output_layer(&w2, &b2, &a);
+            let p: [f32; 5] = output_layer_portable(&w2, &b2, &a);
+            assert_eq!(o.map(f32::to_bits), p.map(f32::to_bits));
+            let play: [f32; 5] = output_layer_play(&w2, &b2, &a);
+            let portable: [f32; 5] = output_layer_play_portable(&w2, &b2, &a);
+            assert_eq!(play.map(f32::to_bits), portable.map(f32::to_bits));
+            for (x, y) in play.iter().zip(&o) {
+                assert!((x - y).abs() < 1e-6, "play's output layer {x} vs {y}");
+            }
+            // And both agree with the plain sum in f64 to float precision.
+            for (k, &ok) in o.iter().enumerate() {
+                let s: f64 = (0..hidden)
+                    .map(|j| f64::from(w2[k * hidden + j]) * f64::from(a[j]))
+                    .sum::<f64>()
+                    + f64::from(b2[k]);
+                let want = 1.0 / (1.0 + (-s).exp());
+                assert!((f64::from(ok) - want).abs() < 1e-5);
+            }
+        }
+    }
+}
