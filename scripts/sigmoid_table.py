@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The coefficients of the play evaluation's sigmoid (src/eval/arith.rs).
+"""The coefficients of the play evaluation's sigmoid (src/eval/arith/mod.rs).
 
 For |x| in [k/2, (k+1)/2), k = 0..31, sigmoid(|x|) is a quartic in the local
 f = 2|x| - k, interpolated at the five Chebyshev nodes of [0, 1) in f64 and
