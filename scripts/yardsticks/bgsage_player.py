@@ -207,7 +207,14 @@ def main():
         ap.error(f"no engine at {args.gulbara} (cargo build --release, or --gulbara PATH)")
     child = adapter.Child([args.gulbara])
     child.sync(["set game.variant backgammon"])
-    chooser = Chooser(child, args.ply, args.model, not args.no_bearoff_db)
+    try:
+        chooser = Chooser(child, args.ply, args.model, not args.no_bearoff_db)
+    except ImportError as e:
+        child.send(["quit"])
+        ap.error(f"bgsage is not installed for {sys.executable} ({e}); see scripts/yardsticks/README.md")
+    except (KeyError, ValueError, OSError) as e:
+        child.send(["quit"])
+        ap.error(f"bgsage could not be set up: {e!r}")
     level = LEVELS[args.ply].replace("ply", "-ply")
     adapter.serve(
         child,
