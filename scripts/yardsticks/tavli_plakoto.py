@@ -365,6 +365,8 @@ def choose(child, layers):
         else:
             key, _, rest = line.partition(" ")
             fields.setdefault(key, []).append(rest)
+    if "position" not in fields:
+        raise RuntimeError("our engine's show gave no position")
     position = fields["position"][0]
     pending = fields.get("pending", [""])[0].split()
     if len(pending) < 2 or pending[0] != "dice":
