@@ -258,6 +258,36 @@ fn supervised_data_commands_run_as_written() {
         "supervise --variant long_nardy --data turns --out turns.gbnn --curve turns-curve.tsv --rate 1e-4 --epochs 2 --patience 1000 --holdout-block 40 --holdout 0.1 --anchor 1 --group-weight 300 --seed 1",
     );
     assert!(out.contains("8 positions; weights in turns.gbnn"), "{out}");
+    // The same, widened to the blocking inputs (TRAINING.md, "Long nardy",
+    // the layout-9 candidate): a layout-3 network given layout 9.
+    let out = gulbara(
+        &dir,
+        &[
+            "supervise",
+            "--variant",
+            "long_nardy",
+            "--data",
+            "turns",
+            "--layout",
+            "9",
+            "--out",
+            "turns9.gbnn",
+            "--epochs",
+            "2",
+            "--holdout",
+            "0.1",
+            "--anchor",
+            "1",
+            "--group-weight",
+            "300",
+            "--seed",
+            "1",
+        ],
+    );
+    assert!(out.contains("8 positions; weights in turns9.gbnn"), "{out}");
+    let bytes = std::fs::read(dir.join("turns9.gbnn")).unwrap();
+    // The header's input layout (after the magic and the format version).
+    assert_eq!(bytes[8..12], 9u32.to_le_bytes(), "layout 9");
     let curve = std::fs::read_to_string(dir.join("turns-curve.tsv")).unwrap();
     let first = curve.lines().nth(1).unwrap();
     let group_error: f64 = first.split('\t').nth(4).unwrap().parse().unwrap();
@@ -331,7 +361,7 @@ fn bearoff_runs() {
 /// moves here too.
 #[test]
 fn the_commands_run_here_are_in_the_docs() {
-    let written: [(&str, &str); 11] = [
+    let written: [(&str, &str); 12] = [
         (
             "docs/TRAINING.md",
             "$B positions --variant backgammon --games 4000 --seed 1 --out positions.txt",
@@ -353,6 +383,10 @@ fn the_commands_run_here_are_in_the_docs() {
             "--games 144 --truncate 10 --ply 0 --seed 1 --minutes 60",
         ),
         ("docs/TRAINING.md", "--group-weight 300 --seed 1"),
+        (
+            "docs/TRAINING.md",
+            "--from data/training/long_nardy/gen0.gbnn --layout 9",
+        ),
         (
             "docs/TRAINING.md",
             "--from shipped --out gen1.gbnn --curve gen1-curve.tsv --epochs 60",

@@ -8,8 +8,9 @@ use anyhow::Context;
 use clap::Args;
 
 use crate::eval::hitnet::HitNet;
+use crate::eval::net::block_inputs::{RUN_BLOCK_INPUTS, RUN_BLOCK_LAYOUT};
 use crate::eval::net::pin_inputs::PIN_LAYOUT;
-use crate::eval::net::{HIT_CONTACT_LAYOUT, HIT_GNUBG_LAYOUT, HIT_LAYOUT, Net, NetOf};
+use crate::eval::net::{HIT_CONTACT_LAYOUT, HIT_GNUBG_LAYOUT, HIT_LAYOUT, LONG_LAYOUT, Net, NetOf};
 use crate::rules::{EvalFamily, RuleOptions, Variant};
 use crate::training::supervise::{
     EpochLoss, Example, FitConfig, Labelled, fit_keeping, labelled_positions,
@@ -40,7 +41,8 @@ pub struct SuperviseArgs {
     /// inputs of layout 6, `7` one of layout 2 or 6 the gnubg-class inputs
     /// of layout 7 (docs/INPUTS.md), their weights starting at zero; `8`
     /// gives Plakoto's (layout 2) the pin inputs of layout 8
-    /// (`eval::net::pin_inputs`).
+    /// (`eval::net::pin_inputs`); `9` gives long nardy's or Fevga's (layout
+    /// 3) the blocking inputs of layout 9 (`eval::net::block_inputs`).
     #[arg(long)]
     pub layout: Option<u32>,
     /// The weights file to write (the best epoch's network).
@@ -235,10 +237,20 @@ fn train(
     } else {
         let mut net: Net = start(a, Net::random)?;
         net.check_game(a.variant)?;
-        anyhow::ensure!(
-            a.layout.is_none_or(|l| l == net.layout),
-            "--layout: only a hitting network (layout {HIT_LAYOUT}) can take new inputs"
-        );
+        match a.layout {
+            None => {}
+            Some(l) if l == net.layout => {}
+            Some(RUN_BLOCK_LAYOUT)
+                if net.layout == LONG_LAYOUT
+                    && matches!(a.variant.spec().eval, EvalFamily::LongNardy) =>
+            {
+                net = net.with_inputs(RUN_BLOCK_LAYOUT, RUN_BLOCK_INPUTS);
+            }
+            Some(l) => anyhow::bail!(
+                "--layout {l}: a network of layout {} can take new inputs only as a hitting network (layout {HIT_LAYOUT}) or as layout {RUN_BLOCK_LAYOUT} from {LONG_LAYOUT} (long nardy, Fevga)",
+                net.layout
+            ),
+        }
         let opts = RuleOptions::for_variant(a.variant);
         let examples: Vec<Example<3>> = data
             .iter()

@@ -25,6 +25,12 @@ pub(super) fn known_kind(layout: u32, inputs: usize, outputs: usize) -> bool {
         || kind == hit_gnubg
         || kind == (LAYOUT_VERSION, INPUTS, OUTPUTS)
         || kind == (LONG_LAYOUT, LONG_INPUTS, OUTPUTS)
+        || kind
+            == (
+                block_inputs::RUN_BLOCK_LAYOUT,
+                block_inputs::RUN_BLOCK_INPUTS,
+                OUTPUTS,
+            )
         || kind == (BLOCK_LAYOUT, BLOCK_INPUTS, OUTPUTS)
         || kind == (MOBILITY_LAYOUT, MOBILITY_INPUTS, OUTPUTS)
         || kind == hit

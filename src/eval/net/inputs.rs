@@ -49,6 +49,19 @@ pub(super) fn long_features_into(
     }
 }
 
+/// The inputs of layout [`block_inputs::RUN_BLOCK_LAYOUT`] (long nardy,
+/// Fevga): layout 3's, then the blocks, head, escape and race inputs of
+/// [`block_inputs`].
+#[inline(always)]
+pub(super) fn run_block_features_into(
+    state: &GameState,
+    opts: &RuleOptions,
+    active: &mut impl InputSink,
+) {
+    long_features_into(state, opts, active);
+    block_inputs::write(state.pos.own, state.pos.opp, LONG_INPUTS, active);
+}
+
 /// Which dice the mover of `pos` cannot play a single step of (Gul bara
 /// and long nardy: any opposing checker closes a point).
 pub fn blocked_dice(pos: Position) -> [bool; 6] {
@@ -223,6 +236,7 @@ pub(super) fn features_by_layout(
 ) {
     match layout {
         LONG_LAYOUT => long_features_into(state, opts, active),
+        block_inputs::RUN_BLOCK_LAYOUT => run_block_features_into(state, opts, active),
         BLOCK_LAYOUT => features_v4_into(state, opts, active),
         MOBILITY_LAYOUT => features_v5_into(state, opts, active),
         _ => features_layout1(state, opts, active),

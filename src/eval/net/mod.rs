@@ -24,6 +24,11 @@
 //!   layout 2 (`eval::hitnet`) and, per side, which checkers are pinned, the
 //!   mother's state, the chances to be pinned next roll, the longest prime
 //!   and the checkers outside home (see [`pin_inputs`]).
+//! - 9 ([`block_inputs::RUN_BLOCK_LAYOUT`]): the blocking games' (long
+//!   nardy, Fevga): layout 3 and, per side, the rows in front of the other
+//!   side's rearmost checker and the checkers behind rows of 4, 5 and 6, the
+//!   head, the rearmost checker's escape, the race to the home (see
+//!   [`block_inputs`]).
 //!
 //! The weights file: magic `GBNN`, then little-endian u32s: format version,
 //! input-layout version, inputs, hidden, outputs, description length; the
@@ -121,6 +126,7 @@ pub const MOBILITY_LAYOUT: u32 = 5;
 /// Inputs of layout [`MOBILITY_LAYOUT`].
 pub const MOBILITY_INPUTS: usize = BLOCK_INPUTS + 2 * 6 + 1;
 
+pub mod block_inputs;
 pub mod cache;
 pub mod contact_inputs;
 pub mod format;

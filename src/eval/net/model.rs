@@ -227,7 +227,8 @@ impl Net {
             (LAYOUT_VERSION, BLOCK_LAYOUT)
         };
         let gul_bara_too = !long && self.layout == MOBILITY_LAYOUT;
-        if self.layout == want || self.layout == also || gul_bara_too {
+        let blocking_too = long && self.layout == block_inputs::RUN_BLOCK_LAYOUT;
+        if self.layout == want || self.layout == also || gul_bara_too || blocking_too {
             Ok(())
         } else {
             Err(WeightsError::OtherGame {

@@ -361,6 +361,13 @@ fn the_table_evaluation_is_the_sparse_one_regrouped() {
     let long = played_positions(Variant::LongNardy, 800, 4);
     let lopts = RuleOptions::for_variant(Variant::LongNardy);
     assert!(worst_gap(&Net::long_shipped().expect("long"), &long, &lopts) < CLOSE);
+    let v9 = Net::random_layout(
+        block_inputs::RUN_BLOCK_LAYOUT,
+        block_inputs::RUN_BLOCK_INPUTS,
+        128,
+        10,
+    );
+    assert!(worst_gap(&v9, &long, &lopts) < CLOSE);
     for v in [Variant::Backgammon, Variant::ShortNardy] {
         let hit = played_positions(v, 800, 5);
         let hopts = RuleOptions::for_variant(v);
