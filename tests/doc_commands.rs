@@ -260,29 +260,9 @@ fn supervised_data_commands_run_as_written() {
     assert!(out.contains("8 positions; weights in turns.gbnn"), "{out}");
     // The same, widened to the blocking inputs (TRAINING.md, "Long nardy",
     // the layout-9 candidate): a layout-3 network given layout 9.
-    let out = gulbara(
+    let out = gulbara_line(
         &dir,
-        &[
-            "supervise",
-            "--variant",
-            "long_nardy",
-            "--data",
-            "turns",
-            "--layout",
-            "9",
-            "--out",
-            "turns9.gbnn",
-            "--epochs",
-            "2",
-            "--holdout",
-            "0.1",
-            "--anchor",
-            "1",
-            "--group-weight",
-            "300",
-            "--seed",
-            "1",
-        ],
+        "supervise --variant long_nardy --data turns --layout 9 --out turns9.gbnn --epochs 2 --holdout 0.1 --anchor 1 --group-weight 300 --seed 1",
     );
     assert!(out.contains("8 positions; weights in turns9.gbnn"), "{out}");
     let bytes = std::fs::read(dir.join("turns9.gbnn")).unwrap();

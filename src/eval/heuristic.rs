@@ -65,11 +65,12 @@ fn blockage(runner: Checkers, blocks: u32) -> f32 {
 }
 
 /// Pips `side` needs before its first checker can leave: bring every checker
-/// home and bear one off.
-fn pips_to_first_off(c: Checkers) -> f32 {
+/// on points 1 to `highest` home and bear one off (24 in the running games;
+/// the hitting games' baseline passes 25 to count the bar too).
+pub(super) fn pips_to_first_off(c: Checkers, highest: u8) -> f32 {
     let mut outside = 0u32;
-    let mut lowest = 24u8;
-    for p in 1..=24u8 {
+    let mut lowest = 6u8;
+    for p in 1..=highest {
         let n = c.at(p);
         if n > 0 {
             lowest = lowest.min(p);
@@ -78,7 +79,7 @@ fn pips_to_first_off(c: Checkers) -> f32 {
             }
         }
     }
-    outside as f32 + f32::from(lowest.min(6))
+    outside as f32 + f32::from(lowest)
 }
 
 /// Pips still to be played in a remainder starting at `count` dice of `die`.
@@ -158,13 +159,13 @@ pub(crate) fn same_direction(
         let win = sigmoid(lead / spread).clamp(0.001, 0.999);
         // Mars: my whole race against the opponent's race to its first checker off.
         let win_mars = if pos.opp.off() == 0 {
-            let opp_first = pips_to_first_off(pos.opp) / opp_roll;
+            let opp_first = pips_to_first_off(pos.opp, 24) / opp_roll;
             win * sigmoid((opp_first - my_turns) / spread)
         } else {
             0.0
         };
         let lose_mars = if pos.own.off() == 0 {
-            let my_first = pips_to_first_off(pos.own) / my_roll - 0.5;
+            let my_first = pips_to_first_off(pos.own, 24) / my_roll - 0.5;
             (1.0 - win) * sigmoid((my_first - opp_turns) / spread)
         } else {
             0.0

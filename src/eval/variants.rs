@@ -9,7 +9,7 @@
 //! on the bar against the points closed to them. Both work in
 //! pip-equivalents turned into chances by a logistic, as Gul bara's does.
 
-use super::heuristic::same_direction;
+use super::heuristic::{pips_to_first_off, same_direction};
 use super::race::RaceTables;
 use super::{Evaluator, Probs};
 use crate::rules::hitting::{closed_points, mirrored};
@@ -153,22 +153,6 @@ fn structure_gain(c: Checkers) -> f32 {
     gain
 }
 
-/// Pips a side needs before its first checker can be borne off.
-fn pips_to_first_off(c: Checkers) -> f32 {
-    let mut outside = 0u32;
-    let mut lowest = 6u8;
-    for p in 1..=BAR {
-        let n = c.at(p);
-        if n > 0 {
-            lowest = lowest.min(p);
-            if p > 6 {
-                outside += u32::from(n) * u32::from(p - 6);
-            }
-        }
-    }
-    outside as f32 + f32::from(lowest.min(6))
-}
-
 /// Pips `c` needs to get every checker out of the opponent's home and off
 /// the bar (its own 19–25): what saves it from a backgammon.
 fn pips_out_of_danger(c: Checkers) -> f32 {
@@ -197,11 +181,11 @@ impl Evaluator for HittingBaseline {
             ..Probs::default()
         };
         if pos.opp.off() == 0 {
-            let opp_first = pips_to_first_off(pos.opp) / ROLL;
+            let opp_first = pips_to_first_off(pos.opp, BAR) / ROLL;
             p.win_mars = win * sigmoid((opp_first - my_turns) / spread);
         }
         if pos.own.off() == 0 {
-            let my_first = pips_to_first_off(pos.own) / ROLL - 0.5;
+            let my_first = pips_to_first_off(pos.own, BAR) / ROLL - 0.5;
             p.lose_mars = (1.0 - win) * sigmoid((my_first - opp_turns) / spread);
         }
         if state.variant.spec().scores.triple.is_some() {
