@@ -96,8 +96,8 @@ const QUERY_PARAMS: &[(&str, &str)] = &[
     ("owner", "centre, white or black"),
 ];
 
-fn schemas() -> Value {
-    let number = json!({"type": "number"});
+/// The request side's schemas: errors, the session and the request body.
+fn request_schemas() -> Value {
     let int = json!({"type": "integer"});
     let string = json!({"type": "string"});
     json!({
@@ -147,6 +147,15 @@ fn schemas() -> Value {
                 "plays": {"type": "array", "items": string, "description": "rollout: candidate plays of the dice given, each as one string (\"8/5 6/5\")"},
             },
         },
+    })
+}
+
+/// The answers' schemas.
+fn answer_schemas() -> Value {
+    let number = json!({"type": "number"});
+    let int = json!({"type": "integer"});
+    let string = json!({"type": "string"});
+    json!({
         "Chances": {
             "type": "object",
             "required": ["win", "win_mars", "lose_mars"],
@@ -258,6 +267,15 @@ fn schemas() -> Value {
             },
         },
     })
+}
+
+/// Every schema of the document: the requests' and the answers'.
+fn schemas() -> Value {
+    let mut all = request_schemas();
+    if let (Some(all), Value::Object(answers)) = (all.as_object_mut(), answer_schemas()) {
+        all.extend(answers);
+    }
+    all
 }
 
 /// The document.
