@@ -562,14 +562,11 @@ mod tests {
         assert!(s.escalates(&o, Side::White));
         assert!(!s.escalates(&o, Side::Black));
         let r = s.roll(&o, 2, 2).unwrap();
-        assert_eq!(
-            r.pending,
-            Pending::Chain {
-                die: 2,
-                first: true
-            }
-        );
-        assert_eq!(r.rolls[0], 4);
+        let chain = Pending::Chain {
+            die: 2,
+            first: true,
+        };
+        assert_eq!((r.pending, r.rolls[0]), (chain, 4));
     }
 
     #[test]
