@@ -18,12 +18,23 @@ pub fn run(
     dialect: Dialect,
 ) -> std::io::Result<()> {
     let stdout = Arc::new(Mutex::new(std::io::stdout()));
-    let out: Output = Arc::new(move |line: &str| {
-        if let Ok(mut o) = stdout.lock() {
-            let _ = writeln!(o, "{line}");
-            let _ = o.flush();
-        }
-    });
+    // The first write error to stdout (the GUI has gone): logged once, and
+    // the session ends with it at the next line it reads.
+    let failed: Arc<Mutex<Option<std::io::Error>>> = Arc::default();
+    let out: Output = {
+        let failed = Arc::clone(&failed);
+        Arc::new(move |line: &str| {
+            if let Ok(mut o) = stdout.lock()
+                && let Err(e) = writeln!(o, "{line}").and_then(|()| o.flush())
+                && let Ok(mut f) = failed.lock()
+                && f.is_none()
+            {
+                tracing::error!(error = %e, "cannot write to stdout; the session ends");
+                *f = Some(e);
+            }
+        })
+    };
+    let write_error = || failed.lock().ok().and_then(|mut f| f.take());
     let mut session = Session::with_config(
         out,
         SessionConfig {
@@ -64,13 +75,16 @@ pub fn run(
                     Flow::Continue
                 }
             };
+            if let Some(e) = write_error() {
+                return Err(e);
+            }
             if flow == Flow::Quit {
                 return Ok(());
             }
         }
         if n == 0 {
             session.finish_at_eof();
-            return Ok(());
+            return write_error().map_or(Ok(()), Err);
         }
     }
 }
