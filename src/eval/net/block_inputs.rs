@@ -34,6 +34,7 @@
 //! is this side's `q ± 12`; both run from their 24 to their 1.
 
 use super::InputSink;
+use super::pin_inputs::lands;
 use crate::rules::position::Checkers;
 
 /// The blocking games' input layout.
@@ -95,27 +96,6 @@ pub fn blocking(me: Checkers, them: Checkers) -> (u32, u32, [u32; 3]) {
         run &= run >> 1;
     }
     (row, near.count_ones(), trapped)
-}
-
-/// Whether the roll `d1`-`d2` lets one checker on `from` (a one-bit mask)
-/// land on a point of `targets`, every landing on a point of `open` (a
-/// doublet's four steps, the two dice in either order).
-#[inline]
-fn lands(from: u32, open: u32, targets: u32, d1: u32, d2: u32) -> bool {
-    let landed = if d1 == d2 {
-        let mut r = from;
-        let mut any = 0;
-        for _ in 0..4 {
-            r = (r >> d1) & open;
-            any |= r;
-        }
-        any
-    } else {
-        let a = (from >> d1) & open;
-        let b = (from >> d2) & open;
-        a | b | ((a >> d2) & open) | ((b >> d1) & open)
-    };
-    landed & targets != 0
 }
 
 /// The share of the 36 rolls with which `me`'s rearmost checker gets past

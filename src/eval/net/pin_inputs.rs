@@ -113,9 +113,17 @@ pub fn reach_share(roller: &PinView, targets: u32) -> f32 {
 /// point of `targets` ([`reach_share`]'s test for one roll).
 #[inline]
 pub fn reaches(roller: &PinView, targets: u32, d1: u32, d2: u32) -> bool {
-    let open = !roller.closed & ALL;
+    lands(roller.movable, !roller.closed & ALL, targets, d1, d2)
+}
+
+/// Whether the roll `d1`-`d2` lets a checker on a point of `from` (a
+/// mask) land on a point of `targets`, every landing on a point of `open`
+/// (a doublet's four steps, the two dice in either order). Shared with the
+/// blocking games' escapes (`block_inputs`).
+#[inline]
+pub(super) fn lands(from: u32, open: u32, targets: u32, d1: u32, d2: u32) -> bool {
     let landed = if d1 == d2 {
-        let mut r = roller.movable;
+        let mut r = from;
         let mut any = 0;
         for _ in 0..4 {
             r = (r >> d1) & open;
@@ -123,8 +131,8 @@ pub fn reaches(roller: &PinView, targets: u32, d1: u32, d2: u32) -> bool {
         }
         any
     } else {
-        let a = (roller.movable >> d1) & open;
-        let b = (roller.movable >> d2) & open;
+        let a = (from >> d1) & open;
+        let b = (from >> d2) & open;
         a | b | ((a >> d2) & open) | ((b >> d1) & open)
     };
     landed & targets != 0
