@@ -7,7 +7,7 @@ use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use gulbara::analysis::rollout::Dice;
+use gulbara::analysis::rollout::StratifiedDice;
 use gulbara::protocol::session::{Output, Session};
 
 struct Engine {
@@ -188,7 +188,7 @@ fn one_thread_and_several_give_the_same_lines() {
 #[test]
 fn the_first_two_rolls_of_1296_trials_are_every_pair_once() {
     for seed in [0u64, 1, 12345] {
-        let dice = Dice::new(seed);
+        let dice = StratifiedDice::new(seed);
         let pairs: HashSet<[(u8, u8); 2]> = (0..1296).map(|i| dice.first_two(i)).collect();
         assert_eq!(pairs.len(), 1296, "seed {seed}");
         for [a, b] in &pairs {
@@ -200,14 +200,14 @@ fn the_first_two_rolls_of_1296_trials_are_every_pair_once() {
         assert_eq!(again, pairs);
     }
     // Later rolls differ between trials, and seeds give other dice.
-    let d = Dice::new(0);
+    let d = StratifiedDice::new(0);
     let later: HashSet<Vec<(u8, u8)>> = (0..50)
         .map(|i| d.trial(i).skip(2).take(5).collect())
         .collect();
     assert!(later.len() > 45);
     let firsts = |seed| {
         (0..36)
-            .map(|i| Dice::new(seed).first_two(i))
+            .map(|i| StratifiedDice::new(seed).first_two(i))
             .collect::<Vec<_>>()
     };
     assert_ne!(firsts(1), firsts(2));

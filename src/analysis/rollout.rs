@@ -4,7 +4,7 @@
 //!
 //! - **Trials.** Trial `i` plays one game (or, with truncation, its first
 //!   plies) from every root. The dice of a trial depend only on the seed and
-//!   `i`: the first two rolls are stratified ([`Dice`]), later rolls come
+//!   `i`: the first two rolls are stratified ([`StratifiedDice`]), later rolls come
 //!   from a generator seeded by the seed and `i` ([`trial_seed`]). Every
 //!   root of one rollout sees the same dice in trial `i` (common random
 //!   numbers: the differences between candidates are measured more finely
@@ -274,15 +274,15 @@ pub fn roll_of(k: usize) -> (u8, u8) {
 /// once second, and every 1,296 consecutive trials (from a multiple of
 /// 1,296) roll each of the 1,296 pairs exactly once.
 #[derive(Clone, Debug)]
-pub struct Dice {
+pub struct StratifiedDice {
     seed: u64,
     first: [u8; 36],
     second: [u8; 36],
 }
 
-impl Dice {
+impl StratifiedDice {
     /// The dice of `seed`.
-    pub fn new(seed: u64) -> Dice {
+    pub fn new(seed: u64) -> StratifiedDice {
         let mut rng = SplitMix::new(mix(seed ^ 0xD1CE_5EED));
         let mut perm = || {
             let mut p: [u8; 36] = std::array::from_fn(|k| k as u8);
@@ -293,7 +293,7 @@ impl Dice {
         };
         let first = perm();
         let second = perm();
-        Dice {
+        StratifiedDice {
             seed,
             first,
             second,
@@ -437,7 +437,7 @@ pub struct Rollout<'a> {
     eval: &'a dyn Evaluator,
     opts: RuleOptions,
     params: RolloutParams,
-    dice: Dice,
+    dice: StratifiedDice,
 }
 
 impl<'a> Rollout<'a> {
@@ -447,7 +447,7 @@ impl<'a> Rollout<'a> {
             eval,
             opts,
             params,
-            dice: Dice::new(params.seed),
+            dice: StratifiedDice::new(params.seed),
         }
     }
 
@@ -765,7 +765,7 @@ mod tests {
     #[test]
     fn the_first_two_rolls_cover_every_pair_once_in_1296_trials() {
         for seed in [0, 1, 77] {
-            let d = Dice::new(seed);
+            let d = StratifiedDice::new(seed);
             let mut seen = std::collections::HashSet::new();
             for i in 0..1296 {
                 assert!(seen.insert(d.first_two(i)), "seed {seed} trial {i}");

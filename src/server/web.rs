@@ -194,7 +194,9 @@ pub(super) fn same_origin(headers: &HeaderMap) -> bool {
 async fn api_answer(
     headers: HeaderMap,
     body: axum::body::Bytes,
-    judge: impl FnOnce(&str) -> Result<serde_json::Value, super::web_api::ApiError> + Send + 'static,
+    judge: impl FnOnce(&str) -> Result<serde_json::Value, super::web_api::BoardRequestError>
+    + Send
+    + 'static,
 ) -> Response {
     if !same_origin(&headers) {
         return (StatusCode::FORBIDDEN, "cross-origin request refused\n").into_response();

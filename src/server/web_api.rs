@@ -29,7 +29,7 @@ fn side_word(s: Side) -> &'static str {
 
 /// Why a request was refused, in words for the page.
 #[derive(Debug, thiserror::Error)]
-pub enum ApiError {
+pub enum BoardRequestError {
     /// The text is not a record the rules accept.
     #[error("{0}")]
     Record(#[from] RecordError),
@@ -56,12 +56,12 @@ pub enum ApiError {
     Mat(#[from] crate::gnubg::mat::MatError),
 }
 
-fn check_size(text: &str) -> Result<(), ApiError> {
+fn check_size(text: &str) -> Result<(), BoardRequestError> {
     if text.len() > MAX_RECORD_BYTES {
-        return Err(ApiError::TooLong);
+        return Err(BoardRequestError::TooLong);
     }
     if text.trim().is_empty() {
-        return Err(ApiError::Empty);
+        return Err(BoardRequestError::Empty);
     }
     Ok(())
 }
@@ -70,7 +70,7 @@ fn check_size(text: &str) -> Result<(), ApiError> {
 /// game the starter, the move tokens and the turns (`label` is the roll,
 /// `r<D>x<N>` for a remainder; a cube action is a turn of its own,
 /// `double=<N>:<answer>`, before the doubler's roll).
-pub fn record_json(text: &str) -> Result<Value, ApiError> {
+pub fn record_json(text: &str) -> Result<Value, BoardRequestError> {
     check_size(text)?;
     let (opts, games) = replay_any(text)?;
     let games: Vec<Value> = games
@@ -118,7 +118,7 @@ pub fn record_json(text: &str) -> Result<Value, ApiError> {
 /// A record's games written as a gnubg `.mat` file (`POST /api/mat`,
 /// answered `{"mat": text}`): backgammon and short nardy only, each game
 /// with its score, its cube actions and what it scored.
-pub fn mat_json(text: &str) -> Result<Value, ApiError> {
+pub fn mat_json(text: &str) -> Result<Value, BoardRequestError> {
     check_size(text)?;
     let (opts, games) = replay_any(text)?;
     let recorded: Vec<crate::record::RecordedGame> = games
@@ -182,7 +182,7 @@ pub const DEFAULT_REVIEW_PLY: u8 = 2;
 /// mover, the equity lost, the best turns with their equities, and the
 /// roll's luck; every cube decision with its equities, the proper action
 /// and the error; per side the totals.
-pub fn analyse_json(text: &str, ply: u8) -> Result<Value, ApiError> {
+pub fn analyse_json(text: &str, ply: u8) -> Result<Value, BoardRequestError> {
     analyse_json_with(text, ply, &mut |_, _| true)
 }
 
@@ -209,14 +209,14 @@ pub fn analyse_json_with(
     text: &str,
     ply: u8,
     progress: &mut dyn FnMut(usize, usize) -> bool,
-) -> Result<Value, ApiError> {
+) -> Result<Value, BoardRequestError> {
     check_size(text)?;
     let (opts, games) = replay_any(text)?;
     let Some(first) = games.first() else {
-        return Err(ApiError::NoGame);
+        return Err(BoardRequestError::NoGame);
     };
     if first.turns.len() > MAX_ANALYSED_TURNS {
-        return Err(ApiError::TooManyTurns);
+        return Err(BoardRequestError::TooManyTurns);
     }
     let ply = crate::engine::Ply::new(ply.clamp(1, 3)).unwrap_or(crate::engine::Ply::MAX);
     let net = crate::engine::load_net(
@@ -224,7 +224,7 @@ pub fn analyse_json_with(
         &crate::engine::Weights::Shipped,
         &Default::default(),
     )
-    .map_err(ApiError::Network)?;
+    .map_err(BoardRequestError::Network)?;
     let eval = net.evaluator();
     let (analysis, luck, end_session) =
         judge_turn_by_turn(&opts, first, eval.as_ref(), ply.gnubg(), progress)?;
@@ -330,7 +330,7 @@ fn judge_turn_by_turn(
         Vec<RollLuck>,
         crate::cube::MatchState,
     ),
-    ApiError,
+    BoardRequestError,
 > {
     use crate::analysis::records::{Analysis, analyse_replayed};
     use crate::cube::CubeAnswer;
@@ -404,7 +404,7 @@ fn judge_turn_by_turn(
             luck.push(RollLuck { turn: k + 1, ..l });
         }
         if !progress(k + 1, n) {
-            return Err(ApiError::Stopped);
+            return Err(BoardRequestError::Stopped);
         }
     }
     // A dropped double ended the game after its last turn.

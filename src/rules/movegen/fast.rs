@@ -26,7 +26,7 @@ pub(crate) fn fast_paths(
                 .then(|| pair_no_bearoff(pos, occ, blocked, hi, lo, out))
         }
         StageDice::Same { die, count } => {
-            fast_same::<false>(pos, occ, blocked, die, count, Limits::NONE, out)
+            fast_same::<false>(pos, occ, blocked, die, count, SameLimits::NONE, out)
         }
     }
 }
@@ -247,7 +247,7 @@ fn same_bearoff(
 }
 
 /// The fast path of equal dice with no bearing off possible, under
-/// [`Limits`] (`LIMITS` false: none): `None` when it does not apply.
+/// [`SameLimits`] (`LIMITS` false: none): `None` when it does not apply.
 #[inline(always)]
 pub(crate) fn fast_same<const LIMITS: bool>(
     pos: Position,
@@ -255,7 +255,7 @@ pub(crate) fn fast_same<const LIMITS: bool>(
     blocked: u32,
     die: u8,
     count: u8,
-    limits: Limits,
+    limits: SameLimits,
     out: &mut Vec<StageEnd>,
 ) -> Option<u8> {
     if !(1..=6).contains(&die) || count == 0 || !outside_at_least(pos.own, occ, count.min(4)) {
@@ -527,7 +527,7 @@ impl<'a> Longest<'a> {
 
 /// What [`same_no_bearoff_in`] adds to the plain enumeration of equal dice.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Limits {
+pub(crate) struct SameLimits {
     /// Points whose landing ends the play (and the game) at once, the play
     /// then counting as every die: a step onto one of them is recorded and
     /// nothing follows it.
@@ -538,9 +538,9 @@ pub(crate) struct Limits {
     pub(crate) from_24: u8,
 }
 
-impl Limits {
+impl SameLimits {
     /// No limits.
-    pub(crate) const NONE: Limits = Limits {
+    pub(crate) const NONE: SameLimits = SameLimits {
         stop: 0,
         from_24: 4,
     };
@@ -548,7 +548,7 @@ impl Limits {
 
 /// `count` (1..=4) equal dice when no step can bear off: the general
 /// enumeration (non-increasing source points, longest plays only) without
-/// its hash set, under [`Limits`] (`LIMITS` false: none, compiled away).
+/// its hash set, under [`SameLimits`] (`LIMITS` false: none, compiled away).
 /// Distinct multisets of steps reach distinct ends when nothing is borne
 /// off, so no end repeats. Returns the dice played (0: `out` empty). The sources never increase, so the steps from 24 are the first
 /// ones and a stopping landing (only on a point at most one die away from
@@ -561,7 +561,7 @@ pub(crate) fn same_no_bearoff_in<const LIMITS: bool>(
     blocked: u32,
     die: u8,
     count: u8,
-    limits: Limits,
+    limits: SameLimits,
     out: &mut Vec<StageEnd>,
 ) -> u8 {
     let open = open_for(blocked, die);

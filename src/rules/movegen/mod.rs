@@ -20,8 +20,8 @@ use super::step::{Play, StageDice, Step};
 mod fast;
 
 pub(crate) use fast::{
-    Downward, Limits, Longest, bearoff_paths, delta, fast_paths, fast_same, highest, legal_sources,
-    one_die_ends, open_for, outside_at_least, play2, step_any, up_to,
+    Downward, Longest, SameLimits, bearoff_paths, delta, fast_paths, fast_same, highest,
+    legal_sources, one_die_ends, open_for, outside_at_least, play2, step_any, up_to,
 };
 
 /// Extra restrictions a rule set places on single steps and on the ends of
@@ -258,7 +258,7 @@ impl<R: StepRules> MoveGen<R> {
             let from_24 = self.rules.leave_24_limit();
             let fast = match dice {
                 StageDice::Same { die, count } if from_24 < count.min(4) => {
-                    let limits = Limits { stop: 0, from_24 };
+                    let limits = SameLimits { stop: 0, from_24 };
                     fast_same::<true>(pos, occ, blocked, die, count, limits, out)
                 }
                 _ => fast_paths(pos, occ, blocked, dice, out),

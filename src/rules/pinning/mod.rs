@@ -42,7 +42,7 @@
 //! without the mover's pinned checkers, which are put back on every end.
 
 use super::hitting::{blot_points, closed_points, mirror_mask, mirrored};
-use super::movegen::{EndSet, Limits, StageEnd, fast_paths, fast_same, game_over_stage};
+use super::movegen::{EndSet, SameLimits, StageEnd, fast_paths, fast_same, game_over_stage};
 use super::options::{MotherTiming, PinnedBearoff, RuleOptions};
 use super::position::{CHECKERS, Checkers, HOME_MASK, Position};
 use super::state::StepProblem;
@@ -439,7 +439,7 @@ fn fast_stage(pos: Position, dice: StageDice, stop: u32, out: &mut Vec<StageEnd>
     let used = match (stop, dice) {
         (0, _) => fast_paths(free, free.own.mask(), blocked, dice, out)?,
         (_, StageDice::Same { die, count }) => {
-            let limits = Limits { stop, from_24: 4 };
+            let limits = SameLimits { stop, from_24: 4 };
             fast_same::<true>(free, free.own.mask(), blocked, die, count, limits, out)?
         }
         _ => return None,
