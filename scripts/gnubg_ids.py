@@ -15,31 +15,21 @@
 import os
 import sys
 
-import gnubg
+sys.path.insert(0, os.path.dirname(os.path.abspath(sys._getframe().f_code.co_filename)))
+
+import gnubg  # noqa: E402
+import gnubg_batch  # noqa: E402
 
 
-def main():
-    src = os.environ["GNUBG_IDS_IN"]
-    dst = os.environ["GNUBG_IDS_OUT"]
-    gnubg.command("set player 0 human")
-    gnubg.command("set player 1 human")
-    gnubg.command("new game")
-    with open(src) as f, open(dst + ".part", "w") as out:
-        for line in f:
-            x = line.strip()
-            if not x:
-                continue
-            try:
-                gnubg.command("set xgid " + x)
-                out.write("ok %s %s\n" % (gnubg.positionid(), gnubg.matchid()))
-            except Exception as e:  # reported per case, the batch goes on
-                out.write("error %s\n" % str(e).replace("\n", " "))
-        out.write("done\n")
-    os.rename(dst + ".part", dst)
+def one_case(line):
+    gnubg.command("set xgid " + line.strip())
+    return "ok %s %s" % (gnubg.positionid(), gnubg.matchid())
 
 
-try:
-    main()
-except Exception as e:
-    sys.stderr.write("gnubg_ids.py: %s\n" % e)
-    sys.exit(1)
+gnubg_batch.run(
+    "gnubg_ids.py",
+    "GNUBG_IDS_IN",
+    "GNUBG_IDS_OUT",
+    ["set player 0 human", "set player 1 human", "new game"],
+    one_case,
+)

@@ -34,7 +34,10 @@
 import os
 import sys
 
-import gnubg
+sys.path.insert(0, os.path.dirname(os.path.abspath(sys._getframe().f_code.co_filename)))
+
+import gnubg  # noqa: E402
+import gnubg_batch  # noqa: E402
 
 LIMIT = 100000
 
@@ -101,30 +104,18 @@ def one_case(line):
     return "ok %d %s" % (len(ids), " ".join("%s|%s" % p for p in zip(ids, texts)))
 
 
-def main():
-    src = os.environ["GNUBG_LEGAL_IN"]
-    dst = os.environ["GNUBG_LEGAL_OUT"]
-    gnubg.command("set player 0 human")
-    gnubg.command("set player 1 human")
-    gnubg.command("set automatic roll off")
-    gnubg.command("set evaluation chequerplay evaluation plies 0")
-    # With worker threads each hint waits on them: 5x slower here.
-    gnubg.command("set threads 1")
-    gnubg.command("new game")
-    with open(src) as f, open(dst + ".part", "w") as out:
-        for line in f:
-            if not line.strip():
-                continue
-            try:
-                out.write(one_case(line) + "\n")
-            except Exception as e:  # reported per case, the batch goes on
-                out.write("error %s\n" % str(e).replace("\n", " "))
-        out.write("done\n")
-    os.rename(dst + ".part", dst)
-
-
-try:
-    main()
-except Exception as e:
-    sys.stderr.write("gnubg_legal.py: %s\n" % e)
-    sys.exit(1)
+gnubg_batch.run(
+    "gnubg_legal.py",
+    "GNUBG_LEGAL_IN",
+    "GNUBG_LEGAL_OUT",
+    [
+        "set player 0 human",
+        "set player 1 human",
+        "set automatic roll off",
+        "set evaluation chequerplay evaluation plies 0",
+        # With worker threads each hint waits on them: 5x slower here.
+        "set threads 1",
+        "new game",
+    ],
+    one_case,
+)
