@@ -457,7 +457,7 @@ pub fn clip_lines(data: &[u8]) {
 /// direction is written in its numbering, from 1 to 24, `bar` or `off`.
 pub fn fibs_board(data: &[u8]) {
     use crate::frontends::board_answer::session_of;
-    use crate::gnubg::fibs::{Decision, Flavour, parse_as};
+    use crate::gnubg::fibs::{BoardDecision, Flavour, parse_as};
     let text = text_of(data);
     for flavour in [Flavour::Fibs, Flavour::Gnubg] {
         let Ok(req) = parse_as(&text, flavour) else {
@@ -465,10 +465,10 @@ pub fn fibs_board(data: &[u8]) {
         };
         assert!(req.board.validate().is_ok(), "{flavour:?}: {req:?}");
         assert!(req.on_turn <= 1 && req.player <= 1);
-        if let Decision::Move { dice: (a, b) } = req.decision {
+        if let BoardDecision::Move { dice: (a, b) } = req.decision {
             assert!((1..=6).contains(&a) && (1..=6).contains(&b));
         }
-        let _ = session_of(&req, req.decision == Decision::Take);
+        let _ = session_of(&req, req.decision == BoardDecision::Take);
         let Ok(state) = crate::gnubg::state_of(crate::rules::Variant::Backgammon, &req.board, None)
         else {
             continue;

@@ -6,7 +6,7 @@
 
 use crate::cube::{CubeDecision, CubeOwner, CubeStateError, MatchState, SessionRules};
 use crate::engine::{Engine, SearchError, SetupError};
-use crate::gnubg::fibs::{BoardRequest, Decision};
+use crate::gnubg::fibs::{BoardDecision, BoardRequest};
 use crate::rules::{GameState, Side, Step, Variant};
 
 /// What the side a board asks should do.
@@ -55,14 +55,14 @@ pub fn answer(
     req: &BoardRequest,
 ) -> Result<BoardAnswer, AnswerError> {
     match req.decision {
-        Decision::Cube => {
+        BoardDecision::Cube => {
             let d = cube_decision(engine, variant, req, false)?;
             Ok(match d {
                 Some(d) if d.action.doubles() => BoardAnswer::Double,
                 _ => BoardAnswer::Roll,
             })
         }
-        Decision::Take => {
+        BoardDecision::Take => {
             // The doubler is on turn, before its roll. Beavers are not
             // offered: a board does not say whether they are allowed.
             let d = cube_decision(engine, variant, req, true)?;
@@ -71,7 +71,7 @@ pub fn answer(
                 _ => BoardAnswer::Take,
             })
         }
-        Decision::Move { dice } => {
+        BoardDecision::Move { dice } => {
             let from = crate::gnubg::state_of(variant, &req.board, Some(dice))?;
             engine.set_state(from)?;
             // At a match score the plays are ranked by what the score

@@ -34,7 +34,7 @@ pub const MAX_LEN: usize = 1024;
 
 /// What gnubg asks of the external player.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Decision {
+pub enum BoardDecision {
     /// Play this roll (the dice in the order sent).
     Move {
         /// The dice.
@@ -50,7 +50,7 @@ pub enum Decision {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BoardRequest {
     /// The decision asked for.
-    pub decision: Decision,
+    pub decision: BoardDecision,
     /// gnubg's number (0 or 1) of the player deciding: the external player.
     pub player: u8,
     /// gnubg's number of the player on turn (the doubler, for a take).
@@ -301,10 +301,10 @@ pub fn parse_as(line: &str, flavour: Flavour) -> Result<BoardRequest, FibsError>
     // and field 40 says that "You" were doubled: the doubler is player 0.
     let on_turn = if fibs && doubled { 0 } else { on_turn };
     let decision = match (d1, d2) {
-        _ if fibs && doubled => Decision::Take,
-        (0, 0) if doubled => Decision::Take,
-        (0, 0) => Decision::Cube,
-        (a, b) if a > 0 && b > 0 => Decision::Move { dice: (a, b) },
+        _ if fibs && doubled => BoardDecision::Take,
+        (0, 0) if doubled => BoardDecision::Take,
+        (0, 0) => BoardDecision::Cube,
+        (a, b) if a > 0 && b > 0 => BoardDecision::Move { dice: (a, b) },
         _ => {
             return Err(FibsError::BadField {
                 index: 34,
@@ -313,7 +313,7 @@ pub fn parse_as(line: &str, flavour: Flavour) -> Result<BoardRequest, FibsError>
             });
         }
     };
-    let player = if decision == Decision::Take {
+    let player = if decision == BoardDecision::Take {
         1 - on_turn
     } else {
         on_turn
@@ -368,7 +368,7 @@ mod tests {
     fn the_fibs_documentation_example() {
         let line = "board:You:someplayer:3:0:0:0:-2:0:0:0:0:5:0:3:0:0:0:-5:5:0:0:0:-3:0:-5:0:0:0:0:2:0:1:6:2:0:0:1:1:1:0:1:-1:0:25:0:0:0:0:0:0:0:0";
         let r = parse(line).unwrap();
-        assert_eq!(r.decision, Decision::Move { dice: (6, 2) });
+        assert_eq!(r.decision, BoardDecision::Move { dice: (6, 2) });
         assert_eq!((r.player, r.on_turn, r.match_length, r.cube), (1, 1, 3, 1));
         assert_eq!(r.board.on_roll, start_side());
         assert_eq!(r.board.opponent, start_side());
@@ -381,7 +381,7 @@ mod tests {
     fn cube_fields_of_take_decisions() {
         // gnubg (player 0, on turn) redoubles to 4 at 0-0; it owns the cube.
         let r = parse("board:root:gnubg:5:0:0:0:3:0:-1:2:3:2:2:2:0:0:0:0:0:-1:0:0:0:0:-2:-3:-2:-2:-2:-2:1:-1:0:0:0:0:2:0:1:1:1:-1:0:25:0:0:0:0:0:0:0:1").unwrap();
-        assert_eq!(r.decision, Decision::Take);
+        assert_eq!(r.decision, BoardDecision::Take);
         assert_eq!((r.player, r.on_turn, r.match_length, r.cube), (1, 0, 5, 2));
         assert_eq!(r.may_double, [true, false]);
         assert_eq!(r.scores, [0, 0]);
@@ -389,7 +389,7 @@ mod tests {
         // gnubg doubles from the centre, ahead 2-0 (the scores: the player
         // on turn's first).
         let r = parse("board:root:gnubg:5:0:2:0:-2:0:2:0:0:5:2:3:1:0:0:-2:0:0:-1:0:-2:-1:-3:-2:-2:0:1:0:1:-1:0:0:0:0:1:1:1:1:1:-1:0:25:0:0:0:0:0:0:0:1").unwrap();
-        assert_eq!((r.decision, r.cube), (Decision::Take, 1));
+        assert_eq!((r.decision, r.cube), (BoardDecision::Take, 1));
         assert_eq!(r.may_double, [true, true]);
         assert_eq!(r.scores, [2, 0]);
     }
@@ -399,13 +399,13 @@ mod tests {
     fn lines_gnubg_sent() {
         // Player 1 to play 2-1 from the start.
         let r = parse("board:gnubg:root:0:0:0:0:-2:0:0:0:0:5:0:3:0:0:0:-5:5:0:0:0:-3:0:-5:0:0:0:0:2:0:1:2:1:2:1:1:1:1:0:1:-1:0:25:0:0:0:0:0:0:0:1\n\0").unwrap();
-        assert_eq!(r.decision, Decision::Move { dice: (2, 1) });
+        assert_eq!(r.decision, BoardDecision::Move { dice: (2, 1) });
         assert_eq!(r.player, 1);
         assert_eq!(r.board.on_roll, start_side());
         // Player 0 to decide on its cube (the dice 0 0, nothing pending):
         // its checkers are the negative ones, its point p at board[25 - p].
         let r = parse("board:gnubg:root:0:0:0:0:-2:0:0:0:0:5:0:3:0:0:1:-5:4:0:0:0:-3:0:-5:0:0:0:1:1:0:-1:0:0:0:0:1:1:1:0:1:-1:0:25:0:0:0:0:0:0:0:1").unwrap();
-        assert_eq!(r.decision, Decision::Cube);
+        assert_eq!(r.decision, BoardDecision::Cube);
         assert_eq!((r.player, r.on_turn), (0, 0));
         assert_eq!(r.board.on_roll, start_side());
         let mut opp = start_side();
@@ -416,7 +416,7 @@ mod tests {
         assert_eq!(r.board.opponent, opp);
         // Player 1 doubled, player 0 decides: the doubler's name first.
         let r = parse("board:root:gnubg:0:0:0:0:-2:0:0:0:3:4:0:2:0:0:1:-5:4:0:0:0:-3:0:-5:0:0:0:0:1:0:1:0:0:0:0:1:1:1:1:1:-1:0:25:0:0:0:0:0:0:0:1").unwrap();
-        assert_eq!(r.decision, Decision::Take);
+        assert_eq!(r.decision, BoardDecision::Take);
         assert_eq!((r.player, r.on_turn), (0, 1));
         assert_eq!(r.board.on_roll[4], 3); // player 1's 5 point
     }
@@ -471,7 +471,7 @@ mod tests {
             .map(String::from)
             .collect();
         let r = parse(&f.join(":")).unwrap();
-        assert_eq!(r.decision, Decision::Move { dice: (6, 5) });
+        assert_eq!(r.decision, BoardDecision::Move { dice: (6, 5) });
         assert_eq!(r.player, 0);
         assert_eq!(r.board.on_roll[24], 1); // player 0's bar
         assert_eq!(r.board.on_roll[18], 5); // board[6]: its point 19

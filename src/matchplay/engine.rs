@@ -14,7 +14,7 @@ use crate::cube::{MatchState, SessionKind, SessionRules};
 use crate::game::{CubeRequest, Player, PlayerFault, Turn, TurnRequest};
 use crate::notation;
 use crate::protocol::cmd::{
-    Command as ProtocolCommand, Dice, Double, Go, IsReady, NewSession, Position, Quit, Set,
+    Command as ProtocolCommand, DiceCmd, Double, Go, IsReady, NewSession, PositionCmd, Quit, Set,
     SetCube, SetScore, Ubgi,
 };
 use crate::rules::Side;
@@ -357,9 +357,9 @@ impl ExternalEngine {
         timeout: Duration,
     ) -> Result<Vec<String>, EngineError> {
         self.chatter.clear();
-        self.send_command(Position::board(position))?;
+        self.send_command(PositionCmd::board(position))?;
         if let Some((d1, d2)) = dice {
-            self.send_command(Dice { d1, d2 })?;
+            self.send_command(DiceCmd { d1, d2 })?;
         }
         self.send_command(Go::default())?;
         let line = self.expect(|l| l.starts_with("bestmove"), timeout)?;
@@ -380,7 +380,7 @@ impl ExternalEngine {
         timeout: Duration,
     ) -> Result<String, EngineError> {
         self.chatter.clear();
-        self.send_command(Position::board(position))?;
+        self.send_command(PositionCmd::board(position))?;
         if answering {
             self.send_command(Double)?;
         }

@@ -15,7 +15,7 @@
 
 use crate::frontends::board_answer::{self, BoardAnswer};
 use crate::gnubg::fibs;
-use crate::protocol::cmd::position::{Base, Position};
+use crate::protocol::cmd::position::{Base, PositionCmd};
 use crate::protocol::error::ProtocolError;
 use crate::protocol::session::Session;
 use crate::rules::Step;
@@ -76,7 +76,7 @@ pub(in crate::protocol) fn answer_request(
             answer_text(&a)
         }
         BoardLine::Xgid(x) => {
-            Position {
+            PositionCmd {
                 base: Base::Xgid(x.to_string()),
                 moves: Vec::new(),
             }

@@ -8,9 +8,9 @@
 //! (is this move legal? is a search running?) to the session.
 
 pub use super::cmd::{
-    Answer, Base, Command, Dice, Double, Eval, Get, Go, GoParams, Hint, IsReady, Keys, Legal,
-    NewGame, NewSession, Position, Quit, RolloutArgs, Set, SetCube, SetScore, SetTurn, Show, Stop,
-    Ubgi, Variants,
+    Answer, Base, Command, DiceCmd, Double, Eval, Get, Go, GoParams, Hint, IsReady, Keys, Legal,
+    NewGame, NewSession, PositionCmd, Quit, RolloutArgs, Set, SetCube, SetScore, SetTurn, Show,
+    Stop, Ubgi, Variants,
 };
 pub use super::error::{ErrorCode, ProtocolError, quote};
 pub use super::words::Words;
@@ -37,8 +37,8 @@ pub fn parse_command(line: &str) -> Result<Command, ProtocolError> {
         "set" => Command::Set(Set::parse(w)?),
         "setoption" => Command::Set(Set::parse_setoption(w)?),
         "get" => Command::Get(Get::parse(w)?),
-        "position" => Command::Position(Position::parse(w)?),
-        "dice" => Command::Dice(Dice::parse(w)?),
+        "position" => Command::Position(PositionCmd::parse(w)?),
+        "dice" => Command::Dice(DiceCmd::parse(w)?),
         "go" => Command::Go(Go::parse(w)?),
         "legal" => Command::Legal(Legal::parse(w)?),
         "hint" => Command::Hint(Hint::parse(w)?),
@@ -113,20 +113,20 @@ mod tests {
         let c = parse_command("position startpos b moves 65 24/13").unwrap();
         assert_eq!(
             c,
-            Command::Position(Position {
+            Command::Position(PositionCmd {
                 base: Base::Start(Side::Black),
                 moves: vec!["65".into(), "24/13".into()],
             })
         );
         let c = parse_command(&format!("position board {} moves", notation::START_TEXT)).unwrap();
         assert!(
-            matches!(c, Command::Position(Position { base: Base::Board(_), ref moves }) if moves.is_empty())
+            matches!(c, Command::Position(PositionCmd { base: Base::Board(_), ref moves }) if moves.is_empty())
         );
         let spaced = "0 0 0 0 0 0 0 0 0 0 0 -15 0 0 0 0 0 0 0 0 0 0 0 15 w 0 0 rem=3x2";
         let c = parse_command(&format!("position board {spaced}")).unwrap();
         assert!(matches!(
             c,
-            Command::Position(Position {
+            Command::Position(PositionCmd {
                 base: Base::Board(_),
                 ..
             })
@@ -134,11 +134,11 @@ mod tests {
         // The board is read by the session, which knows the variant.
         let c = parse_command("position board 1,2,3 w 0 0").unwrap();
         assert!(
-            matches!(c, Command::Position(Position { base: Base::Board(ref t), .. }) if t.len() == 4)
+            matches!(c, Command::Position(PositionCmd { base: Base::Board(ref t), .. }) if t.len() == 4)
         );
         let c = parse_command("position gnubgid 4HPwATDgc/ABMA moves 31 8/5 6/5").unwrap();
         assert!(
-            matches!(c, Command::Position(Position { base: Base::GnubgId(ref id), ref moves }) if id == "4HPwATDgc/ABMA" && moves.len() == 3)
+            matches!(c, Command::Position(PositionCmd { base: Base::GnubgId(ref id), ref moves }) if id == "4HPwATDgc/ABMA" && moves.len() == 3)
         );
         assert_eq!(code("position gnubgid"), ErrorCode::BadCommand);
         assert_eq!(code("position gnubgid moves 31"), ErrorCode::BadCommand);
@@ -198,11 +198,11 @@ mod tests {
         assert_eq!(code("go ponder"), ErrorCode::Unsupported);
         assert_eq!(
             parse_command("dice 6 5").unwrap(),
-            Command::Dice(Dice { d1: 6, d2: 5 })
+            Command::Dice(DiceCmd { d1: 6, d2: 5 })
         );
         assert_eq!(
             parse_command("dice 33").unwrap(),
-            Command::Dice(Dice { d1: 3, d2: 3 })
+            Command::Dice(DiceCmd { d1: 3, d2: 3 })
         );
         assert_eq!(code("dice 7 1"), ErrorCode::BadValue);
         assert_eq!(code("dice"), ErrorCode::BadCommand);

@@ -9,7 +9,7 @@ use crate::cube::met::met_for;
 use crate::cube::mwc::{MatchScore, dead};
 use crate::engine::{Engine, EngineConfig, Setting, SettingError, Settings, SetupError};
 use crate::frontends::board_answer::{self, AnswerError, BoardAnswer, session_of};
-use crate::gnubg::fibs::{self, BoardRequest, Decision};
+use crate::gnubg::fibs::{self, BoardDecision, BoardRequest};
 use crate::rules::{Side, Variant};
 
 /// `** ` lines in a row, with no board between, before the bot gives up.
@@ -466,7 +466,7 @@ impl Bot {
             tracing::warn!("a double before any board: taken");
             return self.conn.send("accept");
         };
-        req.decision = Decision::Take;
+        req.decision = BoardDecision::Take;
         req.on_turn = 0;
         req.player = 1;
         let take = !matches!(
@@ -513,7 +513,7 @@ impl Bot {
             return Ok(());
         }
         let command = match req.decision {
-            Decision::Cube => {
+            BoardDecision::Cube => {
                 // The opponent's cube: the server rolls for us.
                 let ours = req.may_double[1];
                 if !ours && req.cube > 1 && !req.crawford {
@@ -530,7 +530,7 @@ impl Bot {
                     }
                 }
             }
-            Decision::Take => {
+            BoardDecision::Take => {
                 match board_answer::answer(&mut self.engine, Variant::Backgammon, &req)? {
                     BoardAnswer::Drop => {
                         self.report.drops += 1;
@@ -542,7 +542,7 @@ impl Bot {
                     }
                 }
             }
-            Decision::Move { .. } => {
+            BoardDecision::Move { .. } => {
                 match board_answer::answer(&mut self.engine, Variant::Backgammon, &req)? {
                     BoardAnswer::Play { steps, .. } => {
                         let direction = clip::board_direction(line).unwrap_or(-1);

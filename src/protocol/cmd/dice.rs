@@ -12,20 +12,20 @@ use crate::rules::Pending;
 
 /// `dice <d1> <d2>`: each 1..6.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Dice {
+pub struct DiceCmd {
     /// The first die.
     pub d1: u8,
     /// The second die.
     pub d2: u8,
 }
 
-impl Dice {
+impl DiceCmd {
     /// Parses the words after `dice`.
     pub fn parse(words: &mut Words<'_>) -> Result<Self, ProtocolError> {
         let usage = "usage: dice <d1> <d2> (each 1..6)";
         match words.all()[..] {
             [a, b] => match (die(a), die(b)) {
-                (Some(d1), Some(d2)) => Ok(Dice { d1, d2 }),
+                (Some(d1), Some(d2)) => Ok(DiceCmd { d1, d2 }),
                 _ => Err(ProtocolError::bad_value(format!(
                     "dice must be 1..6, got {} {}",
                     quote(a),
@@ -33,7 +33,7 @@ impl Dice {
                 ))),
             },
             [ab] => match notation::parse_roll(ab) {
-                Some((d1, d2)) => Ok(Dice { d1, d2 }),
+                Some((d1, d2)) => Ok(DiceCmd { d1, d2 }),
                 None => Err(ProtocolError::bad_value(format!(
                     "{usage}, got {}",
                     quote(ab)
@@ -77,14 +77,14 @@ impl Dice {
     }
 }
 
-impl Verb for Dice {
+impl Verb for DiceCmd {
     fn apply(self, session: &mut Session) -> Result<Flow, ProtocolError> {
         self.apply_to(session.engine_mut())?;
         Ok(Flow::Continue)
     }
 }
 
-impl fmt::Display for Dice {
+impl fmt::Display for DiceCmd {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "dice {} {}", self.d1, self.d2)
     }

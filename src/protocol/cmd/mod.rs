@@ -43,7 +43,7 @@ use std::fmt;
 pub use crate::engine::GoParams;
 pub use answer::Answer;
 pub use control::{IsReady, Quit, Stop};
-pub use dice::Dice;
+pub use dice::DiceCmd;
 pub use double::Double;
 pub use eval::Eval;
 pub use get::Get;
@@ -53,7 +53,7 @@ pub use keys::Keys;
 pub use legal::Legal;
 pub use newgame::NewGame;
 pub use newsession::NewSession;
-pub use position::{Base, Position};
+pub use position::{Base, PositionCmd};
 pub use rollout::RolloutArgs;
 pub use set::Set;
 pub use setcube::SetCube;
@@ -155,9 +155,9 @@ commands! {
     /// `get <key>`.
     Get(Get),
     /// `position ... [moves ...]`.
-    Position(Position),
+    Position(PositionCmd),
     /// `dice <d1> <d2>` (or `dice <d1d2>`).
-    Dice(Dice),
+    Dice(DiceCmd),
     /// `go ...`.
     Go(Go),
     /// `legal [orders] [limit <n>]`.

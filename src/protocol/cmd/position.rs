@@ -48,18 +48,18 @@ impl fmt::Display for Base {
 
 /// `position <base> [moves ...]`.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Position {
+pub struct PositionCmd {
     /// The base position.
     pub base: Base,
     /// The move tokens, applied in order.
     pub moves: Vec<String>,
 }
 
-impl Position {
+impl PositionCmd {
     /// `position board <text>`: the position text `text` (as
     /// [`notation::state_text`] writes it), no moves.
-    pub fn board(text: &str) -> Position {
-        Position {
+    pub fn board(text: &str) -> PositionCmd {
+        PositionCmd {
             base: Base::Board(
                 Words::new(text)
                     .all()
@@ -123,13 +123,13 @@ impl Position {
                 )));
             }
         };
-        Ok(Position { base, moves })
+        Ok(PositionCmd { base, moves })
     }
 
     /// Applies `position` to `engine`: the base, then the moves in order;
     /// on error nothing changes.
     pub fn apply_to(self, engine: &mut Engine) -> Result<(), ProtocolError> {
-        let Position { base, moves } = self;
+        let PositionCmd { base, moves } = self;
         let variant = engine.settings().rules.variant;
         let rules = engine.session().rules();
         let (start, session) = match base {
@@ -160,7 +160,7 @@ impl Position {
     }
 }
 
-impl Verb for Position {
+impl Verb for PositionCmd {
     /// Also a gnubg Position ID alone reads its player on roll as White;
     /// after `setturn p1` that player is Black.
     fn apply(self, session: &mut Session) -> Result<Flow, ProtocolError> {
@@ -174,7 +174,7 @@ impl Verb for Position {
     }
 }
 
-impl fmt::Display for Position {
+impl fmt::Display for PositionCmd {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "position {}", self.base)?;
         if !self.moves.is_empty() {

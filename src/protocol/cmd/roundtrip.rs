@@ -352,8 +352,8 @@ fn command() -> impl Strategy<Value = Command> {
         (key, value).prop_map(|(k, v)| Command::Set(Set::new(k, v))),
         key.prop_map(|key| Command::Get(Get { key })),
         (base(), prop::collection::vec(word(), 0..6))
-            .prop_map(|(base, moves)| Command::Position(Position { base, moves })),
-        (1..=6u8, 1..=6u8).prop_map(|(d1, d2)| Command::Dice(Dice { d1, d2 })),
+            .prop_map(|(base, moves)| Command::Position(PositionCmd { base, moves })),
+        (1..=6u8, 1..=6u8).prop_map(|(d1, d2)| Command::Dice(DiceCmd { d1, d2 })),
         go().prop_map(Command::Go),
         (any::<usize>(), any::<bool>())
             .prop_map(|(limit, orders)| Command::Legal(Legal { limit, orders })),

@@ -28,7 +28,7 @@ use crate::engine::{Engine, EngineConfig, FileAccess, Ply, Setting};
 use crate::eval::Probs;
 use crate::notation::{play_text_at, state_text};
 use crate::protocol::cmd::{
-    Base, Command, Dice, Double, NewSession, Position, Set, SetCube, SetScore, apply_setup,
+    Base, Command, DiceCmd, Double, NewSession, PositionCmd, Set, SetCube, SetScore, apply_setup,
 };
 use crate::protocol::{ErrorCode, ProtocolError};
 use crate::rules::{GameState, Pending, Side, StageGen, Step, Variant};

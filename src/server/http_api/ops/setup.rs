@@ -74,7 +74,7 @@ pub fn setup(req: &ApiRequest, caps: &Caps) -> Result<Engine, ApiError> {
     };
     set(
         &mut engine,
-        Command::Position(Position {
+        Command::Position(PositionCmd {
             base,
             moves: req.moves.clone(),
         }),
@@ -91,7 +91,7 @@ pub fn setup(req: &ApiRequest, caps: &Caps) -> Result<Engine, ApiError> {
         let (a, b) = parse_dice(d)?;
         set(
             &mut engine,
-            Command::Dice(Dice { d1: a, d2: b }),
+            Command::Dice(DiceCmd { d1: a, d2: b }),
             "bad_value",
         )?;
     }
