@@ -36,18 +36,20 @@ pub const MAX_SHARDS: usize = 100_000;
 
 /// A malformed `--shard` or shard file, or shard files that do not belong
 /// to one job.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, thiserror::Error)]
 pub enum ShardError {
     /// `--shard` is not `I/N` with 0 ≤ I < N ≤ [`MAX_SHARDS`].
     #[error("bad shard {0:?}: expected I/N with 0 <= I < N <= {MAX_SHARDS}, e.g. 0/4")]
     Spec(String),
-    /// A file is not a match shard.
-    #[error("{file}: not a gulbara match shard: {why}")]
+    /// A file is not a shard of its kind.
+    #[error("{file}: not a gulbara {kind} shard: {why}")]
     Format {
         /// The file.
         file: String,
+        /// The kind of shard it was read as.
+        kind: ShardKind,
         /// What is wrong.
-        why: String,
+        why: FormatError,
     },
     /// Two files come from different jobs.
     #[error("{file}: {field} differs from the first file's ({theirs} vs {ours})")]
@@ -61,12 +63,123 @@ pub enum ShardError {
         /// Its value in the first file.
         ours: String,
     },
-    /// The same shard or pair appears twice.
+    /// The same shard appears twice.
+    #[error("{file}: shard {shard} given twice")]
+    ShardTwice {
+        /// The file that gives it again.
+        file: String,
+        /// The shard.
+        shard: Shard,
+    },
+    /// The same unit (a pair, a trial) appears twice.
+    #[error("{unit} {index} given twice")]
+    UnitTwice {
+        /// What the units are: `pair`, `trial`.
+        unit: &'static str,
+        /// Its number.
+        index: u64,
+    },
+    /// No files at all.
+    #[error("incomplete job: no shard files given")]
+    NoFiles,
+    /// Shards are missing (the first ten named).
+    #[error("incomplete job: shard(s) {} not given", list(.0))]
+    ShardsMissing(Vec<Shard>),
+    /// Every shard is there, and units are not (a shard stopped early).
+    #[error(
+        "incomplete job: {got} of the {job}'s {want} {unit}s are there (a shard stopped early?)"
+    )]
+    UnitsMissing {
+        /// The job: `match`, `rollout`.
+        job: &'static str,
+        /// What the units are: `pair`, `trial`.
+        unit: &'static str,
+        /// Units there.
+        got: usize,
+        /// Units of the whole job.
+        want: u64,
+    },
+}
+
+/// The shards, comma-separated.
+fn list(shards: &[Shard]) -> String {
+    let words: Vec<String> = shards.iter().map(Shard::to_string).collect();
+    words.join(", ")
+}
+
+/// Which kind of shard file a file was read as.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ShardKind {
+    /// A match's (`gulbara match --shard`).
+    Match,
+    /// A rollout's (`gulbara rollout --shard`).
+    Rollout,
+}
+
+impl fmt::Display for ShardKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            ShardKind::Match => "match",
+            ShardKind::Rollout => "rollout",
+        })
+    }
+}
+
+/// What is wrong with a shard file.
+#[derive(Debug, thiserror::Error)]
+pub enum FormatError {
+    /// Not JSON (serde's words, with the place).
+    #[error("JSON: {0}")]
+    Json(serde_json::Error),
+    /// A field missing, of the wrong type or with a value its type does
+    /// not read (serde's words).
     #[error("{0}")]
-    Duplicate(String),
-    /// Shards are missing.
-    #[error("incomplete job: {0}")]
-    Missing(String),
+    Fields(serde_json::Error),
+    /// The format tag is not the kind's.
+    #[error("no \"format\": \"{0}\"")]
+    NoFormat(&'static str),
+    /// `shard` is not `[I, N]` with 0 ≤ I < N ≤ [`MAX_SHARDS`].
+    #[error("shard: [{index}, {count}] is not I/N")]
+    ShardNumbers {
+        /// I.
+        index: u64,
+        /// N.
+        count: u64,
+    },
+    /// A number out of its range.
+    #[error("{field}: {value} is not {}..={}", .range.0, .range.1)]
+    OutOfRange {
+        /// The field.
+        field: &'static str,
+        /// Its value.
+        value: i64,
+        /// Its range.
+        range: (i64, i64),
+    },
+    /// A unit (a pair, a trial) the file's shard does not run.
+    #[error("{unit} {index} is not one of shard {shard}'s")]
+    NotTheShards {
+        /// What the units are: `pair`, `trial`.
+        unit: &'static str,
+        /// Its number.
+        index: u64,
+        /// The file's shard.
+        shard: Shard,
+    },
+    /// A unit with the wrong number of parts.
+    #[error("{unit} {index} has {got} {parts}, not {want}")]
+    Parts {
+        /// What the units are: `pair`, `trial`.
+        unit: &'static str,
+        /// Its number.
+        index: u64,
+        /// Its parts: `games`, `matches`, `results`.
+        parts: &'static str,
+        /// How many it has.
+        got: usize,
+        /// How many it should have.
+        want: usize,
+    },
 }
 
 impl FromStr for Shard {
@@ -116,9 +229,10 @@ impl ShardTally {
             });
         }
         if std::mem::replace(&mut self.seen[shard.index], true) {
-            return Err(ShardError::Duplicate(format!(
-                "{file}: shard {shard} given twice"
-            )));
+            return Err(ShardError::ShardTwice {
+                file: file.to_string(),
+                shard,
+            });
         }
         Ok(())
     }
@@ -126,19 +240,52 @@ impl ShardTally {
     /// An error naming the shards not given (the first ten).
     pub fn finish(&self) -> Result<(), ShardError> {
         let count = self.seen.len();
-        let missing: Vec<String> = (0..count)
+        let missing: Vec<Shard> = (0..count)
             .filter(|&i| !self.seen[i])
-            .map(|i| format!("{i}/{count}"))
+            .map(|index| Shard { index, count })
             .take(10)
             .collect();
         if missing.is_empty() {
             Ok(())
         } else {
-            Err(ShardError::Missing(format!(
-                "shard(s) {} not given",
-                missing.join(", ")
-            )))
+            Err(ShardError::ShardsMissing(missing))
         }
+    }
+}
+
+/// The shard `[index, count]` of a shard file.
+pub fn shard_of(index: u64, count: u64) -> Result<Shard, FormatError> {
+    let bad = FormatError::ShardNumbers { index, count };
+    let (Ok(i), Ok(n)) = (usize::try_from(index), usize::try_from(count)) else {
+        return Err(bad);
+    };
+    if n == 0 || n > MAX_SHARDS || i >= n {
+        return Err(bad);
+    }
+    Ok(Shard { index: i, count: n })
+}
+
+/// A shard file's field written as its text (`Display`) and read back
+/// with `FromStr`, whose error, if any, becomes serde's: for
+/// `#[serde(with = "crate::sharding::as_text")]`.
+pub mod as_text {
+    use std::fmt::Display;
+    use std::str::FromStr;
+
+    /// Writes `v` as its text.
+    pub fn serialize<T: Display, S: serde::Serializer>(v: &T, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(v)
+    }
+
+    /// Reads a text and parses it.
+    pub fn deserialize<'de, T, D>(d: D) -> Result<T, D::Error>
+    where
+        T: FromStr,
+        T::Err: Display,
+        D: serde::Deserializer<'de>,
+    {
+        let text = <String as serde::Deserialize>::deserialize(d)?;
+        text.parse().map_err(serde::de::Error::custom)
     }
 }
 

@@ -16,7 +16,7 @@ use crate::analysis::rollout::{
 };
 use crate::engine::Engine;
 use crate::rules::Variant;
-use crate::sharding::{Shard, ShardError, ShardTally};
+use crate::sharding::{FormatError, Shard, ShardError, ShardKind, ShardTally, shard_of};
 
 /// The most trial results (trials × plays) one process keeps for its
 /// shard file (each is ten floats).
@@ -59,130 +59,132 @@ pub struct RolloutShard {
     pub trials: Vec<(u64, Vec<Trial>)>,
 }
 
-fn vec5_json(v: &[f64; 5]) -> serde_json::Value {
-    serde_json::json!(v)
+/// A rollout shard file (its fields in the order of their names, the
+/// order the file has always had).
+#[derive(serde::Serialize, serde::Deserialize)]
+struct RolloutFile {
+    format: String,
+    games: u32,
+    luck: bool,
+    moves: Vec<String>,
+    names: Vec<Option<String>>,
+    plies: u8,
+    seed: u64,
+    setup: Vec<String>,
+    shard: [u64; 2],
+    trials: Vec<(u64, Vec<TrialFile>)>,
+    truncate: u32,
+    #[serde(with = "crate::sharding::as_text")]
+    variant: Variant,
+}
+
+/// One root's results of one trial.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct TrialFile {
+    luck: [f64; 5],
+    raw: [f64; 5],
 }
 
 impl RolloutShard {
     /// The shard as one JSON object (floats read back to the same bits).
     pub fn to_json(&self) -> String {
-        let trials: Vec<serde_json::Value> = self
-            .trials
-            .iter()
-            .map(|(i, rs)| {
-                let rs: Vec<serde_json::Value> = rs
-                    .iter()
-                    .map(|t| serde_json::json!({"raw": vec5_json(&t.raw), "luck": vec5_json(&t.luck)}))
-                    .collect();
-                serde_json::json!([i, rs])
-            })
-            .collect();
-        serde_json::json!({
-            "format": FORMAT,
-            "setup": self.key.setup,
-            "variant": self.key.variant.to_string(),
-            "moves": self.key.moves,
-            "games": self.key.games,
-            "truncate": self.key.truncate,
-            "plies": self.key.plies,
-            "seed": self.key.seed,
-            "luck": self.key.luck,
-            "shard": [self.shard.index, self.shard.count],
-            "names": self.names,
-            "trials": trials,
-        })
-        .to_string()
+        let file = RolloutFile {
+            format: FORMAT.to_string(),
+            games: self.key.games,
+            luck: self.key.luck,
+            moves: self.key.moves.clone(),
+            names: self.names.clone(),
+            plies: self.key.plies,
+            seed: self.key.seed,
+            setup: self.key.setup.clone(),
+            shard: [self.shard.index as u64, self.shard.count as u64],
+            trials: self
+                .trials
+                .iter()
+                .map(|(i, rs)| {
+                    let rs = rs
+                        .iter()
+                        .map(|t| TrialFile {
+                            luck: t.luck,
+                            raw: t.raw,
+                        })
+                        .collect();
+                    (*i, rs)
+                })
+                .collect(),
+            truncate: self.key.truncate,
+            variant: self.key.variant,
+        };
+        // Plain data: serialising it cannot fail.
+        serde_json::to_string(&file).unwrap_or_default()
     }
 
-    /// Reads a shard file's text (`file` names it in errors).
-    pub fn from_json(file: &str, v: &serde_json::Value) -> Result<RolloutShard, ShardError> {
-        let why = |w: &str| ShardError::Format {
+    /// Reads a shard file's JSON (`file` names it in errors).
+    pub fn from_value(file: &str, v: &serde_json::Value) -> Result<RolloutShard, ShardError> {
+        let why = |why: FormatError| ShardError::Format {
             file: file.to_string(),
-            why: w.to_string(),
+            kind: ShardKind::Rollout,
+            why,
         };
-        let strings = |k: &str| -> Result<Vec<String>, ShardError> {
-            v[k].as_array()
-                .ok_or_else(|| why(&format!("{k} missing")))?
-                .iter()
-                .map(|x| x.as_str().map(str::to_string).ok_or_else(|| why(k)))
-                .collect()
-        };
-        let uint = |k: &str| v[k].as_u64().ok_or_else(|| why(&format!("{k} missing")));
-        let small =
-            |k: &str| -> Result<u32, ShardError> { u32::try_from(uint(k)?).map_err(|_| why(k)) };
-        let key = RolloutKey {
-            setup: strings("setup")?,
-            variant: v["variant"]
-                .as_str()
-                .and_then(|t| t.parse().ok())
-                .ok_or_else(|| why("variant"))?,
-            moves: strings("moves")?,
-            games: Some(small("games")?)
-                .filter(|g| (1..=MAX_GAMES).contains(g))
-                .ok_or_else(|| why("games: not 1..=1,000,000"))?,
-            truncate: small("truncate")?,
-            plies: u8::try_from(uint("plies")?).map_err(|_| why("plies"))?,
-            seed: uint("seed")?,
-            luck: v["luck"].as_bool().ok_or_else(|| why("luck missing"))?,
-        };
-        let shard = match v["shard"].as_array().map(Vec::as_slice) {
-            Some([i, n]) => format!("{}/{}", i.as_u64().unwrap_or(u64::MAX), n)
-                .parse::<Shard>()
-                .map_err(|_| why("shard: not I/N"))?,
-            _ => return Err(why("shard: not [I, N]")),
-        };
-        let names: Vec<Option<String>> = v["names"]
-            .as_array()
-            .ok_or_else(|| why("names missing"))?
-            .iter()
-            .map(|n| n.as_str().map(str::to_string))
-            .collect();
-        if names.is_empty() || names.len() > MAX_CANDIDATES {
-            return Err(why("names: not 1..100 roots"));
+        if v["format"] != FORMAT {
+            return Err(why(FormatError::NoFormat(FORMAT)));
         }
-        let five = |x: &serde_json::Value| -> Result<[f64; 5], ShardError> {
-            let a = x
-                .as_array()
-                .filter(|a| a.len() == 5)
-                .ok_or_else(|| why("a result"))?;
-            let mut out = [0.0; 5];
-            for (o, y) in out.iter_mut().zip(a) {
-                *o = y.as_f64().ok_or_else(|| why("a result"))?;
-            }
-            Ok(out)
+        let f = <RolloutFile as serde::Deserialize>::deserialize(v)
+            .map_err(|e| why(FormatError::Fields(e)))?;
+        let out_of_range = |field: &'static str, value: usize, most: usize| {
+            why(FormatError::OutOfRange {
+                field,
+                value: i64::try_from(value).unwrap_or(i64::MAX),
+                range: (1, most as i64),
+            })
         };
-        let mut trials = Vec::new();
-        for t in v["trials"]
-            .as_array()
-            .ok_or_else(|| why("trials missing"))?
-        {
-            let i = t[0].as_u64().ok_or_else(|| why("a trial number"))?;
-            if i >= u64::from(key.games) || !shard.owns(i as usize) {
-                return Err(why(&format!("trial {i} is not one of shard {shard}'s")));
+        if !(1..=MAX_GAMES).contains(&f.games) {
+            return Err(out_of_range("games", f.games as usize, MAX_GAMES as usize));
+        }
+        if f.names.is_empty() || f.names.len() > MAX_CANDIDATES {
+            return Err(out_of_range("roots", f.names.len(), MAX_CANDIDATES));
+        }
+        let shard = shard_of(f.shard[0], f.shard[1]).map_err(why)?;
+        let mut trials = Vec::with_capacity(f.trials.len());
+        for (i, rs) in f.trials {
+            if i >= u64::from(f.games) || !shard.owns(i as usize) {
+                return Err(why(FormatError::NotTheShards {
+                    unit: "trial",
+                    index: i,
+                    shard,
+                }));
             }
-            let rs = t[1].as_array().ok_or_else(|| why("a trial"))?;
-            if rs.len() != names.len() {
-                return Err(why(&format!(
-                    "trial {i}: {} results for {} roots",
-                    rs.len(),
-                    names.len()
-                )));
+            if rs.len() != f.names.len() {
+                return Err(why(FormatError::Parts {
+                    unit: "trial",
+                    index: i,
+                    parts: "results",
+                    got: rs.len(),
+                    want: f.names.len(),
+                }));
             }
             let results = rs
-                .iter()
-                .map(|r| {
-                    Ok(Trial {
-                        raw: five(&r["raw"])?,
-                        luck: five(&r["luck"])?,
-                    })
+                .into_iter()
+                .map(|t| Trial {
+                    raw: t.raw,
+                    luck: t.luck,
                 })
-                .collect::<Result<Vec<_>, ShardError>>()?;
+                .collect();
             trials.push((i, results));
         }
         Ok(RolloutShard {
-            key,
+            key: RolloutKey {
+                setup: f.setup,
+                variant: f.variant,
+                moves: f.moves,
+                games: f.games,
+                truncate: f.truncate,
+                plies: f.plies,
+                seed: f.seed,
+                luck: f.luck,
+            },
             shard,
-            names,
+            names: f.names,
             trials,
         })
     }
@@ -220,7 +222,7 @@ pub fn root_fields(s: &Stats, bg: bool, name: Option<&str>) -> String {
 /// shard once, with every trial there.
 pub fn merge(shards: Vec<(String, RolloutShard)>) -> Result<RolloutShard, ShardError> {
     let Some((_, first)) = shards.first() else {
-        return Err(ShardError::Missing("no shard files given".into()));
+        return Err(ShardError::NoFiles);
     };
     let (key, names) = (first.key.clone(), first.names.clone());
     let mut tally = ShardTally::new(first.shard.count);
@@ -240,17 +242,18 @@ pub fn merge(shards: Vec<(String, RolloutShard)>) -> Result<RolloutShard, ShardE
     tally.finish()?;
     trials.sort_by_key(|t| t.0);
     if let Some(w) = trials.windows(2).find(|w| w[0].0 == w[1].0) {
-        return Err(ShardError::Duplicate(format!(
-            "trial {} given twice",
-            w[0].0
-        )));
+        return Err(ShardError::UnitTwice {
+            unit: "trial",
+            index: w[0].0,
+        });
     }
     if trials.len() as u64 != u64::from(key.games) {
-        return Err(ShardError::Missing(format!(
-            "{} of the rollout's {} trials are there (a shard stopped early?)",
-            trials.len(),
-            key.games
-        )));
+        return Err(ShardError::UnitsMissing {
+            job: "rollout",
+            unit: "trial",
+            got: trials.len(),
+            want: u64::from(key.games),
+        });
     }
     Ok(RolloutShard {
         key,
@@ -402,4 +405,134 @@ pub fn run(job: &RolloutJob, engine: &Engine) -> Result<RolloutShard, RolloutJob
         names,
         trials,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A two-root shard 1/2 of a 4-trial rollout, trials 1 and 3.
+    fn shard() -> RolloutShard {
+        let trial = |x: f64| Trial {
+            raw: [x, 0.25, 0.0, 0.125, 0.0],
+            luck: [0.1 * x, -0.3, 0.0, 1e-17, 0.0],
+        };
+        RolloutShard {
+            key: RolloutKey {
+                setup: vec![
+                    "set game.variant backgammon".into(),
+                    "position startpos".into(),
+                ],
+                variant: Variant::Backgammon,
+                moves: vec!["8/5 6/5".into(), "24/21 21/20".into()],
+                games: 4,
+                truncate: 2,
+                plies: 0,
+                seed: 9,
+                luck: true,
+            },
+            shard: Shard { index: 1, count: 2 },
+            names: vec![Some("8/5 6/5".into()), Some("24/21 21/20".into())],
+            trials: vec![
+                (1, vec![trial(0.5), trial(0.75)]),
+                (3, vec![trial(1.0 / 3.0), trial(0.0)]),
+            ],
+        }
+    }
+
+    fn read(text: &str) -> Result<RolloutShard, ShardError> {
+        let v: serde_json::Value = serde_json::from_str(text).unwrap();
+        RolloutShard::from_value("r.json", &v)
+    }
+
+    #[test]
+    fn shard_files_read_back_to_the_same_bits() {
+        let s = shard();
+        let text = s.to_json();
+        // The fields in the order of their names, as the file has always had them.
+        assert!(
+            text.starts_with(r#"{"format":"gulbara-rollout-shard-1","games":4,"luck":true,"moves":["8/5 6/5","24/21 21/20"],"names":["#),
+            "{text}"
+        );
+        assert!(
+            text.ends_with(r#""truncate":2,"variant":"backgammon"}"#),
+            "{text}"
+        );
+        let back = read(&text).unwrap();
+        assert_eq!(back.key, s.key);
+        assert_eq!(back.shard, s.shard);
+        assert_eq!(back.names, s.names);
+        assert_eq!(back.to_json(), text);
+        let bits = |r: &RolloutShard| -> Vec<u64> {
+            r.trials
+                .iter()
+                .flat_map(|(_, ts)| ts.iter().flat_map(|t| t.raw.iter().chain(&t.luck)))
+                .map(|x| x.to_bits())
+                .collect()
+        };
+        assert_eq!(bits(&back), bits(&s));
+    }
+
+    #[test]
+    fn bad_shard_files_get_typed_errors_that_say_what_is_wrong() {
+        let good = shard().to_json();
+        let why = |text: &str| match read(text) {
+            Err(ShardError::Format {
+                file,
+                kind: ShardKind::Rollout,
+                why,
+            }) => {
+                assert_eq!(file, "r.json");
+                why
+            }
+            other => panic!("{text}: {other:?}"),
+        };
+        assert!(matches!(why("{}"), FormatError::NoFormat(FORMAT)));
+        let e = why(&good.replace(r#""luck":true"#, r#""luck":1"#));
+        assert!(matches!(e, FormatError::Fields(_)), "{e}");
+        let e = why(&good.replace(r#""seed":9,"#, ""));
+        assert!(e.to_string().contains("missing field `seed`"), "{e}");
+        let e = why(&good.replace("\"backgammon\"}", "\"chess\"}"));
+        assert!(e.to_string().contains("got 'chess'"), "{e}");
+        assert!(matches!(
+            why(&good.replace(r#""games":4"#, r#""games":0"#)),
+            FormatError::OutOfRange {
+                field: "games",
+                value: 0,
+                ..
+            }
+        ));
+        assert!(matches!(
+            why(&good.replace(r#""shard":[1,2]"#, r#""shard":[2,2]"#)),
+            FormatError::ShardNumbers { index: 2, count: 2 }
+        ));
+        // Trial 1 is not one of shard 0/2.
+        assert!(matches!(
+            why(&good.replace(r#""shard":[1,2]"#, r#""shard":[0,2]"#)),
+            FormatError::NotTheShards {
+                unit: "trial",
+                index: 1,
+                ..
+            }
+        ));
+        // A result with four numbers, and a trial with one root's results.
+        let e = why(&good.replacen(",0.0,0.125,0.0]", ",0.125,0.0]", 1));
+        assert!(e.to_string().contains("length 4"), "{e}");
+        let one_root = good.replacen(
+            r#""names":["8/5 6/5","24/21 21/20"]"#,
+            r#""names":["8/5 6/5"]"#,
+            1,
+        );
+        assert!(matches!(
+            why(&one_root),
+            FormatError::Parts {
+                unit: "trial",
+                index: 1,
+                got: 2,
+                want: 1,
+                ..
+            }
+        ));
+        assert_eq!(why(&one_root).to_string(), "trial 1 has 2 results, not 1");
+    }
 }

@@ -42,7 +42,8 @@ pub fn run(a: MergeArgs) -> anyhow::Result<()> {
         let value: serde_json::Value =
             serde_json::from_str(&text).map_err(|e| crate::sharding::ShardError::Format {
                 file: name.clone(),
-                why: format!("JSON: {e}"),
+                kind: crate::sharding::ShardKind::Match,
+                why: crate::sharding::FormatError::Json(e),
             })?;
         values.push((name, value));
     }
@@ -54,7 +55,7 @@ pub fn run(a: MergeArgs) -> anyhow::Result<()> {
         for (name, v) in &values {
             shards.push((
                 name.clone(),
-                crate::analysis::shard::RolloutShard::from_json(name, v)?,
+                crate::analysis::shard::RolloutShard::from_value(name, v)?,
             ));
         }
         let whole = crate::analysis::shard::merge(shards)?;

@@ -6,7 +6,7 @@
 use super::sessions::{CubeCounts, MatchResult, SessionSpec};
 use super::{MatchReport, PairOutcome};
 use crate::rules::Variant;
-use crate::sharding::{Shard, ShardError, ShardTally};
+use crate::sharding::{FormatError, Shard, ShardError, ShardKind, ShardTally, shard_of};
 
 /// What identifies a match: shards of one match agree on all of it.
 #[derive(Clone, Debug, PartialEq)]
@@ -49,16 +49,71 @@ const FORMAT: &str = "gulbara-match-shard-1";
 struct ShardFile {
     engines: [String; 2],
     format: String,
-    games: u64,
+    games: usize,
     luck_adjust: bool,
     pairs: Vec<PairFile>,
     rules: Vec<String>,
     seed: u64,
     /// Files written before sessions have none: cubeless money games.
     #[serde(default)]
-    session: Option<String>,
+    session: Option<SessionText>,
     shard: [u64; 2],
-    variant: String,
+    #[serde(with = "crate::sharding::as_text")]
+    variant: Variant,
+}
+
+/// A session as its text (`money cube on ...`, `match 5 ...`).
+#[derive(Clone, serde::Serialize, serde::Deserialize)]
+#[serde(try_from = "String", into = "String")]
+struct SessionText(SessionSpec);
+
+impl TryFrom<String> for SessionText {
+    type Error = super::sessions::SessionSpecError;
+
+    fn try_from(text: String) -> Result<SessionText, Self::Error> {
+        text.parse().map(SessionText)
+    }
+}
+
+impl From<SessionText> for String {
+    fn from(s: SessionText) -> String {
+        s.0.to_string()
+    }
+}
+
+/// An engine's number in a shard file: 0 (the first `--engine`) or 1.
+#[derive(Clone, Copy, serde::Serialize, serde::Deserialize)]
+#[serde(try_from = "u8", into = "u8")]
+struct EngineNumber(u8);
+
+impl TryFrom<u8> for EngineNumber {
+    type Error = String;
+
+    fn try_from(n: u8) -> Result<EngineNumber, String> {
+        if n < 2 {
+            Ok(EngineNumber(n))
+        } else {
+            Err(format!("engine number {n}: not 0 or 1"))
+        }
+    }
+}
+
+impl From<EngineNumber> for u8 {
+    fn from(e: EngineNumber) -> u8 {
+        e.0
+    }
+}
+
+impl EngineNumber {
+    /// The number of engine `e` (0 or 1) of a report.
+    fn of(e: usize) -> EngineNumber {
+        EngineNumber(u8::from(e == 1))
+    }
+
+    /// The engine's index.
+    fn index(self) -> usize {
+        usize::from(self.0)
+    }
 }
 
 /// A pair of a shard file.
@@ -68,7 +123,7 @@ struct PairFile {
     games: Vec<GameFile>,
     #[serde(default)]
     matches: Vec<MatchFile>,
-    pair: u64,
+    pair: usize,
 }
 
 /// A game of a pair.
@@ -77,29 +132,29 @@ struct GameFile {
     /// Files written before the cube have none: no cube action.
     #[serde(default)]
     cube: Option<[[u32; 4]; 2]>,
-    forfeit: Option<(u8, String)>,
+    forfeit: Option<(EngineNumber, String)>,
     luck: [f64; 2],
     points: i32,
     /// Files written before the cube have none: the points are the result.
     #[serde(default)]
     result_points: Option<u8>,
-    white_engine: u8,
-    winner: Option<(u8, bool)>,
+    white_engine: EngineNumber,
+    winner: Option<(EngineNumber, bool)>,
 }
 
 /// A match of a pair (a match session's).
 #[derive(serde::Serialize, serde::Deserialize)]
 struct MatchFile {
     score: [u32; 2],
-    white_engine: u8,
-    winner: Option<u8>,
+    white_engine: EngineNumber,
+    winner: Option<EngineNumber>,
 }
 
 impl MatchShard {
     /// The shard as one JSON object (pairs in order; floats written so
     /// they read back to the same bits).
     pub fn to_json(&self) -> String {
-        let engine = |e: usize| u8::try_from(e).unwrap_or(u8::MAX);
+        let engine = EngineNumber::of;
         let pairs = self
             .pairs
             .iter()
@@ -127,20 +182,20 @@ impl MatchShard {
                         winner: m.winner.map(engine),
                     })
                     .collect(),
-                pair: p.pair as u64,
+                pair: p.pair,
             })
             .collect();
         let file = ShardFile {
             engines: self.key.names.clone(),
             format: FORMAT.to_string(),
-            games: self.key.games as u64,
+            games: self.key.games,
             luck_adjust: self.key.luck_adjust,
             pairs,
             rules: self.key.rules.clone(),
             seed: self.key.seed,
-            session: Some(self.key.session.to_string()),
+            session: Some(SessionText(self.key.session)),
             shard: [self.shard.index as u64, self.shard.count as u64],
-            variant: self.key.variant.to_string(),
+            variant: self.key.variant,
         };
         // Plain data: serialising it cannot fail.
         serde_json::to_string(&file).unwrap_or_default()
@@ -148,92 +203,92 @@ impl MatchShard {
 
     /// Reads a shard file's text (`file` names it in errors).
     pub fn from_json(file: &str, text: &str) -> Result<MatchShard, ShardError> {
-        let v: serde_json::Value = serde_json::from_str(text).map_err(|e| ShardError::Format {
-            file: file.to_string(),
-            why: format!("JSON: {e}"),
-        })?;
+        let v: serde_json::Value =
+            serde_json::from_str(text).map_err(|e| format_error(file, FormatError::Json(e)))?;
         MatchShard::from_value(file, &v)
     }
 
     /// [`MatchShard::from_json`] of JSON already parsed.
     pub fn from_value(file: &str, v: &serde_json::Value) -> Result<MatchShard, ShardError> {
-        let why = |w: &str| ShardError::Format {
-            file: file.to_string(),
-            why: w.to_string(),
-        };
+        let why = |why: FormatError| format_error(file, why);
         if v["format"] != FORMAT {
-            return Err(why(&format!("no \"format\": \"{FORMAT}\"")));
+            return Err(why(FormatError::NoFormat(FORMAT)));
         }
-        let f =
-            <ShardFile as serde::Deserialize>::deserialize(v).map_err(|e| why(&e.to_string()))?;
-        let variant: Variant = f.variant.parse().map_err(|_| why("unknown variant"))?;
-        let shard = format!("{}/{}", f.shard[0], f.shard[1])
-            .parse::<Shard>()
-            .map_err(|_| why("shard: not I/N"))?;
+        let f = <ShardFile as serde::Deserialize>::deserialize(v)
+            .map_err(|e| why(FormatError::Fields(e)))?;
+        let shard = shard_of(f.shard[0], f.shard[1]).map_err(why)?;
         let key = MatchKey {
             names: f.engines,
-            variant,
+            variant: f.variant,
             rules: f.rules,
             seed: f.seed,
-            games: usize::try_from(f.games).map_err(|_| why("games"))?,
+            games: f.games,
             luck_adjust: f.luck_adjust,
-            session: match f.session {
-                None => SessionSpec::cubeless(),
-                Some(t) => t
-                    .parse()
-                    .map_err(|e: super::sessions::SessionSpecError| why(&e.to_string()))?,
-            },
+            session: f.session.map_or_else(SessionSpec::cubeless, |s| s.0),
         };
         let in_matches = key.session.match_length().is_some();
         let total_pairs = key.games.div_ceil(2).max(1);
         let mut pairs = Vec::new();
         for p in f.pairs {
-            pairs.push(pair_of(p, &shard, total_pairs, in_matches).map_err(|w| why(&w))?);
+            pairs.push(pair_of(p, &shard, total_pairs, in_matches).map_err(why)?);
         }
         Ok(MatchShard { key, shard, pairs })
     }
 }
 
+/// `file` is not a match shard: `why`.
+fn format_error(file: &str, why: FormatError) -> ShardError {
+    ShardError::Format {
+        file: file.to_string(),
+        kind: ShardKind::Match,
+        why,
+    }
+}
+
 /// A pair of a shard file, checked: one of `shard`'s of `total_pairs`,
-/// with two games or (`in_matches`) two matches, engines 0 and 1, points
-/// and results in range. The error says what is wrong.
+/// with two games or (`in_matches`) two matches, points and results in
+/// range (its engine numbers were checked as it was read).
 fn pair_of(
     p: PairFile,
     shard: &Shard,
     total_pairs: usize,
     in_matches: bool,
-) -> Result<PairOutcome, String> {
-    let pair = usize::try_from(p.pair).map_err(|_| "pair".to_string())?;
+) -> Result<PairOutcome, FormatError> {
+    let pair = p.pair;
     if pair >= total_pairs || !shard.owns(pair) {
-        return Err(format!("pair {pair} is not one of shard {shard}'s"));
+        return Err(FormatError::NotTheShards {
+            unit: "pair",
+            index: pair as u64,
+            shard: *shard,
+        });
     }
-    let engine = |e: u8| {
-        (e < 2)
-            .then_some(usize::from(e))
-            .ok_or_else(|| "an engine number".to_string())
-    };
     let mut games = Vec::new();
     for g in p.games {
         if g.points.unsigned_abs() > 3 * crate::cube::state::MAX_CUBE {
-            return Err("points".into());
+            let most = i64::from(3 * crate::cube::state::MAX_CUBE);
+            return Err(FormatError::OutOfRange {
+                field: "points",
+                value: i64::from(g.points),
+                range: (-most, most),
+            });
         }
         let result_points = match g.result_points {
             None => g.points.unsigned_abs() as u8,
             Some(r) if r <= 3 => r,
-            Some(_) => return Err("result_points".into()),
+            Some(r) => {
+                return Err(FormatError::OutOfRange {
+                    field: "result_points",
+                    value: i64::from(r),
+                    range: (0, 3),
+                });
+            }
         };
         let cube = g.cube.unwrap_or_default();
         games.push(super::GameSummary {
-            white_engine: engine(g.white_engine)?,
+            white_engine: g.white_engine.index(),
             points: g.points,
-            winner: g
-                .winner
-                .map(|(w, m)| engine(w).map(|w| (w, m)))
-                .transpose()?,
-            forfeit: g
-                .forfeit
-                .map(|(w, why)| engine(w).map(|w| (w, why)))
-                .transpose()?,
+            winner: g.winner.map(|(w, m)| (w.index(), m)),
+            forfeit: g.forfeit.map(|(w, why)| (w.index(), why)),
             luck: g.luck,
             cube: [
                 CubeCounts::from_array(cube[0]),
@@ -242,19 +297,28 @@ fn pair_of(
             result_points,
         });
     }
-    let mut matches = Vec::new();
-    for m in p.matches {
-        matches.push(MatchResult {
-            white_engine: engine(m.white_engine)?,
-            winner: m.winner.map(engine).transpose()?,
+    let matches: Vec<MatchResult> = p
+        .matches
+        .into_iter()
+        .map(|m| MatchResult {
+            white_engine: m.white_engine.index(),
+            winner: m.winner.map(EngineNumber::index),
             score: m.score,
+        })
+        .collect();
+    let (parts, got) = if in_matches {
+        ("matches", matches.len())
+    } else {
+        ("games", games.len())
+    };
+    if got != 2 {
+        return Err(FormatError::Parts {
+            unit: "pair",
+            index: pair as u64,
+            parts,
+            got,
+            want: 2,
         });
-    }
-    if in_matches && matches.len() != 2 {
-        return Err(format!("pair {pair} has {} matches, not 2", matches.len()));
-    }
-    if !in_matches && games.len() != 2 {
-        return Err(format!("pair {pair} has {} games, not 2", games.len()));
     }
     Ok(PairOutcome {
         pair,
@@ -269,7 +333,7 @@ fn pair_of(
 /// and that every shard is there once.
 pub fn merge(shards: Vec<(String, MatchShard)>) -> Result<MatchShard, ShardError> {
     let Some((_, first)) = shards.first() else {
-        return Err(ShardError::Missing("no shard files given".into()));
+        return Err(ShardError::NoFiles);
     };
     let key = first.key.clone();
     let mut tally = ShardTally::new(first.shard.count);
@@ -336,17 +400,19 @@ pub fn merge(shards: Vec<(String, MatchShard)>) -> Result<MatchShard, ShardError
     tally.finish()?;
     pairs.sort_by_key(|p| p.pair);
     if let Some(w) = pairs.windows(2).find(|w| w[0].pair == w[1].pair) {
-        return Err(ShardError::Duplicate(format!(
-            "pair {} given twice",
-            w[0].pair
-        )));
+        return Err(ShardError::UnitTwice {
+            unit: "pair",
+            index: w[0].pair as u64,
+        });
     }
     let total = key.games.div_ceil(2).max(1);
     if pairs.len() != total {
-        return Err(ShardError::Missing(format!(
-            "{} of the match's {total} pairs are there (a shard stopped early?)",
-            pairs.len()
-        )));
+        return Err(ShardError::UnitsMissing {
+            job: "match",
+            unit: "pair",
+            got: pairs.len(),
+            want: total as u64,
+        });
     }
     Ok(MatchShard {
         key,
@@ -395,15 +461,50 @@ mod tests {
         let good = r#"{"engines":["a","b"],"format":"gulbara-match-shard-1","games":2,"luck_adjust":false,"pairs":[{"dice_seed":7,"games":[{"cube":[[0,0,0,0],[0,0,0,0]],"forfeit":null,"luck":[0.5,-0.25],"points":1,"result_points":1,"white_engine":0,"winner":[0,false]},{"cube":[[0,0,0,0],[0,0,0,0]],"forfeit":[1,"timeout"],"luck":[0.0,0.0],"points":1,"result_points":0,"white_engine":1,"winner":[0,false]}],"matches":[],"pair":0}],"rules":[],"seed":3,"session":"money cube off jacoby off beavers off","shard":[0,1],"variant":"gulbara"}"#;
         let shard = MatchShard::from_json("f.json", good).unwrap();
         assert_eq!(shard.to_json(), good);
-        for (from, to) in [
-            (r#""engines":["a","b"]"#, r#""engines":["a"]"#),
-            (r#""white_engine":1"#, r#""white_engine":2"#),
-            (r#""result_points":1"#, r#""result_points":4"#),
+        for (from, to, want) in [
+            (
+                r#""engines":["a","b"]"#,
+                r#""engines":["a"]"#,
+                "f.json: not a gulbara match shard: invalid length 1, expected an array of length 2",
+            ),
+            (
+                r#""white_engine":1"#,
+                r#""white_engine":2"#,
+                "f.json: not a gulbara match shard: engine number 2: not 0 or 1",
+            ),
+            (
+                r#""result_points":1"#,
+                r#""result_points":4"#,
+                "f.json: not a gulbara match shard: result_points: 4 is not 0..=3",
+            ),
+            (
+                r#""pair":0"#,
+                r#""pair":1"#,
+                "f.json: not a gulbara match shard: pair 1 is not one of shard 0/1's",
+            ),
+            (
+                r#""variant":"gulbara""#,
+                r#""variant":"chess""#,
+                "got 'chess'",
+            ),
+            (
+                r#""session":"money"#,
+                r#""session":"cash"#,
+                "bad session 'cash",
+            ),
         ] {
+            let e = MatchShard::from_json("f.json", &good.replace(from, to)).unwrap_err();
             assert!(
-                MatchShard::from_json("f.json", &good.replace(from, to)).is_err(),
-                "{to}"
+                matches!(
+                    e,
+                    ShardError::Format {
+                        kind: ShardKind::Match,
+                        ..
+                    }
+                ),
+                "{e:?}"
             );
+            assert!(e.to_string().contains(want), "{e}");
         }
         // Files of before the cube: no cube, no result points.
         let old = good
@@ -411,6 +512,6 @@ mod tests {
             .replace(r#""result_points":0,"#, "");
         let read = MatchShard::from_json("f.json", &old).unwrap();
         assert_eq!(read.pairs[0].games[1].result_points, 1);
-        assert!(matches!(merge(vec![]), Err(ShardError::Missing(_))));
+        assert!(matches!(merge(vec![]), Err(ShardError::NoFiles)));
     }
 }
