@@ -32,7 +32,7 @@ use std::fmt::Write as _;
 use super::movetext;
 use crate::cube::CubeAnswer;
 use crate::notation;
-use crate::record::{Record, RecordError, RecordedGame, RecordedTurn};
+use crate::record::{Record, RecordedGame, RecordedTurn};
 use crate::rules::{
     GameResult, GameState, Position, RuleOptions, Side, StageGen, Step, Variant, skip_forced_empty,
 };
@@ -295,13 +295,96 @@ enum Action {
     Wins(u32),
 }
 
-fn syntax(line: usize, msg: String) -> RecordError {
-    RecordError::Syntax { line, msg }
+/// Why a `.mat` file cannot be read as a record.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MatReadError {
+    /// A line does not read.
+    #[error("line {line}: {why}")]
+    Syntax {
+        /// 1-based line number (0: the file as a whole).
+        line: usize,
+        /// What is wrong.
+        why: MatSyntax,
+    },
+    /// A game's `Wins` disagrees with its cube.
+    #[error("game {game}: {why}")]
+    Wins {
+        /// 1-based game number.
+        game: usize,
+        /// What is wrong.
+        why: WinsFault,
+    },
+}
+
+/// What is wrong with a line of a `.mat` file.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MatSyntax {
+    /// A move with no roll before it on its line.
+    #[error("a move '{0}' without a roll before it")]
+    MoveWithoutRoll(String),
+    /// A move's text does not read.
+    #[error("{0}")]
+    MoveText(movetext::MoveTextError),
+    /// `Wins` with no number after it.
+    #[error("'Wins' without a number")]
+    WinsWithoutNumber,
+    /// A word that is none of a move line's.
+    #[error("unexpected '{0}' in a .mat move line")]
+    Word(String),
+    /// Text before the `N point match` line.
+    #[error("expected 'N point match'")]
+    ExpectedHeader,
+    /// A `Game` line without its number.
+    #[error("bad game line '{0}'")]
+    GameLine(String),
+    /// Text before the first `Game` line.
+    #[error("text before the first 'Game' line")]
+    TextBeforeGame,
+    /// No `N point match` line at all.
+    #[error("no 'N point match' line")]
+    NoHeader,
+    /// A `Variant` tag naming no game.
+    #[error("unknown variant '{0}'")]
+    UnknownVariant(String),
+    /// A `Variant` tag naming a game gnubg does not play.
+    #[error("{0} games have no .mat form")]
+    NoMatForm(Variant),
+    /// A game's players line is not `name : score  name : score`.
+    #[error("expected 'name : score  name : score', got '{0}'")]
+    Names(String),
+    /// The match length is none a session has.
+    #[error("{0}")]
+    Length(crate::cube::CubeStateError),
+}
+
+/// A game's `Wins N` against its cube.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum WinsFault {
+    /// After a drop, not the cube's points.
+    #[error("'Wins {wins}' on a drop of the cube at {cube}")]
+    OnDrop {
+        /// The points won.
+        wins: u32,
+        /// The cube.
+        cube: u32,
+    },
+    /// After a play, not 1, 2 or 3 times the cube.
+    #[error("'Wins {wins}' with the cube at {cube}")]
+    NotTheCube {
+        /// The points won.
+        wins: u32,
+        /// The cube.
+        cube: u32,
+    },
+}
+
+fn syntax(line: usize, why: MatSyntax) -> MatReadError {
+    MatReadError::Syntax { line, why }
 }
 
 /// The actions of one line after its `N)`, in order, and whether the left
 /// column was empty (the right player's action comes first).
-fn line_actions(rest: &str, line: usize) -> Result<(Vec<Action>, bool), RecordError> {
+fn line_actions(rest: &str, line: usize) -> Result<(Vec<Action>, bool), MatReadError> {
     let left_empty = rest.chars().count() > 20 && rest.chars().take(20).all(char::is_whitespace);
     let mut actions: Vec<Action> = Vec::new();
     let mut words = rest.split_whitespace().peekable();
@@ -315,12 +398,9 @@ fn line_actions(rest: &str, line: usize) -> Result<(Vec<Action>, bool), RecordEr
             actions.push(Action::Roll((b[0] - b'0', b[1] - b'0'), Vec::new()));
         } else if w.contains('/') {
             let Some(Action::Roll(_, moves)) = actions.last_mut() else {
-                return Err(syntax(
-                    line,
-                    format!("a move '{w}' without a roll before it"),
-                ));
+                return Err(syntax(line, MatSyntax::MoveWithoutRoll(w.to_string())));
             };
-            let hops = movetext::parse(w).map_err(|e| syntax(line, e.to_string()))?;
+            let hops = movetext::parse(w).map_err(|e| syntax(line, MatSyntax::MoveText(e)))?;
             for (from, to) in hops {
                 let from = if from == crate::rules::position::BAR {
                     "bar".to_string()
@@ -349,7 +429,7 @@ fn line_actions(rest: &str, line: usize) -> Result<(Vec<Action>, bool), RecordEr
             let n = words
                 .next()
                 .and_then(|n| n.parse::<u32>().ok())
-                .ok_or_else(|| syntax(line, "'Wins' without a number".into()))?;
+                .ok_or_else(|| syntax(line, MatSyntax::WinsWithoutNumber))?;
             words.next_if(|p| p.to_ascii_lowercase().starts_with("point"));
             // "and the match"
             while words
@@ -360,10 +440,7 @@ fn line_actions(rest: &str, line: usize) -> Result<(Vec<Action>, bool), RecordEr
         } else if w.eq_ignore_ascii_case("Cannot") || w.eq_ignore_ascii_case("Move") {
             // XG's "Cannot Move": no play.
         } else {
-            return Err(syntax(
-                line,
-                format!("unexpected '{w}' in a .mat move line"),
-            ));
+            return Err(syntax(line, MatSyntax::Word(w.to_string())));
         }
     }
     Ok((actions, left_empty))
@@ -392,7 +469,7 @@ struct MatFile {
 /// actions count only for the points). Each game's result line is what the
 /// file says, divided by the cube; a game that ends otherwise than after a
 /// play (a drop, a resignation) is left unfinished with a note.
-pub fn to_record(text: &str) -> Result<Record, RecordError> {
+pub fn to_record(text: &str) -> Result<Record, MatReadError> {
     let file = read_mat(text)?;
     let opts = RuleOptions::for_variant(file.variant);
     let tags = record_tags(&file, &opts)?;
@@ -410,7 +487,7 @@ pub fn to_record(text: &str) -> Result<Record, RecordError> {
 
 /// Reads the lines of a `.mat` file: its tags, header, games and their
 /// actions.
-fn read_mat(text: &str) -> Result<MatFile, RecordError> {
+fn read_mat(text: &str) -> Result<MatFile, MatReadError> {
     let mut file = MatFile {
         variant: Variant::GNUBG_NATIVE,
         tags: Vec::new(),
@@ -440,11 +517,11 @@ fn read_mat(text: &str) -> Result<MatFile, RecordError> {
                     .unwrap_or(0);
                 continue;
             }
-            return Err(syntax(ln, "expected 'N point match'".into()));
+            return Err(syntax(ln, MatSyntax::ExpectedHeader));
         }
         if let Some(n) = t.strip_prefix("Game ") {
             if n.trim().parse::<u32>().is_err() {
-                return Err(syntax(ln, format!("bad game line '{t}'")));
+                return Err(syntax(ln, MatSyntax::GameLine(t.to_string())));
             }
             file.games.push(MatGame {
                 names: [String::new(), String::new()],
@@ -456,7 +533,7 @@ fn read_mat(text: &str) -> Result<MatFile, RecordError> {
             continue;
         }
         let Some(game) = file.games.last_mut() else {
-            return Err(syntax(ln, "text before the first 'Game' line".into()));
+            return Err(syntax(ln, MatSyntax::TextBeforeGame));
         };
         if expect_names {
             expect_names = false;
@@ -476,23 +553,20 @@ fn read_mat(text: &str) -> Result<MatFile, RecordError> {
         game.actions.extend(actions);
     }
     if !seen_header {
-        return Err(syntax(0, "no 'N point match' line".into()));
+        return Err(syntax(0, MatSyntax::NoHeader));
     }
     Ok(file)
 }
 
 /// Reads a comment line's tag (`[Variant "..."]` sets the game).
-fn read_tag(tag: &str, ln: usize, file: &mut MatFile) -> Result<(), RecordError> {
+fn read_tag(tag: &str, ln: usize, file: &mut MatFile) -> Result<(), MatReadError> {
     if let Some(rest) = tag.strip_prefix("[Variant \"") {
         let v = rest.trim_end_matches("\"]");
         file.variant = v
             .parse::<Variant>()
-            .map_err(|_| syntax(ln, format!("unknown variant '{v}'")))?;
+            .map_err(|_| syntax(ln, MatSyntax::UnknownVariant(v.to_string())))?;
         if !file.variant.spec().gnubg {
-            return Err(syntax(
-                ln,
-                format!("{} games have no .mat form", file.variant),
-            ));
+            return Err(syntax(ln, MatSyntax::NoMatForm(file.variant)));
         }
     } else if let Some(rest) = tag.strip_prefix('[')
         && let Some((k, v)) = rest.split_once(" \"")
@@ -504,13 +578,10 @@ fn read_tag(tag: &str, ln: usize, file: &mut MatFile) -> Result<(), RecordError>
 }
 
 /// Reads a game's `name0 : score0    name1 : score1` line.
-fn read_names(t: &str, ln: usize, game: &mut MatGame) -> Result<(), RecordError> {
+fn read_names(t: &str, ln: usize, game: &mut MatGame) -> Result<(), MatReadError> {
     let parts: Vec<&str> = t.split(':').collect();
     if parts.len() != 3 {
-        return Err(syntax(
-            ln,
-            format!("expected 'name : score  name : score', got '{t}'"),
-        ));
+        return Err(syntax(ln, MatSyntax::Names(t.to_string())));
     }
     let mid = parts[1].trim_start();
     let name1 = mid.split_once(char::is_whitespace).map_or("", |(_, n)| n);
@@ -526,7 +597,7 @@ fn read_names(t: &str, ln: usize, game: &mut MatGame) -> Result<(), RecordError>
 
 /// The record's tags: the game, the file's own tags, the rules, and a
 /// session where the file does not say its own.
-fn record_tags(file: &MatFile, opts: &RuleOptions) -> Result<Vec<(String, String)>, RecordError> {
+fn record_tags(file: &MatFile, opts: &RuleOptions) -> Result<Vec<(String, String)>, MatReadError> {
     let length = file.length;
     let mut rec_tags = vec![("Variant".to_string(), file.variant.to_string())];
     let has_session = file.tags.iter().any(|(k, _)| k == "Session");
@@ -546,7 +617,7 @@ fn record_tags(file: &MatFile, opts: &RuleOptions) -> Result<Vec<(String, String
         };
         let session = if length > 0 {
             crate::cube::MatchState::match_to(length, rules)
-                .map_err(|e| syntax(0, e.to_string()))?
+                .map_err(|e| syntax(0, MatSyntax::Length(e)))?
         } else {
             crate::cube::MatchState::money(rules)
         };
@@ -581,7 +652,7 @@ fn recorded_game(
     g: MatGame,
     score: Option<crate::record::GameScore>,
     opts: &RuleOptions,
-) -> Result<RecordedGame, RecordError> {
+) -> Result<RecordedGame, MatReadError> {
     let starter = if g.right_first == Some(true) {
         Side::Black
     } else {
@@ -620,9 +691,9 @@ fn recorded_game(
             }
             Action::Wins(n) if dropped_by.is_some() => {
                 if n != cube {
-                    return Err(RecordError::Result {
+                    return Err(MatReadError::Wins {
                         game: number,
-                        msg: format!("'Wins {n}' on a drop of the cube at {cube}"),
+                        why: WinsFault::OnDrop { wins: n, cube },
                     });
                 }
             }
@@ -631,9 +702,9 @@ fn recorded_game(
                     scored = Some(n);
                     let winner = mover.opponent();
                     if n % cube != 0 || n / cube == 0 || n / cube > 3 {
-                        return Err(RecordError::Result {
+                        return Err(MatReadError::Wins {
                             game: number,
-                            msg: format!("'Wins {n}' with the cube at {cube}"),
+                            why: WinsFault::NotTheCube { wins: n, cube },
                         });
                     }
                     result = Some(GameResult {
@@ -741,11 +812,30 @@ mod tests {
         assert!(is_mat("; x\n\n 5 point match\n"));
         assert!(to_record(" Game 1\n").is_err());
         let bad = GNUBG_EXPORT.replace("13/8 13/11", "13/8 hello");
+        let e = to_record(&bad).unwrap_err();
+        assert_eq!(
+            e,
+            MatReadError::Syntax {
+                line: 8,
+                why: MatSyntax::Word("hello".into())
+            }
+        );
+        assert_eq!(
+            e.to_string(),
+            "line 8: unexpected 'hello' in a .mat move line"
+        );
+        let bad = GNUBG_EXPORT.replace("13/8 13/11", "13/8 13/x");
         assert!(matches!(
             to_record(&bad),
-            Err(RecordError::Syntax { line: 8, .. })
+            Err(MatReadError::Syntax {
+                line: 8,
+                why: MatSyntax::MoveText(_)
+            })
         ));
         let bad = GNUBG_EXPORT.replace("; [EventDate", "; [Variant \"gulbara\"]\n; [EventDate");
-        assert!(to_record(&bad).is_err());
+        assert_eq!(
+            to_record(&bad).unwrap_err().to_string(),
+            "line 1: gulbara games have no .mat form"
+        );
     }
 }

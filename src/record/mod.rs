@@ -51,7 +51,7 @@ use crate::rules::{GameResult, GameState, RuleOptions, Side, Variant};
 mod replay;
 mod writer;
 
-pub use replay::{RecordError, ReplayedGame, ReplayedTurn, replay};
+pub use replay::{CubeFault, RecordError, ReplayedGame, ReplayedTurn, SyntaxError, replay};
 pub use writer::{write_game, write_record};
 
 /// One game of a record.
@@ -436,6 +436,60 @@ mod tests {
             }) => {}
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn bad_lines_and_cube_actions_get_typed_errors() {
+        let game = |line: &str| {
+            format!(
+                "; [Variant \"backgammon\"]\n\n Game 1\n White : a  Black : b\n Opening 3-1 starter White\n  1) {line}\n"
+            )
+        };
+        let cases: [(&str, RecordError, &str); 4] = [
+            (
+                "31: 8/5 6/5     double=4:take 64: 24/18 13/9",
+                RecordError::Cube {
+                    game: 1,
+                    why: CubeFault::NotTwice {
+                        offered: 4,
+                        cube: 1,
+                    },
+                },
+                "game 1: a double to 4 with the cube at 1",
+            ),
+            (
+                "31: 8/5 6/5     double=2:drop 64: 24/18 13/9",
+                RecordError::Cube {
+                    game: 1,
+                    why: CubeFault::AfterDrop("64:".into()),
+                },
+                "game 1: '64:' after a dropped double",
+            ),
+            (
+                "31: 8/5 6/5     double=3:take 64: 24/18 13/9",
+                RecordError::Syntax {
+                    line: 6,
+                    why: SyntaxError::CubeAction("double=3:take".into()),
+                },
+                "line 6: bad cube action 'double=3:take' (double=N:take, double=N:beaver or double=N:drop)",
+            ),
+            (
+                "31: 8/5 6/5     64: 24/18 13/9\n Wins 3 points",
+                RecordError::Result {
+                    game: 1,
+                    recorded: "Wins 3 points".into(),
+                    replay: None,
+                },
+                "game 1: recorded 'Wins 3 points', replay gives None",
+            ),
+        ];
+        for (line, want, text) in cases {
+            let e = replay(&game(line)).expect_err(line);
+            assert_eq!(e, want);
+            assert_eq!(e.to_string(), text);
+        }
+        let e = replay("; [Variant \"backgammon\"]\n  1) 31: 8/5 6/5\n").unwrap_err();
+        assert_eq!(e.to_string(), "line 2: moves before the first 'Game' line");
     }
 
     #[test]

@@ -8,12 +8,12 @@ use super::*;
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RecordError {
     /// Malformed text.
-    #[error("line {line}: {msg}")]
+    #[error("line {line}: {why}")]
     Syntax {
         /// 1-based line number.
         line: usize,
         /// What is wrong.
-        msg: String,
+        why: SyntaxError,
     },
     /// The `Variant` and `Rules` tags name no game the rules know.
     #[error("line {line}: {source}")]
@@ -24,6 +24,22 @@ pub enum RecordError {
         #[source]
         source: RulesTagError,
     },
+    /// A game's cube actions do not follow one another.
+    #[error("game {game}: {why}")]
+    Cube {
+        /// 1-based game number.
+        game: usize,
+        /// What is wrong.
+        why: CubeFault,
+    },
+    /// A game's `Score` line is no score of the record's match.
+    #[error("game {game}: {why}")]
+    Score {
+        /// 1-based game number.
+        game: usize,
+        /// What is wrong.
+        why: crate::cube::CubeStateError,
+    },
     /// A game's moves are not legal.
     #[error("game {game}: {err}")]
     Illegal {
@@ -33,13 +49,86 @@ pub enum RecordError {
         err: MovesError,
     },
     /// The recorded result disagrees with the replay.
-    #[error("game {game}: {msg}")]
+    #[error("game {game}: recorded '{recorded}', replay gives {replay:?}")]
     Result {
         /// 1-based game number.
         game: usize,
-        /// What differs.
-        msg: String,
+        /// The result line as recorded (without the cube's `, scoring N`).
+        recorded: String,
+        /// The result line the replay gives (`None`: the game goes on).
+        replay: Option<String>,
     },
+}
+
+/// What is wrong with a line of a record.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SyntaxError {
+    /// A line of moves before any `Game` line.
+    #[error("moves before the first 'Game' line")]
+    MovesBeforeGame,
+    /// A `Variant` tag that says another game than an earlier one.
+    #[error("a second, different Variant tag '{0}'")]
+    SecondVariant(String),
+    /// An `Opening` line that names no starter.
+    #[error("bad opening line '{0}'")]
+    Opening(String),
+    /// A `Score` line that is not `Score A-B to N [Crawford]`.
+    #[error("bad score line '{0}'")]
+    Score(String),
+    /// A line that is none of a game's.
+    #[error("unexpected line '{0}'")]
+    Line(String),
+    /// A cube action token that does not read.
+    #[error("bad cube action '{0}' (double=N:take, double=N:beaver or double=N:drop)")]
+    CubeAction(String),
+    /// A roll marker that does not read.
+    #[error("bad roll '{0}'")]
+    Roll(String),
+    /// The `Session` tag does not read.
+    #[error("{0}")]
+    Session(crate::cube::SessionSpecError),
+    /// A game of the `Rotation` tag is not one.
+    #[error("Rotation: {0}")]
+    RotationGame(crate::rules::options::OptionError),
+    /// The `Rotation` tag lists too many games, or not the `Variant` tag's first.
+    #[error("Rotation '{text}' must list at most 16 games, the first the Variant tag's ({first})")]
+    Rotation {
+        /// The tag's text.
+        text: String,
+        /// The `Variant` tag's game.
+        first: Variant,
+    },
+}
+
+/// What is wrong with a game's cube actions.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CubeFault {
+    /// A token after the double that ended the game.
+    #[error("'{0}' after a dropped double")]
+    AfterDrop(String),
+    /// A second cube action before one roll.
+    #[error("two cube actions before a roll ('{0}')")]
+    TwoActions(String),
+    /// A cube action before a remainder (which is no roll).
+    #[error("a cube action before a remainder")]
+    BeforeRemainder,
+    /// A move before any roll.
+    #[error("a move before the first roll")]
+    MoveBeforeRoll,
+    /// A double where the side is not about to roll.
+    #[error("a double by {} where no roll is due", side_name(*.0))]
+    NoRollDue(Side),
+    /// A double to another cube than twice the cube.
+    #[error("a double to {offered} with the cube at {cube}")]
+    NotTwice {
+        /// The cube offered.
+        offered: u32,
+        /// The cube before.
+        cube: u32,
+    },
+    /// A double by the side that does not own the cube.
+    #[error("{} doubles a cube it does not own", side_name(*.0))]
+    NotOwner(Side),
 }
 
 /// A roll (or `None` for a remainder) and the move tokens after it.
@@ -124,10 +213,7 @@ pub fn replay(text: &str) -> Result<(RuleOptions, Vec<ReplayedGame>), RecordErro
         if let Some((white, black, crawford)) = game.score {
             session
                 .set_score(white, black, Some(crawford))
-                .map_err(|e| RecordError::Syntax {
-                    line: 0,
-                    msg: format!("game {}: {e}", i + 1),
-                })?;
+                .map_err(|why| RecordError::Score { game: i + 1, why })?;
         }
         out.push(replay_game(i + 1, game, opts, session)?);
     }
@@ -167,7 +253,7 @@ fn read_lines(text: &str) -> Result<ReadRecord, RecordError> {
     let mut read = ReadRecord::default();
     for (ln, raw) in text.lines().enumerate() {
         let line = raw.trim();
-        let syntax = |msg: String| RecordError::Syntax { line: ln + 1, msg };
+        let syntax = |why: SyntaxError| RecordError::Syntax { line: ln + 1, why };
         if let Some(tag) = line.strip_prefix("; [") {
             read_tag(&mut read, ln + 1, tag).map_err(syntax)?;
             continue;
@@ -187,7 +273,7 @@ fn read_lines(text: &str) -> Result<ReadRecord, RecordError> {
             continue;
         }
         let Some(game) = read.games.last_mut() else {
-            return Err(syntax("moves before the first 'Game' line".into()));
+            return Err(syntax(SyntaxError::MovesBeforeGame));
         };
         read_game_line(game, line).map_err(syntax)?;
     }
@@ -195,7 +281,7 @@ fn read_lines(text: &str) -> Result<ReadRecord, RecordError> {
 }
 
 /// One `; [Tag "value"]` line (`tag` after its `; [`) at 1-based line `at`.
-fn read_tag(read: &mut ReadRecord, at: usize, tag: &str) -> Result<(), String> {
+fn read_tag(read: &mut ReadRecord, at: usize, tag: &str) -> Result<(), SyntaxError> {
     let value = |rest: &str| rest.trim_end_matches("\"]").to_string();
     if let Some(rest) = tag.strip_prefix("Rules \"") {
         // Several Rules tags add up, later words winning.
@@ -215,7 +301,7 @@ fn read_tag(read: &mut ReadRecord, at: usize, tag: &str) -> Result<(), String> {
             .as_ref()
             .is_some_and(|(_, w)| w.trim() != v.trim())
         {
-            return Err(format!("a second, different Variant tag '{v}'"));
+            return Err(SyntaxError::SecondVariant(v));
         }
         read.variant_tag = Some((at, v));
     }
@@ -224,7 +310,7 @@ fn read_tag(read: &mut ReadRecord, at: usize, tag: &str) -> Result<(), String> {
 
 /// One line of a game after its `Game` line: names, opening, score, result,
 /// or a numbered line of rolls, moves and cube actions.
-fn read_game_line(game: &mut ReadGame, line: &str) -> Result<(), String> {
+fn read_game_line(game: &mut ReadGame, line: &str) -> Result<(), SyntaxError> {
     if let Some(rest) = line.strip_prefix("White :") {
         if let Some((w, b)) = rest.split_once(" Black : ") {
             game.names = [w.trim().to_string(), b.trim().to_string()];
@@ -237,7 +323,7 @@ fn read_game_line(game: &mut ReadGame, line: &str) -> Result<(), String> {
         } else if rest.ends_with("starter White") {
             Side::White
         } else {
-            return Err(format!("bad opening line '{line}'"));
+            return Err(SyntaxError::Opening(line.to_string()));
         };
         game.by_winner = rest.starts_with("winner ");
         return Ok(());
@@ -252,7 +338,7 @@ fn read_game_line(game: &mut ReadGame, line: &str) -> Result<(), String> {
             _ => None,
         };
         let Some(score) = parsed else {
-            return Err(format!("bad score line '{line}'"));
+            return Err(SyntaxError::Score(line.to_string()));
         };
         game.score = Some(score);
         return Ok(());
@@ -264,16 +350,14 @@ fn read_game_line(game: &mut ReadGame, line: &str) -> Result<(), String> {
     let mut toks = line.split_whitespace();
     match toks.next() {
         Some(t) if t.ends_with(')') && t[..t.len() - 1].parse::<u32>().is_ok() => {}
-        _ => return Err(format!("unexpected line '{line}'")),
+        _ => return Err(SyntaxError::Line(line.to_string())),
     }
     for t in toks {
         if t == "--" || t == "pass" {
             continue;
         }
         if t.starts_with("double=") && parse_double(t).is_none() {
-            return Err(format!(
-                "bad cube action '{t}' (double=N:take, double=N:beaver or double=N:drop)"
-            ));
+            return Err(SyntaxError::CubeAction(t.to_string()));
         }
         // A remainder marker (`rDxN:`) is kept so turns can be split again.
         let remainder = t.starts_with('r') && t.ends_with(':');
@@ -282,7 +366,7 @@ fn read_game_line(game: &mut ReadGame, line: &str) -> Result<(), String> {
             && let Some(roll) = t.strip_suffix(':')
             && notation::parse_roll(roll).is_none()
         {
-            return Err(format!("bad roll '{t}'"));
+            return Err(SyntaxError::Roll(t.to_string()));
         }
         game.marked.push(t.to_string());
     }
@@ -312,7 +396,7 @@ fn settle_rules(
             text.parse::<crate::cube::SessionSpec>()
                 .map_err(|e| RecordError::Syntax {
                     line: *line,
-                    msg: e.to_string(),
+                    why: SyntaxError::Session(e),
                 })?
                 .0
         }
@@ -337,7 +421,7 @@ fn rotation_of(line: usize, text: &str, first: Variant) -> Result<Vec<RuleOption
             .map_err(
                 |e: crate::rules::options::OptionError| RecordError::Syntax {
                     line,
-                    msg: format!("Rotation: {e}"),
+                    why: SyntaxError::RotationGame(e),
                 },
             )?;
         list.push(RuleOptions::for_variant(v));
@@ -345,9 +429,10 @@ fn rotation_of(line: usize, text: &str, first: Variant) -> Result<Vec<RuleOption
     if list.len() > 16 || list.first().map(|o| o.variant) != Some(first) {
         return Err(RecordError::Syntax {
             line,
-            msg: format!(
-                "Rotation '{text}' must list at most 16 games, the first the Variant tag's ({first})"
-            ),
+            why: SyntaxError::Rotation {
+                text: text.to_string(),
+                first,
+            },
         });
     }
     Ok(list)
@@ -363,19 +448,14 @@ fn split_turns(
     let mut segments: Vec<Segment> = Vec::new();
     let mut double: Option<(u32, CubeAnswer)> = None;
     let mut dropped: Option<u32> = None;
-    let game_error = |msg: String| RecordError::Syntax {
-        line: 0,
-        msg: format!("game {game}: {msg}"),
-    };
+    let game_error = |why: CubeFault| RecordError::Cube { game, why };
     for t in marked {
         if dropped.is_some() {
-            return Err(game_error(format!("'{t}' after a dropped double")));
+            return Err(game_error(CubeFault::AfterDrop(t)));
         }
         if let Some((offered, answer)) = parse_double(&t) {
             if double.is_some() {
-                return Err(game_error(format!(
-                    "two cube actions before a roll ('{t}')"
-                )));
+                return Err(game_error(CubeFault::TwoActions(t)));
             }
             if answer == CubeAnswer::Drop {
                 dropped = Some(offered);
@@ -385,13 +465,13 @@ fn split_turns(
         } else if let Some(head) = t.strip_suffix(':') {
             let roll = notation::parse_roll(head);
             if double.is_some() && roll.is_none() {
-                return Err(game_error("a cube action before a remainder".into()));
+                return Err(game_error(CubeFault::BeforeRemainder));
             }
             segments.push((roll, Vec::new(), double.take()));
         } else if let Some(seg) = segments.last_mut() {
             seg.1.push(t);
         } else {
-            return Err(game_error("a move before the first roll".into()));
+            return Err(game_error(CubeFault::MoveBeforeRoll));
         }
     }
     Ok((segments, dropped))
@@ -404,20 +484,14 @@ fn check_double(
     cube: u32,
     owner: Option<Side>,
     offered: u32,
-) -> Result<Side, String> {
+) -> Result<Side, CubeFault> {
     let doubler = state.to_move;
     if state.pending != crate::rules::Pending::Roll || state.result().is_some() {
-        Err(format!(
-            "a double by {} where no roll is due",
-            side_name(doubler)
-        ))
+        Err(CubeFault::NoRollDue(doubler))
     } else if offered != cube.saturating_mul(2) {
-        Err(format!("a double to {offered} with the cube at {cube}"))
+        Err(CubeFault::NotTwice { offered, cube })
     } else if owner.is_some_and(|o| o != doubler) {
-        Err(format!(
-            "{} doubles a cube it does not own",
-            side_name(doubler)
-        ))
+        Err(CubeFault::NotOwner(doubler))
     } else {
         Ok(doubler)
     }
@@ -431,10 +505,7 @@ fn replay_game(
     opts: RuleOptions,
     session: MatchState,
 ) -> Result<ReplayedGame, RecordError> {
-    let game_error = |msg: String| RecordError::Syntax {
-        line: 0,
-        msg: format!("game {game}: {msg}"),
-    };
+    let game_error = |why: CubeFault| RecordError::Cube { game, why };
     let (segments, dropped) = split_turns(game, read.marked)?;
     let mut state = GameState::start_of(opts.variant, read.starter);
     let mut movegen = crate::rules::StageGen::new();
@@ -551,7 +622,8 @@ fn check_result(
     if line != "Unfinished" && want.as_deref() != Some(line) {
         return Err(RecordError::Result {
             game,
-            msg: format!("recorded '{line}', replay gives {want:?}"),
+            recorded: line.to_string(),
+            replay: want,
         });
     }
     Ok(())

@@ -11,8 +11,8 @@
 
 use serde_json::{Value, json};
 
+use crate::anyrecord::ReadAnyError;
 use crate::anyrecord::replay_any;
-use crate::record::RecordError;
 use crate::rules::{Pending, Side};
 
 /// The longest record either request reads.
@@ -32,7 +32,7 @@ fn side_word(s: Side) -> &'static str {
 pub enum BoardRequestError {
     /// The text is not a record the rules accept.
     #[error("{0}")]
-    Record(#[from] RecordError),
+    Record(#[from] ReadAnyError),
     /// The text is longer than [`MAX_RECORD_BYTES`].
     #[error("the record is longer than {MAX_RECORD_BYTES} bytes")]
     TooLong,
