@@ -320,7 +320,10 @@ pub fn move_list(data: &[u8]) {
                 Some(&t) => assert_eq!(e.token, t, "the error names another token"),
                 None => assert!(e.token.is_empty(), "a token named past the end"),
             }
-            assert!(!e.reason.is_empty(), "an error without a reason");
+            assert!(
+                !e.reason.to_string().is_empty(),
+                "an error without a reason"
+            );
         }
     }
 }

@@ -627,7 +627,24 @@ pub struct MovesError {
     /// The token itself (empty at the end of the list).
     pub token: String,
     /// What is wrong.
-    pub reason: String,
+    pub reason: MoveFault,
+}
+
+/// Why a move token cannot be applied.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MoveFault {
+    /// The rules refuse it.
+    #[error(transparent)]
+    Rules(#[from] crate::rules::turn::MoveError),
+    /// It does not read.
+    #[error(transparent)]
+    Notation(#[from] NotationError),
+    /// A roll that cannot be rolled there.
+    #[error(transparent)]
+    Roll(#[from] crate::rules::state::PlayError),
+    /// The words are not the turn (more, or fewer).
+    #[error(transparent)]
+    Turn(Box<TurnWordsError>),
 }
 
 impl MovesError {
@@ -640,7 +657,7 @@ impl MovesError {
                 .and_then(|i| tokens.get(i))
                 .map(|t| t.to_string())
                 .unwrap_or_default(),
-            reason: f.error.to_string(),
+            reason: MoveFault::Rules(f.error),
         }
     }
 }
@@ -658,7 +675,7 @@ fn unparsed(
         Ok(_) => MovesError {
             index: index + 1,
             token: tokens[index].to_string(),
-            reason: e.to_string(),
+            reason: MoveFault::Notation(e),
         },
     }
 }

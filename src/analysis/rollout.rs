@@ -357,7 +357,30 @@ pub struct PlaysError {
     /// 1-based index of the token, `None` at the end of the list.
     pub index: Option<usize>,
     /// The reason.
-    pub reason: String,
+    pub reason: PlayFault,
+}
+
+/// Why a word of a list of plays is refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PlayFault {
+    /// `pass` where the dice can be played.
+    #[error("'pass' but the dice can be played")]
+    PassPlayable,
+    /// A roll token: the plays are of the dice set.
+    #[error("a roll is not expected: list plays of the pending dice")]
+    Roll,
+    /// The list ends inside a turn.
+    #[error("the last play is not a whole turn")]
+    Unfinished,
+    /// The word does not read.
+    #[error(transparent)]
+    Notation(#[from] crate::notation::NotationError),
+    /// The rules refuse it, or the words are not a turn.
+    #[error(transparent)]
+    Turn(#[from] TurnError),
+    /// The rules refuse the step.
+    #[error(transparent)]
+    Move(#[from] crate::rules::turn::MoveError),
 }
 
 /// Reads candidate plays of the pending stage(s) from move words: each play
@@ -369,7 +392,7 @@ pub fn parse_plays(
     opts: &RuleOptions,
     words: &[&str],
 ) -> Result<Vec<CandidatePlay>, PlaysError> {
-    let err = |i: usize, reason: String| PlaysError {
+    let err = |i: usize, reason: PlayFault| PlaysError {
         index: Some(i + 1),
         reason,
     };
@@ -388,7 +411,7 @@ pub fn parse_plays(
     for (i, &w) in words.iter().enumerate() {
         if given > 0 && turn.is_over() {
             let done = std::mem::replace(&mut turn, TurnSequence::new(*start, opts));
-            plays.push(finish(done).map_err(|r| err(i, r.to_string()))?);
+            plays.push(finish(done).map_err(|r| err(i, r.into()))?);
             given = 0;
         }
         if given == 0 {
@@ -397,23 +420,20 @@ pub fn parse_plays(
         if w == "pass" {
             if given == 0 && turn.is_over() {
                 let done = std::mem::replace(&mut turn, TurnSequence::new(*start, opts));
-                plays.push(finish(done).map_err(|r| err(i, r.to_string()))?);
+                plays.push(finish(done).map_err(|r| err(i, r.into()))?);
                 continue;
             }
-            return Err(err(i, "'pass' but the dice can be played".into()));
+            return Err(err(i, PlayFault::PassPlayable));
         }
-        let token = parse_move_token(w).map_err(|e| err(i, e.to_string()))?;
+        let token = parse_move_token(w).map_err(|e| err(i, e.into()))?;
         if let MoveToken::Roll(..) = token {
-            return Err(err(
-                i,
-                "a roll is not expected: list plays of the pending dice".into(),
-            ));
+            return Err(err(i, PlayFault::Roll));
         }
         turn.push(token).map_err(|e| match e {
             // The token the rules blame (a stage wrong as a whole is
             // blamed on its first token), counted in the whole list.
-            TurnError::Move(f) => err(begun + f.index.max(1) - 1, f.error.to_string()),
-            other => err(i, other.to_string()),
+            TurnError::Move(f) => err(begun + f.index.max(1) - 1, f.error.into()),
+            other => err(i, other.into()),
         })?;
         given += 1;
     }
@@ -421,12 +441,12 @@ pub fn parse_plays(
         if !turn.is_over() {
             return Err(PlaysError {
                 index: None,
-                reason: "the last play is not a whole turn".into(),
+                reason: PlayFault::Unfinished,
             });
         }
         plays.push(finish(turn).map_err(|reason| PlaysError {
             index: None,
-            reason: reason.to_string(),
+            reason: reason.into(),
         })?);
     }
     Ok(plays)

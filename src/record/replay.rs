@@ -525,7 +525,7 @@ fn replay_game(
                 offered
             };
         }
-        let illegal = |reason: String, tok: &str| RecordError::Illegal {
+        let illegal = |reason: notation::MoveFault, tok: &str| RecordError::Illegal {
             game,
             err: MovesError {
                 index: tokens.len() + 1,
@@ -536,9 +536,7 @@ fn replay_game(
         let start = match roll {
             Some((a, b)) => {
                 let t = format!("{a}{b}");
-                state
-                    .roll(&opts, a, b)
-                    .map_err(|e| illegal(e.to_string(), &t))?
+                state.roll(&opts, a, b).map_err(|e| illegal(e.into(), &t))?
             }
             None => state,
         };
@@ -561,7 +559,7 @@ fn replay_game(
                     },
                 },
                 other => illegal(
-                    other.to_string(),
+                    notation::MoveFault::Turn(Box::new(other)),
                     moves.first().map(String::as_str).unwrap_or(""),
                 ),
             })?

@@ -124,7 +124,7 @@ pub fn rollout(req: &ApiRequest, caps: &Caps, stop: &AtomicBool) -> Result<Rollo
                     )
                 };
                 let mut one = crate::analysis::rollout::parse_plays(&state, &opts, &toks)
-                    .map_err(|err| bad(err.reason))?;
+                    .map_err(|err| bad(err.reason.to_string()))?;
                 if one.len() != 1 {
                     return Err(bad(format!("{} plays in one string", one.len())));
                 }
