@@ -359,11 +359,6 @@ fn choose(
         let epoch = candidates.first().map_or(0, |(e, _)| e.epoch);
         return describe(&best, epoch);
     }
-    anyhow::ensure!(
-        matches!(a.phase, None | Some(crate::eval::phase::Phase::Race)),
-        "--match-games with --phase {}: only a race network can be played as one phase's network (engine.race_weights)",
-        a.phase.map_or("", |p| p.name())
-    );
     let dir = std::env::temp_dir().join(format!("gulbara-supervise-{}", std::process::id()));
     std::fs::create_dir_all(&dir)?;
     let start_path = dir.join("start.gbnn");
@@ -372,11 +367,11 @@ fn choose(
     for (e, bytes) in &candidates {
         let path = dir.join(format!("epoch-{}.gbnn", e.epoch));
         std::fs::write(&path, bytes)?;
-        // A race network plays as the race network of the shipped one.
-        let key = if a.phase == Some(crate::eval::phase::Phase::Race) {
-            "engine.race_weights"
-        } else {
-            "engine.weights"
+        // A phase's network plays as that phase's network of the shipped one.
+        let key = match a.phase {
+            Some(crate::eval::phase::Phase::Race) => "engine.race_weights",
+            Some(crate::eval::phase::Phase::Crashed) => "engine.crashed_weights",
+            _ => "engine.weights",
         };
         let spec = |name: &str, weights: &std::path::Path| crate::matchplay::engine::EngineSpec {
             cmd: "builtin:net".into(),

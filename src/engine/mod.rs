@@ -149,6 +149,7 @@ impl Engine {
         let mut engine = Engine::with_config(config);
         let weights = settings.weights.clone();
         let race_weights = settings.race_weights.clone();
+        let crashed_weights = settings.crashed_weights.clone();
         engine.settings = settings;
         engine.state = GameState::start_of(engine.settings.rules.variant, Side::White);
         engine.session = default_session(engine.settings.rules.variant);
@@ -157,6 +158,9 @@ impl Engine {
         }
         if race_weights != Weights::Shipped {
             engine.set(Setting::RaceWeights(race_weights))?;
+        }
+        if crashed_weights != Weights::Shipped {
+            engine.set(Setting::CrashedWeights(crashed_weights))?;
         }
         Ok(engine)
     }
@@ -193,15 +197,12 @@ impl Engine {
                 self.settings.weights = w;
             }
             Setting::RaceWeights(w) => {
-                let variant = self.settings.rules.variant;
-                let slot = GameNet::slot(variant);
-                let net = match &self.nets[slot] {
-                    Some(net) => net.clone(),
-                    None => load_net(variant, &Weights::Shipped, &self.config.files)?,
-                };
-                let net = with_phase_net(net, variant, Phase::Race, &w, &self.config.files)?;
-                self.nets[slot] = Some(net);
+                self.set_phase_net(Phase::Race, &w)?;
                 self.settings.race_weights = w;
+            }
+            Setting::CrashedWeights(w) => {
+                self.set_phase_net(Phase::Crashed, &w)?;
+                self.settings.crashed_weights = w;
             }
             Setting::Variant(v) => {
                 self.settings.apply(Setting::Variant(v));
@@ -211,6 +212,19 @@ impl Engine {
             }
             other => self.settings.apply(other),
         }
+        Ok(())
+    }
+
+    /// Loads the weights `w` names as `phase`'s network of the current
+    /// game; on error nothing changes.
+    fn set_phase_net(&mut self, phase: Phase, w: &Weights) -> Result<(), SetupError> {
+        let variant = self.settings.rules.variant;
+        let slot = GameNet::slot(variant);
+        let net = match &self.nets[slot] {
+            Some(net) => net.clone(),
+            None => load_net(variant, &Weights::Shipped, &self.config.files)?,
+        };
+        self.nets[slot] = Some(with_phase_net(net, variant, phase, w, &self.config.files)?);
         Ok(())
     }
 
@@ -612,6 +626,35 @@ mod tests {
             e.evaluator().unwrap().eval(&race_state, &opts),
             shipped.eval(&race_state, &opts)
         );
+        // engine.crashed_weights: a crashed board (eight on the ace point,
+        // four on the deuce) is judged by the crashed network, the race
+        // still by the contact one.
+        let crashed = dir.join("crashed.gbnn");
+        let crashed_net = HitNet::random(8, 46);
+        std::fs::write(&crashed, crashed_net.to_bytes()).unwrap();
+        e.set(Setting::CrashedWeights(Weights::File(crashed.clone())))
+            .unwrap();
+        let mut low = [0u8; 24];
+        low[0] = 8;
+        low[1] = 4;
+        low[4] = 1;
+        low[12] = 2;
+        let mut crashed_state = contact;
+        crashed_state.pos.own = crate::rules::position::Checkers::from_counts(&low).unwrap();
+        assert_eq!(
+            crate::eval::phase::phase(&crashed_state),
+            crate::eval::phase::Phase::Crashed
+        );
+        let with_crashed = e.evaluator().unwrap();
+        assert_eq!(
+            with_crashed.eval(&crashed_state, &opts),
+            crashed_net.eval(&crashed_state, &opts)
+        );
+        assert_eq!(
+            with_crashed.eval(&race_state, &opts),
+            shipped.eval(&race_state, &opts)
+        );
+        e.set(Setting::CrashedWeights(Weights::Shipped)).unwrap();
         // A new engine with the option applies it.
         let mut s = Settings::default();
         s.apply(Setting::Variant(Variant::Backgammon));

@@ -128,6 +128,10 @@ pub struct Settings {
     /// the tables (`shipped`: the shipped one if any, else the contact
     /// network of `engine.weights`).
     pub race_weights: Weights,
+    /// `engine.crashed_weights`: the hitting games' network for crashed
+    /// positions (`shipped`: the shipped one if any, else the contact
+    /// network).
+    pub crashed_weights: Weights,
     /// `engine.race`: whether all-home races are answered from the bear-off tables.
     pub race: RaceKind,
     /// `engine.eval_mode`: whether checker play weighs results at the
@@ -160,6 +164,7 @@ impl Default for Settings {
             prefilter: Limits::default().root_prefilter,
             weights: Weights::Shipped,
             race_weights: Weights::Shipped,
+            crashed_weights: Weights::Shipped,
             race: RaceKind::Tables,
             eval_mode: EvalMode::Cubeful,
         }
@@ -187,6 +192,8 @@ pub enum Setting {
     Weights(Weights),
     /// `engine.race_weights`: loaded (and checked) by the engine when applied.
     RaceWeights(Weights),
+    /// `engine.crashed_weights`: loaded (and checked) by the engine when applied.
+    CrashedWeights(Weights),
     /// `engine.beam`.
     Beam(usize),
     /// `engine.prefilter`.
@@ -211,6 +218,7 @@ impl Settings {
             Setting::Eval(e) => self.eval = e,
             Setting::Weights(w) => self.weights = w,
             Setting::RaceWeights(w) => self.race_weights = w,
+            Setting::CrashedWeights(w) => self.crashed_weights = w,
             Setting::Beam(n) => self.beam = n,
             Setting::Prefilter(n) => self.prefilter = n,
             Setting::Race(r) => self.race = r,

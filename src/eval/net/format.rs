@@ -101,7 +101,7 @@ pub enum WeightsError {
     TooLarge,
     /// A phase network for a game whose one network judges every phase.
     #[error(
-        "{0} has one network for every phase: phase networks (engine.race_weights) are the hitting games' (backgammon, short nardy, Portes, Tabla)"
+        "{0} has one network for every phase: phase networks (engine.race_weights, engine.crashed_weights) are the hitting games' (backgammon, short nardy, Portes, Tabla)"
     )]
     NoPhaseNetworks(crate::rules::Variant),
     /// A network of another game's input layout.
