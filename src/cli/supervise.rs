@@ -149,6 +149,11 @@ pub fn run(a: SuperviseArgs) -> anyhow::Result<()> {
 /// The labelled positions of every `--data` folder, in order, and the
 /// folders' names joined for messages.
 fn read_data(a: &SuperviseArgs) -> anyhow::Result<(Vec<Labelled>, String)> {
+    anyhow::ensure!(
+        a.phase.is_none() || matches!(a.variant.spec().eval, EvalFamily::Hitting),
+        "--phase: {} has one network for every phase (phases are the hitting games')",
+        a.variant
+    );
     let mut data = Vec::new();
     for (folder, dir) in a.data.iter().enumerate() {
         // A group is named by its folder and its `turn` line.
@@ -181,11 +186,6 @@ fn read_data(a: &SuperviseArgs) -> anyhow::Result<(Vec<Labelled>, String)> {
 fn of_phase(a: &SuperviseArgs, data: Vec<Labelled>) -> anyhow::Result<Vec<Labelled>> {
     use crate::eval::phase::{Phase, phase};
     if !matches!(a.variant.spec().eval, EvalFamily::Hitting) {
-        anyhow::ensure!(
-            a.phase.is_none(),
-            "--phase: {} has one network for every phase (phases are the hitting games')",
-            a.variant
-        );
         return Ok(data);
     }
     let tables = |l: &Labelled| crate::eval::race::is_race(&l.state);
