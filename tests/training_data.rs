@@ -519,3 +519,132 @@ fn short_pipeline(variant: &str, extra: &[&str]) -> Vec<u8> {
     let _ = std::fs::remove_dir_all(&dir);
     bytes
 }
+
+/// The short pipeline of a backgammon race network (docs/TRAINING.md,
+/// "Backgammon's networks per phase"): `supervise --phase race` trains on
+/// the races outside the tables only and says how many there are, the
+/// trained network fits them better than the shipped one, and it plays
+/// as the race network of the shipped one (`engine.race_weights`).
+#[test]
+fn the_short_pipeline_trains_a_race_network() {
+    let dir = scratch("pipeline-race");
+    let path = |name: &str| dir.join(name).to_str().expect("utf-8 path").to_string();
+    gulbara(&[
+        "positions",
+        "--variant",
+        "backgammon",
+        "--games",
+        "3",
+        "--seed",
+        "4",
+        "--out",
+        &path("positions.txt"),
+    ]);
+    gulbara(&[
+        "label",
+        "--variant",
+        "backgammon",
+        "--positions",
+        &path("positions.txt"),
+        "--out",
+        &path("labels.txt"),
+        "--games",
+        "18",
+        "--truncate",
+        "4",
+        "--seed",
+        "1",
+    ]);
+    let (data, trained, curve) = (path(""), path("race.gbnn"), path("curve.tsv"));
+    let supervise = |phase: &str, out: &str| {
+        common::gulbara_ok(
+            Path::new("."),
+            &[
+                "supervise",
+                "--variant",
+                "backgammon",
+                "--data",
+                &data,
+                "--from",
+                "shipped",
+                "--phase",
+                phase,
+                "--out",
+                out,
+                "--curve",
+                &curve,
+                "--epochs",
+                "8",
+                "--holdout",
+                "0",
+                "--rate",
+                "1e-3",
+            ],
+        )
+    };
+    let out = supervise("race", &trained);
+    let said = String::from_utf8_lossy(&out.stderr);
+    let counts = said
+        .lines()
+        .find(|l| l.contains("positions: contact"))
+        .expect("the phase counts");
+    let kept = said
+        .lines()
+        .find_map(|l| l.strip_prefix("supervise: training on the "))
+        .and_then(|l| l.strip_suffix(" race positions"))
+        .and_then(|n| n.parse::<usize>().ok())
+        .expect("how many race positions");
+    assert!(kept > 0, "{counts}");
+    // The curve's first and last rows: the shipped network and the trained
+    // one on the race positions.
+    let text = std::fs::read_to_string(&curve).expect("the curve");
+    let ce = |row: &str| -> f64 {
+        row.split('\t')
+            .nth(1)
+            .expect("train_ce")
+            .parse()
+            .expect("a number")
+    };
+    let rows: Vec<&str> = text.lines().skip(1).collect();
+    assert!(ce(rows[rows.len() - 1]) < ce(rows[0]), "{text}");
+    let played = gulbara(&[
+        "match",
+        "--variant",
+        "backgammon",
+        "--engine",
+        "cmd=builtin:net",
+        "name=race",
+        &format!("option.engine.race_weights={trained}"),
+        "option.engine.ply=1",
+        "--engine",
+        "cmd=builtin:net",
+        "name=shipped",
+        "option.engine.ply=1",
+        "--games",
+        "2",
+        "--seed",
+        "7",
+    ]);
+    assert!(played.contains("race vs shipped"), "{played}");
+    // A game with one network for every phase refuses --phase.
+    let refused = Command::new(BIN)
+        .args([
+            "supervise",
+            "--variant",
+            "long_nardy",
+            "--data",
+            &data,
+            "--phase",
+            "race",
+            "--out",
+            &trained,
+        ])
+        .output()
+        .expect("start gulbara");
+    assert!(!refused.status.success());
+    assert!(
+        String::from_utf8_lossy(&refused.stderr).contains("one network for every phase"),
+        "{refused:?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -89,6 +89,13 @@ pub struct SuperviseArgs {
     /// (`turn` and `sibling` positions; 0: none): see docs/TRAINING.md.
     #[arg(long, default_value_t = 0.0, value_parser = super::numbers::non_negative_f32)]
     pub group_weight: f32,
+    /// Train only on the positions of this phase (`contact`, `crashed` or
+    /// `race`; the hitting games, `eval::phase`): a network of its own for
+    /// that phase. A race network leaves out the all-home races, which the
+    /// exact tables answer. The phase counts of the data are printed either
+    /// way.
+    #[arg(long)]
+    pub phase: Option<crate::eval::phase::Phase>,
     /// Games at once in those matches.
     #[arg(short = 'j', long = "jobs", default_value_t = 1)]
     pub jobs: usize,
@@ -142,6 +149,11 @@ pub fn run(a: SuperviseArgs) -> anyhow::Result<()> {
 /// The labelled positions of every `--data` folder, in order, and the
 /// folders' names joined for messages.
 fn read_data(a: &SuperviseArgs) -> anyhow::Result<(Vec<Labelled>, String)> {
+    anyhow::ensure!(
+        a.phase.is_none() || matches!(a.variant.spec().eval, EvalFamily::Hitting),
+        "--phase: {} has one network for every phase (phases are the hitting games')",
+        a.variant
+    );
     let mut data = Vec::new();
     for (folder, dir) in a.data.iter().enumerate() {
         // A group is named by its folder and its `turn` line.
@@ -161,7 +173,46 @@ fn read_data(a: &SuperviseArgs) -> anyhow::Result<(Vec<Labelled>, String)> {
         .collect::<Vec<_>>()
         .join(" + ");
     anyhow::ensure!(!data.is_empty(), "no labelled positions in {folders}");
+    let data = of_phase(a, data)?;
+    anyhow::ensure!(
+        !data.is_empty(),
+        "no labelled positions of phase {} in {folders}",
+        a.phase.map_or("any", |p| p.name())
+    );
     Ok((data, folders))
+}
+
+/// The phase counts of `data` (printed), and the positions of `--phase`.
+fn of_phase(a: &SuperviseArgs, data: Vec<Labelled>) -> anyhow::Result<Vec<Labelled>> {
+    use crate::eval::phase::{Phase, phase};
+    if !matches!(a.variant.spec().eval, EvalFamily::Hitting) {
+        return Ok(data);
+    }
+    let tables = |l: &Labelled| crate::eval::race::is_race(&l.state);
+    let mut counts = [0usize; 3];
+    let mut all_home = 0usize;
+    for l in &data {
+        let p = phase(&l.state);
+        counts[Phase::ALL.iter().position(|&q| q == p).unwrap_or(0)] += 1;
+        all_home += usize::from(tables(l));
+    }
+    eprintln!(
+        "supervise: {} positions: contact {}, crashed {}, race {} (of which all home, the tables' {})",
+        data.len(),
+        counts[0],
+        counts[1],
+        counts[2],
+        all_home
+    );
+    let Some(want) = a.phase else {
+        return Ok(data);
+    };
+    let kept: Vec<Labelled> = data
+        .into_iter()
+        .filter(|l| phase(&l.state) == want && !(want == Phase::Race && tables(l)))
+        .collect();
+    eprintln!("supervise: training on the {} {want} positions", kept.len());
+    Ok(kept)
 }
 
 /// The fit's settings from the options, each clamped to its range.
@@ -316,12 +367,18 @@ fn choose(
     for (e, bytes) in &candidates {
         let path = dir.join(format!("epoch-{}.gbnn", e.epoch));
         std::fs::write(&path, bytes)?;
+        // A phase's network plays as that phase's network of the shipped one.
+        let key = match a.phase {
+            Some(crate::eval::phase::Phase::Race) => "engine.race_weights",
+            Some(crate::eval::phase::Phase::Crashed) => "engine.crashed_weights",
+            _ => "engine.weights",
+        };
         let spec = |name: &str, weights: &std::path::Path| crate::matchplay::engine::EngineSpec {
             cmd: "builtin:net".into(),
             name: name.into(),
             options: vec![
                 ("engine.ply".into(), "1".into()),
-                ("engine.weights".into(), weights.display().to_string()),
+                (key.into(), weights.display().to_string()),
             ],
         };
         let cfg = crate::matchplay::MatchConfig {

@@ -201,6 +201,16 @@ impl Settings {
                 description: "network weights for engine.eval net: shipped (inside the binary) or a weights file (over TCP only one inside the server's --weights-dir)",
             },
             KeyDef {
+                name: "engine.race_weights",
+                kind: KeyKind::Text,
+                description: "the hitting games' network for races outside the bear-off tables: shipped (none is shipped yet: the engine.weights network judges them) or a weights file, read as engine.weights is",
+            },
+            KeyDef {
+                name: "engine.crashed_weights",
+                kind: KeyKind::Text,
+                description: "the hitting games' network for crashed positions (gnubg's definition): shipped (none is shipped yet: the engine.weights network judges them) or a weights file, read as engine.weights is",
+            },
+            KeyDef {
                 name: "engine.beam",
                 kind: KeyKind::Int { min: 1, max: 1000 },
                 description: "partial turns kept per stage of an escalating chain at the root",
@@ -283,6 +293,8 @@ impl Settings {
                 EvalKind::Net => "net".into(),
             },
             "engine.weights" => self.weights.to_string(),
+            "engine.race_weights" => self.race_weights.to_string(),
+            "engine.crashed_weights" => self.crashed_weights.to_string(),
             "engine.beam" => self.beam.to_string(),
             "engine.prefilter" => self.prefilter.to_string(),
             "engine.race" => match self.race {
@@ -374,10 +386,16 @@ impl Settings {
                 })
             }
             KeyKind::Text => {
-                // engine.weights: one token here; the engine loads and
-                // checks the file (under its file-access policy).
+                // engine.weights and the phase networks': one token here;
+                // the engine loads and checks the file (under its
+                // file-access policy).
                 check_token(def.name, value)?;
-                Ok(Setting::Weights(Weights::named(value)))
+                let w = Weights::named(value);
+                Ok(match def.name {
+                    "engine.race_weights" => Setting::RaceWeights(w),
+                    "engine.crashed_weights" => Setting::CrashedWeights(w),
+                    _ => Setting::Weights(w),
+                })
             }
         }
     }

@@ -19,13 +19,14 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::cube::{MatchState, SessionRules};
+use crate::eval::phase::Phase;
 use crate::eval::{Evaluator, GameNet, Probs};
 use crate::rules::{GameState, Side, Variant};
 use crate::search::{Candidate, Limits, Search};
 
 pub use keys::SettingError;
 pub use settings::{EvalKind, Ply, RaceKind, Setting, Settings, Weights};
-pub use weights::{FileAccess, LoadNetError, load_net};
+pub use weights::{FileAccess, LoadNetError, load_net, with_phase_net};
 use worker::Worker;
 pub use worker::{Job, JobKind, StopSignal};
 
@@ -147,11 +148,19 @@ impl Engine {
     pub fn new(settings: Settings, config: EngineConfig) -> Result<Engine, SetupError> {
         let mut engine = Engine::with_config(config);
         let weights = settings.weights.clone();
+        let race_weights = settings.race_weights.clone();
+        let crashed_weights = settings.crashed_weights.clone();
         engine.settings = settings;
         engine.state = GameState::start_of(engine.settings.rules.variant, Side::White);
         engine.session = default_session(engine.settings.rules.variant);
         if weights != Weights::Shipped {
             engine.set(Setting::Weights(weights))?;
+        }
+        if race_weights != Weights::Shipped {
+            engine.set(Setting::RaceWeights(race_weights))?;
+        }
+        if crashed_weights != Weights::Shipped {
+            engine.set(Setting::CrashedWeights(crashed_weights))?;
         }
         Ok(engine)
     }
@@ -179,9 +188,21 @@ impl Engine {
         match setting {
             Setting::Weights(w) => {
                 let variant = self.settings.rules.variant;
-                let net = load_net(variant, &w, &self.config.files)?;
+                let mut net = load_net(variant, &w, &self.config.files)?;
+                // The phase networks named before stay.
+                if let Some(old) = &self.nets[GameNet::slot(variant)] {
+                    net = net.keeping_phases_of(old);
+                }
                 self.nets[GameNet::slot(variant)] = Some(net);
                 self.settings.weights = w;
+            }
+            Setting::RaceWeights(w) => {
+                self.set_phase_net(Phase::Race, &w)?;
+                self.settings.race_weights = w;
+            }
+            Setting::CrashedWeights(w) => {
+                self.set_phase_net(Phase::Crashed, &w)?;
+                self.settings.crashed_weights = w;
             }
             Setting::Variant(v) => {
                 self.settings.apply(Setting::Variant(v));
@@ -191,6 +212,19 @@ impl Engine {
             }
             other => self.settings.apply(other),
         }
+        Ok(())
+    }
+
+    /// Loads the weights `w` names as `phase`'s network of the current
+    /// game; on error nothing changes.
+    fn set_phase_net(&mut self, phase: Phase, w: &Weights) -> Result<(), SetupError> {
+        let variant = self.settings.rules.variant;
+        let slot = GameNet::slot(variant);
+        let net = match &self.nets[slot] {
+            Some(net) => net.clone(),
+            None => load_net(variant, &Weights::Shipped, &self.config.files)?,
+        };
+        self.nets[slot] = Some(with_phase_net(net, variant, phase, w, &self.config.files)?);
         Ok(())
     }
 
@@ -527,6 +561,109 @@ mod tests {
         assert_eq!(e.evaluator().unwrap().name(), "hitnet");
         e.set(Setting::Eval(EvalKind::Heuristic)).unwrap();
         assert_ne!(e.evaluator().unwrap().name(), "hitnet");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// `engine.race_weights` gives the hitting games a race network: races
+    /// outside the tables are judged by it, the rest as before; it stays
+    /// when `engine.weights` changes; Gul bara refuses a file.
+    #[test]
+    fn a_race_network_judges_the_races_only() {
+        use crate::eval::hitnet::HitNet;
+        use crate::rules::{Pending, Position, RuleOptions};
+        let dir = std::env::temp_dir().join(format!("gulbara-race-net-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let race = dir.join("race.gbnn");
+        let race_net = HitNet::random(8, 45);
+        std::fs::write(&race, race_net.to_bytes()).unwrap();
+        let file = Weights::File(race.clone());
+        let mut e = Engine::with_config(EngineConfig::default());
+        assert!(matches!(
+            e.set(Setting::RaceWeights(file.clone())),
+            Err(SetupError::Weights(_))
+        ));
+        assert_eq!(e.settings(), &Settings::default());
+        e.set(Setting::Variant(Variant::Backgammon)).unwrap();
+        let opts = RuleOptions::for_variant(Variant::Backgammon);
+        let shipped = crate::eval::hitnet::shipped_shared().unwrap();
+        let mut contact = GameState::start_of(Variant::Backgammon, Side::White);
+        contact.pending = Pending::Roll;
+        let mut counts = [0u8; 24];
+        counts[8] = 3;
+        counts[5] = 6;
+        counts[3] = 6;
+        let runner = crate::rules::position::Checkers::from_counts(&counts).unwrap();
+        let mut home = [0u8; 24];
+        home[0] = 5;
+        home[1] = 5;
+        home[5] = 5;
+        let home = crate::rules::position::Checkers::from_counts(&home).unwrap();
+        let mut race_state = contact;
+        race_state.pos = Position {
+            own: runner,
+            opp: home,
+        };
+        let before = e.evaluator().unwrap();
+        assert_eq!(
+            before.eval(&race_state, &opts),
+            shipped.eval(&race_state, &opts)
+        );
+        e.set(Setting::RaceWeights(file.clone())).unwrap();
+        assert_eq!(e.settings().race_weights, file);
+        for _ in 0..2 {
+            let after = e.evaluator().unwrap();
+            assert_eq!(
+                after.eval(&race_state, &opts),
+                race_net.eval(&race_state, &opts)
+            );
+            assert_eq!(after.eval(&contact, &opts), shipped.eval(&contact, &opts));
+            // New contact weights keep the race network.
+            e.set(Setting::Weights(Weights::Shipped)).unwrap();
+        }
+        // shipped: no race network of its own again.
+        e.set(Setting::RaceWeights(Weights::Shipped)).unwrap();
+        assert_eq!(
+            e.evaluator().unwrap().eval(&race_state, &opts),
+            shipped.eval(&race_state, &opts)
+        );
+        // engine.crashed_weights: a crashed board (eight on the ace point,
+        // four on the deuce) is judged by the crashed network, the race
+        // still by the contact one.
+        let crashed = dir.join("crashed.gbnn");
+        let crashed_net = HitNet::random(8, 46);
+        std::fs::write(&crashed, crashed_net.to_bytes()).unwrap();
+        e.set(Setting::CrashedWeights(Weights::File(crashed.clone())))
+            .unwrap();
+        let mut low = [0u8; 24];
+        low[0] = 8;
+        low[1] = 4;
+        low[4] = 1;
+        low[12] = 2;
+        let mut crashed_state = contact;
+        crashed_state.pos.own = crate::rules::position::Checkers::from_counts(&low).unwrap();
+        assert_eq!(
+            crate::eval::phase::phase(&crashed_state),
+            crate::eval::phase::Phase::Crashed
+        );
+        let with_crashed = e.evaluator().unwrap();
+        assert_eq!(
+            with_crashed.eval(&crashed_state, &opts),
+            crashed_net.eval(&crashed_state, &opts)
+        );
+        assert_eq!(
+            with_crashed.eval(&race_state, &opts),
+            shipped.eval(&race_state, &opts)
+        );
+        e.set(Setting::CrashedWeights(Weights::Shipped)).unwrap();
+        // A new engine with the option applies it.
+        let mut s = Settings::default();
+        s.apply(Setting::Variant(Variant::Backgammon));
+        s.race_weights = file;
+        let e = Engine::new(s, EngineConfig::default()).unwrap();
+        assert_eq!(
+            e.evaluator().unwrap().eval(&race_state, &opts),
+            race_net.eval(&race_state, &opts)
+        );
         let _ = std::fs::remove_dir_all(&dir);
     }
 

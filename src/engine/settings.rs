@@ -124,6 +124,14 @@ pub struct Settings {
     pub prefilter: usize,
     /// `engine.weights`: the network for `engine.eval net`.
     pub weights: Weights,
+    /// `engine.race_weights`: the hitting games' network for races outside
+    /// the tables (`shipped`: the shipped one if any, else the contact
+    /// network of `engine.weights`).
+    pub race_weights: Weights,
+    /// `engine.crashed_weights`: the hitting games' network for crashed
+    /// positions (`shipped`: the shipped one if any, else the contact
+    /// network).
+    pub crashed_weights: Weights,
     /// `engine.race`: whether all-home races are answered from the bear-off tables.
     pub race: RaceKind,
     /// `engine.eval_mode`: whether checker play weighs results at the
@@ -155,6 +163,8 @@ impl Default for Settings {
             beam: Limits::default().root_beam,
             prefilter: Limits::default().root_prefilter,
             weights: Weights::Shipped,
+            race_weights: Weights::Shipped,
+            crashed_weights: Weights::Shipped,
             race: RaceKind::Tables,
             eval_mode: EvalMode::Cubeful,
         }
@@ -180,6 +190,10 @@ pub enum Setting {
     Eval(EvalKind),
     /// `engine.weights`: loaded (and checked) by the engine when applied.
     Weights(Weights),
+    /// `engine.race_weights`: loaded (and checked) by the engine when applied.
+    RaceWeights(Weights),
+    /// `engine.crashed_weights`: loaded (and checked) by the engine when applied.
+    CrashedWeights(Weights),
     /// `engine.beam`.
     Beam(usize),
     /// `engine.prefilter`.
@@ -203,6 +217,8 @@ impl Settings {
             Setting::Movetime(ms) => self.movetime = ms,
             Setting::Eval(e) => self.eval = e,
             Setting::Weights(w) => self.weights = w,
+            Setting::RaceWeights(w) => self.race_weights = w,
+            Setting::CrashedWeights(w) => self.crashed_weights = w,
             Setting::Beam(n) => self.beam = n,
             Setting::Prefilter(n) => self.prefilter = n,
             Setting::Race(r) => self.race = r,

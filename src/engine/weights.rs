@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use super::settings::Weights;
 use crate::eval::GameNet;
 use crate::eval::net::{LoadError, WeightsError, read_weights_file};
+use crate::eval::phase::Phase;
 use crate::rules::Variant;
 
 /// What an engine may do with the machine's files.
@@ -60,6 +61,24 @@ pub fn load_net(
         Weights::File(path) => Some(read_file(path, files)?),
     };
     Ok(GameNet::load(variant, bytes.as_deref())?)
+}
+
+/// `net` (the network of `variant`) with `phase`'s own network read from
+/// the weights `weights` names, under the `files` policy: `shipped` is the
+/// shipped one of that phase, and none is shipped yet, so the phase goes
+/// back to the contact network.
+pub fn with_phase_net(
+    net: GameNet,
+    variant: Variant,
+    phase: Phase,
+    weights: &Weights,
+    files: &FileAccess,
+) -> Result<GameNet, LoadNetError> {
+    let bytes = match weights {
+        Weights::Shipped => None,
+        Weights::File(path) => Some(read_file(path, files)?),
+    };
+    Ok(net.with_phase(variant, phase, bytes.as_deref())?)
 }
 
 /// The bytes of the weights file `named` under the `files` policy.

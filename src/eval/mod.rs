@@ -11,6 +11,7 @@ pub mod bearoff;
 pub mod heuristic;
 pub mod hitnet;
 pub mod net;
+pub mod phase;
 pub mod race;
 pub mod variants;
 
@@ -25,8 +26,10 @@ pub enum GameNet {
     GulBara(Arc<net::Net>),
     /// Long nardy's (input layout 3).
     LongNardy(Arc<net::Net>),
-    /// Backgammon and short nardy's (input layout 2).
-    Hitting(Arc<hitnet::HitNet>),
+    /// Backgammon and short nardy's (input layouts 2, 6 and 7): the contact
+    /// network and any network of its own for the other phases
+    /// ([`phase::PhaseNets`]).
+    Hitting(phase::PhaseNets),
     /// The pinning games' (the hitting games' shape and inputs, its own
     /// weights).
     Pinning(Arc<hitnet::HitNet>),
@@ -37,10 +40,10 @@ impl GameNet {
     /// must hold that game's network, or the shipped one (`None`).
     pub fn load(variant: Variant, bytes: Option<&[u8]>) -> Result<GameNet, net::WeightsError> {
         Ok(match variant.spec().eval {
-            EvalFamily::Hitting => GameNet::Hitting(match bytes {
+            EvalFamily::Hitting => GameNet::Hitting(phase::PhaseNets::single(match bytes {
                 None => hitnet::shipped_shared()?,
                 Some(b) => Arc::new(hitnet::HitNet::from_bytes(b)?),
-            }),
+            })),
             EvalFamily::LongNardy => GameNet::LongNardy(match (bytes, variant.spec().net) {
                 (None, ShippedNet::Fevga) => net::fevga_shipped_shared()?,
                 (None, _) => net::long_shipped_shared()?,
@@ -61,6 +64,50 @@ impl GameNet {
         })
     }
 
+    /// The same networks with `phase`'s own network read from `bytes`
+    /// (`None`: that phase judged by the contact network again). Only the
+    /// hitting games have networks per phase.
+    pub fn with_phase(
+        self,
+        variant: Variant,
+        phase: phase::Phase,
+        bytes: Option<&[u8]>,
+    ) -> Result<GameNet, net::WeightsError> {
+        match self {
+            other if bytes.is_none() && !matches!(other, GameNet::Hitting(_)) => Ok(other),
+            GameNet::Hitting(set) => {
+                let net = match bytes {
+                    None => None,
+                    Some(b) => Some(Arc::new(hitnet::HitNet::from_bytes(b)?)),
+                };
+                Ok(GameNet::Hitting(set.with(phase, net)))
+            }
+            _ => Err(net::WeightsError::NoPhaseNetworks(variant)),
+        }
+    }
+
+    /// This network with the phase networks of `old` (the hitting games'
+    /// contact network replaced, the others kept); other games' as they are.
+    pub fn keeping_phases_of(self, old: &GameNet) -> GameNet {
+        match (self, old) {
+            (GameNet::Hitting(new), GameNet::Hitting(old)) => GameNet::Hitting(phase::PhaseNets {
+                contact: new.contact,
+                crashed: old.crashed.clone(),
+                race: old.race.clone(),
+            }),
+            (new, _) => new,
+        }
+    }
+
+    /// The network `phase` is judged by, where the game has networks per
+    /// phase (the hitting games).
+    pub fn phase_net(&self, phase: phase::Phase) -> Option<&Arc<hitnet::HitNet>> {
+        match self {
+            GameNet::Hitting(set) => Some(set.net(phase)),
+            _ => None,
+        }
+    }
+
     /// Which network serves `variant` (games sharing a shipped network
     /// share it): an index `0..ShippedNet::COUNT`.
     pub fn slot(variant: Variant) -> usize {
@@ -78,7 +125,8 @@ impl GameNet {
     pub fn net_evaluator(&self) -> Arc<dyn Evaluator> {
         match self {
             GameNet::GulBara(n) | GameNet::LongNardy(n) => n.clone(),
-            GameNet::Hitting(n) | GameNet::Pinning(n) => n.clone(),
+            GameNet::Hitting(set) => set.evaluator(),
+            GameNet::Pinning(n) => n.clone(),
         }
     }
 

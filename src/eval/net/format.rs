@@ -99,6 +99,11 @@ pub enum WeightsError {
     /// A weight no training makes.
     #[error("bad weights file: a weight beyond ±{MAX_WEIGHT} (not a trained network)")]
     TooLarge,
+    /// A phase network for a game whose one network judges every phase.
+    #[error(
+        "{0} has one network for every phase: phase networks (engine.race_weights, engine.crashed_weights) are the hitting games' (backgammon, short nardy, Portes, Tabla)"
+    )]
+    NoPhaseNetworks(crate::rules::Variant),
     /// A network of another game's input layout.
     #[error(
         "bad weights file: a network of input layout {layout} where {variant} needs layout {wanted}: weights of another game"
