@@ -45,6 +45,15 @@ pub enum SetupError {
     /// The weights `engine.weights` names do not load as the game's network.
     #[error(transparent)]
     Weights(#[from] LoadNetError),
+    /// The weights `engine.race_weights` or `engine.crashed_weights` names
+    /// do not load as that phase's network.
+    #[error("engine.{}_weights: {source}", phase.name())]
+    PhaseWeights {
+        /// The phase whose network was named.
+        phase: Phase,
+        /// Why it did not load.
+        source: LoadNetError,
+    },
     /// A state of another game than the engine's.
     #[error("a {state} position in a {engine} game")]
     OtherGame {
@@ -224,7 +233,9 @@ impl Engine {
             Some(net) => net.clone(),
             None => load_net(variant, &Weights::Shipped, &self.config.files)?,
         };
-        self.nets[slot] = Some(with_phase_net(net, variant, phase, w, &self.config.files)?);
+        let net = with_phase_net(net, variant, phase, w, &self.config.files)
+            .map_err(|source| SetupError::PhaseWeights { phase, source })?;
+        self.nets[slot] = Some(net);
         Ok(())
     }
 
@@ -578,10 +589,17 @@ mod tests {
         std::fs::write(&race, race_net.to_bytes()).unwrap();
         let file = Weights::File(race.clone());
         let mut e = Engine::with_config(EngineConfig::default());
+        // Gul bara has no race network: the error names the phase's key.
+        let refused = e.set(Setting::RaceWeights(file.clone()));
         assert!(matches!(
-            e.set(Setting::RaceWeights(file.clone())),
-            Err(SetupError::Weights(_))
+            refused,
+            Err(SetupError::PhaseWeights {
+                phase: Phase::Race,
+                ..
+            })
         ));
+        let text = refused.err().map(|e| e.to_string()).unwrap_or_default();
+        assert!(text.starts_with("engine.race_weights: "), "{text}");
         assert_eq!(e.settings(), &Settings::default());
         e.set(Setting::Variant(Variant::Backgammon)).unwrap();
         let opts = RuleOptions::for_variant(Variant::Backgammon);

@@ -65,8 +65,9 @@ impl Builtin {
         settings.apply(Setting::Eval(eval));
         let engine = Engine::new(settings, EngineConfig::default()).map_err(|e| match e {
             SetupError::Weights(w) => EngineError::Weights(w),
-            // A new engine is at the start of its own game.
-            SetupError::OtherGame { .. } => EngineError::Setup(e),
+            // A new engine is at the start of its own game, and a phase
+            // network's error names its own key.
+            SetupError::OtherGame { .. } | SetupError::PhaseWeights { .. } => EngineError::Setup(e),
         })?;
         let eval = engine.evaluator().map_err(EngineError::Weights)?;
         Ok(Builtin {

@@ -64,6 +64,11 @@ pub(super) fn setup_error(e: SetupError) -> ProtocolError {
             ProtocolError::unsupported(format!("engine.weights: {e}"))
         }
         SetupError::Weights(_) => ProtocolError::bad_value(format!("engine.weights: {e}")),
+        SetupError::PhaseWeights {
+            source: LoadNetError::NoWeightsDir,
+            ..
+        } => ProtocolError::unsupported(e.to_string()),
+        SetupError::PhaseWeights { .. } => ProtocolError::bad_value(e.to_string()),
         SetupError::OtherGame { .. } => ProtocolError::bad_value(e.to_string()),
     }
 }
