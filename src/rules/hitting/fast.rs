@@ -292,14 +292,56 @@ pub(super) fn same_race(
 ) -> u8 {
     let opp = pos.opp.0;
     let mut ends = Longest::new(out);
-    equal_dice(
-        ((pos.own.0, occ), Play::EMPTY),
-        (die, count),
-        |s, from| step_race(s, from, die),
-        |s| race_sources(s.1, die),
-        |s, _, used| all_off(s.0).then_some(used),
-        |s, used, play| ends.record(s.0, opp, used, play),
-    );
+    let s0 = (pos.own.0, occ);
+    let mut fa = race_sources(occ, die);
+    while fa != 0 {
+        let a = highest(fa);
+        fa &= !(1 << (a - 1));
+        let s1 = step_race(s0, a, die);
+        if count == 1 || all_off(s1.0) {
+            ends.record(s1.0, opp, 1, play_same(0, [a], die));
+            continue;
+        }
+        let mut fb = race_sources(s1.1, die) & up_to(a);
+        if fb == 0 {
+            ends.record(s1.0, opp, 1, play_same(0, [a], die));
+            continue;
+        }
+        while fb != 0 {
+            let b = highest(fb);
+            fb &= !(1 << (b - 1));
+            let s2 = step_race(s1, b, die);
+            if count == 2 || all_off(s2.0) {
+                ends.record(s2.0, opp, 2, play_same(0, [a, b], die));
+                continue;
+            }
+            let mut fc = race_sources(s2.1, die) & up_to(b);
+            if fc == 0 {
+                ends.record(s2.0, opp, 2, play_same(0, [a, b], die));
+                continue;
+            }
+            while fc != 0 {
+                let c = highest(fc);
+                fc &= !(1 << (c - 1));
+                let s3 = step_race(s2, c, die);
+                if count == 3 || all_off(s3.0) {
+                    ends.record(s3.0, opp, 3, play_same(0, [a, b, c], die));
+                    continue;
+                }
+                let mut fd = race_sources(s3.1, die) & up_to(c);
+                if fd == 0 {
+                    ends.record(s3.0, opp, 3, play_same(0, [a, b, c], die));
+                    continue;
+                }
+                while fd != 0 {
+                    let d = highest(fd);
+                    fd &= !(1 << (d - 1));
+                    let s4 = step_race(s3, d, die);
+                    ends.record(s4.0, opp, 4, play_same(0, [a, b, c, d], die));
+                }
+            }
+        }
+    }
     ends.best
 }
 

@@ -177,14 +177,56 @@ fn same_bearoff(at: Masked, die: u8, count: u8, out: &mut Vec<StageEnd>) -> u8 {
     out.clear();
     let opp = pos.opp.0;
     let mut ends = Longest::new(out);
-    equal_dice(
-        ((pos.own.0, occ), Play::EMPTY),
-        (die, count),
-        |s, from| step_any(s, from, die),
-        |s| legal_sources(s.1, blocked, die),
-        |s, _, _| (s.1 == 0).then_some(count),
-        |s, used, play| ends.record(s.0, opp, used, play),
-    );
+    let s0 = (pos.own.0, occ);
+    let mut fa = legal_sources(occ, blocked, die);
+    while fa != 0 {
+        let a = highest(fa);
+        fa &= !(1 << (a - 1));
+        let s1 = step_any(s0, a, die);
+        if count == 1 || s1.1 == 0 {
+            ends.record(s1.0, opp, count, play_same([a], die));
+            continue;
+        }
+        let mut fb = legal_sources(s1.1, blocked, die) & up_to(a);
+        if fb == 0 {
+            ends.record(s1.0, opp, 1, play_same([a], die));
+            continue;
+        }
+        while fb != 0 {
+            let b = highest(fb);
+            fb &= !(1 << (b - 1));
+            let s2 = step_any(s1, b, die);
+            if count == 2 || s2.1 == 0 {
+                ends.record(s2.0, opp, count, play_same([a, b], die));
+                continue;
+            }
+            let mut fc = legal_sources(s2.1, blocked, die) & up_to(b);
+            if fc == 0 {
+                ends.record(s2.0, opp, 2, play_same([a, b], die));
+                continue;
+            }
+            while fc != 0 {
+                let c = highest(fc);
+                fc &= !(1 << (c - 1));
+                let s3 = step_any(s2, c, die);
+                if count == 3 || s3.1 == 0 {
+                    ends.record(s3.0, opp, count, play_same([a, b, c], die));
+                    continue;
+                }
+                let mut fd = legal_sources(s3.1, blocked, die) & up_to(c);
+                if fd == 0 {
+                    ends.record(s3.0, opp, 3, play_same([a, b, c], die));
+                    continue;
+                }
+                while fd != 0 {
+                    let d = highest(fd);
+                    fd &= !(1 << (d - 1));
+                    let s4 = step_any(s3, d, die);
+                    ends.record(s4.0, opp, 4, play_same([a, b, c, d], die));
+                }
+            }
+        }
+    }
     let used = ends.best;
     if used == 0 {
         out.push(StageEnd::stay(pos));
@@ -384,6 +426,16 @@ pub(crate) fn up_to(top: u8) -> u32 {
     u32::MAX >> (32 - u32::from(top))
 }
 
+/// The play of equal dice `die` from the given sources, in order.
+#[inline(always)]
+fn play_same<const N: usize>(froms: [u8; N], die: u8) -> Play {
+    let mut play = Play::EMPTY;
+    for from in froms {
+        play.push(Step::new(from, die));
+    }
+    play
+}
+
 /// The unrolled enumeration of `count` (1..=4) equal dice `die` that the
 /// fast paths share: non-increasing sources, each multiset of steps once,
 /// no recursion or hash set. From the state `s0` reached by `play0` (the
@@ -403,40 +455,50 @@ pub(crate) fn equal_dice<S: Copy>(
     stop: impl Fn(&S, u8, u8) -> Option<u8>,
     mut record: impl FnMut(&S, u8, Play),
 ) {
-    // After the step from `from` to `s` by `play`: no sources when the play
-    // ends there (recorded), else the next step's.
-    let mut then = |s: &S, from: u8, play: Play, last: bool| -> u32 {
-        let used = play.len() as u8;
-        if last {
-            record(s, used, play);
-            return 0;
-        }
-        if let Some(all) = stop(s, from, used) {
-            record(s, all, play);
-            return 0;
-        }
-        let next = sources(s) & up_to(from);
-        if next == 0 {
-            record(s, used, play);
-        }
-        next
-    };
     let with = |mut play: Play, from: u8| {
         play.push(Step::new(from, die));
         play
     };
     for a in Downward(sources(&s0)) {
         let (s1, p1) = (step(s0, a), with(play0, a));
-        for b in Downward(then(&s1, a, p1, count == 1)) {
+        for b in Downward(then(&s1, (a, p1, count == 1), &sources, &stop, &mut record)) {
             let (s2, p2) = (step(s1, b), with(p1, b));
-            for c in Downward(then(&s2, b, p2, count == 2)) {
+            for c in Downward(then(&s2, (b, p2, count == 2), &sources, &stop, &mut record)) {
                 let (s3, p3) = (step(s2, c), with(p2, c));
-                for d in Downward(then(&s3, c, p3, count == 3)) {
-                    then(&step(s3, d), d, with(p3, d), true);
+                for d in Downward(then(&s3, (c, p3, count == 3), &sources, &stop, &mut record)) {
+                    let s4 = step(s3, d);
+                    then(&s4, (d, with(p3, d), true), &sources, &stop, &mut record);
                 }
             }
         }
     }
+}
+
+/// [`equal_dice`] after the step from `from` to `s` by `play` (`last`: the
+/// stage's last die): no sources when the play ends there (recorded), else
+/// the next step's.
+#[inline(always)]
+fn then<S>(
+    s: &S,
+    (from, play, last): (u8, Play, bool),
+    sources: &impl Fn(&S) -> u32,
+    stop: &impl Fn(&S, u8, u8) -> Option<u8>,
+    record: &mut impl FnMut(&S, u8, Play),
+) -> u32 {
+    let used = play.len() as u8;
+    if last {
+        record(s, used, play);
+        return 0;
+    }
+    if let Some(all) = stop(s, from, used) {
+        record(s, all, play);
+        return 0;
+    }
+    let next = sources(s) & up_to(from);
+    if next == 0 {
+        record(s, used, play);
+    }
+    next
 }
 
 /// Collects the ends of the longest plays of an enumeration that reaches
@@ -526,17 +588,57 @@ pub(crate) fn same_no_bearoff_in<const LIMITS: bool>(
         }
     };
     let stops = |from: u8| LIMITS && limits.stop & (1 << (from - die - 1)) != 0;
-    // The state: the mover's checkers, occupancy and steps from 24 so far.
-    equal_dice(
-        ((own0, occ, 0u8), Play::EMPTY),
-        (die, count),
-        |(own, occ, n), from| {
-            let (own1, occ1) = step_no_bearoff(own, occ, from, die);
-            (own1, occ1, n + u8::from(from == 24))
-        },
-        |&(_, occ, n)| occ & open & after_24(n),
-        |_, from, _| stops(from).then_some(count),
-        |s, used, play| ends.record(s.0, opp, used, play),
-    );
+    let mut fa = occ & open & after_24(0);
+    while fa != 0 {
+        let a = highest(fa);
+        fa &= !(1 << (a - 1));
+        let (own1, occ1) = step_no_bearoff(own0, occ, a, die);
+        if count == 1 || stops(a) {
+            ends.record(own1, opp, count, play_same([a], die));
+            continue;
+        }
+        let n1 = u8::from(a == 24);
+        let mut fb = occ1 & open & up_to(a) & after_24(n1);
+        if fb == 0 {
+            ends.record(own1, opp, 1, play_same([a], die));
+            continue;
+        }
+        while fb != 0 {
+            let b = highest(fb);
+            fb &= !(1 << (b - 1));
+            let (own2, occ2) = step_no_bearoff(own1, occ1, b, die);
+            if count == 2 || stops(b) {
+                ends.record(own2, opp, count, play_same([a, b], die));
+                continue;
+            }
+            let n2 = n1 + u8::from(b == 24);
+            let mut fc = occ2 & open & up_to(b) & after_24(n2);
+            if fc == 0 {
+                ends.record(own2, opp, 2, play_same([a, b], die));
+                continue;
+            }
+            while fc != 0 {
+                let c = highest(fc);
+                fc &= !(1 << (c - 1));
+                let (own3, occ3) = step_no_bearoff(own2, occ2, c, die);
+                if count == 3 || stops(c) {
+                    ends.record(own3, opp, count, play_same([a, b, c], die));
+                    continue;
+                }
+                let n3 = n2 + u8::from(c == 24);
+                let mut fd = occ3 & open & up_to(c) & after_24(n3);
+                if fd == 0 {
+                    ends.record(own3, opp, 3, play_same([a, b, c], die));
+                    continue;
+                }
+                while fd != 0 {
+                    let d = highest(fd);
+                    fd &= !(1 << (d - 1));
+                    let own4 = own3.wrapping_add(delta(die, d));
+                    ends.record(own4, opp, 4, play_same([a, b, c, d], die));
+                }
+            }
+        }
+    }
     ends.best
 }
