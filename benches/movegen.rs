@@ -11,9 +11,8 @@
 mod common;
 
 use std::hint::black_box;
-use std::time::Duration;
 
-use criterion::{BenchmarkId, Criterion, Throughput};
+use common::{doublets, non_doublets};
 use gulbara::notation::parse_state_text;
 use gulbara::rules::{MoveGen, Position, StageDice, StageEnd};
 
@@ -41,22 +40,6 @@ fn blocked_ahead(pos: Position) -> bool {
 
 fn is_contact(pos: Position) -> bool {
     blocked_ahead(pos) && blocked_ahead(pos.flipped())
-}
-
-fn non_doublets() -> Vec<StageDice> {
-    let mut v = Vec::new();
-    for a in 1..=6u8 {
-        for b in 1..a {
-            v.push(StageDice::Pair(a, b));
-        }
-    }
-    v
-}
-
-fn doublets() -> Vec<StageDice> {
-    (1..=6u8)
-        .map(|die| StageDice::Same { die, count: 4 })
-        .collect()
 }
 
 /// One pass: every position with every stage; returns the ends generated.
@@ -108,41 +91,26 @@ fn cases() -> Vec<Case> {
     v
 }
 
-fn bench(c: &mut Criterion, cases: &[Case]) {
-    let mut group = c.benchmark_group("movegen");
-    for case in cases {
-        group.throughput(Throughput::Elements(case.ends as u64));
-        let mut g = MoveGen::new();
-        let mut out = Vec::new();
-        group.bench_function(BenchmarkId::from_parameter(case.name), |b| {
-            b.iter(|| pass(&mut g, &mut out, &case.positions, &case.stages))
-        });
+impl common::Case for Case {
+    type Gens = (MoveGen, Vec<StageEnd>);
+
+    fn name(&self) -> &'static str {
+        self.name
     }
-    group.finish();
+
+    fn ends(&self) -> usize {
+        self.ends
+    }
+
+    fn pass(&self, (g, out): &mut Self::Gens) -> usize {
+        pass(g, out, &self.positions, &self.stages)
+    }
+
+    fn sizes(&self) -> (usize, usize, &'static str) {
+        (self.positions.len(), self.stages.len(), "")
+    }
 }
 
 fn main() {
-    let cases = cases();
-    let mut c = Criterion::default()
-        .warm_up_time(Duration::from_secs(1))
-        .measurement_time(Duration::from_secs(3))
-        .configure_from_args();
-    bench(&mut c, &cases);
-    c.final_summary();
-    if !common::summary_wanted() {
-        return;
-    }
-    println!("summary (one thread; total ends / median time of a whole pass):");
-    for case in &cases {
-        let mut g = MoveGen::new();
-        let mut out = Vec::new();
-        let times = common::time_passes(Duration::from_secs(2), case.ends, || {
-            pass(&mut g, &mut out, &case.positions, &case.stages)
-        });
-        let (positions, stages) = (case.positions.len(), case.stages.len());
-        println!(
-            "{}",
-            common::summary_line(case.name, 22, positions, stages, case.ends, "", times)
-        );
-    }
+    common::run("movegen", 22, &cases());
 }

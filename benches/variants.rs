@@ -26,9 +26,8 @@ mod common;
 
 use std::collections::HashSet;
 use std::hint::black_box;
-use std::time::Duration;
 
-use criterion::{BenchmarkId, Criterion, Throughput};
+use common::{doublets, non_doublets};
 use gulbara::rules::hitting::HitGen;
 use gulbara::rules::{
     Checkers, GameState, Pending, Position, RuleOptions, Side, StageDice, StageEnd, StageGen,
@@ -129,22 +128,6 @@ fn random_corpus_where(
         state = state.after_stage(&opts, end, used);
     }
     corpus
-}
-
-fn non_doublets() -> Vec<StageDice> {
-    let mut v = Vec::new();
-    for a in 1..=6u8 {
-        for b in 1..a {
-            v.push(StageDice::Pair(a, b));
-        }
-    }
-    v
-}
-
-fn doublets() -> Vec<StageDice> {
-    (1..=6u8)
-        .map(|die| StageDice::Same { die, count: 4 })
-        .collect()
 }
 
 /// What a case runs: `HitGen` on bare positions, or `StageGen` on states.
@@ -374,44 +357,31 @@ fn cases() -> Vec<Case> {
     v
 }
 
-fn bench(c: &mut Criterion, cases: &[Case]) {
-    let mut group = c.benchmark_group("variants");
-    for case in cases {
-        group.throughput(Throughput::Elements(case.ends as u64));
-        let mut g = Gens::default();
-        group.bench_function(BenchmarkId::from_parameter(case.name), |b| {
-            b.iter(|| pass(&mut g, &case.input, &case.stages))
-        });
-    }
-    group.finish();
-}
+impl common::Case for Case {
+    type Gens = Gens;
 
-fn main() {
-    let cases = cases();
-    let mut c = Criterion::default()
-        .warm_up_time(Duration::from_secs(1))
-        .measurement_time(Duration::from_secs(3))
-        .configure_from_args();
-    bench(&mut c, &cases);
-    c.final_summary();
-    if !common::summary_wanted() {
-        return;
+    fn name(&self) -> &'static str {
+        self.name
     }
-    println!("summary (one thread; total ends / median time of a whole pass):");
-    for case in &cases {
-        let mut g = Gens::default();
-        let times = common::time_passes(Duration::from_secs(2), case.ends, || {
-            pass(&mut g, &case.input, &case.stages)
-        });
-        let note = if case.expected.is_some() {
+
+    fn ends(&self) -> usize {
+        self.ends
+    }
+
+    fn pass(&self, g: &mut Gens) -> usize {
+        pass(g, &self.input, &self.stages)
+    }
+
+    fn sizes(&self) -> (usize, usize, &'static str) {
+        let note = if self.expected.is_some() {
             " (= wildbg)"
         } else {
             ""
         };
-        let (positions, stages) = (case.input.len(), case.stages.len());
-        println!(
-            "{}",
-            common::summary_line(case.name, 32, positions, stages, case.ends, note, times)
-        );
+        (self.input.len(), self.stages.len(), note)
     }
+}
+
+fn main() {
+    common::run("variants", 32, &cases());
 }

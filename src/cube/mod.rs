@@ -15,7 +15,7 @@ pub mod state;
 
 pub use janowski::{CubeAction, CubeDecision, CubeView, efficiency, money_decision, money_equity};
 pub use met::{Met, kazaross_xg2, met_for};
-pub use mwc::{MatchScore, match_decision, match_mwc};
+pub use mwc::{MatchCube, MatchScore, match_decision, match_mwc};
 pub use spec::{SessionSpec, SessionSpecError, SessionSpecProblem};
 pub use state::{
     CubeAnswer, CubeOwner, CubeStateError, MatchState, SessionKind, SessionRules, cubeless,
@@ -122,21 +122,26 @@ pub fn decide(
     Some(match session.kind() {
         SessionKind::Money => money_decision(probs, view, x, rules.jacoby, rules.beavers),
         SessionKind::Match { .. } => {
-            let score = MatchScore {
-                me: session.away(doubler).unwrap_or(1),
-                opp: session.away(doubler.opponent()).unwrap_or(1),
-                post_crawford: session.is_post_crawford(),
-            };
-            match_decision(
-                probs,
-                met_for(state.variant, rules.cube),
-                &score,
-                session.cube(),
+            let at = MatchCube {
+                met: met_for(state.variant, rules.cube),
+                score: match_score(session, doubler),
+                cube: session.cube(),
                 view,
                 x,
-            )
+            };
+            match_decision(probs, &at)
         }
     })
+}
+
+/// The score of `session` seen from `side` (a side that has no score to
+/// reach counts as 1 away).
+fn match_score(session: &MatchState, side: Side) -> MatchScore {
+    MatchScore {
+        me: session.away(side).unwrap_or(1),
+        opp: session.away(side.opponent()).unwrap_or(1),
+        post_crawford: session.is_post_crawford(),
+    }
 }
 
 /// What each result is worth to each side in `session`, in units of a
@@ -151,11 +156,7 @@ pub fn valuation(
         return None;
     };
     let of = |side: Side| {
-        let score = MatchScore {
-            me: session.away(side).unwrap_or(1),
-            opp: session.away(side.opponent()).unwrap_or(1),
-            post_crawford: session.is_post_crawford(),
-        };
+        let score = match_score(session, side);
         let c = i64::from(session.cube());
         let met = met_for(variant, session.rules().cube);
         let m = |points: i64| score.after(met, points);
@@ -199,22 +200,14 @@ pub fn cubeful(
         }
         SessionKind::Money => None,
         SessionKind::Match { .. } => {
-            let score = MatchScore {
-                me: session.away(roller).unwrap_or(1),
-                opp: session.away(roller.opponent()).unwrap_or(1),
-                post_crawford: session.is_post_crawford(),
+            let at = MatchCube {
+                met: met_for(state.variant, rules.cube),
+                score: match_score(session, roller),
+                cube: session.cube(),
+                view,
+                x,
             };
-            Some((
-                match_mwc(
-                    probs,
-                    met_for(state.variant, rules.cube),
-                    &score,
-                    session.cube(),
-                    view,
-                    x,
-                ),
-                true,
-            ))
+            Some((match_mwc(probs, &at), true))
         }
     }
 }

@@ -31,6 +31,15 @@ pub struct MatchScore {
 }
 
 impl MatchScore {
+    /// The same score seen from the opponent.
+    pub(crate) fn flipped(&self) -> MatchScore {
+        MatchScore {
+            me: self.opp,
+            opp: self.me,
+            post_crawford: self.post_crawford,
+        }
+    }
+
     /// This side's MWC after it wins `points` (`points` < 0: loses them).
     pub(crate) fn after(&self, met: &Met, points: i64) -> f64 {
         let (mut me, mut opp) = (i64::from(self.me), i64::from(self.opp));
@@ -152,11 +161,7 @@ fn take_point(
     if level >= MAX_LEVELS || (2 * cube >= me && 2 * cube >= opp) {
         return dead;
     }
-    let flipped = MatchScore {
-        me: score.opp,
-        opp: score.me,
-        post_crawford: score.post_crawford,
-    };
+    let flipped = score.flipped();
     // The doubler's take point facing the redouble: the taker's cash point
     // is one minus it.
     let doubler_tp = take_point(met, &flipped, 2 * cube, lose, win, level + 1);
@@ -168,16 +173,31 @@ fn take_point(
     (cash_point * (drop - lose2) / (cashed - lose2)).clamp(0.0, 1.0)
 }
 
-/// The cubeful MWC of the chances `p` at `score` with the cube at `cube`
-/// where `view` says, at efficiency `x`.
-pub fn match_mwc(
-    p: &Probs,
-    met: &Met,
-    score: &MatchScore,
-    cube: u32,
-    view: CubeView,
-    x: f64,
-) -> f64 {
+/// Where a match's cube stands for the side whose chances are judged.
+#[derive(Clone, Copy, Debug)]
+pub struct MatchCube<'a> {
+    /// The match equity table.
+    pub met: &'a Met,
+    /// The score, from the judged side.
+    pub score: MatchScore,
+    /// The cube's value.
+    pub cube: u32,
+    /// Who holds the cube, from the judged side.
+    pub view: CubeView,
+    /// The cube's efficiency (0: dead, 1: fully live).
+    pub x: f64,
+}
+
+/// The cubeful MWC of the chances `p` with the match's cube at `at`.
+pub fn match_mwc(p: &Probs, at: &MatchCube) -> f64 {
+    let MatchCube {
+        met,
+        score,
+        cube,
+        view,
+        x,
+    } = *at;
+    let score = &score;
     let c = i64::from(cube);
     let win = f64::from(p.win);
     let dead_mwc = dead(p, met, score, c);
@@ -188,12 +208,7 @@ pub fn match_mwc(
     // minus the opponent's take point facing ours.
     let (my_wins, my_losses) = (shares(p, true), shares(p, false));
     let tp = take_point(met, score, c, &my_wins, &my_losses, 0);
-    let flipped = MatchScore {
-        me: score.opp,
-        opp: score.me,
-        post_crawford: score.post_crawford,
-    };
-    let cp = (1.0 - take_point(met, &flipped, c, &my_losses, &my_wins, 0)).max(tp);
+    let cp = (1.0 - take_point(met, &score.flipped(), c, &my_losses, &my_wins, 0)).max(tp);
     let line = |x0: f64, y0: f64, x1: f64, y1: f64| {
         if x1 - x0 < 1e-9 {
             y1
@@ -230,18 +245,16 @@ pub fn match_mwc(
 }
 
 /// The cube decision at a match score of the side to roll with chances
-/// `p`, the cube at `cube` where `view` says (centred or its own), in MWC.
-pub fn match_decision(
-    p: &Probs,
-    met: &Met,
-    score: &MatchScore,
-    cube: u32,
-    view: CubeView,
-    x: f64,
-) -> CubeDecision {
-    let no_double = match_mwc(p, met, score, cube, view, x);
-    let double_take = match_mwc(p, met, score, cube * 2, CubeView::Theirs, x);
-    let double_pass = score.after(met, i64::from(cube));
+/// `p`, the match's cube at `at` (centred or its own), in MWC.
+pub fn match_decision(p: &Probs, at: &MatchCube) -> CubeDecision {
+    let no_double = match_mwc(p, at);
+    let doubled = MatchCube {
+        cube: at.cube * 2,
+        view: CubeView::Theirs,
+        ..*at
+    };
+    let double_take = match_mwc(p, &doubled);
+    let double_pass = at.score.after(at.met, i64::from(at.cube));
     CubeDecision::from_equities(no_double, double_take, double_pass, None)
 }
 
@@ -251,6 +264,16 @@ mod tests {
     use crate::cube::janowski::CubeAction;
     use crate::cube::janowski::tests::probs;
     use crate::cube::kazaross_xg2;
+
+    fn at(met: &Met, score: MatchScore, cube: u32, view: CubeView, x: f64) -> MatchCube<'_> {
+        MatchCube {
+            met,
+            score,
+            cube,
+            view,
+            x,
+        }
+    }
 
     fn score(me: u32, opp: u32, post_crawford: bool) -> MatchScore {
         MatchScore {
@@ -269,7 +292,7 @@ mod tests {
             + 0.2 * met.mwc(5, 7, false)
             + 0.3 * met.mwc(7, 6, false)
             + 0.1 * met.mwc(7, 5, false);
-        let got = match_mwc(&p, met, &s, 1, CubeView::Centre, 0.0);
+        let got = match_mwc(&p, &at(met, s, 1, CubeView::Centre, 0.0));
         assert!((got - want).abs() < 1e-6, "{got} {want}");
     }
 
@@ -302,7 +325,7 @@ mod tests {
     fn decisions_at_match_scores() {
         let met = kazaross_xg2();
         let d = |w: f32, s: MatchScore| {
-            match_decision(&probs(w, 0.0, 0.0), met, &s, 1, CubeView::Centre, 0.68).action
+            match_decision(&probs(w, 0.0, 0.0), &at(met, s, 1, CubeView::Centre, 0.68)).action
         };
         // Early in a long match the cube works much as for money.
         assert_eq!(d(0.55, score(7, 7, false)), CubeAction::NoDoubleTake);
@@ -316,9 +339,9 @@ mod tests {
         // Holding the cube is worth MWC, and facing it costs.
         let p = probs(0.6, 0.1, 0.05);
         let s = score(5, 5, false);
-        let mine = match_mwc(&p, met, &s, 2, CubeView::Mine, 0.68);
-        let centre = match_mwc(&p, met, &s, 1, CubeView::Centre, 0.68);
-        let theirs = match_mwc(&p, met, &s, 2, CubeView::Theirs, 0.68);
+        let mine = match_mwc(&p, &at(met, s, 2, CubeView::Mine, 0.68));
+        let centre = match_mwc(&p, &at(met, s, 1, CubeView::Centre, 0.68));
+        let theirs = match_mwc(&p, &at(met, s, 2, CubeView::Theirs, 0.68));
         assert!(mine > theirs && centre > theirs, "{mine} {centre} {theirs}");
     }
 }

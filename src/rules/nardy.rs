@@ -191,7 +191,7 @@ pub fn stage_ends(pos: Position, dice: StageDice, rules: LongNardySteps) -> (Vec
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::testing::fast_matches_general;
+    use crate::rules::testing::{GeneralEnumeration, fast_matches_general};
 
     fn first(dice: StageDice, head: HeadFirstTurn) -> (Vec<StageEnd>, u8) {
         let r = LongNardySteps::for_turn(Position::START, dice, true, head, SixBlock::EndOfTurn);

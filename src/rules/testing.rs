@@ -1,7 +1,7 @@
 //! Helpers the rules' unit tests share: seeded positions and the check
 //! that a generator's fast paths agree with its general enumeration.
 
-use super::movegen::{MoveGen, StageEnd, StepRules};
+use super::movegen::{MoveGen, StageEnd, StepRules, game_over_stage};
 use super::position::{Checkers, Position};
 use super::step::StageDice;
 
@@ -21,6 +21,22 @@ pub(crate) fn at(points: &[(u8, u8)]) -> Checkers {
         c[p as usize - 1] = n;
     }
     Checkers::from_counts(&c).unwrap()
+}
+
+/// A stage generator with fast paths and the general enumeration that
+/// tests check them against.
+pub(crate) trait GeneralEnumeration {
+    /// The general enumeration alone of a stage in a game not over, `out`
+    /// cleared.
+    fn general_stage(&mut self, pos: Position, dice: StageDice, out: &mut Vec<StageEnd>) -> u8;
+
+    /// The generator's `generate` by the general enumeration alone.
+    fn generate_general(&mut self, pos: Position, dice: StageDice, out: &mut Vec<StageEnd>) -> u8 {
+        if game_over_stage(pos, out) {
+            return 0;
+        }
+        self.general_stage(pos, dice, out)
+    }
 }
 
 /// Generates the stage of `dice` in `pos` by `g`'s fast paths into `fast`

@@ -13,6 +13,17 @@ pub(super) fn far_from_home(own: Checkers, n: u8) -> bool {
     bar >= n || outside_at_least(own, own.mask(), n - bar)
 }
 
+/// A hitting stage's start as the fast paths read it: the position
+/// (mover's view), the mover's occupied points, the points closed to it
+/// and the opponent's blots (bit `p - 1`, the mover's numbering).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct HitMasked {
+    pub(super) pos: Position,
+    pub(super) occ: u32,
+    pub(super) closed: u32,
+    pub(super) blots: u32,
+}
+
 /// `HIT[t]` added (wrapping) to the opponent's packed checkers sends its blot
 /// on the mover's point `t` (1..=24) to its bar.
 pub(super) const HIT: [u128; 32] = {
@@ -54,25 +65,15 @@ pub(super) fn hit_all(opp: u128, mut hits: u32) -> u128 {
 /// moving `hi` and `p + lo` moving onto `p`, which is `p + lo` moved by both
 /// dice through `p + lo − hi`, found earlier, when that point is no blot.
 #[inline(always)]
-pub(super) fn pair_no_bearoff(
-    pos: Position,
-    occ: u32,
-    closed: u32,
-    blots: u32,
-    hi: u8,
-    lo: u8,
-    out: &mut Vec<StageEnd>,
-) -> u8 {
+pub(super) fn pair_no_bearoff(at: HitMasked, hi: u8, lo: u8, out: &mut Vec<StageEnd>) -> u8 {
+    let (pos, occ, closed, blots) = (at.pos, at.occ, at.closed, at.blots);
     let own = pos.own.0;
     let opp = pos.opp.0;
     let open_lo = open_for(closed, lo);
     let a_hi = occ & open_for(closed, hi);
     // Checkers q whose route through q − hi hits nothing on the way.
     let clean_hi = a_hi & !(blots << hi);
-    let mut ps = a_hi;
-    while ps != 0 {
-        let p = highest(ps);
-        ps &= !(1 << (p - 1));
+    for p in Downward(a_hi) {
         let own1 = own.wrapping_add(delta(hi, p));
         let t1 = 1u32 << (p - hi - 1);
         let mut occ1 = occ | t1;
@@ -86,10 +87,7 @@ pub(super) fn pair_no_bearoff(
             opp
         };
         let blots1 = blots & !hit1;
-        let mut qs = occ1 & open_lo & !(clean_hi & (1 << (p + lo - 1)));
-        while qs != 0 {
-            let q = highest(qs);
-            qs &= !(1 << (q - 1));
+        for q in Downward(occ1 & open_lo & !(clean_hi & (1 << (p + lo - 1)))) {
             let t2 = q - lo;
             let opp2 = if blots1 & (1 << (t2 - 1)) != 0 {
                 opp1.wrapping_add(HIT[usize::from(t2 & 31)])
@@ -106,14 +104,12 @@ pub(super) fn pair_no_bearoff(
         }
     }
     let both = lo + hi;
-    let mut ps = occ
-        & open_lo
-        & open_for(closed, both)
-        & !(occ << lo)
-        & !(a_hi & !(blots << hi) & !(blots << lo));
-    while ps != 0 {
-        let p = highest(ps);
-        ps &= !(1 << (p - 1));
+    for p in Downward(
+        occ & open_lo
+            & open_for(closed, both)
+            & !(occ << lo)
+            & !(a_hi & !(blots << hi) & !(blots << lo)),
+    ) {
         let hits = blots & ((1 << (p - lo - 1)) | (1 << (p - both - 1)));
         out.push(StageEnd {
             pos: Position {
@@ -196,43 +192,14 @@ pub(super) fn same_no_bearoff(
 ) -> u8 {
     let open = open_for(closed, die);
     let mut ends = Longest::new(out);
-    let mut fa = s0.1 & open;
-    while fa != 0 {
-        let a = highest(fa);
-        fa &= !(1 << (a - 1));
-        let s1 = step_fast(s0, a, die);
-        let mut fb = s1.1 & open & up_to(a);
-        if count == 1 || fb == 0 {
-            ends.record(s1.0, s1.2, pre + 1, play_same(pre, [a], die));
-            continue;
-        }
-        while fb != 0 {
-            let b = highest(fb);
-            fb &= !(1 << (b - 1));
-            let s2 = step_fast(s1, b, die);
-            let mut fc = s2.1 & open & up_to(b);
-            if count == 2 || fc == 0 {
-                ends.record(s2.0, s2.2, pre + 2, play_same(pre, [a, b], die));
-                continue;
-            }
-            while fc != 0 {
-                let c = highest(fc);
-                fc &= !(1 << (c - 1));
-                let s3 = step_fast(s2, c, die);
-                let mut fd = s3.1 & open & up_to(c);
-                if count == 3 || fd == 0 {
-                    ends.record(s3.0, s3.2, pre + 3, play_same(pre, [a, b, c], die));
-                    continue;
-                }
-                while fd != 0 {
-                    let d = highest(fd);
-                    fd &= !(1 << (d - 1));
-                    let s4 = step_fast(s3, d, die);
-                    ends.record(s4.0, s4.2, pre + 4, play_same(pre, [a, b, c, d], die));
-                }
-            }
-        }
-    }
+    equal_dice(
+        (s0, play_same(pre, [], die)),
+        (die, count),
+        |s, from| step_fast(s, from, die),
+        |s| s.1 & open,
+        |_, _, _| None,
+        |s, used, play| ends.record(s.0, s.2, used, play),
+    );
     ends.best
 }
 
@@ -241,14 +208,12 @@ pub(super) fn same_no_bearoff(
 /// borne off. `None` when the general enumeration is needed.
 #[inline(always)]
 pub(super) fn same_from_bar(
-    pos: Position,
-    occ: u32,
-    closed: u32,
-    blots: u32,
+    at: HitMasked,
     die: u8,
     count: u8,
     out: &mut Vec<StageEnd>,
 ) -> Option<u8> {
+    let (pos, occ, closed, blots) = (at.pos, at.occ, at.closed, at.blots);
     let entry = BAR - die;
     let bit = 1u32 << (entry - 1);
     if closed & bit != 0 {
@@ -480,17 +445,14 @@ impl Distinct<'_> {
 /// then `lo` first, highest sources first) on local state, ends through a
 /// hash set. Returns the dice played; `out` gets the unchanged position
 /// when nothing is playable.
-#[allow(clippy::too_many_arguments)]
 pub(super) fn pair_general(
-    pos: Position,
-    occ: u32,
-    closed: u32,
-    blots: u32,
+    at: HitMasked,
     hi: u8,
     lo: u8,
     seen: &mut EndSet,
     out: &mut Vec<StageEnd>,
 ) -> u8 {
+    let (pos, occ, closed, blots) = (at.pos, at.occ, at.closed, at.blots);
     seen.clear();
     let s0 = Work {
         own: pos.own.0,
@@ -506,10 +468,7 @@ pub(super) fn pair_general(
     };
     let orders = [(hi, lo), (lo, hi)];
     for &(first, second) in &orders[..if hi != lo { 2 } else { 1 }] {
-        let mut fs = legal_sources(s0, closed, first);
-        while fs != 0 {
-            let p = highest(fs);
-            fs &= !(1 << (p - 1));
+        for p in Downward(legal_sources(s0, closed, first)) {
             let s1 = step_any(s0, p, first);
             let mut one = Play::EMPTY;
             one.push(Step::new(p, first));
@@ -517,14 +476,12 @@ pub(super) fn pair_general(
                 ends.record(s1, 1, one);
                 continue;
             }
-            let mut qs = legal_sources(s1, closed, second);
+            let qs = legal_sources(s1, closed, second);
             if qs == 0 {
                 ends.record(s1, 1, one);
                 continue;
             }
-            while qs != 0 {
-                let q = highest(qs);
-                qs &= !(1 << (q - 1));
+            for q in Downward(qs) {
                 ends.record(step_any(s1, q, second), 2, play2(p, first, q, second));
             }
         }
@@ -551,16 +508,14 @@ pub(super) fn same_rec(
     play: Play,
 ) {
     let used = play.len() as u8;
-    let mut fs = legal_sources(s, closed, die) & (u32::MAX >> (32 - u32::from(top)));
+    let fs = legal_sources(s, closed, die) & up_to(top);
     if fs == 0 {
         if used > 0 {
             ends.record(s.own, s.opp, used, play);
         }
         return;
     }
-    while fs != 0 {
-        let p = highest(fs);
-        fs &= !(1 << (p - 1));
+    for p in Downward(fs) {
         let s1 = step_any(s, p, die);
         let mut play1 = play;
         play1.push(Step::new(p, die));
@@ -582,16 +537,8 @@ pub(super) fn same_rec(
 /// per point, the bar 25) are the start less `T m`, where `T` takes a checker
 /// from `s` to `max(s − die, 0)` (0: borne off); `T` is triangular with ones
 /// on its diagonal (`max(s − die, 0) < s`), so `T m` determines `m`.
-#[allow(clippy::too_many_arguments)]
-pub(super) fn same_general(
-    pos: Position,
-    occ: u32,
-    closed: u32,
-    blots: u32,
-    die: u8,
-    count: u8,
-    out: &mut Vec<StageEnd>,
-) -> u8 {
+pub(super) fn same_general(at: HitMasked, die: u8, count: u8, out: &mut Vec<StageEnd>) -> u8 {
+    let (pos, occ, closed, blots) = (at.pos, at.occ, at.closed, at.blots);
     let s0 = Work {
         own: pos.own.0,
         opp: pos.opp.0,

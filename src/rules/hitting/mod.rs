@@ -18,8 +18,8 @@
 //! mover's checkers plus the mask of points hit.
 
 use super::movegen::{
-    Downward, EndSet, Longest, StageEnd, delta, highest, one_die_ends, open_for, outside_at_least,
-    play2, up_to,
+    Downward, EndSet, Longest, StageEnd, delta, equal_dice, highest, one_die_ends, open_for,
+    outside_at_least, play2, up_to,
 };
 use super::position::{BAR, CHECKERS, Checkers, HOME_MASK, Position};
 use super::state::StepProblem;
@@ -168,6 +168,12 @@ impl HitGen {
         self.occ = pos.own.mask();
         self.closed = closed_points(pos);
         self.blots = blot_points(pos);
+        let at = HitMasked {
+            pos,
+            occ: self.occ,
+            closed: self.closed,
+            blots: self.blots,
+        };
         self.hits = 0;
         self.play = Play::EMPTY;
         self.max_used = 0;
@@ -180,19 +186,10 @@ impl HitGen {
                     && pos.own.bar() == 0
                     && outside_at_least(pos.own, self.occ, 2)
                 {
-                    return pair_no_bearoff(pos, self.occ, self.closed, self.blots, hi, lo, out);
+                    return pair_no_bearoff(at, hi, lo, out);
                 }
                 if !self.general_only {
-                    return pair_general(
-                        pos,
-                        self.occ,
-                        self.closed,
-                        self.blots,
-                        hi,
-                        lo,
-                        &mut self.seen,
-                        out,
-                    );
+                    return pair_general(at, hi, lo, &mut self.seen, out);
                 }
                 self.dedupe = true;
                 self.pair(hi, lo, out);
@@ -225,14 +222,12 @@ impl HitGen {
                             }
                             return used;
                         }
-                    } else if let Some(used) =
-                        same_from_bar(pos, self.occ, self.closed, self.blots, die, count, out)
-                    {
+                    } else if let Some(used) = same_from_bar(at, die, count, out) {
                         return used;
                     }
                 }
                 if !self.general_only {
-                    return same_general(pos, self.occ, self.closed, self.blots, die, count, out);
+                    return same_general(at, die, count, out);
                 }
                 self.dedupe = !far_from_home(pos.own, count);
                 self.same(die, count, BAR, out);

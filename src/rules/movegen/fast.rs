@@ -8,54 +8,59 @@ use super::StageEnd;
 use crate::rules::position::{Checkers, HOME_MASK, Position};
 use crate::rules::step::{Play, StageDice, Step};
 
-/// The fast paths of a stage with no bearing off possible: `None` when
-/// they do not apply. No two plays of the enumeration then reach the same
-/// end (see `pair_no_bearoff` and `same_no_bearoff_in`).
+/// The fast paths of a stage: `None` when they do not apply. Without
+/// bearing off possible, no two plays of the enumeration reach the same end
+/// (see `pair_no_bearoff` and `same_no_bearoff_in`); equal dice then play
+/// under `limits` (`LIMITS` false: none). With `BEAROFF`, also the stages
+/// that may bear off, for a rule set that forbids nothing (or whose ends
+/// are filtered afterwards): the general enumeration unrolled on local
+/// state, the same ends in the same order with the same plays and the same
+/// number of dice. Not for the pinning games' bearing off, whose pins
+/// change what may bear off. `None` also for dice the general enumeration
+/// takes (equal pairs, dice outside 1..=6).
 #[inline(always)]
-pub(crate) fn fast_paths(
-    pos: Position,
-    occ: u32,
-    blocked: u32,
+pub(crate) fn fast_paths<const LIMITS: bool, const BEAROFF: bool>(
+    at: Masked,
     dice: StageDice,
+    limits: SameLimits,
     out: &mut Vec<StageEnd>,
 ) -> Option<u8> {
+    let Masked { pos, occ, .. } = at;
     match dice {
         StageDice::Pair(a, b) => {
             let (hi, lo) = different_dice(a, b)?;
-            outside_at_least(pos.own, occ, 2)
-                .then(|| pair_no_bearoff(pos, occ, blocked, hi, lo, out))
+            if outside_at_least(pos.own, occ, 2) {
+                Some(pair_no_bearoff(at, hi, lo, out))
+            } else if BEAROFF {
+                Some(pair_bearoff(at, hi, lo, out))
+            } else {
+                None
+            }
         }
-        StageDice::Same { die, count } => {
-            fast_same::<false>(pos, occ, blocked, die, count, SameLimits::NONE, out)
+        StageDice::Same { die, count } if (1..=6).contains(&die) && count > 0 => {
+            let count = count.min(4);
+            if !outside_at_least(pos.own, occ, count) {
+                return BEAROFF.then(|| same_bearoff(at, die, count, out));
+            }
+            let used = same_no_bearoff_in::<LIMITS>(at, die, count, limits, out);
+            if used == 0 {
+                out.clear();
+                out.push(StageEnd::stay(pos));
+            }
+            Some(used)
         }
+        StageDice::Same { .. } => None,
     }
 }
 
-/// The stages the fast paths leave (those that may bear off) for a rule
-/// set that forbids nothing (or whose ends are filtered afterwards): the
-/// general enumeration unrolled on local state, the same ends in the same
-/// order with the same plays and the same number of dice. `None` for dice
-/// it does not take (equal pairs, dice outside 1..=6), which go to the
-/// general enumeration. Not used by the pinning games, whose pins change
-/// what may bear off.
-#[inline(always)]
-pub(crate) fn bearoff_paths(
-    pos: Position,
-    occ: u32,
-    blocked: u32,
-    dice: StageDice,
-    out: &mut Vec<StageEnd>,
-) -> Option<u8> {
-    match dice {
-        StageDice::Pair(a, b) => {
-            let (hi, lo) = different_dice(a, b)?;
-            Some(pair_bearoff(pos, occ, blocked, hi, lo, out))
-        }
-        StageDice::Same { die, count } if (1..=6).contains(&die) && count > 0 => {
-            Some(same_bearoff(pos, occ, blocked, die, count.min(4), out))
-        }
-        _ => None,
-    }
+/// A stage's start as the fast paths read it: the position (mover's
+/// view), the mover's occupied points and the points closed to it (bit
+/// `p - 1`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Masked {
+    pub(crate) pos: Position,
+    pub(crate) occ: u32,
+    pub(crate) blocked: u32,
 }
 
 /// Two different dice of 1..=6, the larger first; `None` for equal dice
@@ -106,14 +111,8 @@ pub(crate) fn step_any((own, occ): (u128, u32), from: u8, die: u8) -> (u128, u32
 /// only one fits. Returns the dice played; `out` gets the unchanged
 /// position when nothing is playable.
 #[inline(always)]
-fn pair_bearoff(
-    pos: Position,
-    occ: u32,
-    blocked: u32,
-    hi: u8,
-    lo: u8,
-    out: &mut Vec<StageEnd>,
-) -> u8 {
+fn pair_bearoff(at: Masked, hi: u8, lo: u8, out: &mut Vec<StageEnd>) -> u8 {
+    let Masked { pos, occ, blocked } = at;
     out.clear();
     let opp = pos.opp;
     let s0 = (pos.own.0, occ);
@@ -137,10 +136,7 @@ fn pair_bearoff(
         }
     };
     for (first, second) in [(hi, lo), (lo, hi)] {
-        let mut ps = legal_sources(occ, blocked, first);
-        while ps != 0 {
-            let p = highest(ps);
-            ps &= !(1 << (p - 1));
+        for p in Downward(legal_sources(occ, blocked, first)) {
             let s1 = step_any(s0, p, first);
             let mut one = Play::EMPTY;
             one.push(Step::new(p, first));
@@ -148,14 +144,12 @@ fn pair_bearoff(
                 record(out, s1.0, 2, one);
                 continue;
             }
-            let mut qs = legal_sources(s1.1, blocked, second);
+            let qs = legal_sources(s1.1, blocked, second);
             if qs == 0 {
                 record(out, s1.0, 1, one);
                 continue;
             }
-            while qs != 0 {
-                let q = highest(qs);
-                qs &= !(1 << (q - 1));
+            for q in Downward(qs) {
                 let s2 = step_any(s1, q, second);
                 record(out, s2.0, 2, play2(p, first, q, second));
             }
@@ -178,14 +172,8 @@ fn pair_bearoff(
 /// Returns the dice played; `out` gets the unchanged position when nothing
 /// is playable.
 #[inline(always)]
-fn same_bearoff(
-    pos: Position,
-    occ: u32,
-    blocked: u32,
-    die: u8,
-    count: u8,
-    out: &mut Vec<StageEnd>,
-) -> u8 {
+fn same_bearoff(at: Masked, die: u8, count: u8, out: &mut Vec<StageEnd>) -> u8 {
+    let Masked { pos, occ, blocked } = at;
     out.clear();
     let opp = pos.opp.0;
     let mut ends = Longest::new(out);
@@ -244,30 +232,6 @@ fn same_bearoff(
         out.push(StageEnd::stay(pos));
     }
     used
-}
-
-/// The fast path of equal dice with no bearing off possible, under
-/// [`SameLimits`] (`LIMITS` false: none): `None` when it does not apply.
-#[inline(always)]
-pub(crate) fn fast_same<const LIMITS: bool>(
-    pos: Position,
-    occ: u32,
-    blocked: u32,
-    die: u8,
-    count: u8,
-    limits: SameLimits,
-    out: &mut Vec<StageEnd>,
-) -> Option<u8> {
-    if !(1..=6).contains(&die) || count == 0 || !outside_at_least(pos.own, occ, count.min(4)) {
-        return None;
-    }
-    let used = same_no_bearoff_in::<LIMITS>(pos, occ, blocked, die, count.min(4), limits, out);
-    if used > 0 {
-        return Some(used);
-    }
-    out.clear();
-    out.push(StageEnd::stay(pos));
-    Some(0)
 }
 
 /// Points (bit `p - 1`) from which a die `die` moves to an open point
@@ -340,31 +304,19 @@ pub(crate) fn play2(p: u8, d1: u8, q: u8, d2: u8) -> Play {
 /// enumeration plays `hi` first from the highest point down, then `lo`
 /// first; this keeps its first occurrence of each end.
 #[inline(always)]
-fn pair_no_bearoff(
-    pos: Position,
-    occ: u32,
-    blocked: u32,
-    hi: u8,
-    lo: u8,
-    out: &mut Vec<StageEnd>,
-) -> u8 {
+fn pair_no_bearoff(at: Masked, hi: u8, lo: u8, out: &mut Vec<StageEnd>) -> u8 {
+    let Masked { pos, occ, blocked } = at;
     let own = pos.own;
     let open_hi = open_for(blocked, hi);
     let open_lo = open_for(blocked, lo);
     let a_hi = occ & open_hi;
     let start = out.len();
     // `hi` first from p, then `lo` from q.
-    let mut ps = a_hi;
-    while ps != 0 {
-        let p = highest(ps);
-        ps &= !(1 << (p - 1));
+    for p in Downward(a_hi) {
         let (own1, occ1) = step_no_bearoff(own.0, occ, p, hi);
         // q = p + lo moving onto p: one checker moved by both dice, already
         // found through q - hi when q could move `hi`.
-        let mut qs = occ1 & open_lo & !(a_hi & (1 << (p + lo - 1)));
-        while qs != 0 {
-            let q = highest(qs);
-            qs &= !(1 << (q - 1));
+        for q in Downward(occ1 & open_lo & !(a_hi & (1 << (p + lo - 1)))) {
             out.push(StageEnd {
                 pos: Position {
                     own: Checkers(own1.wrapping_add(delta(lo, q))),
@@ -378,10 +330,7 @@ fn pair_no_bearoff(
     // when p - hi is closed (or p cannot move `hi`) and no checker stood on
     // p - lo to make it a pair of the first pass.
     let both = lo + hi;
-    let mut ps = occ & open_lo & !a_hi & !(occ << lo) & open_for(blocked, both);
-    while ps != 0 {
-        let p = highest(ps);
-        ps &= !(1 << (p - 1));
+    for p in Downward(occ & open_lo & !a_hi & !(occ << lo) & open_for(blocked, both)) {
         out.push(StageEnd {
             pos: Position {
                 own: Checkers(
@@ -416,14 +365,12 @@ pub(crate) fn one_die_ends(
     opp_after: impl Fn(u8) -> u128,
     out: &mut Vec<StageEnd>,
 ) -> u8 {
-    let (mut ps, die) = if a_hi != 0 { (a_hi, hi) } else { (a_lo, lo) };
+    let (ps, die) = if a_hi != 0 { (a_hi, hi) } else { (a_lo, lo) };
     if ps == 0 {
         out.push(StageEnd::stay(pos));
         return 0;
     }
-    while ps != 0 {
-        let p = highest(ps);
-        ps &= !(1 << (p - 1));
+    for p in Downward(ps) {
         let mut play = Play::EMPTY;
         play.push(Step::new(p, die));
         out.push(StageEnd {
@@ -487,6 +434,71 @@ fn play_same<const N: usize>(froms: [u8; N], die: u8) -> Play {
         play.push(Step::new(from, die));
     }
     play
+}
+
+/// The unrolled enumeration of `count` (1..=4) equal dice `die` that the
+/// fast paths share: non-increasing sources, each multiset of steps once,
+/// no recursion or hash set. From the state `s0` reached by `play0` (the
+/// hitting games' entering steps, or nothing), `sources(s)` says where a
+/// step may start (this keeps those at or below the last source),
+/// `step(s, from)` plays it, and `stop(s, from, used)` is the dice a play
+/// that ends at once after that step counts as (`None`: it goes on).
+/// `record(s, used, play)` gets every end of a play that stops: after
+/// `count` steps, when `stop` says so, or when no step follows, in the
+/// order of the general enumeration.
+#[inline(always)]
+pub(crate) fn equal_dice<S: Copy>(
+    (s0, play0): (S, Play),
+    (die, count): (u8, u8),
+    step: impl Fn(S, u8) -> S,
+    sources: impl Fn(&S) -> u32,
+    stop: impl Fn(&S, u8, u8) -> Option<u8>,
+    mut record: impl FnMut(&S, u8, Play),
+) {
+    let with = |mut play: Play, from: u8| {
+        play.push(Step::new(from, die));
+        play
+    };
+    for a in Downward(sources(&s0)) {
+        let (s1, p1) = (step(s0, a), with(play0, a));
+        for b in Downward(then(&s1, (a, p1, count == 1), &sources, &stop, &mut record)) {
+            let (s2, p2) = (step(s1, b), with(p1, b));
+            for c in Downward(then(&s2, (b, p2, count == 2), &sources, &stop, &mut record)) {
+                let (s3, p3) = (step(s2, c), with(p2, c));
+                for d in Downward(then(&s3, (c, p3, count == 3), &sources, &stop, &mut record)) {
+                    let s4 = step(s3, d);
+                    then(&s4, (d, with(p3, d), true), &sources, &stop, &mut record);
+                }
+            }
+        }
+    }
+}
+
+/// [`equal_dice`] after the step from `from` to `s` by `play` (`last`: the
+/// stage's last die): no sources when the play ends there (recorded), else
+/// the next step's.
+#[inline(always)]
+fn then<S>(
+    s: &S,
+    (from, play, last): (u8, Play, bool),
+    sources: &impl Fn(&S) -> u32,
+    stop: &impl Fn(&S, u8, u8) -> Option<u8>,
+    record: &mut impl FnMut(&S, u8, Play),
+) -> u32 {
+    let used = play.len() as u8;
+    if last {
+        record(s, used, play);
+        return 0;
+    }
+    if let Some(all) = stop(s, from, used) {
+        record(s, all, play);
+        return 0;
+    }
+    let next = sources(s) & up_to(from);
+    if next == 0 {
+        record(s, used, play);
+    }
+    next
 }
 
 /// Collects the ends of the longest plays of an enumeration that reaches
@@ -556,14 +568,13 @@ impl SameLimits {
 /// the steps of its multiset: each legal multiset still has its one order.
 #[inline(always)]
 pub(crate) fn same_no_bearoff_in<const LIMITS: bool>(
-    pos: Position,
-    occ: u32,
-    blocked: u32,
+    at: Masked,
     die: u8,
     count: u8,
     limits: SameLimits,
     out: &mut Vec<StageEnd>,
 ) -> u8 {
+    let Masked { pos, occ, blocked } = at;
     let open = open_for(blocked, die);
     let opp = pos.opp.0;
     let mut ends = Longest::new(out);

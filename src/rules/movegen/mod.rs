@@ -20,8 +20,8 @@ use super::step::{Play, StageDice, Step};
 mod fast;
 
 pub(crate) use fast::{
-    Downward, Longest, SameLimits, bearoff_paths, delta, fast_paths, fast_same, highest,
-    legal_sources, one_die_ends, open_for, outside_at_least, play2, step_any, up_to,
+    Downward, Longest, Masked, SameLimits, delta, equal_dice, fast_paths, highest, legal_sources,
+    one_die_ends, open_for, outside_at_least, play2, step_any, up_to,
 };
 
 /// Extra restrictions a rule set places on single steps and on the ends of
@@ -247,6 +247,7 @@ impl<R: StepRules> MoveGen<R> {
         }
         let occ = pos.own.mask();
         let blocked = pos.blocked();
+        let at = Masked { pos, occ, blocked };
         if !R::UNRESTRICTED && self.rules.by_ends() {
             // The restrictions judge ends only, so every play to an end is
             // allowed or none is. The longest plays without the
@@ -257,13 +258,13 @@ impl<R: StepRules> MoveGen<R> {
             // plays are allowed, and the restricted enumeration finds them.
             let from_24 = self.rules.leave_24_limit();
             let fast = match dice {
-                StageDice::Same { die, count } if from_24 < count.min(4) => {
+                StageDice::Same { count, .. } if from_24 < count.min(4) => {
                     let limits = SameLimits { stop: 0, from_24 };
-                    fast_same::<true>(pos, occ, blocked, die, count, limits, out)
+                    fast_paths::<true, true>(at, dice, limits, out)
                 }
-                _ => fast_paths(pos, occ, blocked, dice, out),
+                _ => fast_paths::<false, true>(at, dice, SameLimits::NONE, out),
             };
-            let used = match fast.or_else(|| bearoff_paths(pos, occ, blocked, dice, out)) {
+            let used = match fast {
                 Some(used) => used,
                 None => {
                     self.free = true;
@@ -280,26 +281,17 @@ impl<R: StepRules> MoveGen<R> {
             return self.general(pos, occ, blocked, dice, out);
         }
         if R::UNRESTRICTED
-            && let Some(used) = fast_paths(pos, occ, blocked, dice, out)
-                .or_else(|| bearoff_paths(pos, occ, blocked, dice, out))
+            && let Some(used) = fast_paths::<false, true>(at, dice, SameLimits::NONE, out)
         {
             return used;
         }
         self.general(pos, occ, blocked, dice, out)
     }
+}
 
-    /// [`MoveGen::generate`] by the general enumeration alone (for tests
-    /// that check the fast paths against it).
-    #[doc(hidden)]
-    pub fn generate_general(
-        &mut self,
-        pos: Position,
-        dice: StageDice,
-        out: &mut Vec<StageEnd>,
-    ) -> u8 {
-        if game_over_stage(pos, out) {
-            return 0;
-        }
+#[cfg(test)]
+impl<R: StepRules> crate::rules::testing::GeneralEnumeration for MoveGen<R> {
+    fn general_stage(&mut self, pos: Position, dice: StageDice, out: &mut Vec<StageEnd>) -> u8 {
         self.general(pos, pos.own.mask(), pos.blocked(), dice, out)
     }
 }
@@ -351,9 +343,9 @@ impl<R: StepRules> MoveGen<R> {
             }
             StageDice::Same { die, count } => {
                 if R::UNRESTRICTED || self.free {
-                    self.same_unrestricted(die, count.min(4), 24, out);
+                    self.same::<true>(die, count.min(4), 24, out);
                 } else {
-                    self.same(die, count.min(4), 24, out);
+                    self.same::<false>(die, count.min(4), 24, out);
                 }
             }
         }
@@ -435,10 +427,7 @@ impl<R: StepRules> MoveGen<R> {
                 self.record(2, out);
             } else {
                 let mut any = false;
-                let mut seconds = self.occ;
-                while seconds != 0 {
-                    let from2 = 32 - seconds.leading_zeros() as u8;
-                    seconds &= !(1 << (from2 - 1));
+                for from2 in Downward(self.occ) {
                     if self.can(from2, second) {
                         let saved2 = self.apply(from2, second);
                         any |= self.record(2, out);
@@ -454,8 +443,17 @@ impl<R: StepRules> MoveGen<R> {
     }
 
     /// Plays up to `left` more dice of `die`, sources at or below `top`.
-    /// Returns whether some allowed end was reached.
-    fn same(&mut self, die: u8, left: u8, top: u8, out: &mut Vec<StageEnd>) -> bool {
+    /// Returns whether some allowed end was reached. `FREE`: the rule set
+    /// forbids nothing here (it has no restrictions, or they are set
+    /// aside), so every end is allowed and no result travels up the
+    /// recursion.
+    fn same<const FREE: bool>(
+        &mut self,
+        die: u8,
+        left: u8,
+        top: u8,
+        out: &mut Vec<StageEnd>,
+    ) -> bool {
         let used = self.play.len() as u8;
         let froms = self.occ & (u32::MAX >> (32 - top as u32));
         let mut any = false;
@@ -463,14 +461,20 @@ impl<R: StepRules> MoveGen<R> {
             if !self.can(from, die) {
                 continue;
             }
+            any |= FREE;
             let saved = self.apply(from, die);
             if self.occ == 0 || left == 1 {
                 // Finished the stage, or bore off the last checker.
-                let full = used + left;
-                any |= self.record(full, out);
+                let reached = self.record(used + left, out);
+                any |= !FREE && reached;
             } else {
-                let top = if self.rules.any_order() { 24 } else { from };
-                any |= self.same(die, left - 1, top, out);
+                let top = if !FREE && self.rules.any_order() {
+                    24
+                } else {
+                    from
+                };
+                let reached = self.same::<FREE>(die, left - 1, top, out);
+                any |= !FREE && reached;
             }
             self.undo(saved);
         }
@@ -478,31 +482,6 @@ impl<R: StepRules> MoveGen<R> {
             return self.record(used, out);
         }
         any
-    }
-
-    /// [`Self::same`] for a rule set that forbids nothing: every end is
-    /// allowed, so no result travels up the recursion (Gul bara's bear-offs
-    /// take this path; measured faster than the general one).
-    fn same_unrestricted(&mut self, die: u8, left: u8, top: u8, out: &mut Vec<StageEnd>) {
-        let used = self.play.len() as u8;
-        let froms = self.occ & (u32::MAX >> (32 - top as u32));
-        let mut any = false;
-        for from in Downward(froms) {
-            if !self.can(from, die) {
-                continue;
-            }
-            any = true;
-            let saved = self.apply(from, die);
-            if self.occ == 0 || left == 1 {
-                self.record(used + left, out);
-            } else {
-                self.same_unrestricted(die, left - 1, from, out);
-            }
-            self.undo(saved);
-        }
-        if !any && used > 0 {
-            self.record(used, out);
-        }
     }
 }
 

@@ -42,7 +42,7 @@
 //! without the mover's pinned checkers, which are put back on every end.
 
 use super::hitting::{blot_points, closed_points, mirror_mask, mirrored};
-use super::movegen::{EndSet, SameLimits, StageEnd, fast_paths, fast_same, game_over_stage};
+use super::movegen::{EndSet, Masked, SameLimits, StageEnd, fast_paths, game_over_stage};
 use super::options::{MotherTiming, PinnedBearoff, RuleOptions};
 use super::position::{CHECKERS, Checkers, HOME_MASK, Position};
 use super::state::StepProblem;
@@ -249,21 +249,6 @@ impl PinGen {
         self.general(pos, dice, out)
     }
 
-    /// [`PinGen::generate`] by the general enumeration alone (for tests
-    /// that check the fast paths against it).
-    #[doc(hidden)]
-    pub fn generate_general(
-        &mut self,
-        pos: Position,
-        dice: StageDice,
-        out: &mut Vec<StageEnd>,
-    ) -> u8 {
-        if game_over_stage(pos, out) {
-            return 0;
-        }
-        self.general(pos, dice, out)
-    }
-
     fn general(&mut self, pos: Position, dice: StageDice, out: &mut Vec<StageEnd>) -> u8 {
         self.seen.clear();
         self.best = 0;
@@ -344,6 +329,13 @@ impl PinGen {
             self.walk(apply_step(pos, step), dice, i + 1, from, total, out);
             self.play.pop();
         }
+    }
+}
+
+#[cfg(test)]
+impl crate::rules::testing::GeneralEnumeration for PinGen {
+    fn general_stage(&mut self, pos: Position, dice: StageDice, out: &mut Vec<StageEnd>) -> u8 {
+        self.general(pos, dice, out)
     }
 }
 
@@ -435,12 +427,16 @@ fn fast_stage(pos: Position, dice: StageDice, stop: u32, out: &mut Vec<StageEnd>
         own: Checkers(pos.own.unpinned().0 - back),
         opp: pos.opp,
     };
-    let blocked = closed_points(pos) | pinned;
+    let at = Masked {
+        pos: free,
+        occ: free.own.mask(),
+        blocked: closed_points(pos) | pinned,
+    };
     let used = match (stop, dice) {
-        (0, _) => fast_paths(free, free.own.mask(), blocked, dice, out)?,
-        (_, StageDice::Same { die, count }) => {
+        (0, _) => fast_paths::<false, false>(at, dice, SameLimits::NONE, out)?,
+        (_, StageDice::Same { .. }) => {
             let limits = SameLimits { stop, from_24: 4 };
-            fast_same::<true>(free, free.own.mask(), blocked, die, count, limits, out)?
+            fast_paths::<true, false>(at, dice, limits, out)?
         }
         _ => return None,
     };

@@ -1,5 +1,5 @@
 use super::*;
-use crate::rules::testing::at;
+use crate::rules::testing::{GeneralEnumeration, at};
 
 const START: Position = Position {
     own: Checkers::START,
