@@ -496,25 +496,7 @@ fn short_pipeline(variant: &str, extra: &[&str]) -> Vec<u8> {
         after < before,
         "{variant}: cross-entropy on the labels: {before} before, {after} after"
     );
-    let played = gulbara(&[
-        "match",
-        "--variant",
-        variant,
-        "--engine",
-        "cmd=builtin:net",
-        "name=trained",
-        &format!("option.engine.weights={trained}"),
-        "option.engine.ply=1",
-        "--engine",
-        "cmd=builtin:net",
-        "name=shipped",
-        "option.engine.ply=1",
-        "--games",
-        "2",
-        "--seed",
-        "7",
-    ]);
-    assert!(played.contains("trained vs shipped"), "{played}");
+    play_against_shipped(variant, "trained", "weights", &trained);
     let bytes = std::fs::read(&trained).expect("the trained weights");
     let _ = std::fs::remove_dir_all(&dir);
     bytes
@@ -607,25 +589,7 @@ fn the_short_pipeline_trains_a_race_network() {
     };
     let rows: Vec<&str> = text.lines().skip(1).collect();
     assert!(ce(rows[rows.len() - 1]) < ce(rows[0]), "{text}");
-    let played = gulbara(&[
-        "match",
-        "--variant",
-        "backgammon",
-        "--engine",
-        "cmd=builtin:net",
-        "name=race",
-        &format!("option.engine.race_weights={trained}"),
-        "option.engine.ply=1",
-        "--engine",
-        "cmd=builtin:net",
-        "name=shipped",
-        "option.engine.ply=1",
-        "--games",
-        "2",
-        "--seed",
-        "7",
-    ]);
-    assert!(played.contains("race vs shipped"), "{played}");
+    play_against_shipped("backgammon", "race", "race_weights", &trained);
     // A game with one network for every phase refuses --phase.
     let refused = Command::new(BIN)
         .args([
@@ -647,4 +611,29 @@ fn the_short_pipeline_trains_a_race_network() {
         "{refused:?}"
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Two games of `variant` at 0-ply: the built-in network with
+/// `option.engine.{key}` set to `trained`, named `name`, against the
+/// shipped one.
+fn play_against_shipped(variant: &str, name: &str, key: &str, trained: &str) {
+    let played = gulbara(&[
+        "match",
+        "--variant",
+        variant,
+        "--engine",
+        "cmd=builtin:net",
+        &format!("name={name}"),
+        &format!("option.engine.{key}={trained}"),
+        "option.engine.ply=1",
+        "--engine",
+        "cmd=builtin:net",
+        "name=shipped",
+        "option.engine.ply=1",
+        "--games",
+        "2",
+        "--seed",
+        "7",
+    ]);
+    assert!(played.contains(&format!("{name} vs shipped")), "{played}");
 }

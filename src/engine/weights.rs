@@ -56,10 +56,7 @@ pub fn load_net(
     weights: &Weights,
     files: &FileAccess,
 ) -> Result<GameNet, LoadNetError> {
-    let bytes = match weights {
-        Weights::Shipped => None,
-        Weights::File(path) => Some(read_file(path, files)?),
-    };
+    let bytes = file_bytes(weights, files)?;
     Ok(GameNet::load(variant, bytes.as_deref())?)
 }
 
@@ -74,11 +71,17 @@ pub fn with_phase_net(
     weights: &Weights,
     files: &FileAccess,
 ) -> Result<GameNet, LoadNetError> {
-    let bytes = match weights {
-        Weights::Shipped => None,
-        Weights::File(path) => Some(read_file(path, files)?),
-    };
+    let bytes = file_bytes(weights, files)?;
     Ok(net.with_phase(variant, phase, bytes.as_deref())?)
+}
+
+/// The bytes of the file `weights` names under the `files` policy; `None`
+/// for the shipped network.
+fn file_bytes(weights: &Weights, files: &FileAccess) -> Result<Option<Vec<u8>>, LoadNetError> {
+    match weights {
+        Weights::Shipped => Ok(None),
+        Weights::File(path) => read_file(path, files).map(Some),
+    }
 }
 
 /// The bytes of the weights file `named` under the `files` policy.
