@@ -214,26 +214,21 @@ fn a_turns_plays_found_together_are_labelled_with_the_same_dice() {
         label(&f, &out, &[]);
         label_of(&out, 0)
     };
-    let group = dir.join("group.txt");
-    std::fs::write(
-        &group,
-        format!("turn\t{turn}\nsibling\t{first}\nsibling\t{second}\n"),
-    )
-    .expect("write");
-    let labels = dir.join("group.labels");
-    label(&group, &labels, &[]);
+    // The three positions, the second and third marked `kind`, labelled.
+    let labelled = |name: &str, kind: &str| {
+        let f = dir.join(format!("{name}.txt"));
+        let text = format!("turn\t{turn}\n{kind}\t{first}\n{kind}\t{second}\n");
+        std::fs::write(&f, text).expect("write");
+        let out = dir.join(format!("{name}.labels"));
+        label(&f, &out, &[]);
+        out
+    };
+    let labels = labelled("group", "sibling");
     assert_eq!(label_of(&labels, 0), alone("t.txt", &turn));
     assert_eq!(label_of(&labels, 1), alone("a.txt", &first));
     assert_eq!(label_of(&labels, 2), alone("b.txt", &second));
     // As plain positions, the second and third have dice of their own.
-    let plain = dir.join("plain.txt");
-    std::fs::write(
-        &plain,
-        format!("turn\t{turn}\nbest\t{first}\nbest\t{second}\n"),
-    )
-    .expect("write");
-    let plain_labels = dir.join("plain.labels");
-    label(&plain, &plain_labels, &[]);
+    let plain_labels = labelled("plain", "best");
     assert_eq!(label_of(&plain_labels, 0), label_of(&labels, 0));
     assert_ne!(label_of(&plain_labels, 1), label_of(&labels, 1));
     assert_ne!(label_of(&plain_labels, 2), label_of(&labels, 2));
@@ -468,25 +463,7 @@ fn short_pipeline(variant: &str, extra: &[&str]) -> Vec<u8> {
     assert!(out.contains("24 positions labelled"), "{variant}: {out}");
     let trained = path("trained.gbnn");
     let (data, curve) = (path(""), path("curve.tsv"));
-    let mut args = vec![
-        "supervise",
-        "--variant",
-        variant,
-        "--data",
-        &data,
-        "--from",
-        "shipped",
-        "--out",
-        &trained,
-        "--curve",
-        &curve,
-        "--epochs",
-        "8",
-        "--holdout",
-        "0",
-        "--rate",
-        "1e-3",
-    ];
+    let mut args = short_fit(variant, &data, &trained, &curve);
     args.extend_from_slice(extra);
     let out = gulbara(&args);
     assert!(out.contains("24 positions; weights in"), "{out}");
@@ -539,30 +516,9 @@ fn the_short_pipeline_trains_a_race_network() {
     ]);
     let (data, trained, curve) = (path(""), path("race.gbnn"), path("curve.tsv"));
     let supervise = |phase: &str, out: &str| {
-        common::gulbara_ok(
-            Path::new("."),
-            &[
-                "supervise",
-                "--variant",
-                "backgammon",
-                "--data",
-                &data,
-                "--from",
-                "shipped",
-                "--phase",
-                phase,
-                "--out",
-                out,
-                "--curve",
-                &curve,
-                "--epochs",
-                "8",
-                "--holdout",
-                "0",
-                "--rate",
-                "1e-3",
-            ],
-        )
+        let mut args = short_fit("backgammon", &data, out, &curve);
+        args.extend_from_slice(&["--phase", phase]);
+        common::gulbara_ok(Path::new("."), &args)
     };
     let out = supervise("race", &trained);
     let said = String::from_utf8_lossy(&out.stderr);
@@ -636,4 +592,28 @@ fn play_against_shipped(variant: &str, name: &str, key: &str, trained: &str) {
         "7",
     ]);
     assert!(played.contains(&format!("{name} vs shipped")), "{played}");
+}
+
+/// The arguments of a short `supervise` run from the shipped network: 8
+/// epochs on every label of `data`, no held-out part.
+fn short_fit<'a>(variant: &'a str, data: &'a str, out: &'a str, curve: &'a str) -> Vec<&'a str> {
+    vec![
+        "supervise",
+        "--variant",
+        variant,
+        "--data",
+        data,
+        "--from",
+        "shipped",
+        "--out",
+        out,
+        "--curve",
+        curve,
+        "--epochs",
+        "8",
+        "--holdout",
+        "0",
+        "--rate",
+        "1e-3",
+    ]
 }
