@@ -17,7 +17,7 @@ pub use gulbara::game::{GameRecord, Player, play_started_game};
 pub use gulbara::matchplay::builtin::Builtin;
 pub use gulbara::notation::{move_token_text, parse_state_text_in, play_text_at, state_text};
 pub use gulbara::protocol::ProtocolError;
-pub use gulbara::protocol::cmd::position::{Base, Position as PositionCommand};
+pub use gulbara::protocol::cmd::position::{Base, PositionCmd};
 pub use gulbara::protocol::cmd::show::id_texts;
 pub use gulbara::rules::dice::{DiceSource, GameStart, SeededDice, open_game};
 pub use gulbara::rules::ruleset::check_position;

@@ -8,10 +8,10 @@ use pyo3::types::PyDict;
 
 use crate::err;
 use crate::paths::{
-    Base, Checkers, EngineConfig, GameState, LibEngine, MatchState, Pending, Position,
-    PositionCommand, ProtocolError, RuleOptions, SeededDice, SettingError, Settings, Side,
-    StageEnd, StageGen, Step, Variant, check_position, default_session, id_texts, open_game,
-    parse_state_text_in, play_text_at, state_text,
+    Base, Checkers, EngineConfig, GameState, LibEngine, MatchState, Pending, Position, PositionCmd,
+    ProtocolError, RuleOptions, SeededDice, SettingError, Settings, Side, StageEnd, StageGen, Step,
+    Variant, check_position, default_session, id_texts, open_game, parse_state_text_in,
+    play_text_at, state_text,
 };
 use crate::session::PySession;
 
@@ -175,7 +175,7 @@ pub(crate) fn read_id(
     let settings = settings_for(game, rules)?;
     let opts = settings.rules;
     let mut engine = LibEngine::new(settings, EngineConfig::default()).map_err(err)?;
-    PositionCommand {
+    PositionCmd {
         base,
         moves: Vec::new(),
     }
