@@ -121,13 +121,19 @@ class Child:
         self.send(list(lines) + ["isready"])
         return self.until(lambda l: l == "readyok")[:-1]
 
-    def show(self):
-        """The current position's `show` fields as a dict of lists."""
-        self.send(["show"])
+    def show(self, before=(), context=""):
+        """Sends the lines `before`, then `show`: the position's `show`
+        fields as a dict of lists."""
+        self.send(list(before) + ["show"])
+        return self.read_show(context)
+
+    def read_show(self, context=""):
+        """Reads one `show` answer as a dict of lists; an error line (of
+        `show` or of a line sent before it) raises, `context` appended."""
         fields = {}
         for line in self.until(lambda l: l == "showok" or l.startswith("error ")):
             if line.startswith("error "):
-                raise RuntimeError(line)
+                raise RuntimeError(line + context)
             key, _, rest = line.partition(" ")
             fields.setdefault(key, []).append(rest)
         return fields

@@ -120,12 +120,7 @@ class Ours(adapter.Child):
                 for line in (f"position board {text} moves {d1}{d2} {play}", "show")
             )
             for play in chunk:
-                f = {}
-                for line in self.until(lambda l: l == "showok" or l.startswith("error ")):
-                    if line.startswith("error "):
-                        raise RuntimeError(f"{line} (play {play})")
-                    key, _, rest = line.partition(" ")
-                    f.setdefault(key, []).append(rest)
+                f = self.read_show(f" (play {play})")
                 ends.append((f["position"][0], f.get("result", [None])[0]))
         return plays, ends
 

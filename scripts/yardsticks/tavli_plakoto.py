@@ -335,13 +335,7 @@ def end_by_engine(child, position, roll, play, mover):
     """The mover's score of a play's end as our engine judges it: 1 won,
     0.5 drawn, 0 lost, or None with the end's position text while the game
     goes on."""
-    child.send([f"position board {position} moves {roll} {play}", "show"])
-    fields = {}
-    for line in child.until(lambda l: l == "showok" or l.startswith("error ")):
-        if line.startswith("error "):
-            raise RuntimeError(f"{line} (play {play})")
-        key, _, rest = line.partition(" ")
-        fields.setdefault(key, []).append(rest)
+    fields = child.show([f"position board {position} moves {roll} {play}"], f" (play {play})")
     if "result" in fields:
         r = fields["result"][0].split()
         return (1.0 if r[:2] == ["winner", mover] else (0.5 if "draw" in r else 0.0)), None
