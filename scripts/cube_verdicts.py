@@ -3,6 +3,7 @@
 
     scripts/cube_verdicts.py [--ply P] [--list] [--set 'KEY VALUE' ...] [--save F] FILE.mat ...
     scripts/cube_verdicts.py [--ply P] [--list] [--set 'KEY VALUE' ...] --load F
+    scripts/cube_verdicts.py [--ply P] [--list] [--set 'KEY VALUE' ...] --texts FILE.txt ...
 
 gnubg analyses the cube decisions of each .mat file (gnubg 2-ply, cubeful,
 the Jacoby rule off, no beavers) and exports the analysis as text; every
@@ -15,7 +16,9 @@ double, with the taker's equities of taking and passing. gulbara is asked the sa
 the two agree on doubling, gulbara's wrong and missed doubles by gnubg's
 verdict, and what gulbara's choices cost by gnubg's equities (mEMG per
 decision); the same for the take decisions. --list prints every disagreement. --save keeps gnubg's verdicts in a
-JSON file, --load reads them back instead of asking gnubg again.
+JSON file, --load reads them back instead of asking gnubg again; --texts reads
+gnubg's own text exports of matches it has analysed with those settings
+(`export match text F` after `analyse match`) instead of the .mat files.
 
 Needs gnubg (GNUBG=path overrides /usr/games/gnubg) and a release build
 (GULBARA=path overrides target/release/gulbara).
@@ -51,31 +54,37 @@ def gnubg_decisions(files):
                        env=dict(os.environ, HOME=os.path.join(work, "home")),
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
         for name in sorted(glob.glob(os.path.join(work, "m*.txt"))):
-            text = open(name, errors="replace").read()
-            for block in re.split(r"\nMove number \d+: ", text):
-                who = re.match(r"\s*(\S+) on roll, cube decision\?", block)
-                answer = re.match(r"\s*(\S+) doubles to \d+", block)
-                if answer:
-                    # The answer to a double: equities from the taker's view.
-                    pid = re.search(r"Position ID:\s*(\S+)", block)
-                    mid = re.search(r"Match ID\s*:\s*(\S+)", block)
-                    dt = re.search(r"\d\. (?:Re)?[Dd]ouble, take\s+([+-]?\d+\.\d+)", block)
-                    dp = re.search(r"\d\. (?:Re)?[Dd]ouble, pass\s+([+-]?\d+\.\d+)", block)
-                    if pid and mid and dt and dp:
-                        out.append((pid.group(1) + ":" + mid.group(1), None,
-                                    float(dt.group(1)), float(dp.group(1))))
-                    continue
-                if not who:
-                    continue
-                pid = re.search(r"Position ID:\s*(\S+)", block)
-                mid = re.search(r"Match ID\s*:\s*(\S+)", block)
-                eq = {}
-                for k, v in re.findall(r"\d\. (No double|Double, take|Double, pass|No redouble|"
-                                       r"Redouble, take|Redouble, pass)\s+([+-]?\d+\.\d+)", block):
-                    eq[k.replace("No redouble", "No double").replace("Redouble", "Double")] = float(v)
-                if pid and mid and len(eq) == 3:
-                    out.append((pid.group(1) + ":" + mid.group(1), eq["No double"],
-                                eq["Double, take"], eq["Double, pass"]))
+            out += decisions_of(open(name, errors="replace").read())
+    return out
+
+
+def decisions_of(text):
+    """The cube decisions of one analysed match exported as text by gnubg."""
+    out = []
+    for block in re.split(r"\nMove number \d+: ", text):
+        who = re.match(r"\s*(\S+) on roll, cube decision\?", block)
+        answer = re.match(r"\s*(\S+) doubles to \d+", block)
+        if answer:
+            # The answer to a double: equities from the taker's view.
+            pid = re.search(r"Position ID:\s*(\S+)", block)
+            mid = re.search(r"Match ID\s*:\s*(\S+)", block)
+            dt = re.search(r"\d\. (?:Re)?[Dd]ouble, take\s+([+-]?\d+\.\d+)", block)
+            dp = re.search(r"\d\. (?:Re)?[Dd]ouble, pass\s+([+-]?\d+\.\d+)", block)
+            if pid and mid and dt and dp:
+                out.append((pid.group(1) + ":" + mid.group(1), None,
+                            float(dt.group(1)), float(dp.group(1))))
+            continue
+        if not who:
+            continue
+        pid = re.search(r"Position ID:\s*(\S+)", block)
+        mid = re.search(r"Match ID\s*:\s*(\S+)", block)
+        eq = {}
+        for k, v in re.findall(r"\d\. (No double|Double, take|Double, pass|No redouble|"
+                               r"Redouble, take|Redouble, pass)\s+([+-]?\d+\.\d+)", block):
+            eq[k.replace("No redouble", "No double").replace("Redouble", "Double")] = float(v)
+        if pid and mid and len(eq) == 3:
+            out.append((pid.group(1) + ":" + mid.group(1), eq["No double"],
+                        eq["Double, take"], eq["Double, pass"]))
     return out
 
 
@@ -86,10 +95,14 @@ def main():
     ap.add_argument("--set", action="append", default=[])
     ap.add_argument("--save")
     ap.add_argument("--load")
+    ap.add_argument("--texts", action="store_true",
+                    help="the files are gnubg's text exports of matches it has analysed")
     ap.add_argument("files", nargs="*")
     a = ap.parse_args()
     if a.load:
         decisions = [tuple(d) for d in json.load(open(a.load))]
+    elif a.texts:
+        decisions = [d for f in a.files for d in decisions_of(open(f, errors="replace").read())]
     else:
         decisions = gnubg_decisions(a.files)
     if a.save:

@@ -23,15 +23,26 @@ pub enum CubeView {
     Theirs,
 }
 
+/// The cube's efficiency in contact positions that [`efficiency`] uses:
+/// gnubg 1.07's 0.68 (`engine.cube_efficiency` sets it per engine, in
+/// hundredths; gnubg 1.08 raised its own to 0.76).
+pub const CONTACT_EFFICIENCY: f64 = 0.68;
+
 /// The efficiency of the cube in `state`, from 0 (dead) to 1 (perfectly
-/// live).
+/// live), with [`CONTACT_EFFICIENCY`] in contact.
+pub fn efficiency(state: &GameState) -> f64 {
+    efficiency_at(state, CONTACT_EFFICIENCY)
+}
+
+/// The efficiency of the cube in `state`, with `contact` in contact
+/// positions.
 ///
-/// gnubg's values: 0.68 in contact; in a race, 0.55 plus 0.00125 per pip of
-/// the side on roll, kept within 0.6..0.7 (longer races leave more time to
-/// use the cube); 0.6 once every checker is home. The running games have no
+/// gnubg's values elsewhere: in a race, 0.55 plus 0.00125 per pip of the
+/// side on roll, kept within 0.6..0.7 (longer races leave more time to use
+/// the cube); 0.6 once every checker is home. The running games have no
 /// hitting, and their blocking play is judged as contact until both sides
 /// are home.
-pub fn efficiency(state: &GameState) -> f64 {
+pub fn efficiency_at(state: &GameState, contact: f64) -> f64 {
     if crate::eval::race::is_race(state) {
         return 0.6;
     }
@@ -40,7 +51,7 @@ pub fn efficiency(state: &GameState) -> f64 {
         let pips = f64::from(state.pos.own.pips());
         return (0.55 + 0.00125 * pips).clamp(0.6, 0.7);
     }
-    0.68
+    contact
 }
 
 /// The average points of a win and of a loss (1 to 3), from the chances.

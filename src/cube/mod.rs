@@ -5,6 +5,7 @@
 //! The rules of checker play know nothing of this: a game is played the
 //! same whatever the score; the session decides what its result is worth.
 
+pub mod bearoff;
 pub mod generate;
 pub mod janowski;
 pub mod kazaross_xg2;
@@ -13,7 +14,10 @@ pub mod mwc;
 pub mod spec;
 pub mod state;
 
-pub use janowski::{CubeAction, CubeDecision, CubeView, efficiency, money_decision, money_equity};
+pub use janowski::{
+    CONTACT_EFFICIENCY, CubeAction, CubeDecision, CubeView, efficiency, efficiency_at,
+    money_decision, money_equity,
+};
 pub use met::{Met, kazaross_xg2, met_for};
 pub use mwc::{MatchCube, MatchScore, match_decision, match_mwc};
 pub use spec::{SessionSpec, SessionSpecError, SessionSpecProblem};
@@ -108,6 +112,18 @@ pub fn decide(
     session: &MatchState,
     doubler: Side,
 ) -> Option<CubeDecision> {
+    decide_at(probs, state, session, doubler, CONTACT_EFFICIENCY)
+}
+
+/// [`decide`] with the cube's efficiency `contact` in contact positions
+/// (`engine.cube_efficiency`; races keep their own, [`efficiency_at`]).
+pub fn decide_at(
+    probs: &Probs,
+    state: &GameState,
+    session: &MatchState,
+    doubler: Side,
+    contact: f64,
+) -> Option<CubeDecision> {
     let waiting = session.doubled_by() == Some(doubler);
     if !waiting && session.may_double(doubler).is_err() {
         return None;
@@ -117,10 +133,12 @@ pub fn decide(
         CubeOwner::Side(s) if s == doubler => CubeView::Mine,
         CubeOwner::Side(_) => return None,
     };
-    let x = efficiency(state);
+    let x = efficiency_at(state, contact);
     let rules = session.rules();
     Some(match session.kind() {
-        SessionKind::Money => money_decision(probs, view, x, rules.jacoby, rules.beavers),
+        // Small bear-offs: exact equities, not the interpolation.
+        SessionKind::Money => bearoff::money_decision(state, view, rules.beavers)
+            .unwrap_or_else(|| money_decision(probs, view, x, rules.jacoby, rules.beavers)),
         SessionKind::Match { .. } => {
             let at = MatchCube {
                 met: met_for(state.variant, rules.cube),
@@ -182,6 +200,18 @@ pub fn cubeful(
     session: &MatchState,
     roller: Side,
 ) -> Option<(f64, bool)> {
+    cubeful_at(probs, state, session, roller, CONTACT_EFFICIENCY)
+}
+
+/// [`cubeful`] with the cube's efficiency `contact` in contact positions
+/// (`engine.cube_efficiency`).
+pub fn cubeful_at(
+    probs: &Probs,
+    state: &GameState,
+    session: &MatchState,
+    roller: Side,
+    contact: f64,
+) -> Option<(f64, bool)> {
     let view = match session.owner() {
         CubeOwner::Centre => CubeView::Centre,
         CubeOwner::Side(s) if s == roller => CubeView::Mine,
@@ -190,13 +220,17 @@ pub fn cubeful(
     let rules = session.rules();
     // No cube to turn: the game is played out at this cube.
     let x = if rules.cube && !session.is_crawford() {
-        efficiency(state)
+        efficiency_at(state, contact)
     } else {
         0.0
     };
     match session.kind() {
         SessionKind::Money if rules.cube => {
-            Some((money_equity(probs, view, x, rules.jacoby), false))
+            let exact = bearoff::money_equity(state, view);
+            Some((
+                exact.unwrap_or_else(|| money_equity(probs, view, x, rules.jacoby)),
+                false,
+            ))
         }
         SessionKind::Money => None,
         SessionKind::Match { .. } => {

@@ -233,6 +233,11 @@ impl Settings {
                 kind: KeyKind::Enum(&["cubeful", "cubeless"]),
                 description: "checker play at a match score: cubeful = by match-winning chances, cubeless = by cubeless money equity",
             },
+            KeyDef {
+                name: "engine.cube_efficiency",
+                kind: KeyKind::Int { min: 0, max: 100 },
+                description: "the cube's efficiency in contact positions, in hundredths (Janowski's x in cube decisions and cubeful equities; races keep gnubg's race values)",
+            },
         ];
         std::iter::once(variant)
             .chain(rules)
@@ -305,6 +310,7 @@ impl Settings {
                 EvalMode::Cubeful => "cubeful".into(),
                 EvalMode::Cubeless => "cubeless".into(),
             },
+            "engine.cube_efficiency" => self.cube_efficiency.to_string(),
             _ => {
                 let rule = name.strip_prefix("rules.")?;
                 self.rules.get(rule)?
@@ -354,6 +360,9 @@ impl Settings {
                     "engine.movetime" => Setting::Movetime(v),
                     "engine.beam" => Setting::Beam(size(v)),
                     "engine.prefilter" => Setting::Prefilter(size(v)),
+                    "engine.cube_efficiency" => {
+                        Setting::CubeEfficiency(u8::try_from(v).unwrap_or(100))
+                    }
                     rule => rules(rule.trim_start_matches("rules."))?,
                 })
             }

@@ -416,11 +416,12 @@ impl Engine {
     /// other side's reply. `None` when it has no cube to turn.
     pub fn cube_decision_now(&self) -> Result<Option<crate::cube::CubeDecision>, SearchError> {
         let probs = self.before_roll_now()?;
-        Ok(crate::cube::decide(
+        Ok(crate::cube::decide_at(
             &probs,
             &self.state,
             &self.session,
             self.state.to_move,
+            self.settings.contact_efficiency(),
         ))
     }
 

@@ -137,6 +137,10 @@ pub struct Settings {
     /// `engine.eval_mode`: whether checker play weighs results at the
     /// session's score and cube, or as cubeless money.
     pub eval_mode: EvalMode,
+    /// `engine.cube_efficiency`: the cube's efficiency in contact
+    /// positions, in hundredths (Janowski's x; races keep gnubg's race
+    /// values).
+    pub cube_efficiency: u8,
 }
 
 /// How the search values a game's results (`engine.eval_mode`, UBGI's
@@ -167,6 +171,7 @@ impl Default for Settings {
             crashed_weights: Weights::Shipped,
             race: RaceKind::Tables,
             eval_mode: EvalMode::Cubeful,
+            cube_efficiency: 68,
         }
     }
 }
@@ -202,6 +207,8 @@ pub enum Setting {
     Race(RaceKind),
     /// `engine.eval_mode`.
     EvalMode(EvalMode),
+    /// `engine.cube_efficiency`, in hundredths.
+    CubeEfficiency(u8),
 }
 
 impl Settings {
@@ -223,7 +230,13 @@ impl Settings {
             Setting::Prefilter(n) => self.prefilter = n,
             Setting::Race(r) => self.race = r,
             Setting::EvalMode(m) => self.eval_mode = m,
+            Setting::CubeEfficiency(x) => self.cube_efficiency = x,
         }
+    }
+
+    /// The cube's efficiency in contact positions (`engine.cube_efficiency`).
+    pub fn contact_efficiency(&self) -> f64 {
+        f64::from(self.cube_efficiency) / 100.0
     }
 
     /// The search limits of a search `ply` deep with these settings: the

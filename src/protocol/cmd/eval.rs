@@ -3,7 +3,7 @@
 
 use std::time::Instant;
 
-use crate::cube::cubeful;
+use crate::cube::cubeful_at;
 use crate::engine::JobKind;
 use crate::protocol::error::ProtocolError;
 use crate::protocol::session::{Flow, Session};
@@ -27,6 +27,7 @@ impl Verb for Eval {
 fn start_eval(s: &mut Session) -> Result<(), ProtocolError> {
     let state = *s.state();
     let session = *s.engine().session();
+    let contact = s.settings().contact_efficiency();
     let dice_set = matches!(state.pending, Pending::Roll2 { .. } | Pending::Chain { .. });
     if state.result().is_none() && dice_set {
         // Dice set: the chances after the best play.
@@ -41,7 +42,9 @@ fn start_eval(s: &mut Session) -> Result<(), ProtocolError> {
             // access to the cube: the mover's worth is the other side of
             // the opponent's.
             if let Some(c) = best {
-                line.push_str(&worth_fields(after_play_worth(c, &state, &session)));
+                line.push_str(&worth_fields(after_play_worth(
+                    c, &state, &session, contact,
+                )));
             }
             vec![line]
         });
@@ -50,11 +53,12 @@ fn start_eval(s: &mut Session) -> Result<(), ProtocolError> {
     s.spawn(JobKind::Eval, false, move |job, _| {
         let probs = job.search.before_roll(&state, plies, beam);
         let mut line = evaluation_line_for(state.variant, &probs);
-        line.push_str(&worth_fields(cubeful(
+        line.push_str(&worth_fields(cubeful_at(
             &probs,
             &state,
             &session,
             state.to_move,
+            contact,
         )));
         vec![line]
     })
@@ -63,13 +67,15 @@ fn start_eval(s: &mut Session) -> Result<(), ProtocolError> {
 /// The mover's cubeful worth after candidate `c` in `session` (`None`:
 /// cubeless money play). The opponent is to roll then, with its access to
 /// the cube: the mover's worth is the other side of the opponent's.
+/// `contact`: the cube's efficiency in contact (`engine.cube_efficiency`).
 pub(super) fn after_play_worth(
     c: &crate::search::Candidate,
     state: &crate::rules::GameState,
     session: &crate::cube::MatchState,
+    contact: f64,
 ) -> Option<(f64, bool)> {
     let next = state.to_move.opponent();
-    cubeful(&c.probs.flipped(), &c.end, session, next)
+    cubeful_at(&c.probs.flipped(), &c.end, session, next, contact)
         .map(|(v, mwc)| (if mwc { 1.0 - v } else { -v }, mwc))
 }
 

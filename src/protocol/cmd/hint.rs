@@ -126,6 +126,7 @@ fn hint(
     limits.deadline = this.engine().deadline_from(Instant::now());
     let state = *this.state();
     let session = *this.engine().session();
+    let contact = this.settings().contact_efficiency();
     if let Some(args) = rollout {
         return hint_rollout(this, count, &args, limits);
     }
@@ -145,7 +146,7 @@ fn hint(
                     "hint {} equity {}{}{chances} play {}",
                     i + 1,
                     fmt_p(c.probs.equity()),
-                    worth_fields(after_play_worth(c, &state, &session)),
+                    worth_fields(after_play_worth(c, &state, &session, contact)),
                     play_text_at(state.variant, state.pos, &c.steps)
                 )
             })

@@ -53,7 +53,13 @@ pub fn eval(req: &ApiRequest, caps: &Caps, stop: &AtomicBool) -> Result<EvalOut,
     let probs = e
         .before_roll_now()
         .map_err(|err| ApiError::new(500, "internal", err.to_string()))?;
-    let (cubeful, mwc) = match crate::cube::cubeful(&probs, &state, e.session(), state.to_move) {
+    let (cubeful, mwc) = match crate::cube::cubeful_at(
+        &probs,
+        &state,
+        e.session(),
+        state.to_move,
+        e.settings().contact_efficiency(),
+    ) {
         None => (None, None),
         Some((v, true)) => (None, Some(v)),
         Some((v, false)) => (Some(v), None),
@@ -128,7 +134,13 @@ pub fn cube(req: &ApiRequest, caps: &Caps) -> Result<CubeOut, ApiError> {
         double_pass: None,
         chances: chances(state.variant, &probs),
     };
-    let Some(d) = crate::cube::decide(&probs, &state, &session, question.doubler) else {
+    let Some(d) = crate::cube::decide_at(
+        &probs,
+        &state,
+        &session,
+        question.doubler,
+        e.settings().contact_efficiency(),
+    ) else {
         return Ok(base);
     };
     Ok(CubeOut {

@@ -108,7 +108,13 @@ pub(super) fn valuation(e: &Engine) -> Option<[crate::search::Valuation; 2]> {
 pub(super) fn after_play_worth(c: &Candidate, e: &Engine) -> (Option<f64>, Option<f64>) {
     let state = e.state();
     let next = state.to_move.opponent();
-    match crate::cube::cubeful(&c.probs.flipped(), &c.end, e.session(), next) {
+    match crate::cube::cubeful_at(
+        &c.probs.flipped(),
+        &c.end,
+        e.session(),
+        next,
+        e.settings().contact_efficiency(),
+    ) {
         None => (None, None),
         Some((v, true)) => (None, Some(1.0 - v)),
         Some((v, false)) => (Some(-v), None),
