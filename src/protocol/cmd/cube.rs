@@ -6,14 +6,15 @@
 //! `bestcube drop` or `bestcube beaver`.
 //!
 //! Money play: Janowski's cubeful equities ([`crate::cube::janowski`]),
-//! per unit of the cube, with the cube's efficiency of the position. At a
+//! per unit of the cube, with the cube's efficiency of the position
+//! (`engine.cube_efficiency` in contact), exact in small bear-offs. At a
 //! match score: match-winning chances ([`crate::cube::mwc`], `info
 //! cube mwc ...`) through the Kazaross-XG2 table, which every game uses
 //! until it has a table of its own.
 
 use std::time::Instant;
 
-use crate::cube::{CubeQuestion, CubeQuestionError, decide};
+use crate::cube::{CubeQuestion, CubeQuestionError, decide_at};
 use crate::engine::{GoParams, JobKind};
 use crate::notation::play_text_at;
 use crate::protocol::error::ProtocolError;
@@ -33,11 +34,12 @@ pub(super) fn go_cube(s: &mut Session) -> Result<(), ProtocolError> {
         _ => ProtocolError::bad_state(e.to_string()),
     })?;
     let (plies, beam) = s.engine().before_roll_depth();
+    let contact = s.settings().contact_efficiency();
     s.spawn(JobKind::Go, false, move |job, _| {
         let probs = job.search.before_roll(&state, plies, beam);
         // Not this side's cube to turn (the opponent owns it, or the
         // Crawford game): nothing to weigh.
-        let Some(d) = decide(&probs, &state, &session, q.doubler) else {
+        let Some(d) = decide_at(&probs, &state, &session, q.doubler, contact) else {
             return vec!["bestcube nodouble".to_string()];
         };
         let unit = if q.in_match { " mwc" } else { "" };
@@ -81,10 +83,11 @@ pub(super) fn go_turn(s: &mut Session, p: GoParams) -> Result<(), ProtocolError>
     };
     let (plies, beam) = s.engine().before_roll_depth();
     let limits = s.engine().go_limits(&p, Instant::now());
+    let contact = s.settings().contact_efficiency();
     s.spawn(JobKind::Go, false, move |job, _| {
         let doubles = before.is_some_and(|b| {
             let probs = job.search.before_roll(&b, plies, beam);
-            decide(&probs, &b, &session, b.to_move).is_some_and(|d| d.action.doubles())
+            decide_at(&probs, &b, &session, b.to_move, contact).is_some_and(|d| d.action.doubles())
         });
         let ranked = job.search.best_turn(&state, &limits, &mut |_| {});
         let play = ranked
