@@ -383,14 +383,77 @@ fn beam_quality(eval: &dyn Evaluator, states: &[GameState]) {
     }
 }
 
+/// Backgammon's network (layout 7, the gnubg-class inputs) at each width
+/// the shape of issue 45 weighs: the shipped network (128 hidden units)
+/// widened to 256, 384, 400 and 416 (`NetOf::widened`: the new units'
+/// output weights zero, so every width plays the shipped network's moves
+/// and a search visits the same nodes; the time does not depend on the
+/// values). Per width, an evaluation through play's path (the one the
+/// engine takes: 128 sums its rows as the inputs come, other widths go
+/// through the list of rows, in blocks of 128, 64 or 32 units on the SIMD
+/// copy the machine has, one unit at a time when 32 does not divide the
+/// width), the same in batches of 16, and a 1-ply decision (`engine.ply
+/// 2`) on 200 positions of a seeded random walk, in thread CPU time (the
+/// search runs on one thread; the wall clock of `decision_speed` counts
+/// the machine's other jobs).
+fn widths() {
+    let Ok(shipped) = HitNet::shipped() else {
+        println!("widths: no shipped backgammon network");
+        return;
+    };
+    let bg = walk(Variant::Backgammon, 2000);
+    let nets: Vec<HitNet> = [128usize, 256, 384, 400, 416]
+        .into_iter()
+        .map(|h| shipped.widened(h - shipped.hidden, 45))
+        .collect();
+    let name = |n: &HitNet| format!("backgammon net {} hidden (layout {})", n.hidden, n.layout);
+    // Interleaved, twice: the machine's load moves between passes.
+    for _ in 0..2 {
+        for n in &nets {
+            eval_speed(&name(n), n, &bg);
+        }
+    }
+    for n in &nets {
+        eval_batch_speed(&name(n), n, &bg);
+    }
+    let opts = RuleOptions::for_variant(Variant::Backgammon);
+    let stop = AtomicBool::new(false);
+    let limits = Limits {
+        plies: 1,
+        ..Limits::default()
+    };
+    for n in &nets {
+        let mut times = Vec::new();
+        for (i, s) in bg.iter().enumerate().take(200) {
+            let (a, b) = roll_for(i);
+            let Ok(rolled) = s.roll(&opts, a, b) else {
+                continue;
+            };
+            let search = Search::new(n, opts, &stop);
+            let t = cpu_ns();
+            black_box(search.best_turn(&rolled, &limits, &mut |_| {}));
+            times.push((cpu_ns() - t) / 1e6);
+        }
+        times.sort_by(f64::total_cmp);
+        println!(
+            "decision {} 1-ply: {} decisions, median {:.3} ms CPU, p90 {:.3} ms, p99 {:.3} ms",
+            name(n),
+            times.len(),
+            percentile(&times, 0.5),
+            percentile(&times, 0.9),
+            percentile(&times, 0.99),
+        );
+    }
+}
+
 /// Sections to run: all, or those named in `GULBARA_BENCH` (comma-separated
-/// among `eval`, `chains`, `decisions`, `net1`, `prefilter`, `beams`), e.g. for profiling one.
+/// among `eval`, `chains`, `decisions`, `net1`, `net2`, `widths`, `prefilter`, `beams`), e.g. for profiling one.
 fn wanted(section: &str) -> bool {
     match std::env::var("GULBARA_BENCH") {
         Ok(list) => list.split(',').any(|w| w.trim() == section),
         Err(_) => !matches!(
             section,
-            "net1" | "net2" | "prefilter" | "beams" | "profile64"
+            "net1" | "net2" | "widths" | "prefilter" | "beams" | "profile64"
         ),
     }
 }
@@ -491,6 +554,9 @@ fn main() {
             decision_speed_over("backgammon net", &bgnet, &bg, 1, 200);
             decision_speed_over("backgammon net", &bgnet, &bg, 2, 100);
         }
+    }
+    if wanted("widths") {
+        widths();
     }
     if wanted("beams") {
         beam_quality(&net, &states);
