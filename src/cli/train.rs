@@ -58,7 +58,9 @@ pub struct TrainArgs {
     pub no_progress: bool,
     /// Gul bara's input layout for a fresh network: 1, 4 (layout 1 and
     /// each side's unplayable dice) or 5 (layout 4, each side's checkers
-    /// that can step each die, and whether contact is over).
+    /// that can step each die, and whether contact is over); long nardy
+    /// and Fevga: 3, or 9 (layout 3 and the blocking inputs) to train or
+    /// resume a layout-9 network.
     #[arg(long, default_value_t = 1)]
     pub layout: u32,
 }

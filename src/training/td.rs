@@ -440,10 +440,14 @@ pub fn train(cfg: &TrainConfig, log: &mut dyn FnMut(&str)) -> Result<Vec<Gate>, 
     ) {
         return Err(TrainError::TrainsInHitting(cfg.variant));
     }
+    use crate::eval::net::block_inputs::{RUN_BLOCK_INPUTS, RUN_BLOCK_LAYOUT};
     use crate::eval::net::{
         BLOCK_INPUTS, BLOCK_LAYOUT, LAYOUT_VERSION, MOBILITY_INPUTS, MOBILITY_LAYOUT,
     };
+    // Long nardy and Fevga: layout 3, or 9 (layout 3 and the blocking
+    // inputs, docs/INPUTS.md) when asked for.
     let want_layout = match (cfg.variant.spec().eval, cfg.layout) {
+        (EvalFamily::LongNardy, RUN_BLOCK_LAYOUT) => RUN_BLOCK_LAYOUT,
         (EvalFamily::LongNardy, _) => LONG_LAYOUT,
         (_, BLOCK_LAYOUT) => BLOCK_LAYOUT,
         (_, MOBILITY_LAYOUT) => MOBILITY_LAYOUT,
@@ -452,6 +456,9 @@ pub fn train(cfg: &TrainConfig, log: &mut dyn FnMut(&str)) -> Result<Vec<Gate>, 
     };
     let fresh = || match want_layout {
         LONG_LAYOUT => Net::random_layout(LONG_LAYOUT, LONG_INPUTS, cfg.hidden, cfg.seed),
+        RUN_BLOCK_LAYOUT => {
+            Net::random_layout(RUN_BLOCK_LAYOUT, RUN_BLOCK_INPUTS, cfg.hidden, cfg.seed)
+        }
         BLOCK_LAYOUT => Net::random_layout(BLOCK_LAYOUT, BLOCK_INPUTS, cfg.hidden, cfg.seed),
         MOBILITY_LAYOUT => {
             Net::random_layout(MOBILITY_LAYOUT, MOBILITY_INPUTS, cfg.hidden, cfg.seed)
@@ -690,6 +697,41 @@ mod tests {
             variant: Variant::GulBara,
             layout: 0,
         }
+    }
+
+    #[test]
+    fn fevga_trains_and_resumes_layout_9_only_when_asked() {
+        use crate::eval::net::block_inputs::{RUN_BLOCK_INPUTS, RUN_BLOCK_LAYOUT};
+        let base = std::env::temp_dir().join(format!("gulbara-blocks-{}", std::process::id()));
+        let cfg = |games: u64, layout: u32| TrainConfig {
+            variant: Variant::Fevga,
+            layout,
+            checkpoint_every: 2,
+            ..tiny(base.clone(), games)
+        };
+        let read = || Net::from_bytes(&std::fs::read(checkpoint_path(&base)).unwrap()).unwrap();
+        let mut quiet = |_: &str| {};
+        train(&cfg(2, RUN_BLOCK_LAYOUT), &mut quiet).expect("a fresh layout-9 run");
+        let first = read();
+        assert_eq!(
+            (first.layout, first.inputs),
+            (RUN_BLOCK_LAYOUT, RUN_BLOCK_INPUTS)
+        );
+        assert!(first.description.contains("game=fevga layout=9"));
+        assert_eq!(counter_in(&first, "games"), 2);
+        // Without --layout 9 the folder's network is refused, not retrained
+        // as another layout.
+        match train(&cfg(4, 0), &mut quiet) {
+            Err(TrainError::OtherLayout { layout, .. }) => assert_eq!(layout, RUN_BLOCK_LAYOUT),
+            other => panic!("expected OtherLayout, got {other:?}"),
+        }
+        assert_eq!(read().to_bytes(), first.to_bytes());
+        train(&cfg(4, RUN_BLOCK_LAYOUT), &mut quiet).expect("the layout-9 run resumed");
+        let after = read();
+        assert_eq!(counter_in(&after, "games"), 4);
+        assert_eq!(after.layout, RUN_BLOCK_LAYOUT);
+        assert_ne!(after.w1, first.w1);
+        let _ = std::fs::remove_dir_all(&base);
     }
 
     #[test]
