@@ -15,8 +15,8 @@ use crate::err;
 use crate::paths::{
     Builtin, Candidate, CubeQuestion, EngineConfig, EvalKind, EvalMode, Evaluator, GameRecord,
     GameStart, GameState, LibEngine, MAX_GAMES, MAX_TRUNCATE, MatchState, Pending, Player, Ply,
-    Probs, Rollout, RolloutParams, Root, Search, SeededDice, Settings, Side, Stats, cubeful,
-    decide, move_token_text, play_started_game, probs_for, probs_for_batch, valuation,
+    Probs, Rollout, RolloutParams, Root, Search, SeededDice, Settings, Side, Stats, cubeful_at,
+    decide_at, move_token_text, play_started_game, probs_for, probs_for_batch, valuation,
 };
 use crate::session::{PySession, default_of};
 use crate::state::{
@@ -299,7 +299,8 @@ impl PyEngine {
 
     fn hint_of(&self, st: &PyState, session: &MatchState, c: &Candidate) -> PyHint {
         let next = st.state.to_move.opponent();
-        let worth = cubeful(&c.probs.flipped(), &c.end, session, next)
+        let contact = self.settings.contact_efficiency();
+        let worth = cubeful_at(&c.probs.flipped(), &c.end, session, next, contact)
             .map(|(v, mwc)| (if mwc { 1.0 - v } else { -v }, mwc));
         PyHint {
             steps: c.steps.iter().map(|s| (s.from, s.die)).collect(),
@@ -555,6 +556,7 @@ impl PyEngine {
         let m = Self::session_of(state, session);
         let question = CubeQuestion::before_roll(&st, &m).map_err(err)?;
         let ply = self.settings.ply;
+        let contact = self.settings.contact_efficiency();
         let beam = crate::paths::Limits::default().inner_beam;
         let val = self.valuation_of(&st, &m);
         let (eval, rules) = (self.eval.as_ref(), state.rules);
@@ -574,7 +576,7 @@ impl PyEngine {
             )?
         };
         Ok(
-            decide(&probs, &st, &m, question.doubler).map(|d| PyCubeDecision {
+            decide_at(&probs, &st, &m, question.doubler, contact).map(|d| PyCubeDecision {
                 action: d.action.words(question.redouble),
                 doubles: d.action.doubles(),
                 answer: d.action.answer(),

@@ -6,7 +6,7 @@ pub use gulbara::analysis::rollout::{
 };
 pub use gulbara::cube::state::cubeless;
 pub use gulbara::cube::{
-    CubeOwner, CubeQuestion, MatchState, SessionKind, SessionRules, cubeful, decide, met_for,
+    CubeOwner, CubeQuestion, MatchState, SessionKind, SessionRules, cubeful_at, decide_at, met_for,
     valuation,
 };
 pub use gulbara::engine::SettingError;

@@ -96,6 +96,23 @@ def test_the_cube_at_the_start_and_in_a_blitz(bg):
         bg.cube(blitz, Session.money(cube=False))
 
 
+def test_the_cube_efficiency_is_the_engines(bg):
+    # engine.cube_efficiency (hundredths) weighs Janowski's live cube in
+    # contact: the same chances give other cubeful equities at 76 than at
+    # the default 68, and 68 set by hand is the default.
+    blitz = State.from_text(
+        "-2,2,2,2,2,2,0,0,0,0,0,-3,0,0,0,0,-3,0,-5,0,0,0,0,5 w 0 0 bar=0,2", "backgammon"
+    )
+    e76 = Engine("backgammon", ply=1, options={"engine.cube_efficiency": 76})
+    e68 = Engine("backgammon", ply=1, options={"engine.cube_efficiency": 68})
+    assert e76.settings["engine.cube_efficiency"] == "76"
+    d, d68, d76 = (e.cube(blitz, Session.money()) for e in (bg, e68, e76))
+    assert (d68.no_double, d68.double_take) == (d.no_double, d.double_take)
+    assert d76.no_double != d.no_double and d76.double_take != d.double_take
+    with pytest.raises(GulbaraError, match="cube_efficiency"):
+        Engine("backgammon", options={"engine.cube_efficiency": 101})
+
+
 def test_match_equity_tables():
     t = gulbara.met("backgammon")
     assert t.shape == (25, 25) and t[0, 0] == 0.5
