@@ -27,26 +27,10 @@ use std::sync::OnceLock;
 use crate::cube::janowski::{CubeDecision, CubeView};
 use crate::eval::bearoff::{self, Home};
 use crate::rules::{GameState, Pending};
+use crate::search::ROLLS;
 
 /// The most checkers a side may have left for the exact equities.
 pub const MAX_CHECKERS: u8 = 6;
-
-/// The 21 distinct rolls with their weights out of 36.
-const ROLLS: [(u8, u8, u8); 21] = {
-    let mut out = [(0u8, 0u8, 0u8); 21];
-    let mut k = 0;
-    let mut a = 1u8;
-    while a <= 6 {
-        let mut b = a;
-        while b <= 6 {
-            out[k] = (a, b, if a == b { 1 } else { 2 });
-            k += 1;
-            b += 1;
-        }
-        a += 1;
-    }
-    out
-};
 
 /// Every arrangement the roll `(d1, d2)` can reach from `home`: both dice
 /// in either order (four of a doublet), each die moving a checker down or
@@ -193,7 +177,7 @@ impl Table {
                                 }
                             }
                             for (acc, value) in sum.iter_mut().zip(best) {
-                                *acc += f32::from(w) * value;
+                                *acc += w * value;
                             }
                         }
                         let k = a * n + b;
