@@ -38,7 +38,7 @@ use gnubg_common::{gnubg_command, gnubg_path};
 use gulbara::cube::{CubeView, bearoff, efficiency, money_decision, money_equity};
 use gulbara::eval::Probs;
 use gulbara::gnubg::{position_id, state_of};
-use gulbara::rules::Variant;
+use gulbara::rules::{GameState, Variant};
 
 /// The positions (gnubg Position IDs, the side on roll first), each with
 /// the pip counts checked by hand, and gnubg's evaluator class for it.
@@ -190,6 +190,19 @@ fn close(ours: f64, theirs: f64, what: &str) {
     );
 }
 
+/// The backgammon position of gnubg's Position ID `id`, checked to have
+/// the pip counts written beside it.
+fn position(id: &str, own_pips: u32, opp_pips: u32) -> GameState {
+    let board = position_id::decode(id).expect("a Position ID");
+    let state = state_of(Variant::Backgammon, &board, None).expect("a position");
+    assert_eq!(
+        (state.pos.own.pips(), state.pos.opp.pips()),
+        (own_pips, opp_pips),
+        "{id}"
+    );
+    state
+}
+
 #[test]
 #[ignore = "needs gnubg (apt-get install -y gnubg); run with --include-ignored"]
 fn money_cube_equities_and_actions_agree_with_gnubg() {
@@ -212,13 +225,7 @@ fn money_cube_equities_and_actions_agree_with_gnubg() {
     assert_eq!(evals.len(), n, "gnubg's evals:\n{out}");
     for (r, (jacoby, beavers)) in RULES.into_iter().enumerate() {
         for (k, (id, own_pips, opp_pips, class)) in POSITIONS.into_iter().enumerate() {
-            let board = position_id::decode(id).expect("a Position ID");
-            let state = state_of(Variant::Backgammon, &board, None).expect("a position");
-            assert_eq!(
-                (state.pos.own.pips(), state.pos.opp.pips()),
-                (own_pips, opp_pips),
-                "{id}"
-            );
+            let state = position(id, own_pips, opp_pips);
             let x = efficiency(&state);
             let at = r * POSITIONS.len() + k;
             for (view, hint) in [
@@ -294,13 +301,7 @@ fn small_bearoffs_agree_with_gnubgs_two_sided_database() {
     );
     let mut interpolation_off = 0.0f64;
     for (k, (id, own_pips, opp_pips)) in SMALL.into_iter().enumerate() {
-        let board = position_id::decode(id).expect("a Position ID");
-        let state = state_of(Variant::Backgammon, &board, None).expect("a position");
-        assert_eq!(
-            (state.pos.own.pips(), state.pos.opp.pips()),
-            (own_pips, opp_pips),
-            "{id}"
-        );
+        let state = position(id, own_pips, opp_pips);
         assert!(bearoff::covers(&state), "{id}");
         for (view, hint) in [
             (CubeView::Centre, &hints[2 * k]),
