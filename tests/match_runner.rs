@@ -435,3 +435,100 @@ fn analyse_finds_no_cube_error_of_the_judge_itself() {
     assert!(net_decisions > 0);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `analyse --cube-efficiency` judges the cube as an engine with that
+/// `engine.cube_efficiency` decides: a network that played at 30 makes no
+/// cube error in the eyes of the same network at 30, and the cube
+/// decisions' equities are not those of the default 68.
+#[test]
+fn analyse_judges_the_cube_at_the_efficiency_it_is_given() {
+    let dir = scratch_dir("cube-efficiency-analyse");
+    let out = Command::new(BIN)
+        .args([
+            "match",
+            "--variant",
+            "backgammon",
+            "--games",
+            "2",
+            "--seed",
+            "3",
+            "--cube",
+            "on",
+            "--no-progress",
+            "--engine",
+            "cmd=builtin:net",
+            "name=net",
+            "option.engine.ply=1",
+            "option.engine.cube_efficiency=30",
+            "--engine",
+            "cmd=builtin:heuristic",
+            "name=baseline",
+            "option.engine.ply=1",
+        ])
+        .arg("--records")
+        .arg(&dir)
+        .output()
+        .expect("match runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let analyse = |file: &std::path::Path, more: &[&str]| {
+        let out = Command::new(BIN)
+            .arg("analyse")
+            .arg(file)
+            .args(["--ply", "1"])
+            .args(more)
+            .output()
+            .expect("analyse runs");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let cube_lines = |text: &str| -> Vec<String> {
+        text.lines()
+            .filter(|l| l.contains(" cube: "))
+            .map(str::to_owned)
+            .collect()
+    };
+    let mut decisions = 0;
+    let mut differ = false;
+    for n in 1..=2 {
+        let file = dir.join(format!("game-{n:06}.txt"));
+        let at30 = analyse(&file, &["--cube-efficiency", "30"]);
+        let line = at30
+            .lines()
+            .find(|l| l.starts_with("player net: cube decisions"))
+            .unwrap_or_else(|| panic!("no cube line for net:\n{at30}"));
+        assert!(
+            line.contains(
+                "missed doubles 0 wrong doubles 0 wrong takes 0 wrong passes 0 total loss 0.000"
+            ),
+            "{line}"
+        );
+        decisions += line
+            .split_whitespace()
+            .nth(4)
+            .and_then(|n| n.parse::<u32>().ok())
+            .unwrap_or(0);
+        differ |= cube_lines(&at30) != cube_lines(&analyse(&file, &[]));
+    }
+    assert!(decisions > 0);
+    assert!(differ, "the cube equities at 30 are those at 68");
+    for bad in ["101", "x", "0.7"] {
+        let out = Command::new(BIN)
+            .args(["analyse", "--cube-efficiency", bad])
+            .arg(dir.join("game-000001.txt"))
+            .output()
+            .expect("analyse runs");
+        assert!(!out.status.success(), "--cube-efficiency {bad} accepted");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("--cube-efficiency"), "{err}");
+        assert!(!err.contains("panicked"), "{err}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

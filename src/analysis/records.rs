@@ -276,6 +276,27 @@ pub fn analyse_replayed(
     plies: u8,
     rollout: Option<&RolloutParams>,
 ) -> Analysis {
+    analyse_replayed_at(
+        opts,
+        games,
+        eval,
+        plies,
+        rollout,
+        crate::cube::CONTACT_EFFICIENCY,
+    )
+}
+
+/// [`analyse_replayed`] with the cube's efficiency `cube_efficiency` in
+/// contact positions (`engine.cube_efficiency` as a fraction; races keep
+/// their own) for the cube decisions.
+pub fn analyse_replayed_at(
+    opts: &RuleOptions,
+    games: &[ReplayedGame],
+    eval: &dyn Evaluator,
+    plies: u8,
+    rollout: Option<&RolloutParams>,
+    cube_efficiency: f64,
+) -> Analysis {
     let opts = *opts;
     let plies = plies.min(2);
     let stop = AtomicBool::new(false);
@@ -381,7 +402,7 @@ pub fn analyse_replayed(
         }
     }
     for (gi, g) in games.iter().enumerate() {
-        analyse_cube(&search, plies, gi, g, &mut out);
+        analyse_cube(&search, plies, cube_efficiency, gi, g, &mut out);
     }
     if let Some(params) = rollout {
         let ro = Rollout::new(eval, opts, *params);
@@ -410,6 +431,7 @@ pub fn analyse_rotation<E>(
     judge_for: &dyn Fn(Variant) -> Result<std::sync::Arc<dyn Evaluator>, E>,
     plies: u8,
     rollout: Option<&RolloutParams>,
+    cube_efficiency: f64,
 ) -> Result<Analysis, E> {
     let mut out = Analysis {
         variant: games
@@ -419,12 +441,13 @@ pub fn analyse_rotation<E>(
     };
     for (gi, g) in games.iter().enumerate() {
         let judge = judge_for(g.opts.variant)?;
-        let one = analyse_replayed(
+        let one = analyse_replayed_at(
             &g.opts,
             std::slice::from_ref(g),
             judge.as_ref(),
             plies,
             rollout,
+            cube_efficiency,
         );
         out.rotation.push(g.opts.variant);
         out.decisions.extend(
@@ -454,7 +477,14 @@ pub fn analyse_rotation<E>(
 /// The cube decisions of game `gi` (its session's cube on): before each
 /// roll the side that could double, and after each double the side that
 /// answered, judged by the search's chances before the roll at `plies`.
-fn analyse_cube(search: &Search, plies: u8, gi: usize, g: &ReplayedGame, out: &mut Analysis) {
+fn analyse_cube(
+    search: &Search,
+    plies: u8,
+    cube_efficiency: f64,
+    gi: usize,
+    g: &ReplayedGame,
+    out: &mut Analysis,
+) {
     let mut session = g.session;
     if !session.rules().cube {
         return;
@@ -493,7 +523,8 @@ fn analyse_cube(search: &Search, plies: u8, gi: usize, g: &ReplayedGame, out: &m
             continue;
         }
         let probs = search.before_roll(&before, plies, beam);
-        let Some(d) = crate::cube::decide(&probs, &before, &session, doubler) else {
+        let Some(d) = crate::cube::decide_at(&probs, &before, &session, doubler, cube_efficiency)
+        else {
             continue;
         };
         let mwc = session.length() > 0;

@@ -41,6 +41,10 @@ pub struct AnalyseArgs {
     /// Threads for the rollouts.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
     pub threads: u16,
+    /// The cube's efficiency in contact positions, in hundredths, for the
+    /// cube decisions (as `engine.cube_efficiency`; races keep their own).
+    #[arg(long, default_value_t = 68, value_parser = clap::value_parser!(u8).range(0..=100))]
+    pub cube_efficiency: u8,
 }
 
 /// Runs `analyse`: the record's game's network judges (or its baseline,
@@ -79,6 +83,7 @@ pub fn run(a: AnalyseArgs) -> anyhow::Result<()> {
             threads: usize::from(a.threads),
             ..crate::analysis::rollout::RolloutParams::default()
         });
+    let efficiency = f64::from(a.cube_efficiency) / 100.0;
     let an = if rotating {
         anyhow::ensure!(
             a.weights.is_none(),
@@ -89,15 +94,17 @@ pub fn run(a: AnalyseArgs) -> anyhow::Result<()> {
             &judge_for,
             ply(a.ply),
             rollout.as_ref(),
+            efficiency,
         )?
     } else {
         let judge = judge_for(variant)?;
-        crate::analysis::records::analyse_replayed(
+        crate::analysis::records::analyse_replayed_at(
             &opts,
             &games,
             judge.as_ref(),
             ply(a.ply),
             rollout.as_ref(),
+            efficiency,
         )
     };
     print!("{}", an.to_text());
