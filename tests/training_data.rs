@@ -617,3 +617,91 @@ fn short_fit<'a>(variant: &'a str, data: &'a str, out: &'a str, curve: &'a str) 
         "1e-3",
     ]
 }
+
+/// `scripts/bearoff_contact_positions.py` (docs/TRAINING.md, "Bearing off
+/// against contact"): the same file for the same seed, every position one
+/// the engine accepts, and each what the set is for: one side has borne
+/// off and has a checker on the bar, the other has all fifteen in play,
+/// a home board of three points or more and a checker in the bearer's home.
+#[test]
+fn the_bearoff_contact_positions_are_hit_bear_offs_the_engine_accepts() {
+    let dir = scratch("bearoff-contact");
+    let write = |name: &str| {
+        let out = Command::new("python3")
+            .args(["scripts/bearoff_contact_positions.py", "300", "7"])
+            .output()
+            .expect("python3 runs the script");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let p = dir.join(name);
+        std::fs::write(&p, &out.stdout).expect("positions written");
+        (p, String::from_utf8(out.stdout).expect("utf-8"))
+    };
+    let (file, text) = write("a.txt");
+    assert_eq!(text, write("b.txt").1, "the same seed wrote another file");
+    let mut bearers = [0; 2];
+    let mut bearer_on_roll = 0;
+    let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(lines.len(), 300);
+    for line in &lines {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let counts: Vec<i32> = words[0]
+            .split(',')
+            .map(|c| c.parse().expect("a count"))
+            .collect();
+        assert_eq!(counts.len(), 24, "{line}");
+        let bar: Vec<i32> = words[4]
+            .strip_prefix("bar=")
+            .expect("bar=")
+            .split(',')
+            .map(|c| c.parse().expect("a bar count"))
+            .collect();
+        let on_board = |sign: i32| -> i32 { counts.iter().map(|&c| (c * sign).max(0)).sum() };
+        let white = on_board(1) + bar[0];
+        let black = on_board(-1) + bar[1];
+        // White's home is points 1-6 (indices 0-5), Black's 19-24.
+        let (bearer, sign, holder_home, bearer_home) = if white < 15 {
+            (0, 1, 18..24, 0..6)
+        } else {
+            (1, -1, 0..6, 18..24)
+        };
+        assert_eq!(white.max(black), 15, "{line}");
+        assert!(white.min(black) <= 12, "{line}: nothing borne off");
+        assert!(bar[bearer] >= 1, "{line}: the bearer is not on the bar");
+        assert_eq!(bar[1 - bearer], 0, "{line}");
+        let made = counts[holder_home]
+            .iter()
+            .filter(|&&c| c * sign <= -2)
+            .count();
+        assert!(made >= 3, "{line}: a home board of {made} points");
+        assert!(
+            counts[bearer_home].iter().any(|&c| c * sign < 0),
+            "{line}: no checker of the holder in the bearer's home"
+        );
+        bearers[bearer] += 1;
+        let mover = if words[1] == "w" { 0 } else { 1 };
+        bearer_on_roll += usize::from(mover == bearer);
+    }
+    assert!(bearers.iter().all(|&n| n > 100), "{bearers:?}");
+    assert!((100..250).contains(&bearer_on_roll), "{bearer_on_roll}");
+    // Every position is one the rules accept: a one-ply label of each.
+    let labels = dir.join("labels.txt");
+    gulbara(&[
+        "label",
+        "--variant",
+        "backgammon",
+        "--games",
+        "1",
+        "--truncate",
+        "1",
+        "--positions",
+        file.to_str().expect("utf-8 path"),
+        "--out",
+        labels.to_str().expect("utf-8 path"),
+    ]);
+    assert_eq!(sorted(&labels).len(), 300);
+    let _ = std::fs::remove_dir_all(&dir);
+}
