@@ -162,3 +162,8 @@ fn a_one_roll_label_is_the_plakoto_network_at_one_ply() {
 fn a_one_roll_label_is_the_backgammon_network_at_one_ply() {
     label_is_one_ply("backgammon", "2", "11", 40);
 }
+
+#[test]
+fn a_one_roll_label_is_the_tabla_network_at_one_ply() {
+    label_is_one_ply("tabla", "2", "11", 40);
+}
