@@ -113,14 +113,12 @@ fn check(variant: &str) {
     let mut one_and_zero = Vec::new();
     for (i, label) in got {
         let want = engine_eval(&mut engine, &boards[i]);
-        for k in 0..4 {
-            // eval prints 4 decimals, the label 5.
-            assert!(
-                (label[k] - want[k]).abs() < 2e-4,
-                "{variant} position {i} ({}): label {label:?}, engine 1-ply {want:?}",
-                boards[i]
-            );
-        }
+        // eval prints 4 decimals, the label 5.
+        assert!(
+            label.iter().zip(&want).all(|(l, w)| (l - w).abs() < 2e-4),
+            "{variant} position {i} ({}): label {label:?}, engine 1-ply {want:?}",
+            boards[i]
+        );
         one_and_zero.push((i, label[3]));
     }
     // The comparison is not of two static judgements: somewhere the 1-ply
