@@ -402,38 +402,44 @@ fn analyse_finds_no_cube_error_of_the_judge_itself() {
     );
     let mut net_decisions = 0;
     for n in 1..=2 {
-        let file = dir.join(format!("match-{n:06}.txt"));
-        let out = Command::new(BIN)
-            .arg("analyse")
-            .arg(&file)
-            .args(["--ply", "1"])
-            .output()
-            .expect("analyse runs");
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let text = String::from_utf8_lossy(&out.stdout);
-        let line = text
-            .lines()
-            .find(|l| l.starts_with("player net: cube decisions"))
-            .unwrap_or_else(|| panic!("no cube line for net:\n{text}"));
-        assert!(
-            line.contains(
-                "missed doubles 0 wrong doubles 0 wrong takes 0 wrong passes 0 total loss 0.000"
-            ),
-            "{line}"
-        );
-        net_decisions += line
-            .split_whitespace()
-            .nth(4)
-            .and_then(|n| n.parse::<u32>().ok())
-            .unwrap();
+        let text = analyse(&dir.join(format!("match-{n:06}.txt")), &[]);
+        net_decisions += net_cube_decisions_without_error(&text);
         assert!(text.contains(" cube: "), "{text}");
     }
     assert!(net_decisions > 0);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `gulbara analyse FILE --ply 1 MORE...`: its standard output (it must
+/// succeed).
+fn analyse(file: &std::path::Path, more: &[&str]) -> String {
+    let mut args = vec![
+        std::ffi::OsStr::new("analyse"),
+        file.as_os_str(),
+        "--ply".as_ref(),
+        "1".as_ref(),
+    ];
+    args.extend(more.iter().map(std::ffi::OsStr::new));
+    common::gulbara_stdout(std::path::Path::new("."), &args)
+}
+
+/// How many cube decisions of the player `net` an analysis counts, none
+/// of them an error (it fails otherwise).
+fn net_cube_decisions_without_error(text: &str) -> u32 {
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("player net: cube decisions"))
+        .unwrap_or_else(|| panic!("no cube line for net:\n{text}"));
+    assert!(
+        line.contains(
+            "missed doubles 0 wrong doubles 0 wrong takes 0 wrong passes 0 total loss 0.000"
+        ),
+        "{line}"
+    );
+    line.split_whitespace()
+        .nth(4)
+        .and_then(|n| n.parse::<u32>().ok())
+        .unwrap_or_else(|| panic!("no count in {line}"))
 }
 
 /// `analyse --cube-efficiency` judges the cube as an engine with that
@@ -474,21 +480,6 @@ fn analyse_judges_the_cube_at_the_efficiency_it_is_given() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let analyse = |file: &std::path::Path, more: &[&str]| {
-        let out = Command::new(BIN)
-            .arg("analyse")
-            .arg(file)
-            .args(["--ply", "1"])
-            .args(more)
-            .output()
-            .expect("analyse runs");
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8_lossy(&out.stdout).into_owned()
-    };
     let cube_lines = |text: &str| -> Vec<String> {
         text.lines()
             .filter(|l| l.contains(" cube: "))
@@ -500,21 +491,7 @@ fn analyse_judges_the_cube_at_the_efficiency_it_is_given() {
     for n in 1..=2 {
         let file = dir.join(format!("game-{n:06}.txt"));
         let at30 = analyse(&file, &["--cube-efficiency", "30"]);
-        let line = at30
-            .lines()
-            .find(|l| l.starts_with("player net: cube decisions"))
-            .unwrap_or_else(|| panic!("no cube line for net:\n{at30}"));
-        assert!(
-            line.contains(
-                "missed doubles 0 wrong doubles 0 wrong takes 0 wrong passes 0 total loss 0.000"
-            ),
-            "{line}"
-        );
-        decisions += line
-            .split_whitespace()
-            .nth(4)
-            .and_then(|n| n.parse::<u32>().ok())
-            .unwrap_or(0);
+        decisions += net_cube_decisions_without_error(&at30);
         differ |= cube_lines(&at30) != cube_lines(&analyse(&file, &[]));
     }
     assert!(decisions > 0);
