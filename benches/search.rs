@@ -407,6 +407,22 @@ fn widths() {
         .map(|h| shipped.widened(h - shipped.hidden, 45))
         .collect();
     let name = |n: &HitNet| format!("backgammon net {} hidden (layout {})", n.hidden, n.layout);
+    // Where an evaluation's time goes: the gnubg-class inputs alone, and
+    // every input of layout 7 into a list (one allocation per position).
+    gnubg_inputs_speed(&bg);
+    let m = median_ns_per_state(bg.len(), || {
+        bg.iter()
+            .map(|s| {
+                gulbara::eval::hitnet::features_of(shipped.layout, black_box(s))
+                    .active
+                    .len() as f32
+            })
+            .sum()
+    });
+    println!(
+        "eval backgammon layout-{} inputs into a list: median {m:.0} ns CPU per position",
+        shipped.layout
+    );
     // Interleaved, twice: the machine's load moves between passes.
     for _ in 0..2 {
         for n in &nets {
