@@ -155,8 +155,8 @@ fn escapes_from(blocks: u32, p: u32) -> u8 {
 /// `sources` (moving down) can land on, each landing on the way on an
 /// `open` point; `bar` checkers on the bar limit the first checker's steps
 /// as [`crate::eval::hitnet`]'s shot count does (only the entering checker
-/// is counted then).
-#[inline]
+/// is counted then). The reference of [`hit_tally`].
+#[cfg(test)]
 fn landings(sources: u32, bar: u8, targets: u32, open: u32) -> [u32; 21] {
     let steps = |doublet: bool| crate::eval::hitnet::steps_of_the_first_checker(doublet, bar);
     let upto = |k: u32| if steps(true) >= k { u32::MAX } else { 0 };
@@ -174,6 +174,50 @@ fn landings(sources: u32, bar: u8, targets: u32, open: u32) -> [u32; 21] {
         };
         reached & targets
     })
+}
+
+/// Over the 36 rolls, what [`landings`] gives, tallied as the inputs
+/// read it, without the list: the rolls that land on some target, those
+/// that land on two or more, and the sum over the rolls of the highest
+/// target landed on (its point number, 0 for none).
+#[inline(always)]
+fn hit_tally(sources: u32, bar: u8, targets: u32, open: u32) -> HitTally {
+    let steps = |doublet: bool| crate::eval::hitnet::steps_of_the_first_checker(doublet, bar);
+    let upto = |k: u32| if steps(true) >= k { u32::MAX } else { 0 };
+    let (m2, m3, m4) = (upto(2), upto(3), upto(4));
+    let second = if steps(false) == 2 { u32::MAX } else { 0 };
+    let one: [u32; 7] = std::array::from_fn(|d| if d == 0 { 0 } else { (sources >> d) & open });
+    let mut t = HitTally::default();
+    // `h` the targets a roll of weight `w` lands on; no branch: an empty
+    // `h` adds nothing to any count (32 leading zeros, no second bit).
+    let mut tally = |h: u32, w: u32| {
+        t.any += w * u32::from(h != 0);
+        t.double += w * u32::from(h & h.wrapping_sub(1) != 0);
+        t.loss += w * (32 - h.leading_zeros());
+    };
+    for (a, &r1) in one.iter().enumerate().skip(1) {
+        let r2 = (r1 >> a) & open & m2;
+        let r3 = (r2 >> a) & open & m3;
+        tally((r1 | r2 | r3 | ((r3 >> a) & open & m4)) & targets, 1);
+    }
+    for a in 1..=5 {
+        for b in a + 1..=6 {
+            let two = ((one[a] >> b) | (one[b] >> a)) & open & second;
+            tally((one[a] | one[b] | two) & targets, 2);
+        }
+    }
+    t
+}
+
+/// [`hit_tally`]'s counts (of the 36 rolls).
+#[derive(Clone, Copy, Default)]
+struct HitTally {
+    /// Rolls that land on a target.
+    any: u32,
+    /// Rolls that land on two targets or more.
+    double: u32,
+    /// The highest target landed on (its point), summed over the rolls.
+    loss: u32,
 }
 
 /// The seventeen inputs of `me` against `them` ([`NAMES`]' order).
@@ -305,23 +349,15 @@ fn measure(me: Side, them: Side) -> ([f32; PER_SIDE], f32) {
         } else {
             them.occupied
         };
-        let hits = landings(
+        let t = hit_tally(
             sources,
             them.c.bar(),
             my_blots,
             !turned(me.made) & 0xFF_FFFF,
         );
-        let (mut loss, mut double, mut any) = (0u32, 0u32, 0u32);
-        for (h, (_, _, w)) in hits.into_iter().zip(ROLLS) {
-            if h != 0 {
-                loss += w * (32 - h.leading_zeros());
-                double += w * u32::from(h & (h - 1) != 0);
-                any += w;
-            }
-        }
-        num[5] = loss;
-        num[6] = double;
-        num[15] = any;
+        num[5] = t.loss;
+        num[6] = t.double;
+        num[15] = t.any;
     }
 
     // Escapes: from my 24 point, and the worst point of 15–24.
