@@ -390,9 +390,9 @@ fn beam_quality(eval: &dyn Evaluator, states: &[GameState]) {
 /// and a search visits the same nodes; the time does not depend on the
 /// values). Per width, an evaluation through play's path (the one the
 /// engine takes: 128 sums its rows as the inputs come, other widths go
-/// through the list of rows, in blocks of 128, 64 or 32 units on the SIMD
-/// copy the machine has, one unit at a time when 32 does not divide the
-/// width), the same in batches of 16, and a 1-ply decision (`engine.ply
+/// through the list of rows, in blocks of 128 (AVX-512) or 64 units, the
+/// units left over in blocks of 32, 16 and 8, then one at a time), the
+/// same in batches of 16, and a 1-ply decision (`engine.ply
 /// 2`) on 200 positions of a seeded random walk, in thread CPU time (the
 /// search runs on one thread; the wall clock of `decision_speed` counts
 /// the machine's other jobs).
@@ -407,6 +407,22 @@ fn widths() {
         .map(|h| shipped.widened(h - shipped.hidden, 45))
         .collect();
     let name = |n: &HitNet| format!("backgammon net {} hidden (layout {})", n.hidden, n.layout);
+    // Where an evaluation's time goes: the gnubg-class inputs alone, and
+    // every input of layout 7 into a list (one allocation per position).
+    gnubg_inputs_speed(&bg);
+    let m = median_ns_per_state(bg.len(), || {
+        bg.iter()
+            .map(|s| {
+                gulbara::eval::hitnet::features_of(shipped.layout, black_box(s))
+                    .active
+                    .len() as f32
+            })
+            .sum()
+    });
+    println!(
+        "eval backgammon layout-{} inputs into a list: median {m:.0} ns CPU per position",
+        shipped.layout
+    );
     // Interleaved, twice: the machine's load moves between passes.
     for _ in 0..2 {
         for n in &nets {

@@ -129,25 +129,45 @@ fn features_to(state: &GameState, layout: u32, active: &mut impl InputSink) {
     side_features(opp, opp_mask, 1, BASES[1], active);
     if !contact_masked(own, own_mask, opp, opp_mask) {
         active.push((2 * SIDE) as u16, 1.0);
-    } else if layout == HIT_CONTACT_LAYOUT || layout == HIT_GNUBG_LAYOUT {
-        for (k, [shots, escapes]) in contact_units_of_both(own, own_mask, opp, opp_mask)
-            .into_iter()
-            .enumerate()
-        {
-            let i = INPUTS + 2 * k;
-            if shots > 0.0 {
-                active.push(i as u16, shots);
-            }
-            if escapes > 0.0 {
-                active.push(i as u16 + 1, escapes);
-            }
-        }
-        if layout == HIT_GNUBG_LAYOUT {
-            super::net::contact_inputs::write(own, opp, CONTACT_INPUTS, active);
-        }
+    } else if layout == HIT_CONTACT_LAYOUT {
+        push_contact_units(contact_units_of_both(own, own_mask, opp, opp_mask), active);
+    } else if layout == HIT_GNUBG_LAYOUT {
+        // Every input computed before the first is added: play's sums stay
+        // in registers while they are added. Layout 6's shots come from
+        // the same landings as layout 7's double shots and pip loss.
+        use super::net::contact_inputs;
+        let (gnubg, shots) = contact_inputs::both_sides(own, own_mask, opp, opp_mask);
+        let (own_made, opp_made) = (made_points(own), made_points(opp));
+        let units = [
+            [
+                shots[0],
+                escape_share_of(own.bar(), own_mask, other_numbering(opp_made)),
+            ],
+            [
+                shots[1],
+                escape_share_of(opp.bar(), opp_mask, other_numbering(own_made)),
+            ],
+        ];
+        push_contact_units(units, active);
+        contact_inputs::write(&gnubg, CONTACT_INPUTS, active);
     }
     if layout == super::net::pin_inputs::PIN_LAYOUT {
         super::net::pin_inputs::write(own, opp, INPUTS, active);
+    }
+}
+
+/// Layout 6's contact units of both sides (from [`contact_units_of_both`])
+/// as inputs, the zeros left out.
+#[inline(always)]
+fn push_contact_units(units: [[f32; 2]; 2], active: &mut impl InputSink) {
+    for (k, [shots, escapes]) in units.into_iter().enumerate() {
+        let i = INPUTS + 2 * k;
+        if shots > 0.0 {
+            active.push(i as u16, shots);
+        }
+        if escapes > 0.0 {
+            active.push(i as u16 + 1, escapes);
+        }
     }
 }
 
@@ -188,20 +208,30 @@ fn contact_units_of_both(
     ]
 }
 
+/// Points of `c` holding two or more checkers (bit `p - 1` for point `p`).
+#[inline(always)]
+fn made_points(c: Checkers) -> u32 {
+    use crate::rules::position::compress_nibbles;
+    // Point p's count is nibble p; its bits 1–3 say "two or more".
+    let x = c.0 >> 4;
+    let two = (x >> 1) | (x >> 2) | (x >> 3);
+    (compress_nibbles(two as u64) | (compress_nibbles((two >> 64) as u64) << 16)) & 0xFF_FFFF
+}
+
+/// A mask in the other side's numbering: bit `p - 1` becomes bit `24 - p`.
+#[inline(always)]
+fn other_numbering(m: u32) -> u32 {
+    m.reverse_bits() >> 8
+}
+
 /// Points of `c` (whose occupancy mask is `occupied`) holding exactly one
 /// checker / two or more, as masks of the other side's numbering (bit
 /// `q - 1` for its point `q = 25 - p`).
 #[inline]
 fn blots_and_blocks(c: Checkers, occupied: u32) -> (u32, u32) {
-    use crate::rules::position::compress_nibbles;
-    // Point p's count is nibble p; its bits 1–3 say "two or more".
-    let x = c.0 >> 4;
-    let two = (x >> 1) | (x >> 2) | (x >> 3);
-    let blocks =
-        (compress_nibbles(two as u64) | (compress_nibbles((two >> 64) as u64) << 16)) & 0xFF_FFFF;
+    let blocks = made_points(c);
     // Point p (bit p − 1) is the other side's 25 − p (bit 24 − p).
-    let other = |m: u32| m.reverse_bits() >> 8;
-    (other(occupied & !blocks), other(blocks))
+    (other_numbering(occupied & !blocks), other_numbering(blocks))
 }
 
 /// The share of the 36 rolls on which `hitter` (moving down its own

@@ -87,14 +87,8 @@ pub(super) fn hidden_layer_fixed_avx512(
     acc: &mut [f32],
 ) {
     // 32 registers hold a 128-hidden network's sums (4 of integers, 8 of
-    // floats): one pass over the inputs.
-    if acc.len().is_multiple_of(128) {
-        for start in (0..acc.len()).step_by(128) {
-            fixed_block::<128>(rows, active, start, acc);
-        }
-    } else {
-        fixed_sums::<64>(rows, active, acc);
-    }
+    // floats): one pass over the inputs per 128 units.
+    fixed_sums::<128>(rows, active, acc);
     sigmoid_table_avx512(acc);
 }
 
@@ -112,8 +106,11 @@ pub(super) fn avx512bw() -> bool {
     }
 }
 
-/// The fixed-point sums in blocks of `B` units (of 32, or one by one, when
-/// `B` does not divide the layer).
+/// The fixed-point sums in blocks of `B` units, the units left over in
+/// blocks of 32, 16 and 8, then one by one (400 units: three passes over
+/// the inputs of 128 and one of 16, where it had taken 400 of one). Each
+/// unit adds the same rows in the same order whatever its block, so the
+/// blocks give the same bits.
 #[inline(always)]
 pub(super) fn fixed_sums<const B: usize>(
     rows: FixedRows<'_>,
@@ -121,19 +118,40 @@ pub(super) fn fixed_sums<const B: usize>(
     acc: &mut [f32],
 ) {
     let h = acc.len();
-    if h.is_multiple_of(B) {
-        for start in (0..h).step_by(B) {
-            fixed_block::<B>(rows, active, start, acc);
-        }
-    } else if h.is_multiple_of(32) {
-        for start in (0..h).step_by(32) {
-            fixed_block::<32>(rows, active, start, acc);
-        }
-    } else {
-        for start in 0..h {
-            fixed_block::<1>(rows, active, start, acc);
-        }
+    let mut start = 0;
+    while start + B <= h {
+        fixed_block::<B>(rows, active, start, acc);
+        start += B;
     }
+    while start + 32 <= h {
+        fixed_block::<32>(rows, active, start, acc);
+        start += 32;
+    }
+    if start + 16 <= h {
+        fixed_block::<16>(rows, active, start, acc);
+        start += 16;
+    }
+    if start + 8 <= h {
+        fixed_block::<8>(rows, active, start, acc);
+        start += 8;
+    }
+    for start in start..h {
+        fixed_block::<1>(rows, active, start, acc);
+    }
+}
+
+/// [`hidden_layer_fixed`] one unit at a time (the reference of the
+/// blocks' bits).
+#[cfg(test)]
+pub(crate) fn hidden_layer_fixed_by_unit(
+    rows: FixedRows<'_>,
+    active: &[(u16, f32)],
+    acc: &mut [f32],
+) {
+    for start in 0..acc.len() {
+        fixed_block::<1>(rows, active, start, acc);
+    }
+    acc.iter_mut().for_each(|a| *a = sigmoid_table(*a));
 }
 
 /// Units `start..start + B` of [`hidden_layer_fixed`]'s sums, before the

@@ -125,7 +125,16 @@ fn random_layers(hidden: usize, seed: u64) -> (Vec<f32>, Vec<f32>, Vec<f32>, Vec
 
 #[test]
 fn the_fixed_point_layer_is_the_same_on_every_copy_and_near_the_exact_sum() {
-    for (hidden, seed) in [(64, 1), (128, 2), (256, 5), (37, 3), (8, 4)] {
+    for (hidden, seed) in [
+        (64, 1),
+        (128, 2),
+        (256, 5),
+        (37, 3),
+        (8, 4),
+        (400, 6),
+        (416, 7),
+        (200, 8),
+    ] {
         let (w1, b1, _, _) = random_layers(hidden, seed);
         // The first 100 rows in fixed point, the others in f32.
         let int_rows = 100;
@@ -164,6 +173,10 @@ fn the_fixed_point_layer_is_the_same_on_every_copy_and_near_the_exact_sum() {
             hidden_layer_fixed(rows, &active, &mut a);
             hidden_layer_fixed_portable(rows, &active, &mut b);
             assert_eq!(bits(&a), bits(&b), "{hidden} hidden");
+            // Blocks of any width: the bits of one unit at a time.
+            let mut one = vec![0f32; hidden];
+            hidden_layer_fixed_by_unit(rows, &active, &mut one);
+            assert_eq!(bits(&a), bits(&one), "{hidden} hidden, by unit");
             let mut c = vec![0f32; hidden];
             if hidden_layer_fixed_avx2_only(rows, &active, &mut c).is_some() {
                 assert_eq!(bits(&c), bits(&b), "AVX2 copy, {hidden} hidden");

@@ -59,9 +59,15 @@ struct Side {
 impl Side {
     #[inline]
     fn of(c: Checkers) -> Side {
+        Side::with_mask(c, c.mask())
+    }
+
+    /// The side of `c`, whose occupancy mask `occupied` is at hand.
+    #[inline(always)]
+    fn with_mask(c: Checkers, occupied: u32) -> Side {
         Side {
             c,
-            occupied: c.mask(),
+            occupied,
             made: masks_at_least(c)[0],
         }
     }
@@ -95,17 +101,21 @@ const ROLLS: [(u32, u32, u32); 21] = {
 /// point next to it), how many of the 36 rolls carry the checker past the
 /// farthest of those points (the lowest), landing only on open points
 /// (points beyond the window count as open). An empty window: 36.
-static ESCAPES: std::sync::LazyLock<Box<[u8; 4096]>> = std::sync::LazyLock::new(|| {
-    let mut t = Box::new([0u8; 4096]);
-    for (w, slot) in t.iter_mut().enumerate() {
-        *slot = escapes_of_window(w as u32);
+/// Built when the program is compiled (a table read, not a lazily built
+/// one, so a look-up has no check whether it is built yet).
+static ESCAPES: [u8; 4096] = {
+    let mut t = [0u8; 4096];
+    let mut w = 0;
+    while w < 4096 {
+        t[w] = escapes_of_window(w as u32);
+        w += 1;
     }
     t
-});
+};
 
 /// [`ESCAPES`]' entry for window `w`, counted with masks: the checker on
 /// bit 24, the window on bits 12–23, open ground below (bits 0–11).
-fn escapes_of_window(w: u32) -> u8 {
+const fn escapes_of_window(w: u32) -> u8 {
     if w == 0 {
         return 36;
     }
@@ -113,7 +123,10 @@ fn escapes_of_window(w: u32) -> u8 {
     let past = (1u32 << (w.trailing_zeros() + 12)) - 1;
     let from = 1u32 << 24;
     let mut n = 0;
-    for (a, b, weight) in ROLLS {
+    let mut k = 0;
+    while k < ROLLS.len() {
+        let (a, b, weight) = ROLLS[k];
+        k += 1;
         let reached = if a == b {
             let r1 = (from >> a) & open;
             let r2 = (r1 >> a) & open;
@@ -142,8 +155,8 @@ fn escapes_from(blocks: u32, p: u32) -> u8 {
 /// `sources` (moving down) can land on, each landing on the way on an
 /// `open` point; `bar` checkers on the bar limit the first checker's steps
 /// as [`crate::eval::hitnet`]'s shot count does (only the entering checker
-/// is counted then).
-#[inline]
+/// is counted then). The reference of [`hit_tally`].
+#[cfg(test)]
 fn landings(sources: u32, bar: u8, targets: u32, open: u32) -> [u32; 21] {
     let steps = |doublet: bool| crate::eval::hitnet::steps_of_the_first_checker(doublet, bar);
     let upto = |k: u32| if steps(true) >= k { u32::MAX } else { 0 };
@@ -163,14 +176,108 @@ fn landings(sources: u32, bar: u8, targets: u32, open: u32) -> [u32; 21] {
     })
 }
 
-/// The seventeen inputs of `me` against `them` ([`NAMES`]' order).
-pub fn side_inputs(me: Checkers, them: Checkers) -> [f32; PER_SIDE] {
-    measure(Side::of(me), Side::of(them))
+/// Over the 36 rolls, what [`landings`] gives, tallied as the inputs
+/// read it, without the list: the rolls that land on some target, those
+/// that land on two or more, and the sum over the rolls of the highest
+/// target landed on (its point number, 0 for none).
+#[inline(always)]
+fn hit_tally(sources: u32, bar: u8, targets: u32, open: u32) -> HitTally {
+    let steps = |doublet: bool| crate::eval::hitnet::steps_of_the_first_checker(doublet, bar);
+    let upto = |k: u32| if steps(true) >= k { u32::MAX } else { 0 };
+    let (m2, m3, m4) = (upto(2), upto(3), upto(4));
+    let second = if steps(false) == 2 { u32::MAX } else { 0 };
+    let one: [u32; 7] = std::array::from_fn(|d| if d == 0 { 0 } else { (sources >> d) & open });
+    let mut t = HitTally::default();
+    // `h` the targets a roll of weight `w` lands on; no branch: an empty
+    // `h` adds nothing to any count (32 leading zeros, no second bit).
+    let mut tally = |h: u32, w: u32| {
+        t.any += w * u32::from(h != 0);
+        t.double += w * u32::from(h & h.wrapping_sub(1) != 0);
+        t.loss += w * (32 - h.leading_zeros());
+    };
+    for (a, &r1) in one.iter().enumerate().skip(1) {
+        let r2 = (r1 >> a) & open & m2;
+        let r3 = (r2 >> a) & open & m3;
+        tally((r1 | r2 | r3 | ((r3 >> a) & open & m4)) & targets, 1);
+    }
+    for a in 1..=5 {
+        for b in a + 1..=6 {
+            let two = ((one[a] >> b) | (one[b] >> a)) & open & second;
+            tally((one[a] | one[b] | two) & targets, 2);
+        }
+    }
+    t
 }
 
+/// [`hit_tally`]'s counts (of the 36 rolls).
+#[derive(Clone, Copy, Default)]
+struct HitTally {
+    /// Rolls that land on a target.
+    any: u32,
+    /// Rolls that land on two targets or more.
+    double: u32,
+    /// The highest target landed on (its point), summed over the rolls.
+    loss: u32,
+}
+
+/// The seventeen inputs of `me` against `them` ([`NAMES`]' order).
+pub fn side_inputs(me: Checkers, them: Checkers) -> [f32; PER_SIDE] {
+    measure(Side::of(me), Side::of(them)).0
+}
+
+/// Both sides' inputs ([`side_inputs`]: `own` against `opp`, then `opp`
+/// against `own`), with the sides' occupancy masks at hand, and with each
+/// side's share of the 36 rolls on which the other hits one of its blots
+/// (layout 6's shots, [`crate::eval::hitnet::contact_units`]: the same
+/// count, from the same landings).
+#[inline(always)]
+pub(crate) fn both_sides(
+    own: Checkers,
+    own_mask: u32,
+    opp: Checkers,
+    opp_mask: u32,
+) -> ([[f32; PER_SIDE]; 2], [f32; 2]) {
+    let (own, opp) = (
+        Side::with_mask(own, own_mask),
+        Side::with_mask(opp, opp_mask),
+    );
+    let (a, shots_a) = measure(own, opp);
+    let (b, shots_b) = measure(opp, own);
+    ([a, b], [shots_a, shots_b])
+}
+
+/// The denominators of [`measure`]'s sixteen quotients, lane by lane: the
+/// inputs that are a count over a constant, and the shots.
+const DENOMINATORS: [f32; 16] = [
+    152.0,
+    167.0,
+    25.0,
+    24.0,
+    12.0,
+    36.0 * 24.0,
+    36.0,
+    36.0,
+    36.0,
+    36.0 * 15.0,
+    6.0,
+    167.0,
+    6.0,
+    4.0,
+    8.0,
+    36.0,
+];
+
+/// The seventeen inputs of `me` against `them`, and the share of the 36
+/// rolls on which `them` hits a blot of `me` (layout 6's shots).
+///
+/// Every input but the moment is a whole count over a constant: the counts
+/// are gathered in one array and divided lane by lane ([`DENOMINATORS`]),
+/// which gives each quotient's bits as a division of its own would.
 #[inline]
-fn measure(me: Side, them: Side) -> [f32; PER_SIDE] {
+fn measure(me: Side, them: Side) -> ([f32; PER_SIDE], f32) {
     let mut x = [0f32; PER_SIDE];
+    // The counts, in [`DENOMINATORS`]' lanes.
+    let mut num = [0u32; 16];
     let c = me.c;
     let bar = u32::from(c.bar());
     // Their points and checkers in my numbering.
@@ -188,52 +295,53 @@ fn measure(me: Side, them: Side) -> [f32; PER_SIDE] {
 
     // One pass over my points: break contact and free pips, my pips,
     // timing (checkers outside my home board to my 6 point, spares beyond
-    // two on a home point to my 1) and mobility (my checkers on 13–24).
-    let escapes: &[u8; 4096] = &ESCAPES;
-    let escapes_from = |p: u32| escapes[((their_made >> (p - 13)) & 0xFFF) as usize];
+    // two on a home point to my 1), without a branch per point.
+    let escapes_from = |p: u32| ESCAPES[((their_made >> (p - 13)) & 0xFFF) as usize];
     let (mut behind, mut free) = (bar * (25 - rear), 0u32);
     let mut pips = 25 * bar;
     let mut timing = 19 * bar;
-    let mut mobility = bar * u32::from(escapes_from(25));
     let mut m = me.occupied;
     while m != 0 {
         let p = m.trailing_zeros() + 1;
         m &= m - 1;
         let n = u32::from(c.at(p as u8));
-        if p > rear {
-            behind += n * (p - rear);
-        } else {
-            free += n * p;
-        }
+        behind += n * p.saturating_sub(rear);
+        free += if p > rear { 0 } else { n * p };
         pips += n * p;
-        if p > 6 {
-            timing += n * (p - 6);
-        } else if n > 2 {
-            timing += (n - 2) * (p - 1);
-        }
-        if p >= 13 {
-            mobility += n * u32::from(escapes_from(p));
-        }
+        timing += n * p.saturating_sub(6)
+            + if p > 6 {
+                0
+            } else {
+                n.saturating_sub(2) * (p - 1)
+            };
     }
-    x[0] = behind as f32 / 152.0;
-    x[1] = free as f32 / 167.0;
+    // Mobility: my checkers on 13–24 (and the bar) by their escapes.
+    let mut mobility = bar * u32::from(escapes_from(25));
+    let mut m = me.occupied & 0xFF_F000;
+    while m != 0 {
+        let p = m.trailing_zeros() + 1;
+        m &= m - 1;
+        mobility += u32::from(c.at(p as u8)) * u32::from(escapes_from(p));
+    }
+    num[0] = behind;
+    num[1] = free;
 
     // Back checker, back anchor, forward anchor.
-    let back = if bar > 0 {
+    num[2] = if bar > 0 {
         25
     } else {
         32 - me.occupied.leading_zeros()
     };
-    x[2] = back as f32 / 25.0;
-    x[3] = (32 - me.made.leading_zeros()) as f32 / 24.0;
+    num[3] = 32 - me.made.leading_zeros();
     let far_anchors = me.made & 0xFF_F000;
     if far_anchors != 0 {
-        x[4] = (24 - far_anchors.trailing_zeros()) as f32 / 12.0;
+        num[4] = 24 - far_anchors.trailing_zeros();
     }
 
     // Their shots at my blots, in their numbering: double shots, and the
     // pips the costliest hit of a roll sends back (my blot on my p, their
-    // q = 25 - p, goes from p pips to 25: it loses q).
+    // q = 25 - p, goes from p pips to 25: it loses q); and the rolls that
+    // hit at all.
     let my_blots = turned(me.occupied & !me.made);
     if my_blots != 0 {
         let sources = if them.c.bar() > 0 {
@@ -241,32 +349,25 @@ fn measure(me: Side, them: Side) -> [f32; PER_SIDE] {
         } else {
             them.occupied
         };
-        let hits = landings(
+        let t = hit_tally(
             sources,
             them.c.bar(),
             my_blots,
             !turned(me.made) & 0xFF_FFFF,
         );
-        let (mut loss, mut double) = (0u32, 0u32);
-        for (h, (_, _, w)) in hits.into_iter().zip(ROLLS) {
-            if h != 0 {
-                loss += w * (32 - h.leading_zeros());
-                double += w * u32::from(h & (h - 1) != 0);
-            }
-        }
-        x[5] = loss as f32 / (36.0 * 24.0);
-        x[6] = double as f32 / 36.0;
+        num[5] = t.loss;
+        num[6] = t.double;
+        num[15] = t.any;
     }
 
     // Escapes: from my 24 point, and the worst point of 15–24.
-    x[7] = f32::from(escapes_from(24)) / 36.0;
+    num[7] = u32::from(escapes_from(24));
     let mut worst = 36;
     for p in 15..=24 {
         worst = worst.min(escapes_from(p));
     }
-    x[8] = 1.0 - f32::from(worst) / 36.0;
-    x[9] = x[8] * x[8];
-    x[10] = mobility as f32 / (36.0 * 15.0);
+    num[8] = u32::from(worst);
+    num[9] = mobility;
 
     // Moment: the spread of my checkers behind their mean, pips / left:
     // the sum of n·(p − pips/left)², counted in whole numbers as
@@ -292,34 +393,40 @@ fn measure(me: Side, them: Side) -> [f32; PER_SIDE] {
     }
 
     // Staying out: no die enters on their closed home points.
-    let closed = (their_made & THEIR_HOME).count_ones() as f32 / 6.0;
-    x[12] = closed * closed;
-    x[13] = timing as f32 / 167.0;
+    num[10] = (their_made & THEIR_HOME).count_ones();
+    num[11] = timing;
 
     // Backbone: the longest row of my made points.
-    x[14] = longest_row(me.made) as f32 / 6.0;
+    num[12] = longest_row(me.made);
 
     // Back game: my points in their home board.
     let anchors = (me.made & THEIR_HOME).count_ones();
     if anchors >= 2 {
-        x[15] = (anchors - 1) as f32 / 4.0;
+        num[13] = anchors - 1;
     } else if anchors == 1 {
-        let back_checkers: u32 = (19..=24).map(|p| u32::from(c.at(p))).sum::<u32>() + bar;
-        x[16] = back_checkers as f32 / 8.0;
+        num[14] = (19..=24).map(|p| u32::from(c.at(p))).sum::<u32>() + bar;
     }
-    x
+
+    // The quotients, lane by lane (each the bits of its own division).
+    let q: [f32; 16] = std::array::from_fn(|i| num[i] as f32 / DENOMINATORS[i]);
+    x[..8].copy_from_slice(&q[..8]);
+    x[8] = 1.0 - q[8];
+    x[9] = x[8] * x[8];
+    x[10] = q[9];
+    x[12] = q[10] * q[10];
+    x[13] = q[11];
+    x[14] = q[12];
+    x[15] = q[13];
+    x[16] = q[14];
+    (x, q[15])
 }
 
-/// Writes both sides' inputs (the side to move's `own` first) from input
-/// `base` on, the zeros left out.
-#[inline]
-pub(crate) fn write(own: Checkers, opp: Checkers, base: usize, out: &mut impl InputSink) {
-    let (own, opp) = (Side::of(own), Side::of(opp));
-    for (k, x) in [measure(own, opp), measure(opp, own)]
-        .into_iter()
-        .enumerate()
-    {
-        for (i, v) in x.into_iter().enumerate() {
+/// Writes both sides' inputs (the side to move's `own` first, `inputs`
+/// from [`both_sides`]) from input `base` on, the zeros left out.
+#[inline(always)]
+pub(crate) fn write(inputs: &[[f32; PER_SIDE]; 2], base: usize, out: &mut impl InputSink) {
+    for (k, x) in inputs.iter().enumerate() {
+        for (i, &v) in x.iter().enumerate() {
             if v != 0.0 {
                 out.push((base + k * PER_SIDE + i) as u16, v);
             }

@@ -379,3 +379,211 @@ fn the_new_inputs_start_as_the_network_they_extend_and_play_as_trained() {
     }
     assert!(changed > 50, "{changed}");
 }
+
+/// The inputs as the first code computed them (commit `ffef1b8`): one
+/// division per input, branches per point, each side on its own. The
+/// reference [`measure`] must give to the bit: it regroups the work (one
+/// array of counts divided lane by lane, no branch per point, the shots
+/// shared with layout 6's) but does every floating-point operation of
+/// this one on the same values.
+fn straightforward(me: Checkers, them: Checkers) -> [f32; PER_SIDE] {
+    let (me, them) = (Side::of(me), Side::of(them));
+    let mut x = [0f32; PER_SIDE];
+    let c = me.c;
+    let bar = u32::from(c.bar());
+    let their_made = turned(them.made);
+    let their_occupied = turned(them.occupied);
+    let rear = if them.c.bar() > 0 {
+        0
+    } else if their_occupied == 0 {
+        25
+    } else {
+        their_occupied.trailing_zeros() + 1
+    };
+    let escapes_from = |p: u32| ESCAPES[((their_made >> (p - 13)) & 0xFFF) as usize];
+    let (mut behind, mut free) = (bar * (25 - rear), 0u32);
+    let mut pips = 25 * bar;
+    let mut timing = 19 * bar;
+    let mut mobility = bar * u32::from(escapes_from(25));
+    for p in 1..=24u32 {
+        let n = u32::from(c.at(p as u8));
+        if n == 0 {
+            continue;
+        }
+        if p > rear {
+            behind += n * (p - rear);
+        } else {
+            free += n * p;
+        }
+        pips += n * p;
+        if p > 6 {
+            timing += n * (p - 6);
+        } else if n > 2 {
+            timing += (n - 2) * (p - 1);
+        }
+        if p >= 13 {
+            mobility += n * u32::from(escapes_from(p));
+        }
+    }
+    x[0] = behind as f32 / 152.0;
+    x[1] = free as f32 / 167.0;
+    let back = if bar > 0 {
+        25
+    } else {
+        32 - me.occupied.leading_zeros()
+    };
+    x[2] = back as f32 / 25.0;
+    x[3] = (32 - me.made.leading_zeros()) as f32 / 24.0;
+    let far_anchors = me.made & 0xFF_F000;
+    if far_anchors != 0 {
+        x[4] = (24 - far_anchors.trailing_zeros()) as f32 / 12.0;
+    }
+    let my_blots = turned(me.occupied & !me.made);
+    if my_blots != 0 {
+        let sources = if them.c.bar() > 0 {
+            1 << 24
+        } else {
+            them.occupied
+        };
+        let hits = landings(
+            sources,
+            them.c.bar(),
+            my_blots,
+            !turned(me.made) & 0xFF_FFFF,
+        );
+        let (mut loss, mut double) = (0u32, 0u32);
+        for (h, (_, _, w)) in hits.into_iter().zip(ROLLS) {
+            if h != 0 {
+                loss += w * (32 - h.leading_zeros());
+                double += w * u32::from(h & (h - 1) != 0);
+            }
+        }
+        x[5] = loss as f32 / (36.0 * 24.0);
+        x[6] = double as f32 / 36.0;
+    }
+    x[7] = f32::from(escapes_from(24)) / 36.0;
+    let worst = (15..=24).map(escapes_from).min().unwrap_or(36);
+    x[8] = 1.0 - f32::from(worst) / 36.0;
+    x[9] = x[8] * x[8];
+    x[10] = mobility as f32 / (36.0 * 15.0);
+    let left = u32::from(c.on_board());
+    if left > 0 {
+        let mut spread = 0u64;
+        for p in 1..=25u32 {
+            let n = if p == 25 {
+                bar
+            } else {
+                u32::from(c.at(p as u8))
+            };
+            if left * p > pips {
+                let d = u64::from(left * p - pips);
+                spread += u64::from(n) * d * d;
+            }
+        }
+        x[11] = (spread as f64 / f64::from(left * left) / (15.0 * 64.0)) as f32;
+    }
+    let closed = (their_made & THEIR_HOME).count_ones() as f32 / 6.0;
+    x[12] = closed * closed;
+    x[13] = timing as f32 / 167.0;
+    x[14] = longest_row(me.made) as f32 / 6.0;
+    let anchors = (me.made & THEIR_HOME).count_ones();
+    if anchors >= 2 {
+        x[15] = (anchors - 1) as f32 / 4.0;
+    } else if anchors == 1 {
+        let back_checkers: u32 = (19..=24).map(|p| u32::from(c.at(p))).sum::<u32>() + bar;
+        x[16] = back_checkers as f32 / 8.0;
+    }
+    x
+}
+
+/// Played positions of the hitting games, both sides' views (thousands).
+fn played_sides() -> Vec<(Checkers, Checkers)> {
+    let mut out = Vec::new();
+    for (v, seed) in [
+        (Variant::Backgammon, 4501),
+        (Variant::ShortNardy, 4502),
+        (Variant::Portes, 4503),
+    ] {
+        for pos in crate::rules::dice::random_game_positions(v, 60, seed, 120) {
+            out.push((pos.own, pos.opp));
+            out.push((pos.opp, pos.own));
+        }
+    }
+    out
+}
+
+#[test]
+fn the_fast_inputs_are_the_straightforward_ones_to_the_bit() {
+    let sides = played_sides();
+    let (mut contact, mut blots) = (0, 0);
+    for &(me, them) in &sides {
+        let want = straightforward(me, them);
+        let got = side_inputs(me, them);
+        assert_eq!(
+            got.map(f32::to_bits),
+            want.map(f32::to_bits),
+            "{me:?} {them:?}"
+        );
+        // Both sides at once, with layout 6's shots: the same bits as
+        // each side alone and as layout 6's own count.
+        let (both, shots) = both_sides(me, me.mask(), them, them.mask());
+        assert_eq!(both[0].map(f32::to_bits), want.map(f32::to_bits));
+        assert_eq!(
+            both[1].map(f32::to_bits),
+            straightforward(them, me).map(f32::to_bits)
+        );
+        let units = [
+            crate::eval::hitnet::contact_units(me, them)[0],
+            crate::eval::hitnet::contact_units(them, me)[0],
+        ];
+        assert_eq!(shots.map(f32::to_bits), units.map(f32::to_bits));
+        contact += usize::from(crate::eval::hitnet::contact(me, them));
+        blots += usize::from(want[6] > 0.0);
+    }
+    assert!(sides.len() > 10_000, "{}", sides.len());
+    assert!(contact > 5_000 && blots > 1_000, "{contact} {blots}");
+}
+
+#[test]
+fn the_escape_table_is_the_window_count() {
+    // The table built when compiling against the naive walk, every window.
+    for w in 0..4096u32 {
+        let made = |q: i32| (13..=24).contains(&q) && w & (1 << (q - 13)) != 0;
+        assert_eq!(
+            u32::from(ESCAPES[w as usize]),
+            escapes_naive(&made, 25),
+            "{w:b}"
+        );
+    }
+}
+
+#[test]
+fn layout_7_lists_layout_6_then_the_straightforward_inputs() {
+    use crate::eval::hitnet::{CONTACT_INPUTS, contact, features_of};
+    use crate::eval::net::HIT_CONTACT_LAYOUT;
+    use crate::rules::{GameState, Side};
+    let start = GameState::start_of(Variant::Backgammon, Side::White);
+    let mut contacts = 0;
+    for pos in crate::rules::dice::random_game_positions(Variant::Backgammon, 60, 4504, 120) {
+        let s = GameState { pos, ..start };
+        let mut want = features_of(HIT_CONTACT_LAYOUT, &s).active;
+        if contact(pos.own, pos.opp) {
+            contacts += 1;
+            let x = [
+                straightforward(pos.own, pos.opp),
+                straightforward(pos.opp, pos.own),
+            ];
+            for (k, side) in x.iter().enumerate() {
+                for (i, &v) in side.iter().enumerate() {
+                    if v != 0.0 {
+                        want.push(((CONTACT_INPUTS + k * PER_SIDE + i) as u16, v));
+                    }
+                }
+            }
+        }
+        let got = features_of(HIT_GNUBG_LAYOUT, &s).active;
+        let bits = |l: &[(u16, f32)]| l.iter().map(|&(i, v)| (i, v.to_bits())).collect::<Vec<_>>();
+        assert_eq!(bits(&got), bits(&want), "{pos:?}");
+    }
+    assert!(contacts > 2_000, "{contacts}");
+}
