@@ -176,3 +176,8 @@ fn a_one_roll_label_is_the_tabla_network_at_one_ply() {
 fn a_one_roll_label_is_the_fevga_network_at_one_ply() {
     label_is_one_ply("fevga", "2", "11", 40);
 }
+
+#[test]
+fn a_one_roll_label_is_the_short_nardy_network_at_one_ply() {
+    label_is_one_ply("short_nardy", "2", "11", 40);
+}
