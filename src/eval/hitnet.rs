@@ -136,16 +136,17 @@ fn features_to(state: &GameState, layout: u32, active: &mut impl InputSink) {
         // in registers while they are added. Layout 6's shots come from
         // the same landings as layout 7's double shots and pip loss.
         use super::net::contact_inputs;
-        let (gnubg, shots) = contact_inputs::both_sides(own, own_mask, opp, opp_mask);
-        let (own_made, opp_made) = (made_points(own), made_points(opp));
+        let (gnubg, shots, [own_made, opp_made]) =
+            contact_inputs::both_sides(own, own_mask, opp, opp_mask);
+        let turned = contact_inputs::turned;
         let units = [
             [
                 shots[0],
-                escape_share_of(own.bar(), own_mask, other_numbering(opp_made)),
+                escape_share_of(own.bar(), own_mask, turned(opp_made)),
             ],
             [
                 shots[1],
-                escape_share_of(opp.bar(), opp_mask, other_numbering(own_made)),
+                escape_share_of(opp.bar(), opp_mask, turned(own_made)),
             ],
         ];
         push_contact_units(units, active);
@@ -218,12 +219,6 @@ fn made_points(c: Checkers) -> u32 {
     (compress_nibbles(two as u64) | (compress_nibbles((two >> 64) as u64) << 16)) & 0xFF_FFFF
 }
 
-/// A mask in the other side's numbering: bit `p - 1` becomes bit `24 - p`.
-#[inline(always)]
-fn other_numbering(m: u32) -> u32 {
-    m.reverse_bits() >> 8
-}
-
 /// Points of `c` (whose occupancy mask is `occupied`) holding exactly one
 /// checker / two or more, as masks of the other side's numbering (bit
 /// `q - 1` for its point `q = 25 - p`).
@@ -231,7 +226,8 @@ fn other_numbering(m: u32) -> u32 {
 fn blots_and_blocks(c: Checkers, occupied: u32) -> (u32, u32) {
     let blocks = made_points(c);
     // Point p (bit p − 1) is the other side's 25 − p (bit 24 − p).
-    (other_numbering(occupied & !blocks), other_numbering(blocks))
+    let turned = super::net::contact_inputs::turned;
+    (turned(occupied & !blocks), turned(blocks))
 }
 
 /// The share of the 36 rolls on which `hitter` (moving down its own

@@ -75,7 +75,7 @@ impl Side {
 
 /// A mask seen from the other side: point `p` becomes `25 - p`.
 #[inline]
-fn turned(m: u32) -> u32 {
+pub(crate) fn turned(m: u32) -> u32 {
     m.reverse_bits() >> 8
 }
 
@@ -229,21 +229,23 @@ pub fn side_inputs(me: Checkers, them: Checkers) -> [f32; PER_SIDE] {
 /// against `own`), with the sides' occupancy masks at hand, and with each
 /// side's share of the 36 rolls on which the other hits one of its blots
 /// (layout 6's shots, [`crate::eval::hitnet::contact_units`]: the same
-/// count, from the same landings).
+/// count, from the same landings), and each side's made points (two or
+/// more checkers; bit `p - 1` for its point `p`), so that a caller needs
+/// not count them again.
 #[inline(always)]
 pub(crate) fn both_sides(
     own: Checkers,
     own_mask: u32,
     opp: Checkers,
     opp_mask: u32,
-) -> ([[f32; PER_SIDE]; 2], [f32; 2]) {
+) -> ([[f32; PER_SIDE]; 2], [f32; 2], [u32; 2]) {
     let (own, opp) = (
         Side::with_mask(own, own_mask),
         Side::with_mask(opp, opp_mask),
     );
     let (a, shots_a) = measure(own, opp);
     let (b, shots_b) = measure(opp, own);
-    ([a, b], [shots_a, shots_b])
+    ([a, b], [shots_a, shots_b], [own.made, opp.made])
 }
 
 /// The denominators of [`measure`]'s sixteen quotients, lane by lane: the

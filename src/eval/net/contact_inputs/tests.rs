@@ -526,7 +526,7 @@ fn the_fast_inputs_are_the_straightforward_ones_to_the_bit() {
         );
         // Both sides at once, with layout 6's shots: the same bits as
         // each side alone and as layout 6's own count.
-        let (both, shots) = both_sides(me, me.mask(), them, them.mask());
+        let (both, shots, made) = both_sides(me, me.mask(), them, them.mask());
         assert_eq!(both[0].map(f32::to_bits), want.map(f32::to_bits));
         assert_eq!(
             both[1].map(f32::to_bits),
@@ -537,6 +537,9 @@ fn the_fast_inputs_are_the_straightforward_ones_to_the_bit() {
             crate::eval::hitnet::contact_units(them, me)[0],
         ];
         assert_eq!(shots.map(f32::to_bits), units.map(f32::to_bits));
+        let made_by_count =
+            |c: Checkers| (1..=24u8).fold(0u32, |m, p| m | u32::from(c.at(p) >= 2) << (p - 1));
+        assert_eq!(made, [made_by_count(me), made_by_count(them)]);
         contact += usize::from(crate::eval::hitnet::contact(me, them));
         blots += usize::from(want[6] > 0.0);
     }
