@@ -238,6 +238,11 @@ impl Settings {
                 kind: KeyKind::Int { min: 0, max: 100 },
                 description: "the cube's efficiency in contact positions, in hundredths (Janowski's x in cube decisions and cubeful equities; races keep gnubg's race values)",
             },
+            KeyDef {
+                name: "engine.cube_ply",
+                kind: KeyKind::Int { min: 0, max: 3 },
+                description: "the depth of cube decisions, counted as engine.ply is (0 = engine.ply's)",
+            },
         ];
         std::iter::once(variant)
             .chain(rules)
@@ -311,6 +316,7 @@ impl Settings {
                 EvalMode::Cubeless => "cubeless".into(),
             },
             "engine.cube_efficiency" => self.cube_efficiency.to_string(),
+            "engine.cube_ply" => self.cube_ply.to_string(),
             _ => {
                 let rule = name.strip_prefix("rules.")?;
                 self.rules.get(rule)?
@@ -363,6 +369,7 @@ impl Settings {
                     "engine.cube_efficiency" => {
                         Setting::CubeEfficiency(u8::try_from(v).unwrap_or(100))
                     }
+                    "engine.cube_ply" => Setting::CubePly(u8::try_from(v).unwrap_or(0)),
                     rule => rules(rule.trim_start_matches("rules."))?,
                 })
             }

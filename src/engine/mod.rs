@@ -382,6 +382,15 @@ impl Engine {
         (self.limits(None).plies, Limits::default().inner_beam)
     }
 
+    /// The depth and chain beam a cube decision is judged with
+    /// (`engine.cube_ply`, or the depth of [`Engine::before_roll_depth`]).
+    pub fn cube_depth(&self) -> (u8, usize) {
+        (
+            self.settings.cube_depth().gnubg(),
+            Limits::default().inner_beam,
+        )
+    }
+
     /// The turns a `go` without arguments would rank for the current
     /// stage, best first, searched on this thread with the same settings,
     /// limits and evaluator: for front ends that answer decisions one at
@@ -409,13 +418,24 @@ impl Engine {
         Ok(search.before_roll(&self.state, plies, beam))
     }
 
+    /// The side to move's chances before its roll at the cube decisions'
+    /// depth (`engine.cube_ply`), computed on this thread.
+    pub fn cube_probs_now(&self) -> Result<Probs, SearchError> {
+        let (plies, beam) = self.cube_depth();
+        let eval = self.evaluator()?;
+        let flag = AtomicBool::new(false);
+        let search =
+            Search::new(eval.as_ref(), self.settings.rules, &flag).with_valuation(self.valuation());
+        Ok(search.before_roll(&self.state, plies, beam))
+    }
+
     /// The cube decision of the side to move in the engine's state (before
     /// its roll) in the engine's session, computed on this thread: with a
     /// double of its waiting, the decision it was, whose
     /// [`CubeAction::answer`](crate::cube::CubeAction::answer) is the
     /// other side's reply. `None` when it has no cube to turn.
     pub fn cube_decision_now(&self) -> Result<Option<crate::cube::CubeDecision>, SearchError> {
-        let probs = self.before_roll_now()?;
+        let probs = self.cube_probs_now()?;
         Ok(crate::cube::decide_at(
             &probs,
             &self.state,

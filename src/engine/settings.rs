@@ -141,6 +141,9 @@ pub struct Settings {
     /// positions, in hundredths (Janowski's x; races keep gnubg's race
     /// values).
     pub cube_efficiency: u8,
+    /// `engine.cube_ply`: the depth cube decisions are judged at, counted
+    /// as `engine.ply` is; 0 follows `engine.ply`.
+    pub cube_ply: u8,
 }
 
 /// How the search values a game's results (`engine.eval_mode`, UBGI's
@@ -172,6 +175,7 @@ impl Default for Settings {
             race: RaceKind::Tables,
             eval_mode: EvalMode::Cubeful,
             cube_efficiency: 68,
+            cube_ply: 0,
         }
     }
 }
@@ -209,6 +213,8 @@ pub enum Setting {
     EvalMode(EvalMode),
     /// `engine.cube_efficiency`, in hundredths.
     CubeEfficiency(u8),
+    /// `engine.cube_ply`: 0 (follow `engine.ply`) or a depth of its own.
+    CubePly(u8),
 }
 
 impl Settings {
@@ -231,7 +237,14 @@ impl Settings {
             Setting::Race(r) => self.race = r,
             Setting::EvalMode(m) => self.eval_mode = m,
             Setting::CubeEfficiency(x) => self.cube_efficiency = x,
+            Setting::CubePly(p) => self.cube_ply = p,
         }
+    }
+
+    /// The depth cube decisions are judged at (`engine.cube_ply`, or
+    /// `engine.ply` where it is 0).
+    pub fn cube_depth(&self) -> Ply {
+        Ply::new(self.cube_ply).unwrap_or(self.ply)
     }
 
     /// The cube's efficiency in contact positions (`engine.cube_efficiency`).

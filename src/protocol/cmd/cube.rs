@@ -33,7 +33,7 @@ pub(super) fn go_cube(s: &mut Session) -> Result<(), ProtocolError> {
         }
         _ => ProtocolError::bad_state(e.to_string()),
     })?;
-    let (plies, beam) = s.engine().before_roll_depth();
+    let (plies, beam) = s.engine().cube_depth();
     let contact = s.settings().contact_efficiency();
     s.spawn(JobKind::Go, false, move |job, _| {
         let probs = job.search.before_roll(&state, plies, beam);
@@ -81,7 +81,7 @@ pub(super) fn go_turn(s: &mut Session, p: GoParams) -> Result<(), ProtocolError>
         }
         _ => None,
     };
-    let (plies, beam) = s.engine().before_roll_depth();
+    let (plies, beam) = s.engine().cube_depth();
     let limits = s.engine().go_limits(&p, Instant::now());
     let contact = s.settings().contact_efficiency();
     s.spawn(JobKind::Go, false, move |job, _| {

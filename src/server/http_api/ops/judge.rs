@@ -121,11 +121,11 @@ pub fn cube(req: &ApiRequest, caps: &Caps) -> Result<CubeOut, ApiError> {
         ApiError::new(422, "bad_state", detail)
     })?;
     let probs = e
-        .before_roll_now()
+        .cube_probs_now()
         .map_err(|err| ApiError::new(500, "internal", err.to_string()))?;
     let base = CubeOut {
         judged: judged(&state),
-        ply: e.settings().ply.get(),
+        ply: e.settings().cube_depth().get(),
         best: "nodouble".into(),
         action: None,
         unit: None,

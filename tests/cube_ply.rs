@@ -1,0 +1,127 @@
+//! `engine.cube_ply` through the protocol: cube decisions are judged at
+//! their own depth, counted as `engine.ply` is, while checker play keeps
+//! `engine.ply`'s; 0 follows `engine.ply`.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
+
+/// Money positions before the roll (gnubg Position IDs): the cube's
+/// decision differs between 0-ply and 1-ply in at least one of them.
+const POSITIONS: [&str; 3] = ["4HPwATDgc/ABMA", "4HPhASLgc/ABMA", "sGfwATDgc/ABMA"];
+
+/// Runs `lines` through one engine and returns every reply line.
+fn replies(lines: &[String]) -> Vec<String> {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gulbara"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start gulbara");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let mut out = BufReader::new(child.stdout.take().expect("stdout"));
+    let mut got = Vec::new();
+    for line in lines {
+        writeln!(stdin, "{line}").expect("write");
+        // One search at a time: wait for its last line.
+        let last = match line.as_str() {
+            "go cube" => Some("bestcube"),
+            "go" => Some("bestmove"),
+            _ => None,
+        };
+        if let Some(last) = last {
+            loop {
+                let mut reply = String::new();
+                assert!(
+                    out.read_line(&mut reply).expect("read") > 0,
+                    "gulbara ended"
+                );
+                let reply = reply.trim().to_string();
+                let done = reply.starts_with(last) || reply.starts_with("error");
+                got.push(reply);
+                if done {
+                    break;
+                }
+            }
+        }
+    }
+    writeln!(stdin, "quit").expect("write");
+    drop(stdin);
+    let mut rest = String::new();
+    while out.read_line(&mut rest).expect("read") > 0 {}
+    got.extend(rest.lines().map(str::to_string));
+    assert!(child.wait().expect("gulbara ends").success());
+    got
+}
+
+/// `go cube`'s `info cube` line for each position at the given settings.
+fn cube_lines(ply: u8, cube_ply: u8) -> Vec<String> {
+    let mut lines = vec![
+        "set game.variant backgammon".to_string(),
+        "newsession type money cube on".to_string(),
+        format!("set engine.ply {ply}"),
+        format!("set engine.cube_ply {cube_ply}"),
+    ];
+    for p in POSITIONS {
+        lines.push(format!("position gnubgid {p}"));
+        lines.push("go cube".to_string());
+    }
+    let got = replies(&lines);
+    assert!(!got.iter().any(|l| l.starts_with("error")), "{got:?}");
+    let info: Vec<String> = got
+        .into_iter()
+        .filter(|l| l.starts_with("info cube"))
+        .collect();
+    assert_eq!(info.len(), POSITIONS.len(), "{info:?}");
+    info
+}
+
+#[test]
+fn cube_decisions_take_the_cube_ply() {
+    let zero = cube_lines(1, 0);
+    let one = cube_lines(2, 0);
+    // The test can tell the depths apart.
+    assert_ne!(zero, one);
+    // A 0-ply player judging its cube at 1-ply judges it as the 1-ply player.
+    assert_eq!(cube_lines(1, 2), one);
+    // And the other way round.
+    assert_eq!(cube_lines(2, 1), zero);
+    // The setting that names the depth engine.ply already has changes nothing.
+    assert_eq!(cube_lines(2, 2), one);
+}
+
+#[test]
+fn checker_play_keeps_engine_ply() {
+    let best = |cube_ply: u8| {
+        let got = replies(&[
+            "set game.variant backgammon".to_string(),
+            "set engine.ply 1".to_string(),
+            format!("set engine.cube_ply {cube_ply}"),
+            "position gnubgid 4HPwATDgc/ABMA".to_string(),
+            "dice 5 2".to_string(),
+            "go".to_string(),
+        ]);
+        got.into_iter()
+            .filter(|l| l.starts_with("info") || l.starts_with("bestmove"))
+            .collect::<Vec<_>>()
+    };
+    let plain = best(0);
+    assert!(plain.iter().any(|l| l.starts_with("bestmove")), "{plain:?}");
+    assert_eq!(best(3), plain);
+}
+
+#[test]
+fn out_of_range_is_refused_and_changes_nothing() {
+    let got = replies(&[
+        "set engine.cube_ply 2".to_string(),
+        "set engine.cube_ply 4".to_string(),
+        "set engine.cube_ply x".to_string(),
+        "get engine.cube_ply".to_string(),
+    ]);
+    let errors: Vec<&String> = got.iter().filter(|l| l.starts_with("error")).collect();
+    assert_eq!(errors.len(), 2, "{got:?}");
+    assert!(errors[0].contains("engine.cube_ply"), "{got:?}");
+    assert!(
+        got.contains(&"value engine.cube_ply 2".to_string()),
+        "{got:?}"
+    );
+}
