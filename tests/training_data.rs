@@ -311,7 +311,7 @@ fn supervise_trains_on_several_folders_together() {
 fn last_row(curve: &Path) -> Vec<f64> {
     let text = std::fs::read_to_string(curve).expect("the curve");
     assert!(
-        text.starts_with("epoch\ttrain_ce\theld_out_ce\theld_out_equity_mae\theld_out_group_mae\n"),
+        text.starts_with("epoch\ttrain_ce\theld_out_ce\theld_out_equity_mae\theld_out_group_mae\theld_out_single_equity_mae\n"),
         "{text}"
     );
     let row = text.lines().last().expect("a row");

@@ -13,7 +13,7 @@ use crate::eval::net::pin_inputs::PIN_LAYOUT;
 use crate::eval::net::{HIT_CONTACT_LAYOUT, HIT_GNUBG_LAYOUT, HIT_LAYOUT, LONG_LAYOUT, Net, NetOf};
 use crate::rules::{EvalFamily, RuleOptions, Variant};
 use crate::training::supervise::{
-    EpochLoss, Example, FitConfig, Labelled, fit_keeping, labelled_positions,
+    EpochLoss, Example, FitConfig, Labelled, Trainable, fit_keeping, labelled_positions,
 };
 
 /// Options of `supervise`.
@@ -99,6 +99,28 @@ pub struct SuperviseArgs {
     /// Games at once in those matches.
     #[arg(short = 'j', long = "jobs", default_value_t = 1)]
     pub jobs: usize,
+    /// The weights the fit moves: `all`; `output`, the output layer only
+    /// (hidden-to-output weights and output biases); `bias`, the output
+    /// biases only (each output's level; what the network ranks plays by
+    /// within a position class stays).
+    #[arg(long, value_enum, default_value_t = TrainArg::All)]
+    pub train: TrainArg,
+    /// Weight of the loss on each position's equity against its label's, in
+    /// the group loss's units (0: none): holds the values' level while
+    /// `--group-weight` trains the differences; see docs/TRAINING.md.
+    #[arg(long, default_value_t = 0.0, value_parser = super::numbers::non_negative_f32)]
+    pub level_weight: f32,
+}
+
+/// The `--train` choices ([`Trainable`]).
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+pub enum TrainArg {
+    /// Every weight.
+    All,
+    /// The output layer.
+    Output,
+    /// The output biases.
+    Bias,
 }
 
 /// Runs `supervise`.
@@ -110,12 +132,14 @@ pub fn run(a: SuperviseArgs) -> anyhow::Result<()> {
         a.group_weight <= 0.0 || groups > 0,
         "--group-weight: none of {folders}'s labelled positions is in a group (`positions --sibling-share`)"
     );
-    let mut lines =
-        vec!["epoch\ttrain_ce\theld_out_ce\theld_out_equity_mae\theld_out_group_mae".to_string()];
+    let mut lines = vec![
+        "epoch\ttrain_ce\theld_out_ce\theld_out_equity_mae\theld_out_group_mae\theld_out_single_equity_mae"
+            .to_string(),
+    ];
     let mut log = |e: &EpochLoss| {
         let line = format!(
-            "{}\t{:.6}\t{:.6}\t{:.5}\t{:.5}",
-            e.epoch, e.train, e.held_out, e.equity_error, e.group_error
+            "{}\t{:.6}\t{:.6}\t{:.5}\t{:.5}\t{:.5}",
+            e.epoch, e.train, e.held_out, e.equity_error, e.group_error, e.single_error
         );
         eprintln!("supervise: {line}");
         lines.push(line);
@@ -228,6 +252,12 @@ fn fit_config(a: &SuperviseArgs) -> FitConfig {
         holdout_block: a.holdout_block.max(1),
         seed: a.seed,
         group_weight: a.group_weight.max(0.0),
+        train: match a.train {
+            TrainArg::All => Trainable::All,
+            TrainArg::Output => Trainable::Output,
+            TrainArg::Bias => Trainable::Bias,
+        },
+        level_weight: a.level_weight.max(0.0),
     }
 }
 

@@ -69,6 +69,30 @@ pub struct FitConfig {
     /// minibatches, and the best epoch is the one with the lowest held-out
     /// cross-entropy plus this times the held-out group loss.
     pub group_weight: f32,
+    /// Which weights the fit moves ([`Trainable`]); the rest stay as the
+    /// starting network's.
+    pub train: Trainable,
+    /// Weight of the level loss (0: none): for every position, half the
+    /// squared error of its cubeless equity against the label's, in the
+    /// group loss's units. The cross-entropy barely sees an equity moved
+    /// through the mars outputs; this holds each value's level while the
+    /// group loss moves the differences. The best epoch's score adds this
+    /// times the held-out level loss.
+    pub level_weight: f32,
+}
+
+/// The weights a fit moves.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Trainable {
+    /// Every weight and bias.
+    #[default]
+    All,
+    /// The output layer: the hidden-to-output weights and the output
+    /// biases (the hidden layer stays).
+    Output,
+    /// The output biases alone: the level of each output, everything the
+    /// network ranks by left as it was.
+    Bias,
 }
 
 impl Default for FitConfig {
@@ -84,6 +108,8 @@ impl Default for FitConfig {
             holdout_block: 1,
             seed: 1,
             group_weight: 0.0,
+            train: Trainable::All,
+            level_weight: 0.0,
         }
     }
 }
@@ -103,6 +129,10 @@ pub struct EpochLoss {
     /// Mean absolute error, over the held-out groups' members, of the
     /// equity less its group's mean (0 without groups).
     pub group_error: f64,
+    /// Mean absolute error of the cubeless equity over the held-out
+    /// positions in no group (0 without any): the level of single values,
+    /// which a group loss does not see.
+    pub single_error: f64,
 }
 
 /// Mean binary cross-entropy per output of `out` against `t`.
@@ -177,15 +207,27 @@ fn is_held_out(cfg: &FitConfig, i: usize) -> bool {
     held_out(cfg.seed, i / cfg.holdout_block.max(1), cfg.holdout)
 }
 
-/// Losses of `net` over `set`: the mean cross-entropy, the mean equity
-/// error, the mean group error ([`EpochLoss::group_error`]) and the mean
-/// group loss per group member ([`FitConfig::group_weight`]).
-fn losses<const OUT: usize>(net: &NetOf<OUT>, set: &[&Example<OUT>]) -> (f64, f64, f64, f64) {
-    if set.is_empty() {
-        return (0.0, 0.0, 0.0, 0.0);
-    }
+/// Losses of `net` over `set`.
+struct Losses {
+    /// The mean cross-entropy.
+    ce: f64,
+    /// The mean equity error.
+    equity: f64,
+    /// The mean group error ([`EpochLoss::group_error`]).
+    group: f64,
+    /// The mean group loss per group member ([`FitConfig::group_weight`]).
+    group_loss: f64,
+    /// The mean equity error of the positions in no group.
+    single: f64,
+    /// The mean level loss per position ([`FitConfig::level_weight`]).
+    level_loss: f64,
+}
+
+/// The [`Losses`] of `net` over `set`.
+fn losses<const OUT: usize>(net: &NetOf<OUT>, set: &[&Example<OUT>]) -> Losses {
     let (mut ce, mut eq) = (0.0, 0.0);
     let (mut gerr, mut gloss, mut members) = (0.0, 0.0, 0usize);
+    let (mut serr, mut singles, mut lloss) = (0.0, 0usize, 0.0);
     for unit in units(set, |e| e.group, true) {
         let outs: Vec<[f32; OUT]> = set[unit.clone()]
             .iter()
@@ -193,7 +235,13 @@ fn losses<const OUT: usize>(net: &NetOf<OUT>, set: &[&Example<OUT>]) -> (f64, f6
             .collect();
         for (e, out) in set[unit.clone()].iter().zip(&outs) {
             ce += cross_entropy(out, &e.target);
-            eq += (equity(out) - equity(&e.target)).abs();
+            let err = (equity(out) - equity(&e.target)).abs();
+            eq += err;
+            lloss += err * err / 2.0;
+            if e.group.is_none() {
+                serr += err;
+                singles += 1;
+            }
         }
         if unit.len() >= 2 {
             let mine = centred(&outs.iter().map(equity).collect::<Vec<_>>());
@@ -210,9 +258,16 @@ fn losses<const OUT: usize>(net: &NetOf<OUT>, set: &[&Example<OUT>]) -> (f64, f6
             }
         }
     }
-    let n = set.len() as f64;
+    let n = set.len().max(1) as f64;
     let m = members.max(1) as f64;
-    (ce / n, eq / n, gerr / m, gloss / m)
+    Losses {
+        ce: ce / n,
+        equity: eq / n,
+        group: gerr / m,
+        group_loss: gloss / m,
+        single: serr / singles.max(1) as f64,
+        level_loss: lloss / n,
+    }
 }
 
 /// Adam's moments of one parameter vector.
@@ -386,9 +441,13 @@ impl NetMoments {
             s.map(|s| (anchor, &s.w2[..])),
             s.map(|s| (anchor, &s.b2[..])),
         );
-        self.w1.step(&mut net.w1, &g.w1, cfg.rate, cfg.decay, a1, t);
-        self.b1.step(&mut net.b1, &g.b1, cfg.rate, 0.0, ab1, t);
-        self.w2.step(&mut net.w2, &g.w2, cfg.rate, cfg.decay, a2, t);
+        if cfg.train == Trainable::All {
+            self.w1.step(&mut net.w1, &g.w1, cfg.rate, cfg.decay, a1, t);
+            self.b1.step(&mut net.b1, &g.b1, cfg.rate, 0.0, ab1, t);
+        }
+        if cfg.train != Trainable::Bias {
+            self.w2.step(&mut net.w2, &g.w2, cfg.rate, cfg.decay, a2, t);
+        }
         self.b2.step(&mut net.b2, &g.b2, cfg.rate, 0.0, ab2, t);
     }
 }
@@ -452,15 +511,17 @@ pub fn fit_keeping<const OUT: usize>(
     let gw = cfg.group_weight.max(0.0);
     // The objective an epoch is judged by: the cross-entropy, and with a
     // group weight the group loss too.
-    let judged = |l: &(f64, f64, f64, f64)| l.0 + f64::from(gw) * l.3;
+    let lw = cfg.level_weight.max(0.0);
+    let judged = |l: &Losses| l.ce + f64::from(gw) * l.group_loss + f64::from(lw) * l.level_loss;
     let start = losses(net, &train);
     let held = losses(net, &hold);
     let first = EpochLoss {
         epoch: 0,
-        train: start.0,
-        held_out: held.0,
-        equity_error: held.1,
-        group_error: held.2,
+        train: start.ce,
+        held_out: held.ce,
+        equity_error: held.equity,
+        group_error: held.group,
+        single_error: held.single,
     };
     log(&first);
     curve.push(first);
@@ -506,7 +567,8 @@ pub fn fit_keeping<const OUT: usize>(
                 let pull = group_pull(gw, unit, &fwds);
                 for ((e, fwd), pull) in unit.iter().zip(&fwds).zip(&pull) {
                     train_ce += cross_entropy(&fwd.out, &e.target);
-                    grads.add(net, e, fwd, *pull, &coef, scale, &mut delta_hidden);
+                    let level = f64::from(lw) * (equity(&fwd.out) - equity(&e.target));
+                    grads.add(net, e, fwd, pull + level, &coef, scale, &mut delta_hidden);
                 }
             }
             t += 1;
@@ -517,9 +579,10 @@ pub fn fit_keeping<const OUT: usize>(
         let e = EpochLoss {
             epoch,
             train: train_ce / train.len().max(1) as f64,
-            held_out: held.0,
-            equity_error: held.1,
-            group_error: held.2,
+            held_out: held.ce,
+            equity_error: held.equity,
+            group_error: held.group,
+            single_error: held.single,
         };
         log(&e);
         curve.push(e);

@@ -158,3 +158,95 @@ fn adam_moves_a_parameter_down_its_gradient() {
     // The first bias-corrected step is the rate times the gradient's sign.
     assert!((p[0] - 0.9).abs() < 1e-5, "{p:?}");
 }
+
+/// Positions of a short self-play game of backgammon, each with a made-up
+/// target that depends on its pips; with `group`, runs of three are one
+/// group each.
+fn pip_examples(group: bool) -> Vec<Example<5>> {
+    let opts = crate::rules::RuleOptions::for_variant(Variant::Backgammon);
+    let eval = crate::eval::variants::baseline_shared(Variant::Backgammon);
+    let cfg = crate::training::label::FindConfig {
+        games: 4,
+        discrepancy: 0.0,
+        best_share: 1.0,
+        ..Default::default()
+    };
+    let found = crate::training::label::find_positions(eval.as_ref(), &opts, &cfg, &mut |_| {});
+    found
+        .iter()
+        .enumerate()
+        .map(|(i, (_, s))| {
+            let pips: u32 = s.pos.own.pips();
+            let w = (pips as f32 / 300.0).clamp(0.05, 0.95);
+            Example {
+                inputs: features(s),
+                target: [w, w / 4.0, 0.0, (1.0 - w) / 4.0, 0.0],
+                group: group.then_some(i as u64 / 3),
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn training_only_the_output_layer_or_its_biases_leaves_the_rest() {
+    let examples = pip_examples(false);
+    let start = HitNet::random(16, 3);
+    let cfg = |train| FitConfig {
+        epochs: 5,
+        patience: 5,
+        rate: 3e-3,
+        holdout: 0.2,
+        train,
+        ..FitConfig::default()
+    };
+    let mut bias = start.clone();
+    let curve = fit(&mut bias, &examples, &cfg(Trainable::Bias), &mut |_| {});
+    assert_eq!(bias.w1, start.w1);
+    assert_eq!(bias.b1, start.b1);
+    assert_eq!(bias.w2, start.w2);
+    assert_ne!(bias.b2, start.b2);
+    // The levels alone still fit the targets better than the start.
+    let best = curve.iter().map(|e| e.held_out).fold(f64::MAX, f64::min);
+    assert!(best < curve[0].held_out, "{curve:?}");
+    // Without groups every held-out position is a single one.
+    assert!(curve.iter().all(|e| e.single_error == e.equity_error));
+    let mut output = start.clone();
+    fit(&mut output, &examples, &cfg(Trainable::Output), &mut |_| {});
+    assert_eq!(output.w1, start.w1);
+    assert_eq!(output.b1, start.b1);
+    assert_ne!(output.w2, start.w2);
+    assert_ne!(output.b2, start.b2);
+    let mut all = start.clone();
+    fit(&mut all, &examples, &cfg(Trainable::All), &mut |_| {});
+    assert_ne!(all.w1, start.w1);
+}
+
+#[test]
+fn a_level_weight_holds_the_values_level_that_the_group_loss_cannot_see() {
+    // Every position in a group of three: the group loss sees only the
+    // differences, the level loss each value against its label.
+    let examples = pip_examples(true);
+    assert!(examples.len() > 100, "{}", examples.len());
+    let fitted = |level_weight| {
+        let mut net = HitNet::random(16, 3);
+        let cfg = FitConfig {
+            epochs: 20,
+            patience: 20,
+            rate: 1e-3,
+            holdout: 0.2,
+            group_weight: 100.0,
+            level_weight,
+            ..FitConfig::default()
+        };
+        fit(&mut net, &examples, &cfg, &mut |_| {})
+    };
+    let free = fitted(0.0);
+    let held = fitted(100.0);
+    let last = |c: &[EpochLoss]| *c.last().expect("a curve");
+    assert!(
+        last(&held).equity_error < 0.8 * last(&free).equity_error,
+        "{free:?}\n{held:?}"
+    );
+    // No position is single here.
+    assert!(held.iter().all(|e| e.single_error == 0.0));
+}
