@@ -251,3 +251,84 @@ pub(super) fn output_layer_play_body<const OUT: usize>(
 ) -> [f32; OUT] {
     output_layer_lanes::<OUT, 16>(w2, b2, hidden, sum_lanes16, sigmoid_table)
 }
+
+/// Training's second hidden layer: `out[m] = sigmoid(b[m] + w[m] · hidden)`,
+/// each dot product in eight lanes summed as [`output_layer`]'s. `w` is
+/// unit-major with rows of `hidden.len()`; `b` and `out` are as long as
+/// the layer. Plain Rust: the layer is small beside the first.
+#[inline]
+pub fn middle_layer(w: &[f32], b: &[f32], hidden: &[f32], out: &mut [f32]) {
+    #[cfg(target_arch = "x86_64")]
+    if avx2() {
+        // SAFETY: the CPU has AVX2 (checked just above).
+        unsafe { middle_layer_avx2(w, b, hidden, out) };
+        return;
+    }
+    middle_layer_lanes::<8>(w, b, hidden, out, sum_lanes8, sigmoid);
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn middle_layer_avx2(w: &[f32], b: &[f32], hidden: &[f32], out: &mut [f32]) {
+    middle_layer_lanes::<8>(w, b, hidden, out, sum_lanes8, sigmoid);
+}
+
+/// Play's second hidden layer: `out[m] = sigmoid_table(b[m] + w[m] ·
+/// hidden)`, each dot product in sixteen lanes summed as
+/// [`output_layer_play`]'s. The same bits on every machine.
+#[inline]
+pub fn middle_layer_play(w: &[f32], b: &[f32], hidden: &[f32], out: &mut [f32]) {
+    #[cfg(target_arch = "x86_64")]
+    if avx512() {
+        // SAFETY: the CPU has AVX-512F (checked just above).
+        unsafe { middle_layer_play_avx512(w, b, hidden, out) };
+        return;
+    }
+    #[cfg(target_arch = "x86_64")]
+    if avx2() {
+        // SAFETY: the CPU has AVX2 (checked just above).
+        unsafe { middle_layer_play_avx2(w, b, hidden, out) };
+        return;
+    }
+    middle_layer_play_portable(w, b, hidden, out);
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn middle_layer_play_avx2(w: &[f32], b: &[f32], hidden: &[f32], out: &mut [f32]) {
+    middle_layer_lanes::<16>(w, b, hidden, out, sum_lanes16, sigmoid_table);
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+pub(super) fn middle_layer_play_avx512(w: &[f32], b: &[f32], hidden: &[f32], out: &mut [f32]) {
+    middle_layer_lanes::<16>(w, b, hidden, out, sum_lanes16, sigmoid_table);
+}
+
+/// The portable copy of [`middle_layer_play`] (what the tests compare the
+/// others with).
+pub fn middle_layer_play_portable(w: &[f32], b: &[f32], hidden: &[f32], out: &mut [f32]) {
+    middle_layer_lanes::<16>(w, b, hidden, out, sum_lanes16, sigmoid_table);
+}
+
+/// A second hidden layer whose dot products run in `L` lanes
+/// ([`lane_dot`]), summed by `sum` and squashed by `squash`. Units beyond
+/// `w`'s rows or `b` are left as they are.
+#[inline(always)]
+pub(super) fn middle_layer_lanes<const L: usize>(
+    w: &[f32],
+    b: &[f32],
+    hidden: &[f32],
+    out: &mut [f32],
+    sum: fn(&[f32; L]) -> f32,
+    squash: fn(f32) -> f32,
+) {
+    let h = hidden.len();
+    if h == 0 {
+        return;
+    }
+    for ((o, row), bias) in out.iter_mut().zip(w.chunks_exact(h)).zip(b) {
+        let lanes = lane_dot::<L>(row, hidden);
+        *o = squash(sum(&lanes) + bias);
+    }
+}
