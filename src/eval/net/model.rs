@@ -167,6 +167,11 @@ impl std::fmt::Debug for RowTable {
     }
 }
 
+/// How far [`NetOf::deepened`] scales the old outputs' sums down into the
+/// sigmoid's nearly straight middle: an output sum of ±8 (a chance of
+/// 1 in 3,000) starts off by about 2% of itself.
+pub const DEEPEN_SCALE: f32 = 16.0;
+
 /// Hidden activations and outputs of one forward pass (kept for training).
 pub struct ForwardOf<const OUT: usize> {
     /// Hidden activations.
@@ -277,12 +282,13 @@ impl<const OUT: usize> NetOf<OUT> {
 
     /// This network with a second hidden layer of `hidden2` units between
     /// its hidden layer and its outputs (a network with one already: as it
-    /// is). The first layer is kept; the new layer's first `OUT` units are
-    /// the old outputs (the old output weights and biases), the others small
-    /// and random (from `seed`); each output reads its old self through
-    /// `sigmoid(6 · (u − 1/2))`, a rough identity on [0, 1], so training
-    /// starts near the old network's function rather than from scratch.
-    /// `hidden2` is at least `OUT`.
+    /// is), starting near this network's function. The first layer is
+    /// kept. The new layer's first `OUT` units carry the old outputs' sums
+    /// `x` scaled down by [`DEEPEN_SCALE`], where the sigmoid is nearly a
+    /// line: `σ(x/s) ≈ 1/2 + x/(4s)`; each output reads its own unit back
+    /// with weight `4s` and bias `−2s`, so its sum starts at `x` less about
+    /// `x³/(48s²)`. The other new units have small random weights (from
+    /// `seed`) and output weights zero. `hidden2` is at least `OUT`.
     pub fn deepened(&self, hidden2: usize, seed: u64) -> NetOf<OUT> {
         use rand::rngs::StdRng;
         use rand::{RngExt, SeedableRng};
@@ -293,13 +299,14 @@ impl<const OUT: usize> NetOf<OUT> {
         let mut rng = StdRng::seed_from_u64(seed);
         let mut r = |scale: f32| (rng.random::<f32>() * 2.0 - 1.0) * scale;
         let h = self.hidden;
-        let mut w_mid = self.w2.clone();
-        let mut b_mid = self.b2.clone();
+        let scale = DEEPEN_SCALE;
+        let mut w_mid: Vec<f32> = self.w2.iter().map(|w| w / scale).collect();
+        let mut b_mid: Vec<f32> = self.b2.iter().map(|b| b / scale).collect();
         w_mid.extend((0..(hidden2 - OUT) * h).map(|_| r(0.1)));
         b_mid.extend((0..hidden2 - OUT).map(|_| r(0.1)));
         let mut w2 = vec![0f32; OUT * hidden2];
         for k in 0..OUT {
-            w2[k * hidden2 + k] = 6.0;
+            w2[k * hidden2 + k] = 4.0 * scale;
         }
         NetOf {
             layout: self.layout,
@@ -311,7 +318,7 @@ impl<const OUT: usize> NetOf<OUT> {
             w_mid,
             b_mid,
             w2,
-            b2: vec![-3.0; OUT],
+            b2: vec![-2.0 * scale; OUT],
             description: self.description.clone(),
             rows: RowTable::default(),
         }
@@ -402,7 +409,7 @@ impl<const OUT: usize> NetOf<OUT> {
     /// hidden layer ([`crate::eval::arith::middle_layer_play`]) if there is
     /// one.
     #[inline]
-    fn outputs_from_play(&self, hidden: &[f32]) -> [f32; OUT] {
+    pub(crate) fn outputs_from_play(&self, hidden: &[f32]) -> [f32; OUT] {
         if self.hidden2 == 0 {
             return crate::eval::arith::output_layer_play(&self.w2, &self.b2, hidden);
         }
