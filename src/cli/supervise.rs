@@ -44,6 +44,13 @@ pub struct SuperviseArgs {
     /// layers already keeps its own.
     #[arg(long, default_value_t = 0)]
     pub hidden2: usize,
+    /// How `--hidden2`'s layer starts: `line` (the old function, through
+    /// the sigmoid's straight middle: `NetOf::deepened`) or `rough` (the
+    /// old outputs as units, read back through σ(6(u − 1/2)):
+    /// `NetOf::deepened_roughly`, the first start, which the two-layer
+    /// candidate of docs/TRAINING.md was fitted from).
+    #[arg(long, default_value = "line", value_parser = ["line", "rough"])]
+    pub hidden2_start: String,
     /// Hidden-layer inputs to train with, where the starting network's
     /// layout has fewer: `6` gives a hitting network (layout 2) the contact
     /// inputs of layout 6, `7` one of layout 2 or 6 the gnubg-class inputs
@@ -455,9 +462,11 @@ fn start<const OUT: usize>(
     } else {
         net
     };
-    Ok(if a.hidden2 > 0 {
-        net.deepened(a.hidden2, a.seed)
-    } else {
+    Ok(if a.hidden2 == 0 {
         net
+    } else if a.hidden2_start == "rough" {
+        net.deepened_roughly(a.hidden2, a.seed)
+    } else {
+        net.deepened(a.hidden2, a.seed)
     })
 }

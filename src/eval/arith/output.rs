@@ -255,54 +255,69 @@ pub(super) fn output_layer_play_body<const OUT: usize>(
 /// Training's second hidden layer: `out[m] = sigmoid(b[m] + w[m] · hidden)`,
 /// each dot product in eight lanes summed as [`output_layer`]'s. `w` is
 /// unit-major with rows of `hidden.len()`; `b` and `out` are as long as
-/// the layer. Plain Rust: the layer is small beside the first.
+/// the layer. Each sixteen units are one [`output_layer`] of sixteen
+/// outputs (its vector copies), the units left over plain Rust: the same
+/// bits either way.
 #[inline]
 pub fn middle_layer(w: &[f32], b: &[f32], hidden: &[f32], out: &mut [f32]) {
-    #[cfg(target_arch = "x86_64")]
-    if avx2() {
-        // SAFETY: the CPU has AVX2 (checked just above).
-        unsafe { middle_layer_avx2(w, b, hidden, out) };
-        return;
+    let h = hidden.len();
+    let whole = sixteens(w, b, h, out.len());
+    for g in 0..whole {
+        let units = g * 16..(g + 1) * 16;
+        let o: [f32; 16] = output_layer(
+            &w[units.start * h..units.end * h],
+            &b[units.clone()],
+            hidden,
+        );
+        out[units].copy_from_slice(&o);
     }
-    middle_layer_lanes::<8>(w, b, hidden, out, sum_lanes8, sigmoid);
+    let rest = whole * 16;
+    middle_layer_lanes::<8>(
+        w.get(rest * h..).unwrap_or(&[]),
+        b.get(rest..).unwrap_or(&[]),
+        hidden,
+        &mut out[rest..],
+        sum_lanes8,
+        sigmoid,
+    );
 }
 
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-fn middle_layer_avx2(w: &[f32], b: &[f32], hidden: &[f32], out: &mut [f32]) {
-    middle_layer_lanes::<8>(w, b, hidden, out, sum_lanes8, sigmoid);
+/// How many whole groups of sixteen units `w` and `b` hold for a layer of
+/// `units` reading `h` inputs.
+#[inline(always)]
+fn sixteens(w: &[f32], b: &[f32], h: usize, units: usize) -> usize {
+    let have = if h == 0 { 0 } else { w.len() / h };
+    units.min(have).min(b.len()) / 16
 }
 
 /// Play's second hidden layer: `out[m] = sigmoid_table(b[m] + w[m] ·
 /// hidden)`, each dot product in sixteen lanes summed as
-/// [`output_layer_play`]'s. The same bits on every machine.
+/// [`output_layer_play`]'s: each sixteen units are one
+/// [`output_layer_play`] of sixteen outputs (its AVX-512 copy holds their
+/// sums in registers), the units left over plain Rust. The same bits on
+/// every machine.
 #[inline]
 pub fn middle_layer_play(w: &[f32], b: &[f32], hidden: &[f32], out: &mut [f32]) {
-    #[cfg(target_arch = "x86_64")]
-    if avx512() {
-        // SAFETY: the CPU has AVX-512F (checked just above).
-        unsafe { middle_layer_play_avx512(w, b, hidden, out) };
-        return;
+    let h = hidden.len();
+    let whole = sixteens(w, b, h, out.len());
+    for g in 0..whole {
+        let units = g * 16..(g + 1) * 16;
+        let o: [f32; 16] = output_layer_play(
+            &w[units.start * h..units.end * h],
+            &b[units.clone()],
+            hidden,
+        );
+        out[units].copy_from_slice(&o);
     }
-    #[cfg(target_arch = "x86_64")]
-    if avx2() {
-        // SAFETY: the CPU has AVX2 (checked just above).
-        unsafe { middle_layer_play_avx2(w, b, hidden, out) };
-        return;
-    }
-    middle_layer_play_portable(w, b, hidden, out);
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-fn middle_layer_play_avx2(w: &[f32], b: &[f32], hidden: &[f32], out: &mut [f32]) {
-    middle_layer_lanes::<16>(w, b, hidden, out, sum_lanes16, sigmoid_table);
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f")]
-pub(super) fn middle_layer_play_avx512(w: &[f32], b: &[f32], hidden: &[f32], out: &mut [f32]) {
-    middle_layer_lanes::<16>(w, b, hidden, out, sum_lanes16, sigmoid_table);
+    let rest = whole * 16;
+    middle_layer_lanes::<16>(
+        w.get(rest * h..).unwrap_or(&[]),
+        b.get(rest..).unwrap_or(&[]),
+        hidden,
+        &mut out[rest..],
+        sum_lanes16,
+        sigmoid_table,
+    );
 }
 
 /// The portable copy of [`middle_layer_play`] (what the tests compare the
