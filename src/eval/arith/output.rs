@@ -286,7 +286,7 @@ pub fn middle_layer(w: &[f32], b: &[f32], hidden: &[f32], out: &mut [f32]) {
 /// `units` reading `h` inputs.
 #[inline(always)]
 fn sixteens(w: &[f32], b: &[f32], h: usize, units: usize) -> usize {
-    let have = if h == 0 { 0 } else { w.len() / h };
+    let have = w.len().checked_div(h).unwrap_or(0);
     units.min(have).min(b.len()) / 16
 }
 
