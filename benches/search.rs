@@ -388,7 +388,9 @@ fn beam_quality(eval: &dyn Evaluator, states: &[GameState]) {
 /// widened to 256, 384, 400 and 416 (`NetOf::widened`: the new units'
 /// output weights zero, so every width plays the shipped network's moves
 /// and a search visits the same nodes; the time does not depend on the
-/// values). Per width, an evaluation through play's path (the one the
+/// values), and with a second hidden layer (`NetOf::deepened`: 128 or 256
+/// units, then 32 or 64, near the shipped network's function, so a search
+/// visits nearly the same nodes). Per width, an evaluation through play's path (the one the
 /// engine takes: 128 sums its rows as the inputs come, other widths go
 /// through the list of rows, in blocks of 128 (AVX-512) or 64 units, the
 /// units left over in blocks of 32, 16 and 8, then one at a time), the
@@ -402,11 +404,24 @@ fn widths() {
         return;
     };
     let bg = walk(Variant::Backgammon, 2000);
-    let nets: Vec<HitNet> = [128usize, 256, 384, 400, 416]
+    let mut nets: Vec<HitNet> = [128usize, 256, 384, 400, 416]
         .into_iter()
         .map(|h| shipped.widened(h - shipped.hidden, 45))
         .collect();
-    let name = |n: &HitNet| format!("backgammon net {} hidden (layout {})", n.hidden, n.layout);
+    // Two hidden layers (`NetOf::deepened`): 128 or 256 units, then 32 or 64.
+    for (h, h2) in [(128usize, 32usize), (128, 64), (256, 32), (256, 64)] {
+        nets.push(shipped.widened(h - shipped.hidden, 45).deepened(h2, 45));
+    }
+    let name = |n: &HitNet| {
+        if n.hidden2 > 0 {
+            format!(
+                "backgammon net {}+{} hidden (layout {})",
+                n.hidden, n.hidden2, n.layout
+            )
+        } else {
+            format!("backgammon net {} hidden (layout {})", n.hidden, n.layout)
+        }
+    };
     // Where an evaluation's time goes: the gnubg-class inputs alone, and
     // every input of layout 7 into a list (one allocation per position).
     gnubg_inputs_speed(&bg);

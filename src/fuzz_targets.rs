@@ -389,14 +389,20 @@ pub fn weights(data: &[u8]) {
     assert!(net.inputs >= INPUTS, "{} inputs", net.inputs);
     assert_eq!(net.w1.len(), net.inputs * h);
     assert_eq!(net.b1.len(), h);
-    assert_eq!(net.w2.len(), OUTPUTS * h);
+    let h2 = net.hidden2;
+    assert!(h2 <= 4096, "{h2} units in the second hidden layer");
+    assert_eq!(net.w_mid.len(), h2 * h);
+    assert_eq!(net.b_mid.len(), h2);
+    let top = net.top();
+    assert_eq!(net.w2.len(), OUTPUTS * top);
     assert_eq!(net.b2.len(), OUTPUTS);
     // The length was checked before anything was allocated.
-    let floats = net.inputs * h + h + OUTPUTS * h + OUTPUTS;
-    assert!(data.len() >= 28 + 4 * floats);
+    let floats = net.inputs * h + h + h2 * h + h2 + OUTPUTS * top + OUTPUTS;
+    let header = if h2 > 0 { 32 } else { 28 };
+    assert!(data.len() >= header + 4 * floats);
     let bytes = net.to_bytes();
     if bytes != data {
-        let desc = &data[28..data.len() - 4 * floats];
+        let desc = &data[header..data.len() - 4 * floats];
         assert!(
             std::str::from_utf8(desc).is_err(),
             "a UTF-8 description, yet the bytes differ"

@@ -292,6 +292,21 @@ fn supervised_data_commands_run_as_written() {
         "match --variant backgammon --engine cmd=builtin:net name=gen1 option.engine.weights=gen1.gbnn option.engine.ply=1 --engine cmd=builtin:net name=shipped option.engine.ply=1 --games 4 --seed 7",
     );
     assert!(loaded.contains("gen1 vs shipped"), "{loaded}");
+    // docs/TRAINING.md, "Two hidden layers": a second layer of 32 units,
+    // two epochs here; the file is format 2 and plays.
+    let out = gulbara_line(
+        &dir,
+        "supervise --variant backgammon --data . --from shipped --hidden2 32 --hidden2-start rough --out two.gbnn --epochs 2",
+    );
+    assert!(out.contains("2 positions; weights in two.gbnn"), "{out}");
+    let two = std::fs::read(dir.join("two.gbnn")).unwrap();
+    assert_eq!(two[4..8], 2u32.to_le_bytes(), "format 2");
+    assert_eq!(two[28..32], 32u32.to_le_bytes(), "32 units");
+    let loaded = gulbara_line(
+        &dir,
+        "match --variant backgammon --engine cmd=builtin:net name=two option.engine.weights=two.gbnn option.engine.ply=1 --engine cmd=builtin:net name=shipped option.engine.ply=1 --games 4 --seed 7",
+    );
+    assert!(loaded.contains("two vs shipped"), "{loaded}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -341,7 +356,11 @@ fn bearoff_runs() {
 /// moves here too.
 #[test]
 fn the_commands_run_here_are_in_the_docs() {
-    let written: [(&str, &str); 12] = [
+    let written: [(&str, &str); 13] = [
+        (
+            "docs/TRAINING.md",
+            "--from src/eval/backgammon.gbnn --hidden2 32 --hidden2-start rough",
+        ),
         (
             "docs/TRAINING.md",
             "$B positions --variant backgammon --games 4000 --seed 1 --out positions.txt",

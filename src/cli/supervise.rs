@@ -36,6 +36,21 @@ pub struct SuperviseArgs {
     /// output weights zero, so training starts from the same outputs).
     #[arg(long, default_value_t = 0)]
     pub widen: usize,
+    /// A second hidden layer of this many units, added between the
+    /// starting network's hidden layer and its outputs before training
+    /// (0: none). Its first units start as the old outputs and each output
+    /// reads its old self, so training starts near the old network
+    /// (`NetOf::deepened`; docs/TRAINING.md). A starting network with two
+    /// layers already keeps its own.
+    #[arg(long, default_value_t = 0)]
+    pub hidden2: usize,
+    /// How `--hidden2`'s layer starts: `line` (the old function, through
+    /// the sigmoid's straight middle: `NetOf::deepened`) or `rough` (the
+    /// old outputs as units, read back through σ(6(u − 1/2)):
+    /// `NetOf::deepened_roughly`, the first start, which the two-layer
+    /// candidate of docs/TRAINING.md was fitted from).
+    #[arg(long, default_value = "line", value_parser = ["line", "rough"])]
+    pub hidden2_start: String,
     /// Hidden-layer inputs to train with, where the starting network's
     /// layout has fewer: `6` gives a hitting network (layout 2) the contact
     /// inputs of layout 6, `7` one of layout 2 or 6 the gnubg-class inputs
@@ -145,13 +160,18 @@ pub fn run(a: SuperviseArgs) -> anyhow::Result<()> {
         lines.push(line);
     };
     let description = format!(
-        "{} network trained supervised on {} ({} positions, from {}{}, seed {})",
+        "{} network trained supervised on {} ({} positions, from {}{}{}, seed {})",
         a.variant,
         folders,
         data.len(),
         a.from,
         if a.widen > 0 {
             format!(" widened by {} hidden units", a.widen)
+        } else {
+            String::new()
+        },
+        if a.hidden2 > 0 {
+            format!(", a second hidden layer of {} units added", a.hidden2)
         } else {
             String::new()
         },
@@ -452,6 +472,11 @@ fn start<const OUT: usize>(
         "--widen {}: at most 1024 hidden units more",
         a.widen
     );
+    anyhow::ensure!(
+        a.hidden2 <= 1024,
+        "--hidden2 {}: at most 1024 units",
+        a.hidden2
+    );
     let net = match a.from.as_str() {
         // The game's own shipped network (Plakoto's for the pinning games,
         // Fevga's for Fevga).
@@ -462,9 +487,16 @@ fn start<const OUT: usize>(
             NetOf::<OUT>::from_bytes(&bytes)?
         }
     };
-    Ok(if a.widen > 0 {
+    let net = if a.widen > 0 {
         net.widened(a.widen, a.seed)
     } else {
         net
+    };
+    Ok(if a.hidden2 == 0 {
+        net
+    } else if a.hidden2_start == "rough" {
+        net.deepened_roughly(a.hidden2, a.seed)
+    } else {
+        net.deepened(a.hidden2, a.seed)
     })
 }

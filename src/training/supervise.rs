@@ -337,8 +337,12 @@ pub fn fit<const OUT: usize>(
 struct Grads {
     w1: Vec<f32>,
     b1: Vec<f32>,
+    w_mid: Vec<f32>,
+    b_mid: Vec<f32>,
     w2: Vec<f32>,
     b2: Vec<f32>,
+    /// Scratch room of the second hidden layer's size.
+    delta_mid: Vec<f32>,
 }
 
 impl Grads {
@@ -346,13 +350,23 @@ impl Grads {
         Grads {
             w1: vec![0f32; net.w1.len()],
             b1: vec![0f32; net.hidden],
+            w_mid: vec![0f32; net.w_mid.len()],
+            b_mid: vec![0f32; net.b_mid.len()],
             w2: vec![0f32; net.w2.len()],
             b2: vec![0f32; OUT],
+            delta_mid: vec![0f32; net.hidden2],
         }
     }
 
     fn clear(&mut self) {
-        for g in [&mut self.w1, &mut self.b1, &mut self.w2, &mut self.b2] {
+        for g in [
+            &mut self.w1,
+            &mut self.b1,
+            &mut self.w_mid,
+            &mut self.b_mid,
+            &mut self.w2,
+            &mut self.b2,
+        ] {
             g.iter_mut().for_each(|x| *x = 0.0);
         }
     }
@@ -378,6 +392,10 @@ impl Grads {
         for (k, d) in d_out.iter_mut().enumerate() {
             let o = fwd.out[k];
             *d = ((o - e.target[k]) + pull as f32 * coef[k] * o * (1.0 - o)) * scale;
+        }
+        if net.hidden2 > 0 {
+            self.add_two_layers(net, e, fwd, &d_out, delta_hidden);
+            return;
         }
         for (j, dh) in delta_hidden.iter_mut().enumerate() {
             let mut s = 0.0;
@@ -405,10 +423,67 @@ impl Grads {
     }
 }
 
+impl Grads {
+    /// [`Grads::add`] for a network of two hidden layers, from the
+    /// gradient `d_out` of the output layer's sums.
+    fn add_two_layers<const OUT: usize>(
+        &mut self,
+        net: &NetOf<OUT>,
+        e: &Example<OUT>,
+        fwd: &crate::eval::net::ForwardOf<OUT>,
+        d_out: &[f32; OUT],
+        delta_hidden: &mut [f32],
+    ) {
+        let (h, h2) = (net.hidden, net.hidden2);
+        for (m, dm) in self.delta_mid.iter_mut().enumerate() {
+            let mut s = 0.0;
+            for (k, d) in d_out.iter().enumerate() {
+                s += net.w2[k * h2 + m] * d;
+            }
+            let a = fwd.hidden2[m];
+            *dm = s * a * (1.0 - a);
+        }
+        for (k, d) in d_out.iter().enumerate() {
+            for (g, a) in self.w2[k * h2..(k + 1) * h2].iter_mut().zip(&fwd.hidden2) {
+                *g += d * a;
+            }
+            self.b2[k] += d;
+        }
+        delta_hidden.iter_mut().for_each(|x| *x = 0.0);
+        for (m, dm) in self.delta_mid.iter().enumerate() {
+            let row = &net.w_mid[m * h..(m + 1) * h];
+            let grow = &mut self.w_mid[m * h..(m + 1) * h];
+            for ((g, dh), (w, a)) in grow
+                .iter_mut()
+                .zip(delta_hidden.iter_mut())
+                .zip(row.iter().zip(&fwd.hidden))
+            {
+                *g += dm * a;
+                *dh += w * dm;
+            }
+            self.b_mid[m] += dm;
+        }
+        for (dh, a) in delta_hidden.iter_mut().zip(&fwd.hidden) {
+            *dh *= a * (1.0 - a);
+        }
+        for &(i, v) in &e.inputs.active {
+            let row = &mut self.w1[i as usize * h..(i as usize + 1) * h];
+            for (g, d) in row.iter_mut().zip(delta_hidden.iter()) {
+                *g += d * v;
+            }
+        }
+        for (g, d) in self.b1.iter_mut().zip(delta_hidden.iter()) {
+            *g += d;
+        }
+    }
+}
+
 /// Adam's moments of each parameter vector of a network.
 struct NetMoments {
     w1: Moments,
     b1: Moments,
+    w_mid: Moments,
+    b_mid: Moments,
     w2: Moments,
     b2: Moments,
 }
@@ -418,6 +493,8 @@ impl NetMoments {
         NetMoments {
             w1: Moments::new(net.w1.len()),
             b1: Moments::new(net.hidden),
+            w_mid: Moments::new(net.w_mid.len()),
+            b_mid: Moments::new(net.b_mid.len()),
             w2: Moments::new(net.w2.len()),
             b2: Moments::new(OUT),
         }
@@ -444,6 +521,16 @@ impl NetMoments {
         if cfg.train == Trainable::All {
             self.w1.step(&mut net.w1, &g.w1, cfg.rate, cfg.decay, a1, t);
             self.b1.step(&mut net.b1, &g.b1, cfg.rate, 0.0, ab1, t);
+            if net.hidden2 > 0 {
+                let (am, abm) = (
+                    s.map(|s| (anchor, &s.w_mid[..])),
+                    s.map(|s| (anchor, &s.b_mid[..])),
+                );
+                self.w_mid
+                    .step(&mut net.w_mid, &g.w_mid, cfg.rate, cfg.decay, am, t);
+                self.b_mid
+                    .step(&mut net.b_mid, &g.b_mid, cfg.rate, 0.0, abm, t);
+            }
         }
         if cfg.train != Trainable::Bias {
             self.w2.step(&mut net.w2, &g.w2, cfg.rate, cfg.decay, a2, t);

@@ -411,3 +411,89 @@ pub(super) fn add_row<const B: usize>(sums: &mut [f32; B], row: &[f32; B], v: f3
         }
     }
 }
+
+/// Play's first hidden layer of one position, `H` units wide: the
+/// activations [`fused_layers`] computes before its output layer, for a
+/// network of two hidden layers to go on from (the same bits as
+/// [`hidden_layer_fixed`] on the list of the same rows, on every copy).
+#[inline]
+pub(crate) fn fused_hidden<const H: usize>(
+    rows: FixedRows<'_>,
+    fill: impl FillSums<H>,
+) -> [f32; H] {
+    #[cfg(target_arch = "x86_64")]
+    if avx512bw() {
+        // SAFETY: the CPU has AVX-512F and BW (checked just above).
+        return unsafe { fused_hidden_avx512(rows, fill) };
+    }
+    #[cfg(target_arch = "x86_64")]
+    if avx2() {
+        // SAFETY: the CPU has AVX2 (checked just above).
+        return unsafe { fused_hidden_avx2(rows, fill) };
+    }
+    fused_hidden_body(rows, fill)
+}
+
+/// The portable copy of [`fused_hidden`] (what the tests compare the
+/// others with).
+#[cfg(test)]
+pub(crate) fn fused_hidden_portable<const H: usize>(
+    rows: FixedRows<'_>,
+    fill: impl FillSums<H>,
+) -> [f32; H] {
+    fused_hidden_body(rows, fill)
+}
+
+#[inline(always)]
+pub(super) fn fused_hidden_body<const H: usize>(
+    rows: FixedRows<'_>,
+    fill: impl FillSums<H>,
+) -> [f32; H] {
+    let mut sums = FixedSums::<H>::new(rows);
+    fill.fill(&mut sums);
+    let units = units_of::<H>(rows);
+    std::array::from_fn(|l| sigmoid_table(f32::from(sums.ints[l]) * units[l] + sums.floats[l]))
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+pub(super) fn fused_hidden_avx2<const H: usize>(
+    rows: FixedRows<'_>,
+    fill: impl FillSums<H>,
+) -> [f32; H] {
+    fused_hidden_body(rows, fill)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw")]
+pub(super) fn fused_hidden_avx512<const H: usize>(
+    rows: FixedRows<'_>,
+    fill: impl FillSums<H>,
+) -> [f32; H] {
+    use std::arch::x86_64::{
+        _mm256_loadu_si256, _mm512_add_ps, _mm512_cvtepi16_epi32, _mm512_cvtepi32_ps,
+        _mm512_loadu_ps, _mm512_mul_ps, _mm512_storeu_ps,
+    };
+    let mut sums = FixedSums::<H>::new(rows);
+    fill.fill(&mut sums);
+    let units = units_of::<H>(rows);
+    let mut hidden = [0f32; H];
+    let whole = H / 16 * 16;
+    for c in (0..whole).step_by(16) {
+        // SAFETY: c + 16 ≤ H, the length of `ints`, `units`, `floats` and
+        // `hidden`.
+        unsafe {
+            let ints = _mm256_loadu_si256(sums.ints.as_ptr().add(c).cast());
+            let ints = _mm512_cvtepi32_ps(_mm512_cvtepi16_epi32(ints));
+            let x = _mm512_add_ps(
+                _mm512_mul_ps(ints, _mm512_loadu_ps(units.as_ptr().add(c))),
+                _mm512_loadu_ps(sums.floats.as_ptr().add(c)),
+            );
+            _mm512_storeu_ps(hidden.as_mut_ptr().add(c), sigmoid_table_zmm(x));
+        }
+    }
+    for l in whole..H {
+        hidden[l] = sigmoid_table(f32::from(sums.ints[l]) * units[l] + sums.floats[l]);
+    }
+    hidden
+}

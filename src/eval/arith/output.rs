@@ -251,3 +251,99 @@ pub(super) fn output_layer_play_body<const OUT: usize>(
 ) -> [f32; OUT] {
     output_layer_lanes::<OUT, 16>(w2, b2, hidden, sum_lanes16, sigmoid_table)
 }
+
+/// Training's second hidden layer: `out[m] = sigmoid(b[m] + w[m] · hidden)`,
+/// each dot product in eight lanes summed as [`output_layer`]'s. `w` is
+/// unit-major with rows of `hidden.len()`; `b` and `out` are as long as
+/// the layer. Each sixteen units are one [`output_layer`] of sixteen
+/// outputs (its vector copies), the units left over plain Rust: the same
+/// bits either way.
+#[inline]
+pub fn middle_layer(w: &[f32], b: &[f32], hidden: &[f32], out: &mut [f32]) {
+    let h = hidden.len();
+    let whole = sixteens(w, b, h, out.len());
+    for g in 0..whole {
+        let units = g * 16..(g + 1) * 16;
+        let o: [f32; 16] = output_layer(
+            &w[units.start * h..units.end * h],
+            &b[units.clone()],
+            hidden,
+        );
+        out[units].copy_from_slice(&o);
+    }
+    let rest = whole * 16;
+    middle_layer_lanes::<8>(
+        w.get(rest * h..).unwrap_or(&[]),
+        b.get(rest..).unwrap_or(&[]),
+        hidden,
+        &mut out[rest..],
+        sum_lanes8,
+        sigmoid,
+    );
+}
+
+/// How many whole groups of sixteen units `w` and `b` hold for a layer of
+/// `units` reading `h` inputs.
+#[inline(always)]
+fn sixteens(w: &[f32], b: &[f32], h: usize, units: usize) -> usize {
+    let have = w.len().checked_div(h).unwrap_or(0);
+    units.min(have).min(b.len()) / 16
+}
+
+/// Play's second hidden layer: `out[m] = sigmoid_table(b[m] + w[m] ·
+/// hidden)`, each dot product in sixteen lanes summed as
+/// [`output_layer_play`]'s: each sixteen units are one
+/// [`output_layer_play`] of sixteen outputs (its AVX-512 copy holds their
+/// sums in registers), the units left over plain Rust. The same bits on
+/// every machine.
+#[inline]
+pub fn middle_layer_play(w: &[f32], b: &[f32], hidden: &[f32], out: &mut [f32]) {
+    let h = hidden.len();
+    let whole = sixteens(w, b, h, out.len());
+    for g in 0..whole {
+        let units = g * 16..(g + 1) * 16;
+        let o: [f32; 16] = output_layer_play(
+            &w[units.start * h..units.end * h],
+            &b[units.clone()],
+            hidden,
+        );
+        out[units].copy_from_slice(&o);
+    }
+    let rest = whole * 16;
+    middle_layer_lanes::<16>(
+        w.get(rest * h..).unwrap_or(&[]),
+        b.get(rest..).unwrap_or(&[]),
+        hidden,
+        &mut out[rest..],
+        sum_lanes16,
+        sigmoid_table,
+    );
+}
+
+/// The portable copy of [`middle_layer_play`] (what the tests compare the
+/// others with).
+pub fn middle_layer_play_portable(w: &[f32], b: &[f32], hidden: &[f32], out: &mut [f32]) {
+    middle_layer_lanes::<16>(w, b, hidden, out, sum_lanes16, sigmoid_table);
+}
+
+/// A second hidden layer whose dot products run in `L` lanes
+/// ([`lane_dot`]), summed by `sum` and squashed by `squash`. Units beyond
+/// `w`'s rows or `b` are left as they are.
+#[inline(always)]
+pub(super) fn middle_layer_lanes<const L: usize>(
+    w: &[f32],
+    b: &[f32],
+    hidden: &[f32],
+    out: &mut [f32],
+    sum: fn(&[f32; L]) -> f32,
+    squash: fn(f32) -> f32,
+) {
+    let h = hidden.len();
+    if h == 0 {
+        return;
+    }
+    for ((o, row), bias) in out.iter_mut().zip(w.chunks_exact(h)).zip(b) {
+        let lanes = lane_dot::<L>(row, hidden);
+        *o = squash(sum(&lanes) + bias);
+    }
+}

@@ -247,3 +247,44 @@ fn the_avx2_and_avx512_copies_give_the_portable_bits() {
         }
     }
 }
+
+#[test]
+fn the_second_layers_vector_copies_have_the_plain_loops_bits() {
+    // Sixteen units at a time through the output layers' copies, the rest
+    // plain: the same bits as the plain loop over every unit, and near the
+    // exact sums.
+    let mut state = 0x2545_F491_4F6C_DD1Du64;
+    let mut r = || {
+        state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1);
+        ((state >> 40) as f32 / (1u64 << 24) as f32) * 2.0 - 1.0
+    };
+    for (h, units) in [(128usize, 32usize), (64, 37), (96, 5), (128, 64)] {
+        let w: Vec<f32> = (0..h * units).map(|_| r()).collect();
+        let b: Vec<f32> = (0..units).map(|_| r()).collect();
+        for _ in 0..20 {
+            let hidden: Vec<f32> = (0..h).map(|_| (r() + 1.0) / 2.0).collect();
+            let (mut play, mut plain_play) = (vec![0f32; units], vec![0f32; units]);
+            middle_layer_play(&w, &b, &hidden, &mut play);
+            middle_layer_lanes::<16>(&w, &b, &hidden, &mut plain_play, sum_lanes16, sigmoid_table);
+            assert_eq!(play, plain_play);
+            let mut portable = vec![0f32; units];
+            middle_layer_play_portable(&w, &b, &hidden, &mut portable);
+            assert_eq!(play, portable);
+            let (mut train, mut plain_train) = (vec![0f32; units], vec![0f32; units]);
+            middle_layer(&w, &b, &hidden, &mut train);
+            middle_layer_lanes::<8>(&w, &b, &hidden, &mut plain_train, sum_lanes8, sigmoid);
+            assert_eq!(train, plain_train);
+            for m in 0..units {
+                let s: f64 = f64::from(b[m])
+                    + (0..h)
+                        .map(|j| f64::from(w[m * h + j]) * f64::from(hidden[j]))
+                        .sum::<f64>();
+                let want = 1.0 / (1.0 + (-s).exp());
+                assert!((f64::from(train[m]) - want).abs() < 1e-5, "{m}");
+                assert!((f64::from(play[m]) - want).abs() < 1e-5, "{m}");
+            }
+        }
+    }
+}

@@ -49,7 +49,9 @@ pub enum WeightsError {
     #[error("bad weights file: not a gulbara weights file (magic GBNN missing)")]
     NotWeights,
     /// Another version of the format.
-    #[error("bad weights file: format version {0}, expected {FORMAT_VERSION}")]
+    #[error(
+        "bad weights file: format version {0}, expected {FORMAT_VERSION} (one hidden layer) or {FORMAT_VERSION_TWO_LAYERS} (two)"
+    )]
     FormatVersion(u32),
     /// A network this build does not read.
     #[error(
@@ -70,6 +72,9 @@ pub enum WeightsError {
     /// No hidden unit, or too many.
     #[error("bad weights file: {0} hidden units")]
     HiddenUnits(usize),
+    /// A second hidden layer of no unit, or of too many.
+    #[error("bad weights file: a second hidden layer of {0} units")]
+    SecondLayerUnits(usize),
     /// A description too long.
     #[error("bad weights file: a description of {0} bytes (at most {MAX_DESCRIPTION})")]
     LongDescription(usize),
@@ -120,6 +125,9 @@ pub enum WeightsError {
 
 /// Length of the fixed header: magic and six u32s.
 pub(super) const HEADER_LEN: usize = 28;
+/// Length of format 2's header: format 1's and the second hidden layer's
+/// units.
+pub(super) const HEADER_LEN_TWO_LAYERS: usize = HEADER_LEN + 4;
 /// Longest description a weights file may carry.
 pub(super) const MAX_DESCRIPTION: usize = 1 << 16;
 /// The largest weights file ever read (far above any network this build
@@ -133,6 +141,8 @@ pub(super) struct Header {
     hidden: usize,
     outputs: usize,
     desc_len: usize,
+    /// The second hidden layer's units (0: none, format 1).
+    hidden2: usize,
 }
 
 /// A file too short for the header, or without the magic.
@@ -140,8 +150,22 @@ pub(super) fn not_weights() -> WeightsError {
     WeightsError::NotWeights
 }
 
+/// The header's length for the format version in the first
+/// [`HEADER_LEN`] bytes `h` (a format this build does not read: format 1's,
+/// for [`Header::read`] to refuse).
+pub(super) fn header_len(h: &[u8; HEADER_LEN]) -> usize {
+    if u32::from_le_bytes([h[4], h[5], h[6], h[7]]) == FORMAT_VERSION_TWO_LAYERS {
+        HEADER_LEN_TWO_LAYERS
+    } else {
+        HEADER_LEN
+    }
+}
+
 impl Header {
-    fn read(h: &[u8; HEADER_LEN]) -> Result<Header, WeightsError> {
+    /// The header at the start of `h`: [`HEADER_LEN`] bytes, or
+    /// [`HEADER_LEN_TWO_LAYERS`] for format 2 ([`header_len`]).
+    fn read(full: &[u8]) -> Result<Header, WeightsError> {
+        let h = full.get(..HEADER_LEN).ok_or_else(not_weights)?;
         if &h[..4] != MAGIC {
             return Err(not_weights());
         }
@@ -154,9 +178,21 @@ impl Header {
             u(20) as usize,
             u(24) as usize,
         );
-        if format != FORMAT_VERSION {
+        if format != FORMAT_VERSION && format != FORMAT_VERSION_TWO_LAYERS {
             return Err(WeightsError::FormatVersion(format));
         }
+        let hidden2 = if format == FORMAT_VERSION_TWO_LAYERS {
+            let x = full
+                .get(HEADER_LEN..HEADER_LEN_TWO_LAYERS)
+                .ok_or_else(not_weights)?;
+            let hidden2 = u32::from_le_bytes([x[0], x[1], x[2], x[3]]) as usize;
+            if hidden2 == 0 || hidden2 > 4096 {
+                return Err(WeightsError::SecondLayerUnits(hidden2));
+            }
+            hidden2
+        } else {
+            0
+        };
         if !known_kind(layout, inputs, outputs) {
             return Err(WeightsError::UnknownKind {
                 layout,
@@ -176,24 +212,54 @@ impl Header {
             hidden,
             outputs,
             desc_len,
+            hidden2,
         })
+    }
+
+    /// The header's length.
+    fn len(&self) -> usize {
+        if self.hidden2 > 0 {
+            HEADER_LEN_TWO_LAYERS
+        } else {
+            HEADER_LEN
+        }
+    }
+
+    /// The units the outputs read: the second hidden layer's, else the
+    /// first's.
+    fn top(&self) -> usize {
+        if self.hidden2 > 0 {
+            self.hidden2
+        } else {
+            self.hidden
+        }
     }
 
     /// The file length the header declares.
     fn file_len(&self) -> u64 {
-        let floats =
-            self.inputs * self.hidden + self.hidden + self.outputs * self.hidden + self.outputs;
-        (HEADER_LEN + self.desc_len + 4 * floats) as u64
+        let floats = self.inputs * self.hidden
+            + self.hidden
+            + self.hidden2 * self.hidden
+            + self.hidden2
+            + self.outputs * self.top()
+            + self.outputs;
+        (self.len() + self.desc_len + 4 * floats) as u64
     }
 }
 
 impl<const OUT: usize> NetOf<OUT> {
-    /// Serializes to the weights file format.
+    /// Serializes to the weights file format (version 1 for a network of
+    /// one hidden layer, 2 for one of two).
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut b = Vec::new();
         b.extend_from_slice(MAGIC);
+        let two = self.hidden2 > 0;
         for v in [
-            FORMAT_VERSION,
+            if two {
+                FORMAT_VERSION_TWO_LAYERS
+            } else {
+                FORMAT_VERSION
+            },
             self.layout,
             self.inputs as u32,
             self.hidden as u32,
@@ -202,11 +268,16 @@ impl<const OUT: usize> NetOf<OUT> {
         ] {
             b.extend_from_slice(&v.to_le_bytes());
         }
+        if two {
+            b.extend_from_slice(&(self.hidden2 as u32).to_le_bytes());
+        }
         b.extend_from_slice(self.description.as_bytes());
         for v in self
             .w1
             .iter()
             .chain(&self.b1)
+            .chain(&self.w_mid)
+            .chain(&self.b_mid)
             .chain(&self.w2)
             .chain(&self.b2)
         {
@@ -217,12 +288,8 @@ impl<const OUT: usize> NetOf<OUT> {
 
     /// Reads the weights file format.
     pub fn from_bytes(data: &[u8]) -> Result<NetOf<OUT>, WeightsError> {
-        let header: &[u8; HEADER_LEN] = data
-            .get(..HEADER_LEN)
-            .and_then(|h| h.try_into().ok())
-            .ok_or_else(not_weights)?;
-        let layout = Header::read(header)?;
-        let start = HEADER_LEN + layout.desc_len;
+        let layout = Header::read(data)?;
+        let start = layout.len() + layout.desc_len;
         if data.len() as u64 != layout.file_len() {
             return Err(WeightsError::Length {
                 len: data.len() as u64,
@@ -237,16 +304,19 @@ impl<const OUT: usize> NetOf<OUT> {
             });
         }
         let (inputs, hidden, outputs) = (layout.inputs, layout.hidden, OUT);
-        let description = String::from_utf8_lossy(&data[28..start]).into_owned();
+        let description = String::from_utf8_lossy(&data[layout.len()..start]).into_owned();
         let mut vals = data[start..]
             .chunks_exact(4)
             .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]));
         let mut take = |n: usize| -> Vec<f32> { vals.by_ref().take(n).collect() };
         let w1 = take(inputs * hidden);
         let b1 = take(hidden);
-        let w2 = take(outputs * hidden);
+        let hidden2 = layout.hidden2;
+        let w_mid = take(hidden2 * hidden);
+        let b_mid = take(hidden2);
+        let w2 = take(outputs * layout.top());
         let b2 = take(outputs);
-        if [&w1, &b1, &w2, &b2]
+        if [&w1, &b1, &w_mid, &b_mid, &w2, &b2]
             .iter()
             .any(|v| v.iter().any(|x| !x.is_finite()))
         {
@@ -254,7 +324,7 @@ impl<const OUT: usize> NetOf<OUT> {
         }
         // Far above any trained weight (the shipped ones stay below 8), and
         // small enough that no sum of a forward pass can overflow to infinity.
-        if [&w1, &b1, &w2, &b2]
+        if [&w1, &b1, &w_mid, &b_mid, &w2, &b2]
             .iter()
             .any(|v| v.iter().any(|x| x.abs() > MAX_WEIGHT))
         {
@@ -266,6 +336,9 @@ impl<const OUT: usize> NetOf<OUT> {
             hidden,
             w1,
             b1,
+            hidden2,
+            w_mid,
+            b_mid,
             w2,
             b2,
             description,
@@ -329,10 +402,15 @@ pub fn read_weights_file(path: &std::path::Path, no_follow: bool) -> Result<Vec<
             meta.len()
         ))));
     }
-    let mut header = [0u8; HEADER_LEN];
+    let mut first = [0u8; HEADER_LEN];
     let mut reader = file.take(MAX_WEIGHTS_FILE + 1);
     reader
-        .read_exact(&mut header)
+        .read_exact(&mut first)
+        .map_err(|_| LoadError::Format(not_weights()))?;
+    let mut header = first.to_vec();
+    header.resize(header_len(&first), 0);
+    reader
+        .read_exact(&mut header[HEADER_LEN..])
         .map_err(|_| LoadError::Format(not_weights()))?;
     let declared = Header::read(&header)?.file_len();
     if declared != meta.len() {
@@ -344,7 +422,7 @@ pub fn read_weights_file(path: &std::path::Path, no_follow: bool) -> Result<Vec<
     // `declared` is at most MAX_WEIGHTS_FILE here: `meta.len()` was checked.
     let mut bytes = Vec::with_capacity(declared as usize);
     bytes.extend_from_slice(&header);
-    reader.set_limit(declared - HEADER_LEN as u64 + 1);
+    reader.set_limit(declared.saturating_sub(header.len() as u64) + 1);
     reader.read_to_end(&mut bytes).map_err(io)?;
     if bytes.len() as u64 != declared {
         return Err(io(std::io::Error::other("changed while it was read")));

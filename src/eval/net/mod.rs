@@ -35,6 +35,14 @@
 //! UTF-8 description; then f32s: hidden weights input-major
 //! (`inputs × hidden`), hidden biases, output weights output-major
 //! (`outputs × hidden`), output biases.
+//!
+//! Format version 2 is a network of two hidden layers: the header has one
+//! u32 more, after the description's length: the second layer's units
+//! `hidden2`; the f32s are the first layer's weights and biases as in
+//! version 1, then the second layer's weights unit-major
+//! (`hidden2 × hidden`) and biases, then the output weights output-major
+//! (`outputs × hidden2`) and biases. A one-layer network is always written
+//! as version 1, so the files from before read and write unchanged.
 
 use super::{Evaluator, Probs};
 use crate::rules::position::{Checkers, compress_nibbles, longest_block_in_front};
@@ -44,8 +52,10 @@ use crate::rules::{GameState, Pending, Position, RuleOptions};
 pub const INPUTS: usize = 2 * (24 * 4 + 2) + 2 + 1 + 2 * 4;
 /// Outputs: win, win mars, lose mars.
 pub const OUTPUTS: usize = 3;
-/// The weights file's format version.
+/// The weights file's format version of a network of one hidden layer.
 pub const FORMAT_VERSION: u32 = 1;
+/// The weights file's format version of a network of two hidden layers.
+pub const FORMAT_VERSION_TWO_LAYERS: u32 = 2;
 /// The first input layout (Gul bara's original inputs). The shipped Gul
 /// bara network uses [`BLOCK_LAYOUT`], long nardy's [`LONG_LAYOUT`].
 pub const LAYOUT_VERSION: u32 = 1;
@@ -66,7 +76,8 @@ pub static LONG_SHIPPED: &[u8] = include_bytes!("../long_nardy.gbnn");
 /// Fevga, then supervised on rolled-out positions, docs/TRAINING.md).
 pub static FEVGA_SHIPPED: &[u8] = include_bytes!("../fevga.gbnn");
 
-/// A one-hidden-layer network with `OUT` sigmoid outputs.
+/// A network of one hidden layer (or two: [`NetOf::hidden2`]) with `OUT`
+/// sigmoid outputs.
 #[derive(Clone, Debug, PartialEq)]
 pub struct NetOf<const OUT: usize> {
     /// The input layout its weights were trained for (the file header's).
@@ -79,7 +90,16 @@ pub struct NetOf<const OUT: usize> {
     pub w1: Vec<f32>,
     /// Hidden biases.
     pub b1: Vec<f32>,
-    /// `outputs × hidden`, output-major.
+    /// Units of the second hidden layer (0: none, the outputs read the
+    /// first hidden layer).
+    pub hidden2: usize,
+    /// The second hidden layer's weights, `hidden2 × hidden`, unit-major
+    /// (empty without one).
+    pub w_mid: Vec<f32>,
+    /// The second hidden layer's biases (`hidden2`; empty without one).
+    pub b_mid: Vec<f32>,
+    /// `outputs × top`, output-major, `top` the last hidden layer's units
+    /// ([`NetOf::top`]).
     pub w2: Vec<f32>,
     /// Output biases.
     pub b2: Vec<f32>,

@@ -412,7 +412,9 @@ fn play_copies<const OUT: usize>(
         net.outputs_of_rows(bases, &list),
         net.play_outputs(bases, features),
     ];
-    match net.hidden {
+    // The one-layer fused copies; a network of two layers has its own
+    // (`two_hidden_layers_compute_what_a_naive_forward_pass_does`).
+    match if net.hidden2 > 0 { 0 } else { net.hidden } {
         64 => {
             all.push(fused_layers_portable::<64, OUT>(layers, features));
             all.extend(fused_layers_avx2_only::<64, OUT>(layers, features));
@@ -681,4 +683,253 @@ fn a_widened_network_gives_the_same_outputs_and_keeps_its_new_units() {
             assert!((p - q).abs() < 1e-5, "{a:?} vs {b:?}");
         }
     }
+}
+
+/// A network of two hidden layers (`hidden` then `hidden2` units) of the
+/// hitting games' layout, every weight random from `seed` (not the near
+/// line [`NetOf::deepened`] starts from).
+fn random_two_layers(hidden: usize, hidden2: usize, seed: u64) -> crate::eval::hitnet::HitNet {
+    use crate::splitmix::SplitMix;
+    let mut net = crate::eval::hitnet::HitNet::random(hidden, seed).deepened(hidden2, seed);
+    let mut rng = SplitMix::new(seed ^ 0x7777);
+    let mut r =
+        |scale: f32| ((rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * scale;
+    net.w1.iter_mut().for_each(|w| *w = r(0.3));
+    net.b1.iter_mut().for_each(|w| *w = r(0.5));
+    net.w_mid.iter_mut().for_each(|w| *w = r(0.5));
+    net.b_mid.iter_mut().for_each(|w| *w = r(0.5));
+    net.w2.iter_mut().for_each(|w| *w = r(0.8));
+    net.b2.iter_mut().for_each(|w| *w = r(0.5));
+    net
+}
+
+/// The outputs of a network of one or two hidden layers on the active
+/// inputs, in `f64`, the plain way: for each unit its bias and each
+/// active input's weight times the input, then the logistic function.
+fn naive_outputs<const OUT: usize>(
+    net: &NetOf<OUT>,
+    active: &[(u16, f32)],
+) -> (Vec<f64>, Vec<f64>, Vec<f64>) {
+    let sig = |x: f64| 1.0 / (1.0 + (-x).exp());
+    let h = net.hidden;
+    let first: Vec<f64> = (0..h)
+        .map(|j| {
+            let mut s = f64::from(net.b1[j]);
+            for &(i, v) in active {
+                s += f64::from(net.w1[i as usize * h + j]) * f64::from(v);
+            }
+            sig(s)
+        })
+        .collect();
+    let second: Vec<f64> = (0..net.hidden2)
+        .map(|m| {
+            let mut s = f64::from(net.b_mid[m]);
+            for (j, a) in first.iter().enumerate() {
+                s += f64::from(net.w_mid[m * h + j]) * a;
+            }
+            sig(s)
+        })
+        .collect();
+    let top = if net.hidden2 > 0 { &second } else { &first };
+    let out = (0..OUT)
+        .map(|k| {
+            let mut s = f64::from(net.b2[k]);
+            for (j, a) in top.iter().enumerate() {
+                s += f64::from(net.w2[k * top.len() + j]) * a;
+            }
+            sig(s)
+        })
+        .collect();
+    (first, second, out)
+}
+
+#[test]
+fn two_hidden_layers_compute_what_a_naive_forward_pass_does() {
+    use crate::eval::hitnet::{HitFeatures, features_of};
+    use crate::rules::Variant;
+    let states = played_positions(Variant::Backgammon, 200, 21);
+    // The shipped widths, one the fused evaluation does not sum as it
+    // comes (96), and second layers of every size class (5 is fewer than a
+    // register's lanes, 24 not a multiple of 16).
+    for (hidden, hidden2, seed) in [(64, 16, 1), (128, 32, 2), (96, 24, 3), (128, 5, 4)] {
+        let net = random_two_layers(hidden, hidden2, seed);
+        assert_eq!(net.top(), hidden2);
+        let (mut worst_train, mut worst_play) = (0f64, 0f64);
+        for state in &states {
+            let x = features_of(net.layout, state);
+            let (_, second, want) = naive_outputs(&net, &x.active);
+            let fwd = net.forward(&x);
+            assert_eq!(fwd.out, net.outputs(&x), "forward and outputs agree");
+            assert_eq!(fwd.hidden2.len(), hidden2);
+            for (a, b) in fwd.hidden2.iter().zip(&second) {
+                assert!((f64::from(*a) - b).abs() < 1e-5, "{a} vs {b}");
+            }
+            for (a, b) in fwd.out.iter().zip(&want) {
+                worst_train = worst_train.max((f64::from(*a) - b).abs());
+            }
+            let all = play_copies(
+                &net,
+                crate::eval::hitnet::BASES,
+                HitFeatures {
+                    state,
+                    layout: net.layout,
+                },
+            );
+            let bits = all[0].map(f32::to_bits);
+            assert!(all.iter().all(|o| o.map(f32::to_bits) == bits), "{all:?}");
+            // The fused first layer's portable copy, then the rest.
+            let rows = net.play_rows(crate::eval::hitnet::BASES).fixed();
+            let features = HitFeatures {
+                state,
+                layout: net.layout,
+            };
+            let portable = match hidden {
+                64 => Some(net.outputs_from_play(
+                    &crate::eval::arith::fused_hidden_portable::<64>(rows, features),
+                )),
+                128 => Some(net.outputs_from_play(
+                    &crate::eval::arith::fused_hidden_portable::<128>(rows, features),
+                )),
+                _ => None,
+            };
+            if let Some(p) = portable {
+                assert_eq!(p.map(f32::to_bits), bits);
+            }
+            for (a, b) in all[0].iter().zip(&want) {
+                worst_play = worst_play.max((f64::from(*a) - b).abs());
+            }
+        }
+        // Training's pass: f32 sums and the exact sigmoid. Play's: point
+        // rows rounded to fixed point and the table sigmoid.
+        assert!(worst_train < 2e-6, "{hidden}x{hidden2}: {worst_train}");
+        assert!(worst_play < 2e-3, "{hidden}x{hidden2}: {worst_play}");
+        assert!(worst_play > 0.0);
+    }
+}
+
+#[test]
+fn one_layer_files_load_unchanged_and_evaluate_by_the_one_layer_code() {
+    use crate::eval::arith::{fused_layers, hidden_layer, output_layer};
+    use crate::eval::hitnet::{HitFeatures, HitNet, features_of};
+    use crate::rules::Variant;
+    for bytes in [crate::eval::hitnet::SHIPPED, SHIPPED, LONG_SHIPPED] {
+        if let Ok(net) = Net::from_bytes(bytes) {
+            assert_eq!(net.hidden2, 0);
+            assert!(net.w_mid.is_empty() && net.b_mid.is_empty());
+            assert_eq!(net.to_bytes(), bytes, "written back byte for byte");
+        }
+    }
+    let net = HitNet::shipped().expect("shipped");
+    assert_eq!(net.hidden2, 0);
+    assert_eq!(net.to_bytes(), crate::eval::hitnet::SHIPPED);
+    assert_eq!(
+        u32::from_le_bytes(net.to_bytes()[4..8].try_into().unwrap()),
+        1
+    );
+    for state in &played_positions(Variant::Backgammon, 300, 22) {
+        let features = HitFeatures {
+            state,
+            layout: net.layout,
+        };
+        // Play: the one-layer fused evaluation, as before the second layer.
+        let before = fused_layers::<128, 5>(net.play_layers(crate::eval::hitnet::BASES), features);
+        let now = net.play_outputs(crate::eval::hitnet::BASES, features);
+        assert_eq!(now.map(f32::to_bits), before.map(f32::to_bits));
+        // Training's: the two layers' functions in a row.
+        let x = features_of(net.layout, state);
+        let mut acc = vec![0f32; net.hidden];
+        hidden_layer(&net.w1, &net.b1, &x.active, &mut acc);
+        let sparse: [f32; 5] = output_layer(&net.w2, &net.b2, &acc);
+        assert_eq!(net.outputs(&x).map(f32::to_bits), sparse.map(f32::to_bits));
+        assert_eq!(
+            net.forward(&x).out.map(f32::to_bits),
+            sparse.map(f32::to_bits)
+        );
+        assert!(net.forward(&x).hidden2.is_empty());
+    }
+}
+
+#[test]
+fn two_layer_files_round_trip_and_malformed_ones_are_refused() {
+    use crate::eval::hitnet::{HitNet, features_of};
+    let mut net = random_two_layers(64, 16, 5);
+    net.description = "two layers".into();
+    let bytes = net.to_bytes();
+    let u = |i: usize| u32::from_le_bytes(bytes[i..i + 4].try_into().unwrap());
+    assert_eq!(u(4), FORMAT_VERSION_TWO_LAYERS);
+    assert_eq!(u(16), 64);
+    assert_eq!(u(28), 16);
+    let floats = net.inputs * 64 + 64 + 16 * 64 + 16 + 5 * 16 + 5;
+    assert_eq!(bytes.len(), 32 + "two layers".len() + 4 * floats);
+    let back = HitNet::from_bytes(&bytes).expect("reads back");
+    assert_eq!(back, net);
+    assert_eq!(&back.description, "two layers");
+    for state in &played_positions(crate::rules::Variant::Backgammon, 50, 23) {
+        let x = features_of(net.layout, state);
+        assert_eq!(back.outputs(&x), net.outputs(&x));
+    }
+    // Through the file reader, which reads format 2's longer header.
+    let path = std::env::temp_dir().join(format!("gulbara-two-{}.gbnn", std::process::id()));
+    std::fs::write(&path, &bytes).unwrap();
+    let read = read_weights_file(&path, false).expect("the file reads");
+    std::fs::remove_file(&path).unwrap();
+    assert_eq!(read, bytes);
+    // One float short, one too many.
+    assert!(matches!(
+        HitNet::from_bytes(&bytes[..bytes.len() - 4]),
+        Err(WeightsError::Length { .. })
+    ));
+    let mut longer = bytes.clone();
+    longer.extend_from_slice(&[0; 4]);
+    assert!(matches!(
+        HitNet::from_bytes(&longer),
+        Err(WeightsError::Length { .. })
+    ));
+    // A format-2 header cut before its second layer's size.
+    assert!(matches!(
+        HitNet::from_bytes(&bytes[..30]),
+        Err(WeightsError::NotWeights)
+    ));
+    // Format 2 with no second layer, or one too large.
+    for bad in [0u32, 4097] {
+        let mut b = bytes.clone();
+        b[28..32].copy_from_slice(&bad.to_le_bytes());
+        assert_eq!(
+            HitNet::from_bytes(&b),
+            Err(WeightsError::SecondLayerUnits(bad as usize))
+        );
+    }
+    let mut v3 = bytes.clone();
+    v3[4..8].copy_from_slice(&3u32.to_le_bytes());
+    assert_eq!(HitNet::from_bytes(&v3), Err(WeightsError::FormatVersion(3)));
+    // A non-finite weight of the second layer.
+    let mut nan = net.clone();
+    nan.w_mid[7] = f32::NAN;
+    assert_eq!(
+        HitNet::from_bytes(&nan.to_bytes()),
+        Err(WeightsError::NonFinite)
+    );
+}
+
+#[test]
+fn a_deepened_network_starts_near_the_old_one_and_widens_without_change() {
+    use crate::eval::hitnet::{HitNet, features_of};
+    let net = HitNet::shipped().expect("shipped");
+    let deep = net.deepened(32, 7);
+    assert_eq!((deep.hidden, deep.hidden2), (128, 32));
+    // The new units beyond the old outputs are not all alike.
+    assert!(deep.w_mid[5 * 128..].iter().any(|&w| w != 0.0));
+    assert_eq!(deep.deepened(64, 8), deep, "a second layer is kept");
+    let wide = deep.widened(16, 9);
+    let mut worst = 0f32;
+    for state in &played_positions(crate::rules::Variant::Backgammon, 300, 24) {
+        let x = features_of(net.layout, state);
+        let (a, b, c) = (net.outputs(&x), deep.outputs(&x), wide.outputs(&x));
+        for k in 0..5 {
+            worst = worst.max((a[k] - b[k]).abs());
+            // Zero weights into the second layer add nothing.
+            assert!((b[k] - c[k]).abs() < 1e-5, "{b:?} vs {c:?}");
+        }
+    }
+    assert!(worst < 2e-3, "{worst}");
 }

@@ -159,6 +159,228 @@ fn adam_moves_a_parameter_down_its_gradient() {
     assert!((p[0] - 0.9).abs() < 1e-5, "{p:?}");
 }
 
+/// Every weight of a network in one list (`w1`, `b1`, `w_mid`, `b_mid`,
+/// `w2`, `b2`), in `f64`.
+fn flat<const OUT: usize>(net: &NetOf<OUT>) -> Vec<f64> {
+    [&net.w1, &net.b1, &net.w_mid, &net.b_mid, &net.w2, &net.b2]
+        .iter()
+        .flat_map(|v| v.iter().map(|&x| f64::from(x)))
+        .collect()
+}
+
+/// The outputs of a network of shape `net`'s with the weights `p` (as
+/// [`flat`] lists them) on the active inputs, in `f64`, the plain way.
+fn naive_outputs<const OUT: usize>(
+    net: &NetOf<OUT>,
+    p: &[f64],
+    active: &[(u16, f32)],
+) -> [f64; OUT] {
+    let sig = |x: f64| 1.0 / (1.0 + (-x).exp());
+    let (h, h2) = (net.hidden, net.hidden2);
+    let (w1, rest) = p.split_at(net.inputs * h);
+    let (b1, rest) = rest.split_at(h);
+    let (w_mid, rest) = rest.split_at(h2 * h);
+    let (b_mid, rest) = rest.split_at(h2);
+    let top = if h2 > 0 { h2 } else { h };
+    let (w2, b2) = rest.split_at(OUT * top);
+    let first: Vec<f64> = (0..h)
+        .map(|j| {
+            sig(b1[j]
+                + active
+                    .iter()
+                    .map(|&(i, v)| w1[i as usize * h + j] * f64::from(v))
+                    .sum::<f64>())
+        })
+        .collect();
+    let second: Vec<f64> = (0..h2)
+        .map(|m| sig(b_mid[m] + (0..h).map(|j| w_mid[m * h + j] * first[j]).sum::<f64>()))
+        .collect();
+    let below = if h2 > 0 { &second } else { &first };
+    std::array::from_fn(|k| sig(b2[k] + (0..top).map(|j| w2[k * top + j] * below[j]).sum::<f64>()))
+}
+
+/// Central differences of `loss` at the weights `p`, at the indices `at`.
+fn finite_differences(p: &[f64], at: &[usize], loss: impl Fn(&[f64]) -> f64) -> Vec<f64> {
+    let eps = 1e-5;
+    at.iter()
+        .map(|&i| {
+            let mut q = p.to_vec();
+            q[i] = p[i] + eps;
+            let up = loss(&q);
+            q[i] = p[i] - eps;
+            (up - loss(&q)) / (2.0 * eps)
+        })
+        .collect()
+}
+
+/// A two-layer network of the hitting layout with every weight random
+/// (not the near line `deepened` starts from), and a position's example.
+fn two_layer_case() -> (HitNet, Example<5>) {
+    let mut net = HitNet::random(24, 31).deepened(7, 31);
+    let mut rng = SplitMix::new(32);
+    let mut r = |s: f32| ((rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * s;
+    for v in [
+        &mut net.w1,
+        &mut net.b1,
+        &mut net.w_mid,
+        &mut net.b_mid,
+        &mut net.w2,
+        &mut net.b2,
+    ] {
+        v.iter_mut().for_each(|w| *w = r(0.7));
+    }
+    let state = crate::rules::GameState::start_of(Variant::Backgammon, crate::rules::Side::White);
+    let mut inputs = features(&state);
+    // An input of another value than 1, so its factor is checked too.
+    inputs.active.push((3, 0.37));
+    let e = Example {
+        inputs,
+        target: [0.55, 0.2, 0.01, 0.15, 0.02],
+        group: None,
+    };
+    (net, e)
+}
+
+/// The indices of [`flat`]'s list to check: every weight but `w1`'s,
+/// and in `w1` the rows of the active inputs and of one inactive input.
+fn checked_indices<const OUT: usize>(net: &NetOf<OUT>, active: &[(u16, f32)]) -> Vec<usize> {
+    let h = net.hidden;
+    let mut at: Vec<usize> = (net.inputs * h..flat(net).len()).collect();
+    for &(i, _) in active.iter().take(6).chain([&(2u16, 0.0)]) {
+        at.extend(i as usize * h..(i as usize + 1) * h);
+    }
+    at
+}
+
+#[test]
+fn two_layer_backprop_matches_finite_differences() {
+    let (net, e) = two_layer_case();
+    assert!(
+        !e.inputs.active.iter().any(|&(i, _)| i == 2),
+        "input 2 inactive"
+    );
+    let p = flat(&net);
+    let at = checked_indices(&net, &e.inputs.active);
+    // The supervised loss: each output's cross-entropy (summed, as one
+    // example of a minibatch of one), and a group's pull on the equity.
+    let pull = 0.3;
+    let coef = equity_weights::<5>();
+    let loss = |q: &[f64]| {
+        let o = naive_outputs(&net, q, &e.inputs.active);
+        (0..5)
+            .map(|k| {
+                let t = f64::from(e.target[k]);
+                -(t * o[k].ln() + (1.0 - t) * (1.0 - o[k]).ln()) + pull * f64::from(coef[k]) * o[k]
+            })
+            .sum::<f64>()
+    };
+    let want = finite_differences(&p, &at, loss);
+    let mut grads = Grads::new(&net);
+    let fwd = net.forward(&e.inputs);
+    let mut scratch = vec![0f32; net.hidden];
+    grads.add(&net, &e, &fwd, pull, &coef, 1.0, &mut scratch);
+    let got: Vec<f64> = [
+        &grads.w1,
+        &grads.b1,
+        &grads.w_mid,
+        &grads.b_mid,
+        &grads.w2,
+        &grads.b2,
+    ]
+    .iter()
+    .flat_map(|v| v.iter().map(|&x| f64::from(x)))
+    .collect();
+    assert_eq!(got.len(), p.len());
+    let mut nonzero = 0;
+    for (&i, w) in at.iter().zip(&want) {
+        assert!(
+            (got[i] - w).abs() <= 2e-4 + 2e-3 * w.abs(),
+            "weight {i}: backprop {} vs finite differences {w}",
+            got[i]
+        );
+        nonzero += usize::from(w.abs() > 1e-4);
+    }
+    assert!(nonzero > at.len() / 2, "{nonzero} of {}", at.len());
+    // An inactive input's row has no gradient.
+    let h = net.hidden;
+    assert!(grads.w1[2 * h..3 * h].iter().all(|&g| g == 0.0));
+}
+
+#[test]
+fn the_td_step_of_two_layers_follows_its_gradient() {
+    let (net, e) = two_layer_case();
+    let p = flat(&net);
+    let at = checked_indices(&net, &e.inputs.active);
+    // TD's step: half the squared error of the outputs.
+    let loss = |q: &[f64]| {
+        let o = naive_outputs(&net, q, &e.inputs.active);
+        (0..5)
+            .map(|k| (f64::from(e.target[k]) - o[k]).powi(2) / 2.0)
+            .sum::<f64>()
+    };
+    let want = finite_differences(&p, &at, loss);
+    let rate = 0.01;
+    let mut stepped = net.clone();
+    let fwd = net.forward(&e.inputs);
+    stepped.train(&e.inputs, &fwd, &e.target, rate);
+    let moved: Vec<f64> = flat(&stepped)
+        .iter()
+        .zip(&p)
+        .map(|(a, b)| (b - a) / rate as f64)
+        .collect();
+    for (&i, w) in at.iter().zip(&want) {
+        assert!(
+            (moved[i] - w).abs() <= 2e-3 + 2e-3 * w.abs(),
+            "weight {i}: step {} vs finite differences {w}",
+            moved[i]
+        );
+    }
+    // And the loss goes down.
+    assert!(loss(&flat(&stepped)) < loss(&p));
+}
+
+#[test]
+fn fitting_two_layers_learns_reproducibly() {
+    let opts = crate::rules::RuleOptions::for_variant(Variant::Backgammon);
+    let eval = crate::eval::variants::baseline_shared(Variant::Backgammon);
+    let cfg = crate::training::label::FindConfig {
+        games: 4,
+        discrepancy: 0.0,
+        best_share: 1.0,
+        ..Default::default()
+    };
+    let found = crate::training::label::find_positions(eval.as_ref(), &opts, &cfg, &mut |_| {});
+    let examples: Vec<Example<5>> = found
+        .iter()
+        .map(|(_, s)| {
+            let w = (s.pos.own.pips() as f32 / 300.0).clamp(0.05, 0.95);
+            Example {
+                inputs: features(s),
+                target: [w, w / 4.0, 0.0, (1.0 - w) / 4.0, 0.0],
+                group: None,
+            }
+        })
+        .collect();
+    let fit_cfg = FitConfig {
+        epochs: 30,
+        patience: 30,
+        rate: 3e-3,
+        holdout: 0.2,
+        ..FitConfig::default()
+    };
+    let mut net = HitNet::random(16, 3).deepened(8, 3);
+    let curve = fit(&mut net, &examples, &fit_cfg, &mut |_| {});
+    let best = curve
+        .iter()
+        .map(|c| c.held_out)
+        .fold(f64::INFINITY, f64::min);
+    assert!(best < curve[0].held_out * 0.95, "{curve:?}");
+    assert_eq!(net.hidden2, 8);
+    let mut again = HitNet::random(16, 3).deepened(8, 3);
+    assert_eq!(fit(&mut again, &examples, &fit_cfg, &mut |_| {}), curve);
+    assert_eq!(net, again, "reproducible");
+}
+
 /// Positions of a short self-play game of backgammon, each with a made-up
 /// target that depends on its pips; with `group`, runs of three are one
 /// group each.
