@@ -476,7 +476,12 @@ fn sums_made_as_the_inputs_come_have_the_lists_bits() {
         let all = play_copies(&long, BASES, features);
         assert!(same(&all), "{all:?}");
     }
-    let hits = [HitNet::shipped().expect("hitnet"), HitNet::random(64, 16)];
+    // A one-layer hitting network (generation 3, shipped before the two
+    // layers of generation 4) and a random one.
+    let hits = [
+        HitNet::from_bytes(GEN3_BACKGAMMON).expect("hitnet"),
+        HitNet::random(64, 16),
+    ];
     for v in [Variant::Backgammon, Variant::ShortNardy] {
         for state in &played_positions(v, 300, 17) {
             for net in &hits {
@@ -807,21 +812,28 @@ fn two_hidden_layers_compute_what_a_naive_forward_pass_does() {
     }
 }
 
+/// Backgammon's generation 3, one hidden layer of 128 units (shipped until
+/// generation 4 added a second layer).
+static GEN3_BACKGAMMON: &[u8] =
+    include_bytes!("../../../data/training/backgammon/two-layers/previous.gbnn");
+
 #[test]
 fn one_layer_files_load_unchanged_and_evaluate_by_the_one_layer_code() {
     use crate::eval::arith::{fused_layers, hidden_layer, output_layer};
     use crate::eval::hitnet::{HitFeatures, HitNet, features_of};
     use crate::rules::Variant;
-    for bytes in [crate::eval::hitnet::SHIPPED, SHIPPED, LONG_SHIPPED] {
+    for bytes in [GEN3_BACKGAMMON, SHIPPED, LONG_SHIPPED] {
         if let Ok(net) = Net::from_bytes(bytes) {
             assert_eq!(net.hidden2, 0);
             assert!(net.w_mid.is_empty() && net.b_mid.is_empty());
             assert_eq!(net.to_bytes(), bytes, "written back byte for byte");
         }
     }
-    let net = HitNet::shipped().expect("shipped");
+    // Backgammon's one-layer network: generation 3 (the shipped one,
+    // generation 4, has two layers).
+    let net = HitNet::from_bytes(GEN3_BACKGAMMON).expect("generation 3");
     assert_eq!(net.hidden2, 0);
-    assert_eq!(net.to_bytes(), crate::eval::hitnet::SHIPPED);
+    assert_eq!(net.to_bytes(), GEN3_BACKGAMMON);
     assert_eq!(
         u32::from_le_bytes(net.to_bytes()[4..8].try_into().unwrap()),
         1
