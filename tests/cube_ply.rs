@@ -100,8 +100,24 @@ fn checker_play_keeps_engine_ply() {
             "dice 5 2".to_string(),
             "go".to_string(),
         ]);
+        // The search's answer without its timings (`nps`, `time`): the
+        // depth, nodes, equity and line, and the best move.
         got.into_iter()
             .filter(|l| l.starts_with("info") || l.starts_with("bestmove"))
+            .map(|l| {
+                let w: Vec<&str> = l.split_whitespace().collect();
+                let mut kept = Vec::new();
+                let mut i = 0;
+                while i < w.len() {
+                    if matches!(w[i], "nps" | "time") {
+                        i += 2;
+                    } else {
+                        kept.push(w[i]);
+                        i += 1;
+                    }
+                }
+                kept.join(" ")
+            })
             .collect::<Vec<_>>()
     };
     let plain = best(0);
