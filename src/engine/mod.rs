@@ -410,18 +410,18 @@ impl Engine {
     /// The side to move's chances before its roll, as `eval` judges them
     /// without dice, computed on this thread.
     pub fn before_roll_now(&self) -> Result<Probs, SearchError> {
-        let (plies, beam) = self.before_roll_depth();
-        let eval = self.evaluator()?;
-        let flag = AtomicBool::new(false);
-        let search =
-            Search::new(eval.as_ref(), self.settings.rules, &flag).with_valuation(self.valuation());
-        Ok(search.before_roll(&self.state, plies, beam))
+        self.before_roll_at(self.before_roll_depth())
     }
 
     /// The side to move's chances before its roll at the cube decisions'
     /// depth (`engine.cube_ply`), computed on this thread.
     pub fn cube_probs_now(&self) -> Result<Probs, SearchError> {
-        let (plies, beam) = self.cube_depth();
+        self.before_roll_at(self.cube_depth())
+    }
+
+    /// The side to move's chances before its roll at `(plies, beam)`,
+    /// computed on this thread.
+    fn before_roll_at(&self, (plies, beam): (u8, usize)) -> Result<Probs, SearchError> {
         let eval = self.evaluator()?;
         let flag = AtomicBool::new(false);
         let search =
