@@ -478,13 +478,14 @@ fn widths() {
 }
 
 /// Sections to run: all, or those named in `GULBARA_BENCH` (comma-separated
-/// among `eval`, `chains`, `decisions`, `net1`, `net2`, `widths`, `prefilter`, `beams`), e.g. for profiling one.
+/// among `eval`, `chains`, `decisions`, `net1`, `net2`, `widths`, `prefilter`, `beams`,
+/// `profile64`, `profile_bg`), e.g. for profiling one.
 fn wanted(section: &str) -> bool {
     match std::env::var("GULBARA_BENCH") {
         Ok(list) => list.split(',').any(|w| w.trim() == section),
         Err(_) => !matches!(
             section,
-            "net1" | "net2" | "widths" | "prefilter" | "beams" | "profile64"
+            "net1" | "net2" | "widths" | "prefilter" | "beams" | "profile64" | "profile_bg"
         ),
     }
 }
@@ -562,6 +563,19 @@ fn main() {
                 }
             }
             Err(e) => println!("eval net 64 hidden: {e}"),
+        }
+    }
+    if wanted("profile_bg") {
+        // Only the shipped backgammon network's evaluation (two hidden
+        // layers since generation 4), many passes: a loop for `perf`.
+        match HitNet::shipped() {
+            Ok(n) => {
+                let bg = walk(Variant::Backgammon, 2000);
+                for _ in 0..20 {
+                    eval_speed("backgammon net", &n, &bg);
+                }
+            }
+            Err(e) => println!("eval backgammon net: {e}"),
         }
     }
     if wanted("chains") {
