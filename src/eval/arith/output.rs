@@ -362,6 +362,24 @@ pub fn middle_layer_play(w: &[f32], b: &[f32], hidden: &[f32], out: &mut [f32]) 
     middle_layer_play_portable(w, b, hidden, out);
 }
 
+/// The AVX2 copy of [`middle_layer_play`], whatever the CPU has beyond
+/// AVX2 (for the tests: `None` when the CPU lacks AVX2).
+pub fn middle_layer_play_avx2_only(
+    w: &[f32],
+    b: &[f32],
+    hidden: &[f32],
+    out: &mut [f32],
+) -> Option<()> {
+    #[cfg(target_arch = "x86_64")]
+    if avx2() {
+        // SAFETY: the CPU has AVX2 (checked just above).
+        unsafe { middle_layer_play_avx2(w, b, hidden, out) };
+        return Some(());
+    }
+    let _ = (w, b, hidden, out);
+    None
+}
+
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 fn middle_layer_play_avx2(w: &[f32], b: &[f32], hidden: &[f32], out: &mut [f32]) {

@@ -282,6 +282,10 @@ fn the_second_layers_vector_copies_have_the_plain_loops_bits() {
             let mut portable = vec![0f32; units];
             middle_layer_play_portable(&w, &b, &hidden, &mut portable);
             assert_eq!(play, portable);
+            let mut avx2 = vec![0f32; units];
+            if middle_layer_play_avx2_only(&w, &b, &hidden, &mut avx2).is_some() {
+                assert_eq!(play, avx2, "AVX2 copy");
+            }
             let (mut train, mut plain_train) = (vec![0f32; units], vec![0f32; units]);
             middle_layer(&w, &b, &hidden, &mut train);
             middle_layer_lanes::<8>(&w, &b, &hidden, &mut plain_train, sum_lanes8, sigmoid);
