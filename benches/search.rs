@@ -384,13 +384,15 @@ fn beam_quality(eval: &dyn Evaluator, states: &[GameState]) {
 }
 
 /// Backgammon's network (layout 7, the gnubg-class inputs) at each width
-/// the shape of issue 45 weighs: the shipped network (128 hidden units)
-/// widened to 256, 384, 400 and 416 (`NetOf::widened`: the new units'
-/// output weights zero, so every width plays the shipped network's moves
+/// the shape of issue 45 weighs: generation 3 (one layer of 128 hidden
+/// units; the shipped network until generation 4) widened to 256, 384,
+/// 400 and 416 (`NetOf::widened`: the new units'
+/// output weights zero, so every width plays generation 3's moves
 /// and a search visits the same nodes; the time does not depend on the
 /// values), and with a second hidden layer (`NetOf::deepened`: 128 or 256
-/// units, then 32 or 64, near the shipped network's function, so a search
-/// visits nearly the same nodes). Per width, an evaluation through play's path (the one the
+/// units, then 32 or 64, near generation 3's function, so a search
+/// visits nearly the same nodes), and the shipped generation 4 (128+32).
+/// Per width, an evaluation through play's path (the one the
 /// engine takes: 128 sums its rows as the inputs come, other widths go
 /// through the list of rows, in blocks of 128 (AVX-512) or 64 units, the
 /// units left over in blocks of 32, 16 and 8, then one at a time), the
@@ -403,24 +405,41 @@ fn widths() {
         println!("widths: no shipped backgammon network");
         return;
     };
+    // The rows widen and deepen a network of one hidden layer: generation
+    // 3, kept beside generation 4 (two layers, shipped since 2026-12-07),
+    // which has a row of its own.
+    let base = if shipped.hidden2 > 0 {
+        let bytes = include_bytes!("../data/training/backgammon/two-layers/previous.gbnn");
+        match HitNet::from_bytes(bytes) {
+            Ok(n) => n,
+            Err(e) => {
+                println!("widths: generation 3: {e}");
+                return;
+            }
+        }
+    } else {
+        shipped.clone()
+    };
     let bg = walk(Variant::Backgammon, 2000);
     let mut nets: Vec<HitNet> = [128usize, 256, 384, 400, 416]
         .into_iter()
-        .map(|h| shipped.widened(h - shipped.hidden, 45))
+        .map(|h| base.widened(h - base.hidden, 45))
         .collect();
     // Two hidden layers (`NetOf::deepened`): 128 or 256 units, then 32 or 64.
     for (h, h2) in [(128usize, 32usize), (128, 64), (256, 32), (256, 64)] {
-        nets.push(shipped.widened(h - shipped.hidden, 45).deepened(h2, 45));
+        nets.push(base.widened(h - base.hidden, 45).deepened(h2, 45));
+    }
+    if shipped.hidden2 > 0 {
+        nets.push(shipped.clone());
     }
     let name = |n: &HitNet| {
-        if n.hidden2 > 0 {
-            format!(
-                "backgammon net {}+{} hidden (layout {})",
-                n.hidden, n.hidden2, n.layout
-            )
+        let shape = if n.hidden2 > 0 {
+            format!("{}+{}", n.hidden, n.hidden2)
         } else {
-            format!("backgammon net {} hidden (layout {})", n.hidden, n.layout)
-        }
+            n.hidden.to_string()
+        };
+        let which = if *n == shipped { ", shipped" } else { "" };
+        format!("backgammon net {shape} hidden (layout {}{which})", n.layout)
     };
     // Where an evaluation's time goes: the gnubg-class inputs alone, and
     // every input of layout 7 into a list (one allocation per position).
@@ -478,13 +497,14 @@ fn widths() {
 }
 
 /// Sections to run: all, or those named in `GULBARA_BENCH` (comma-separated
-/// among `eval`, `chains`, `decisions`, `net1`, `net2`, `widths`, `prefilter`, `beams`), e.g. for profiling one.
+/// among `eval`, `chains`, `decisions`, `net1`, `net2`, `widths`, `prefilter`, `beams`,
+/// `profile64`, `profile_bg`), e.g. for profiling one.
 fn wanted(section: &str) -> bool {
     match std::env::var("GULBARA_BENCH") {
         Ok(list) => list.split(',').any(|w| w.trim() == section),
         Err(_) => !matches!(
             section,
-            "net1" | "net2" | "widths" | "prefilter" | "beams" | "profile64"
+            "net1" | "net2" | "widths" | "prefilter" | "beams" | "profile64" | "profile_bg"
         ),
     }
 }
@@ -562,6 +582,19 @@ fn main() {
                 }
             }
             Err(e) => println!("eval net 64 hidden: {e}"),
+        }
+    }
+    if wanted("profile_bg") {
+        // Only the shipped backgammon network's evaluation (two hidden
+        // layers since generation 4), many passes: a loop for `perf`.
+        match HitNet::shipped() {
+            Ok(n) => {
+                let bg = walk(Variant::Backgammon, 2000);
+                for _ in 0..20 {
+                    eval_speed("backgammon net", &n, &bg);
+                }
+            }
+            Err(e) => println!("eval backgammon net: {e}"),
         }
     }
     if wanted("chains") {

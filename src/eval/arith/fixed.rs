@@ -322,12 +322,7 @@ pub(super) fn fused_layers_body<const H: usize, const OUT: usize>(
     fill: impl FillSums<H>,
 ) -> [f32; OUT] {
     let PlayLayers { rows, w2, b2 } = layers;
-    let mut sums = FixedSums::<H>::new(rows);
-    fill.fill(&mut sums);
-    let units = units_of::<H>(rows);
-    let hidden: [f32; H] =
-        std::array::from_fn(|l| sigmoid_table(f32::from(sums.ints[l]) * units[l] + sums.floats[l]));
-    output_layer_play_body(w2, b2, &hidden)
+    output_layer_play_body(w2, b2, &fused_hidden_body(rows, fill))
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -345,33 +340,8 @@ pub(super) fn fused_layers_avx512<const H: usize, const OUT: usize>(
     layers: PlayLayers<'_>,
     fill: impl FillSums<H>,
 ) -> [f32; OUT] {
-    use std::arch::x86_64::{
-        _mm256_loadu_si256, _mm512_add_ps, _mm512_cvtepi16_epi32, _mm512_cvtepi32_ps,
-        _mm512_loadu_ps, _mm512_mul_ps, _mm512_storeu_ps,
-    };
     let PlayLayers { rows, w2, b2 } = layers;
-    let mut sums = FixedSums::<H>::new(rows);
-    fill.fill(&mut sums);
-    let units = units_of::<H>(rows);
-    let mut hidden = [0f32; H];
-    let whole = H / 16 * 16;
-    for c in (0..whole).step_by(16) {
-        // SAFETY: c + 16 ≤ H, the length of `ints`, `units`, `floats` and
-        // `hidden`.
-        unsafe {
-            let ints = _mm256_loadu_si256(sums.ints.as_ptr().add(c).cast());
-            let ints = _mm512_cvtepi32_ps(_mm512_cvtepi16_epi32(ints));
-            let x = _mm512_add_ps(
-                _mm512_mul_ps(ints, _mm512_loadu_ps(units.as_ptr().add(c))),
-                _mm512_loadu_ps(sums.floats.as_ptr().add(c)),
-            );
-            _mm512_storeu_ps(hidden.as_mut_ptr().add(c), sigmoid_table_zmm(x));
-        }
-    }
-    for l in whole..H {
-        hidden[l] = sigmoid_table(f32::from(sums.ints[l]) * units[l] + sums.floats[l]);
-    }
-    output_layer_play_avx512(w2, b2, &hidden)
+    output_layer_play_avx512(w2, b2, &fused_hidden_avx512(rows, fill))
 }
 
 /// The steps of the first `H` units ([`FixedRows::units`]; zero, so the
@@ -466,6 +436,7 @@ pub(super) fn fused_hidden_avx2<const H: usize>(
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512bw")]
+#[inline]
 pub(super) fn fused_hidden_avx512<const H: usize>(
     rows: FixedRows<'_>,
     fill: impl FillSums<H>,

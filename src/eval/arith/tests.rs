@@ -260,7 +260,17 @@ fn the_second_layers_vector_copies_have_the_plain_loops_bits() {
             .wrapping_add(1);
         ((state >> 40) as f32 / (1u64 << 24) as f32) * 2.0 - 1.0
     };
-    for (h, units) in [(128usize, 32usize), (64, 37), (96, 5), (128, 64)] {
+    // Shapes with and without units left over, and 40 inputs, which the
+    // AVX-512 copy leaves to the plain loop.
+    for (h, units) in [
+        (128usize, 32usize),
+        (64, 37),
+        (96, 5),
+        (128, 64),
+        (256, 64),
+        (128, 16),
+        (40, 20),
+    ] {
         let w: Vec<f32> = (0..h * units).map(|_| r()).collect();
         let b: Vec<f32> = (0..units).map(|_| r()).collect();
         for _ in 0..20 {
@@ -272,6 +282,10 @@ fn the_second_layers_vector_copies_have_the_plain_loops_bits() {
             let mut portable = vec![0f32; units];
             middle_layer_play_portable(&w, &b, &hidden, &mut portable);
             assert_eq!(play, portable);
+            let mut avx2 = vec![0f32; units];
+            if middle_layer_play_avx2_only(&w, &b, &hidden, &mut avx2).is_some() {
+                assert_eq!(play, avx2, "AVX2 copy");
+            }
             let (mut train, mut plain_train) = (vec![0f32; units], vec![0f32; units]);
             middle_layer(&w, &b, &hidden, &mut train);
             middle_layer_lanes::<8>(&w, &b, &hidden, &mut plain_train, sum_lanes8, sigmoid);
@@ -285,6 +299,79 @@ fn the_second_layers_vector_copies_have_the_plain_loops_bits() {
                 assert!((f64::from(train[m]) - want).abs() < 1e-5, "{m}");
                 assert!((f64::from(play[m]) - want).abs() < 1e-5, "{m}");
             }
+        }
+    }
+}
+
+/// Random numbers over 24 binades, so that adding them in another order
+/// would change the bits of most sums.
+fn wide_numbers(seed: u64, n: usize) -> Vec<f32> {
+    let mut state = seed;
+    (0..n)
+        .map(|_| {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            let m = ((state >> 40) as f32 / (1u64 << 24) as f32) * 2.0 - 1.0;
+            m * f32::powi(2.0, ((state >> 20) % 24) as i32 - 14)
+        })
+        .collect()
+}
+
+/// Play's output layer of `N` outputs against the plain sums of its
+/// sixteen lanes, bit for bit, and (on AVX-512) its dot products before
+/// the bias and the sigmoid against [`lane_dot`] and [`sum_lanes16`].
+fn check_play_outputs<const N: usize>(h: usize, seed: u64) {
+    let w = wide_numbers(seed, N * h);
+    let b = wide_numbers(seed ^ 1, N);
+    // Sums of a few units in size, where the table sigmoid is not flat.
+    let hidden: Vec<f32> = wide_numbers(seed ^ 2, h)
+        .iter()
+        .map(|x| x.abs().min(1.0) / (h as f32).sqrt())
+        .collect();
+    let play: [f32; N] = output_layer_play(&w, &b, &hidden);
+    let plain: [f32; N] = output_layer_lanes::<N, 16>(&w, &b, &hidden, sum_lanes16, sigmoid_table);
+    assert_eq!(play.map(f32::to_bits), plain.map(f32::to_bits), "{N} × {h}");
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx512f") && h.is_multiple_of(16) {
+        let mut lanes = [0f32; 16];
+        // SAFETY: the CPU has AVX-512F; h is a multiple of 16 and `w`
+        // holds N rows of h; `lanes` holds sixteen floats.
+        unsafe {
+            std::arch::x86_64::_mm512_storeu_ps(lanes.as_mut_ptr(), dots_zmm::<N>(&w, &hidden));
+        }
+        for (u, got) in lanes.iter().enumerate() {
+            let want = if u < N {
+                sum_lanes16(&lane_dot::<16>(&w[u * h..(u + 1) * h], &hidden))
+            } else {
+                0.0
+            };
+            assert_eq!(got.to_bits(), want.to_bits(), "unit {u} of {N} × {h}");
+        }
+    }
+}
+
+#[test]
+fn plays_output_layer_of_any_size_has_the_plain_sums_bits() {
+    // Every count of outputs a register holds (the reduction's sixteen
+    // registers, the missing ones zero), over inputs of one register to
+    // eight, and 40 (the plain loop).
+    for (h, seed) in [(16usize, 1u64), (32, 2), (48, 3), (128, 4), (40, 5)] {
+        for round in 0..10 {
+            let seed = seed * 1000 + round;
+            check_play_outputs::<1>(h, seed);
+            check_play_outputs::<2>(h, seed);
+            check_play_outputs::<3>(h, seed);
+            check_play_outputs::<4>(h, seed);
+            check_play_outputs::<5>(h, seed);
+            check_play_outputs::<6>(h, seed);
+            check_play_outputs::<7>(h, seed);
+            check_play_outputs::<8>(h, seed);
+            check_play_outputs::<9>(h, seed);
+            check_play_outputs::<11>(h, seed);
+            check_play_outputs::<13>(h, seed);
+            check_play_outputs::<15>(h, seed);
+            check_play_outputs::<16>(h, seed);
         }
     }
 }
