@@ -945,3 +945,43 @@ fn a_deepened_network_starts_near_the_old_one_and_widens_without_change() {
     }
     assert!(worst < 2e-3, "{worst}");
 }
+
+/// FNV-1a over a network's file bytes: a fingerprint to pin a network's
+/// exact bytes in a test.
+fn fnv1a_bytes(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+#[test]
+fn both_deepening_starts_give_the_networks_they_always_gave() {
+    use crate::eval::hitnet::HitNet;
+    // Fingerprints of the files `deepened` and `deepened_roughly` gave
+    // before they shared one body (session 28): the same seed must give
+    // the same networks, byte for byte, so the fits made from them can be
+    // rebuilt.
+    let five = HitNet::random(16, 3);
+    let three = Net::random(12, 4);
+    let got = [
+        fnv1a_bytes(&five.deepened(8, 5).to_bytes()),
+        fnv1a_bytes(&five.deepened_roughly(8, 5).to_bytes()),
+        fnv1a_bytes(&three.deepened(6, 6).to_bytes()),
+        fnv1a_bytes(&three.deepened_roughly(6, 6).to_bytes()),
+        // Fewer units than outputs: raised to the outputs.
+        fnv1a_bytes(&five.deepened(2, 7).to_bytes()),
+        fnv1a_bytes(&five.deepened_roughly(2, 7).to_bytes()),
+    ];
+    assert_eq!(
+        got,
+        [
+            0x770d_c51e_f202_a8a2,
+            0x56b1_af49_fe86_b0c2,
+            0xe68f_622e_9a56_e172,
+            0xa3ca_01f1_effe_7b16,
+            0x85f4_7185_80c4_da23,
+            0x766b_40fb_440c_492b,
+        ],
+        "{got:#x?}"
+    );
+}
