@@ -278,6 +278,7 @@ fn fit_config(a: &SuperviseArgs) -> FitConfig {
             TrainArg::Bias => Trainable::Bias,
         },
         level_weight: a.level_weight.max(0.0),
+        scores: a.variant.spec().scores,
     }
 }
 
