@@ -218,32 +218,16 @@ impl Net {
         )
     }
 
-    /// `net` if its input layout is one of `variant`'s (Gul bara's two or
-    /// long nardy's), else an error naming both.
+    /// `net` if it is `variant`'s network ([`Net::check_game`]), else an
+    /// error naming both.
     pub fn for_game(net: Net, variant: crate::rules::Variant) -> Result<Net, WeightsError> {
         net.check_game(variant).map(|()| net)
     }
 
-    /// Whether the input layout is one of `variant`'s (Gul bara's two or
-    /// long nardy's); the error names both.
+    /// Whether this network is `variant`'s (its table row's outputs and
+    /// input layouts, [`NetShape`]); the error names both.
     pub fn check_game(&self, variant: crate::rules::Variant) -> Result<(), WeightsError> {
-        let long = variant.spec().eval == crate::rules::EvalFamily::LongNardy;
-        let (want, also) = if long {
-            (LONG_LAYOUT, LONG_LAYOUT)
-        } else {
-            (LAYOUT_VERSION, BLOCK_LAYOUT)
-        };
-        let gul_bara_too = !long && self.layout == MOBILITY_LAYOUT;
-        let blocking_too = long && self.layout == block_inputs::RUN_BLOCK_LAYOUT;
-        if self.layout == want || self.layout == also || gul_bara_too || blocking_too {
-            Ok(())
-        } else {
-            Err(WeightsError::OtherGame {
-                layout: self.layout,
-                variant,
-                wanted: want,
-            })
-        }
+        NetShape::of(variant.spec().eval).check(variant, self.layout, OUTPUTS)
     }
 }
 

@@ -985,3 +985,107 @@ fn both_deepening_starts_give_the_networks_they_always_gave() {
         "{got:#x?}"
     );
 }
+
+#[test]
+fn every_shipped_network_loads_as_its_games_network() {
+    use crate::eval::{GameNet, shipped_bytes};
+    use crate::rules::Variant;
+    for v in Variant::ALL {
+        let bytes = shipped_bytes(v.spec().net);
+        assert!(GameNet::load(v, None).is_ok(), "{v}");
+        assert!(GameNet::load(v, Some(bytes)).is_ok(), "{v}");
+        let (layout, outputs) = file_shape(bytes).expect("a header");
+        let shape = NetShape::of(v.spec().eval);
+        assert_eq!(outputs, shape.outputs, "{v}");
+        assert!(shape.layouts.contains(&layout), "{v}: {layout}");
+    }
+}
+
+/// The file's input layout and outputs an [`WeightsError::OtherGame`]
+/// names (`None` for another error).
+fn file_and_game(e: &WeightsError) -> Option<(u32, usize)> {
+    match e {
+        WeightsError::OtherGame {
+            layout, outputs, ..
+        } => Some((*layout, *outputs)),
+        _ => None,
+    }
+}
+
+#[test]
+fn a_network_not_of_the_games_shape_is_refused_naming_both() {
+    use crate::eval::{GameNet, hitnet};
+    use crate::eval::{phase::Phase, shipped_bytes};
+    use crate::rules::{EvalFamily, ShippedNet, Variant};
+    let refused = |v: Variant, net: ShippedNet| match GameNet::load(v, Some(shipped_bytes(net))) {
+        Err(e) => e,
+        Ok(_) => panic!("{v} loaded {net:?}'s network"),
+    };
+    // Plakoto's network (layout 8, five outputs) is not backgammon's, though
+    // it has backgammon's outputs.
+    let e = refused(Variant::Backgammon, ShippedNet::Plakoto);
+    assert_eq!(
+        e,
+        WeightsError::OtherGame {
+            layout: 8,
+            outputs: 5,
+            variant: Variant::Backgammon,
+            wanted: NetShape::of(EvalFamily::Hitting),
+        }
+    );
+    assert_eq!(
+        e.to_string(),
+        "bad weights file: a network of input layout 8 with 5 outputs where backgammon needs 5 outputs and input layout 2, 6 or 7: weights of another game"
+    );
+    // Backgammon's (layout 7) is not Plakoto's.
+    let e = refused(Variant::Plakoto, ShippedNet::Backgammon);
+    assert_eq!(file_and_game(&e), Some((7, 5)), "{e}");
+    assert!(
+        e.to_string()
+            .contains("plakoto needs 5 outputs and input layout 2 or 8"),
+        "{e}"
+    );
+    // Three outputs where five are needed, and five where three.
+    let e = refused(Variant::Portes, ShippedNet::GulBara);
+    assert_eq!(file_and_game(&e), Some((4, 3)), "{e}");
+    let e = refused(Variant::Fevga, ShippedNet::Plakoto);
+    assert_eq!(file_and_game(&e), Some((8, 5)), "{e}");
+    // The running games' layouts: long nardy's is not Gul bara's, nor the
+    // other way round.
+    let e = refused(Variant::GulBara, ShippedNet::LongNardy);
+    assert_eq!(file_and_game(&e), Some((3, 3)), "{e}");
+    let e = refused(Variant::LongNardy, ShippedNet::GulBara);
+    assert_eq!(file_and_game(&e), Some((4, 3)), "{e}");
+    // A phase network is checked too.
+    let set = GameNet::load(Variant::Backgammon, None).expect("shipped");
+    let e = match set.with_phase(
+        Variant::Backgammon,
+        Phase::Race,
+        Some(hitnet::PINNING_SHIPPED),
+    ) {
+        Err(e) => e,
+        Ok(_) => panic!("Plakoto's network as backgammon's race network"),
+    };
+    assert_eq!(file_and_game(&e), Some((8, 5)), "{e}");
+    // Every family's shape refuses every other family's shipped network
+    // unless the two share an input layout and outputs.
+    for v in Variant::ALL {
+        for net in [
+            ShippedNet::GulBara,
+            ShippedNet::LongNardy,
+            ShippedNet::Fevga,
+            ShippedNet::Backgammon,
+            ShippedNet::Plakoto,
+        ] {
+            let (layout, outputs) = file_shape(shipped_bytes(net)).expect("a header");
+            let fits = NetShape::of(v.spec().eval)
+                .check(v, layout, outputs)
+                .is_ok();
+            assert_eq!(
+                GameNet::load(v, Some(shipped_bytes(net))).is_ok(),
+                fits,
+                "{v} {net:?}"
+            );
+        }
+    }
+}
