@@ -446,6 +446,7 @@ fn choose(
             sprt: None,
             records: None,
             progress: false,
+            out: None,
             shard: crate::sharding::Shard::WHOLE,
             session: crate::cube::SessionSpec::cubeless(),
         };
