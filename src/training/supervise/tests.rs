@@ -26,19 +26,28 @@ fn label_shards_are_read_together_in_index_order_and_twice_is_refused() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-#[test]
-fn fitting_learns_targets_and_keeps_the_best_epoch() {
-    // Positions of a short self-play game, each with a made-up target
-    // that depends on the position: the network must learn it.
-    let opts = crate::rules::RuleOptions::for_variant(Variant::Backgammon);
-    let eval = crate::eval::variants::baseline_shared(Variant::Backgammon);
+/// The positions of `games` of `variant`'s baseline self-play, the best
+/// end of every turn (`positions`' finder).
+fn baseline_positions(
+    variant: Variant,
+    games: u64,
+) -> Vec<(crate::training::label::FoundKind, GameState)> {
+    let opts = crate::rules::RuleOptions::for_variant(variant);
+    let eval = crate::eval::variants::baseline_shared(variant);
     let cfg = crate::training::label::FindConfig {
-        games: 4,
+        games,
         discrepancy: 0.0,
         best_share: 1.0,
         ..Default::default()
     };
-    let found = crate::training::label::find_positions(eval.as_ref(), &opts, &cfg, &mut |_| {});
+    crate::training::label::find_positions(eval.as_ref(), &opts, &cfg, &mut |_| {})
+}
+
+#[test]
+fn fitting_learns_targets_and_keeps_the_best_epoch() {
+    // Positions of a short self-play game, each with a made-up target
+    // that depends on the position: the network must learn it.
+    let found = baseline_positions(Variant::Backgammon, 4);
     let examples: Vec<Example<5>> = found
         .iter()
         .map(|(_, s)| {
@@ -158,15 +167,7 @@ fn the_curves_equity_error_is_in_the_games_scoring() {
     // Plakoto's scoring (win 1, double 2), is the curve's; backgammon's
     // scoring, which adds the backgammon outputs, gives another.
     let net = HitNet::random(8, 11);
-    let opts = crate::rules::RuleOptions::for_variant(Variant::Plakoto);
-    let eval = crate::eval::variants::baseline_shared(Variant::Plakoto);
-    let find = crate::training::label::FindConfig {
-        games: 2,
-        discrepancy: 0.0,
-        best_share: 1.0,
-        ..Default::default()
-    };
-    let found = crate::training::label::find_positions(eval.as_ref(), &opts, &find, &mut |_| {});
+    let found = baseline_positions(Variant::Plakoto, 2);
     let examples: Vec<Example<5>> = found
         .iter()
         .map(|(_, st)| Example {
@@ -442,15 +443,7 @@ fn the_td_step_of_two_layers_follows_its_gradient() {
 
 #[test]
 fn fitting_two_layers_learns_reproducibly() {
-    let opts = crate::rules::RuleOptions::for_variant(Variant::Backgammon);
-    let eval = crate::eval::variants::baseline_shared(Variant::Backgammon);
-    let cfg = crate::training::label::FindConfig {
-        games: 4,
-        discrepancy: 0.0,
-        best_share: 1.0,
-        ..Default::default()
-    };
-    let found = crate::training::label::find_positions(eval.as_ref(), &opts, &cfg, &mut |_| {});
+    let found = baseline_positions(Variant::Backgammon, 4);
     let examples: Vec<Example<5>> = found
         .iter()
         .map(|(_, s)| {
@@ -486,15 +479,7 @@ fn fitting_two_layers_learns_reproducibly() {
 /// target that depends on its pips; with `group`, runs of three are one
 /// group each.
 fn pip_examples(group: bool) -> Vec<Example<5>> {
-    let opts = crate::rules::RuleOptions::for_variant(Variant::Backgammon);
-    let eval = crate::eval::variants::baseline_shared(Variant::Backgammon);
-    let cfg = crate::training::label::FindConfig {
-        games: 4,
-        discrepancy: 0.0,
-        best_share: 1.0,
-        ..Default::default()
-    };
-    let found = crate::training::label::find_positions(eval.as_ref(), &opts, &cfg, &mut |_| {});
+    let found = baseline_positions(Variant::Backgammon, 4);
     found
         .iter()
         .enumerate()
