@@ -294,6 +294,17 @@ pub fn pair_seed(seed: u64, i: usize) -> u64 {
     crate::splitmix::nth(seed, i as u64)
 }
 
+/// Writes `bytes` to `path` atomically: to a temporary file beside it
+/// (`path` and `.tmp`), then renamed over it, so that a reader (or a run
+/// stopped mid-write) sees the old file or the new one, never half of one.
+pub fn write_atomically(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = std::path::PathBuf::from(tmp);
+    std::fs::write(&tmp, bytes)?;
+    std::fs::rename(&tmp, path)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

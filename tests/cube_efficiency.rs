@@ -3,53 +3,36 @@
 //! contact; races keep gnubg's race values and small bear-offs are exact,
 //! whatever the setting.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Command, Stdio};
+mod common;
 
 /// `go cube`'s `info cube` figures (no double, double/take) at each
 /// efficiency, for the position `position` (a protocol `position` line).
 fn cube_at(position: &str, efficiencies: &[u32]) -> Vec<(f64, f64)> {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gulbara"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start gulbara");
-    let mut stdin = child.stdin.take().expect("stdin");
-    let mut out = BufReader::new(child.stdout.take().expect("stdout"));
-    let mut send = |line: &str| writeln!(stdin, "{line}").expect("write");
-    send("set game.variant backgammon");
-    send("set engine.ply 1");
-    send("newsession type money cube on");
-    let mut found = Vec::new();
+    let mut lines = vec![
+        "set game.variant backgammon".to_string(),
+        "set engine.ply 1".to_string(),
+        "newsession type money cube on".to_string(),
+    ];
     for x in efficiencies {
-        send(&format!("set engine.cube_efficiency {x}"));
-        send(position);
-        // One search at a time: wait for its answer.
-        send("go cube");
-        let mut info = None;
-        loop {
-            let mut line = String::new();
-            assert!(out.read_line(&mut line).expect("read") > 0, "gulbara ended");
-            let line = line.trim();
-            assert!(!line.starts_with("error"), "{line}");
-            if let Some(rest) = line.strip_prefix("info cube nodouble ") {
-                let w: Vec<&str> = rest.split_whitespace().collect();
-                assert_eq!(w[1], "doubletake", "{line}");
-                info = Some((
-                    w[0].parse().expect("nodouble"),
-                    w[2].parse().expect("doubletake"),
-                ));
-            }
-            if line.starts_with("bestcube") {
-                break;
-            }
-        }
-        found.push(info.expect("an info cube line"));
+        lines.push(format!("set engine.cube_efficiency {x}"));
+        lines.push(position.to_string());
+        lines.push("go cube".to_string());
     }
-    send("quit");
-    drop(stdin);
-    assert!(child.wait().expect("gulbara ends").success());
+    let got = common::session_replies(&lines);
+    assert!(!got.iter().any(|l| l.starts_with("error")), "{got:?}");
+    let found: Vec<(f64, f64)> = got
+        .iter()
+        .filter_map(|line| {
+            let rest = line.strip_prefix("info cube nodouble ")?;
+            let w: Vec<&str> = rest.split_whitespace().collect();
+            assert_eq!(w[1], "doubletake", "{line}");
+            Some((
+                w[0].parse().expect("nodouble"),
+                w[2].parse().expect("doubletake"),
+            ))
+        })
+        .collect();
+    assert_eq!(found.len(), efficiencies.len(), "{got:?}");
     found
 }
 

@@ -2,56 +2,13 @@
 //! their own depth, counted as `engine.ply` is, while checker play keeps
 //! `engine.ply`'s; 0 follows `engine.ply`.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Command, Stdio};
+mod common;
+
+use common::session_replies as replies;
 
 /// Money positions before the roll (gnubg Position IDs): the cube's
 /// decision differs between 0-ply and 1-ply in at least one of them.
 const POSITIONS: [&str; 3] = ["4HPwATDgc/ABMA", "4HPhASLgc/ABMA", "sGfwATDgc/ABMA"];
-
-/// Runs `lines` through one engine and returns every reply line.
-fn replies(lines: &[String]) -> Vec<String> {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gulbara"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start gulbara");
-    let mut stdin = child.stdin.take().expect("stdin");
-    let mut out = BufReader::new(child.stdout.take().expect("stdout"));
-    let mut got = Vec::new();
-    for line in lines {
-        writeln!(stdin, "{line}").expect("write");
-        // One search at a time: wait for its last line.
-        let last = match line.as_str() {
-            "go cube" => Some("bestcube"),
-            "go" => Some("bestmove"),
-            _ => None,
-        };
-        if let Some(last) = last {
-            loop {
-                let mut reply = String::new();
-                assert!(
-                    out.read_line(&mut reply).expect("read") > 0,
-                    "gulbara ended"
-                );
-                let reply = reply.trim().to_string();
-                let done = reply.starts_with(last) || reply.starts_with("error");
-                got.push(reply);
-                if done {
-                    break;
-                }
-            }
-        }
-    }
-    writeln!(stdin, "quit").expect("write");
-    drop(stdin);
-    let mut rest = String::new();
-    while out.read_line(&mut rest).expect("read") > 0 {}
-    got.extend(rest.lines().map(str::to_string));
-    assert!(child.wait().expect("gulbara ends").success());
-    got
-}
 
 /// `go cube`'s `info cube` line for each position at the given settings.
 fn cube_lines(ply: u8, cube_ply: u8) -> Vec<String> {

@@ -509,3 +509,98 @@ fn analyse_judges_the_cube_at_the_efficiency_it_is_given() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `gulbara merge FILES --json`, its report (panics when it fails).
+fn merged(files: &[&std::path::Path]) -> Value {
+    let out = Command::new(BIN)
+        .arg("merge")
+        .args(files)
+        .arg("--json")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// `gulbara match` of the baseline (`h`) against random moves (`rnd`),
+/// `games` games from `seed` in one process, its shard written to `out`.
+fn heuristic_vs_random(games: u32, seed: u64, out: &std::path::Path) -> Command {
+    let mut c = Command::new(BIN);
+    c.args(["match", "--engine", "cmd=builtin:heuristic", "name=h"])
+        .args(["--engine", "cmd=builtin:random", "name=rnd"])
+        .args(["--games", &games.to_string(), "--seed", &seed.to_string()])
+        .args(["-j", "1", "--no-progress", "--out"])
+        .arg(out);
+    c
+}
+
+#[test]
+fn a_stopped_matchs_out_file_holds_the_pairs_it_finished() {
+    let dir = scratch_dir("partial-out");
+    let file = dir.join("m.json");
+    // Far more pairs than play before the kill below: the baseline
+    // against random moves, in one process.
+    let mut child = heuristic_vs_random(200_000, 5135, &file)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Wait (with a generous bound) until the file reports a pair; it is
+    // written whole each time (temp file and rename), so it always parses.
+    let start = Instant::now();
+    let pairs_in = |v: &Value| v["pairs"].as_array().map_or(0, Vec::len);
+    loop {
+        if let Ok(text) = std::fs::read_to_string(&file) {
+            let v: Value = serde_json::from_str(&text).expect("a whole JSON file");
+            if pairs_in(&v) >= 1 {
+                break;
+            }
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(300),
+            "no pair written"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(
+        child.try_wait().unwrap().is_none(),
+        "the match ended by itself"
+    );
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    let got = pairs_in(&v);
+    assert!(got >= 1);
+    assert_eq!(v["partial"], Value::Bool(true), "{v}");
+    // Merge counts every pair of the file and says the match is partial.
+    let m = merged(&[&file]);
+    assert_eq!(m["games"].as_u64(), Some(2 * got as u64), "{m}");
+    assert_eq!(m["partial"]["pairs"].as_u64(), Some(got as u64), "{m}");
+    assert_eq!(m["partial"]["of"].as_u64(), Some(100_000), "{m}");
+    let text = Command::new(BIN).arg("merge").arg(&file).output().unwrap();
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(
+        text.contains(&format!("partial: {got} of 100000 pairs")),
+        "{text}"
+    );
+    // A run that ends writes the whole shard, as it always has: no
+    // `partial` field, and merge reads it as the whole match.
+    let whole = dir.join("whole.json");
+    let out = heuristic_vs_random(4, 5136, &whole).output().unwrap();
+    assert!(out.status.success());
+    let text = std::fs::read_to_string(&whole).unwrap();
+    let v: Value = serde_json::from_str(&text).unwrap();
+    assert!(v.get("partial").is_none(), "{text}");
+    assert_eq!(pairs_in(&v), 2);
+    assert!(text.starts_with(r#"{"engines":["h","rnd"],"format":"gulbara-match-shard-1","games":4,"luck_adjust":false,"pairs":[{"#), "{text}");
+    assert!(text.ends_with("\"variant\":\"gulbara\"}\n"), "{text}");
+    assert!(!dir.join("whole.json.tmp").exists());
+    let m = merged(&[&whole]);
+    assert_eq!(m["games"].as_u64(), Some(4));
+    assert!(m.get("partial").is_none(), "{m}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

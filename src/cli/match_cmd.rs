@@ -205,6 +205,7 @@ pub fn run(mut a: MatchArgs) -> anyhow::Result<()> {
         },
         sprt,
         records: a.records,
+        out: a.split.out.clone(),
         progress: !a.no_progress,
         shard,
         rotation,

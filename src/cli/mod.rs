@@ -188,14 +188,18 @@ pub struct SplitArgs {
     #[arg(long, value_name = "I/N")]
     pub shard: Option<crate::sharding::Shard>,
     /// Write every unit's results as JSON (a shard file for `gulbara merge`).
+    /// A match keeps the file as it goes (after its first complete pair,
+    /// then at most once a second), marked `"partial":true` until the end,
+    /// so a stopped match's file holds the pairs it finished.
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
 }
 
-/// Writes the JSON `text` makes to `out`, if given, with a final newline.
+/// Writes the JSON `text` makes to `out`, if given, with a final newline
+/// (atomically: a reader never sees half a file).
 fn write_json(out: &Option<PathBuf>, text: impl FnOnce() -> String) -> anyhow::Result<()> {
     if let Some(out) = out {
-        std::fs::write(out, text() + "\n")
+        crate::sharding::write_atomically(out, (text() + "\n").as_bytes())
             .with_context(|| format!("cannot write {}", out.display()))?;
     }
     Ok(())

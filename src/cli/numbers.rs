@@ -21,44 +21,38 @@ where
     }
 }
 
-/// A finite `f32` of 0 or more (weights, decays, thresholds).
-pub fn non_negative_f32(s: &str) -> Result<f32, String> {
-    let v: f32 = finite(s)?;
-    if v >= 0.0 {
+/// A finite number that also passes `ok`; else `need` says what is
+/// needed.
+fn finite_where<T>(s: &str, ok: impl Fn(T) -> bool, need: &str) -> Result<T, String>
+where
+    T: FromStr + Copy + Into<f64> + std::fmt::Display,
+{
+    let v: T = finite(s)?;
+    if ok(v) {
         Ok(v)
     } else {
-        Err(format!("{v}: 0 or more is needed"))
+        Err(format!("{v}: {need} is needed"))
     }
+}
+
+/// A finite `f32` of 0 or more (weights, decays, thresholds).
+pub fn non_negative_f32(s: &str) -> Result<f32, String> {
+    finite_where(s, |v: f32| v >= 0.0, "0 or more")
 }
 
 /// A finite `f64` of 0 or more (shares, minutes).
 pub fn non_negative_f64(s: &str) -> Result<f64, String> {
-    let v: f64 = finite(s)?;
-    if v >= 0.0 {
-        Ok(v)
-    } else {
-        Err(format!("{v}: 0 or more is needed"))
-    }
+    finite_where(s, |v: f64| v >= 0.0, "0 or more")
 }
 
 /// A finite `f32` above 0 (learning rates).
 pub fn positive_f32(s: &str) -> Result<f32, String> {
-    let v: f32 = finite(s)?;
-    if v > 0.0 {
-        Ok(v)
-    } else {
-        Err(format!("{v}: a number above 0 is needed"))
-    }
+    finite_where(s, |v: f32| v > 0.0, "a number above 0")
 }
 
 /// An `f32` from 0 to 1 (λ, mixes).
 pub fn unit_f32(s: &str) -> Result<f32, String> {
-    let v: f32 = finite(s)?;
-    if (0.0..=1.0).contains(&v) {
-        Ok(v)
-    } else {
-        Err(format!("{v}: a number from 0 to 1 is needed"))
-    }
+    finite_where(s, |v: f32| (0.0..=1.0).contains(&v), "a number from 0 to 1")
 }
 
 #[cfg(test)]
@@ -81,5 +75,22 @@ mod tests {
         assert!(non_negative_f32("-0.1").is_err());
         assert!(non_negative_f64("-1").is_err());
         assert!(unit_f32("1.5").is_err());
+        // The messages, each number as it was read.
+        assert_eq!(
+            non_negative_f32("-0.1"),
+            Err("-0.1: 0 or more is needed".to_string())
+        );
+        assert_eq!(
+            non_negative_f64("-1"),
+            Err("-1: 0 or more is needed".to_string())
+        );
+        assert_eq!(
+            positive_f32("0"),
+            Err("0: a number above 0 is needed".to_string())
+        );
+        assert_eq!(
+            unit_f32("1.5"),
+            Err("1.5: a number from 0 to 1 is needed".to_string())
+        );
     }
 }

@@ -63,6 +63,7 @@ pub fn run(a: SelfplayArgs) -> anyhow::Result<()> {
         sprt: None,
         records: Some(a.records.clone()),
         progress: true,
+        out: None,
         shard: a.shard.unwrap_or(crate::sharding::Shard::WHOLE),
         session: crate::cube::SessionSpec::cubeless(),
     };

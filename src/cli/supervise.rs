@@ -278,6 +278,7 @@ fn fit_config(a: &SuperviseArgs) -> FitConfig {
             TrainArg::Bias => Trainable::Bias,
         },
         level_weight: a.level_weight.max(0.0),
+        scores: a.variant.spec().scores,
     }
 }
 
@@ -304,6 +305,12 @@ fn hit_start(a: &SuperviseArgs) -> anyhow::Result<HitNet> {
             net.layout
         ),
     }
+    // Only a network the game's engine loads (its table row's shape).
+    crate::eval::net::NetShape::of(a.variant.spec().eval).check(
+        a.variant,
+        net.layout,
+        crate::eval::hitnet::OUTPUTS,
+    )?;
     Ok(net)
 }
 
@@ -445,6 +452,7 @@ fn choose(
             sprt: None,
             records: None,
             progress: false,
+            out: None,
             shard: crate::sharding::Shard::WHOLE,
             session: crate::cube::SessionSpec::cubeless(),
         };
@@ -499,4 +507,59 @@ fn start<const OUT: usize>(
     } else {
         net.deepened(a.hidden2, a.seed)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    /// `hit_start` of `gulbara supervise ARGS`.
+    fn hit_start_of(args: &[&str]) -> anyhow::Result<HitNet> {
+        let mut all = vec![
+            "gulbara",
+            "supervise",
+            "--data",
+            "unused",
+            "--out",
+            "unused",
+        ];
+        all.extend_from_slice(args);
+        let cli = crate::cli::Cli::try_parse_from(all)?;
+        match cli.command {
+            Some(crate::cli::Commands::Supervise(a)) => hit_start(&a),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_start_the_games_engine_would_refuse_is_refused() {
+        // The pinning games read layouts 2 and 8, not the hitting games'
+        // contact layouts; the hitting games not the pinning layout.
+        for args in [
+            &["--variant", "plakoto", "--from", "random", "--layout", "6"][..],
+            &["--variant", "plakoto", "--from", "random", "--layout", "7"],
+            &["--variant", "tapa", "--from", "src/eval/backgammon.gbnn"],
+            &["--variant", "backgammon", "--from", "src/eval/plakoto.gbnn"],
+        ] {
+            let e = hit_start_of(args).expect_err("refused");
+            assert!(
+                e.to_string().contains("weights of another game"),
+                "{args:?}: {e}"
+            );
+        }
+        for args in [
+            &["--variant", "plakoto", "--from", "random", "--layout", "8"][..],
+            &["--variant", "plakoto", "--from", "random"],
+            &["--variant", "portes", "--from", "random", "--layout", "7"],
+            &[
+                "--variant",
+                "backgammon",
+                "--from",
+                "src/eval/backgammon.gbnn",
+            ],
+        ] {
+            assert!(hit_start_of(args).is_ok(), "{args:?}");
+        }
+    }
 }

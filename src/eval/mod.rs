@@ -37,8 +37,14 @@ pub enum GameNet {
 
 impl GameNet {
     /// The network of `variant`: from the bytes of a weights file, which
-    /// must hold that game's network, or the shipped one (`None`).
+    /// must hold that game's network (the outputs and an input layout of
+    /// its table row's evaluator family, [`net::NetShape`]: another is
+    /// refused with [`net::WeightsError::OtherGame`]), or the shipped one
+    /// (`None`).
     pub fn load(variant: Variant, bytes: Option<&[u8]>) -> Result<GameNet, net::WeightsError> {
+        if let Some(b) = bytes {
+            Self::check_file(variant, b)?;
+        }
         Ok(match variant.spec().eval {
             EvalFamily::Hitting => GameNet::Hitting(phase::PhaseNets::single(match bytes {
                 None => hitnet::shipped_shared()?,
@@ -47,21 +53,24 @@ impl GameNet {
             EvalFamily::LongNardy => GameNet::LongNardy(match (bytes, variant.spec().net) {
                 (None, ShippedNet::Fevga) => net::fevga_shipped_shared()?,
                 (None, _) => net::long_shipped_shared()?,
-                (Some(b), _) => Arc::new(net::Net::for_game(net::Net::from_bytes(b)?, variant)?),
+                (Some(b), _) => Arc::new(net::Net::from_bytes(b)?),
             }),
             EvalFamily::Pinning => GameNet::Pinning(match bytes {
                 None => hitnet::pinning_shipped_shared()?,
                 Some(b) => Arc::new(hitnet::HitNet::from_bytes(b)?),
             }),
-            EvalFamily::GulBara => {
-                let n = match bytes {
-                    None => net::shipped_shared()?,
-                    Some(b) => net::from_bytes_cached(b)?,
-                };
-                n.check_game(variant)?;
-                GameNet::GulBara(n)
-            }
+            EvalFamily::GulBara => GameNet::GulBara(match bytes {
+                None => net::shipped_shared()?,
+                Some(b) => net::from_bytes_cached(b)?,
+            }),
         })
+    }
+
+    /// Whether the weights file `bytes` holds a network of `variant`'s
+    /// shape ([`net::NetShape`]), read from its header.
+    fn check_file(variant: Variant, bytes: &[u8]) -> Result<(), net::WeightsError> {
+        let (layout, outputs) = net::file_shape(bytes)?;
+        net::NetShape::of(variant.spec().eval).check(variant, layout, outputs)
     }
 
     /// The same networks with `phase`'s own network read from `bytes`
@@ -78,7 +87,10 @@ impl GameNet {
             GameNet::Hitting(set) => {
                 let net = match bytes {
                     None => None,
-                    Some(b) => Some(Arc::new(hitnet::HitNet::from_bytes(b)?)),
+                    Some(b) => {
+                        Self::check_file(variant, b)?;
+                        Some(Arc::new(hitnet::HitNet::from_bytes(b)?))
+                    }
                 };
                 Ok(GameNet::Hitting(set.with(phase, net)))
             }

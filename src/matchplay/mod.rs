@@ -97,6 +97,12 @@ pub struct MatchConfig {
     pub sprt: Option<Sprt>,
     /// Write one record per game here.
     pub records: Option<PathBuf>,
+    /// Keep this shard file ([`shard::MatchShard`]) as the match goes:
+    /// rewritten (atomically) after the first complete pair, then at most
+    /// every [`OUT_EVERY`], marked partial, so that a run stopped early
+    /// leaves the pairs it finished for `gulbara merge`. The whole file is
+    /// the caller's to write at the end ([`shard_of`]).
+    pub out: Option<PathBuf>,
     /// Show a progress bar on stderr.
     pub progress: bool,
     /// The pairs this process plays (all of them unless sharded).
@@ -154,6 +160,7 @@ impl MatchConfig {
             sprt: None,
             records: None,
             progress: false,
+            out: None,
             shard: crate::sharding::Shard::WHOLE,
             session: SessionSpec::cubeless(),
             rotation: Vec::new(),
@@ -226,6 +233,10 @@ pub fn check_builtins(cfg: &MatchConfig) -> Result<(), BuiltinSetupError> {
     }
     Ok(())
 }
+
+/// How often at most a match rewrites its `--out` file as it goes
+/// ([`MatchConfig::out`]).
+pub const OUT_EVERY: Duration = Duration::from_secs(1);
 
 /// Plays a match.
 pub fn run_match(cfg: &MatchConfig) -> MatchReport {
@@ -335,6 +346,8 @@ struct Tally {
     wins: [u32; 2],
     sprt_state: Option<SprtState>,
     record_errors: Vec<String>,
+    /// When the `--out` file was last written as the match went.
+    out_written: Option<std::time::Instant>,
 }
 
 impl Tally {
@@ -381,6 +394,7 @@ impl Tally {
             matches: entry.iter().filter_map(|s| s.result).collect(),
         });
         self.by_pair.remove(&pair);
+        self.write_out(cfg);
         if let Some(s) = &cfg.sprt {
             let st = s.state(&self.pair_points);
             if st != SprtState::Continue {
@@ -388,6 +402,25 @@ impl Tally {
                 stop.store(true, Ordering::SeqCst);
             }
         }
+    }
+
+    /// Rewrites the `--out` file with the pairs finished so far, when it
+    /// was not written in the last [`OUT_EVERY`]. A file that cannot be
+    /// written is logged; the run goes on (the file at the end says it).
+    fn write_out(&mut self, cfg: &MatchConfig) {
+        let Some(out) = &cfg.out else {
+            return;
+        };
+        if self.out_written.is_some_and(|t| t.elapsed() < OUT_EVERY) {
+            return;
+        }
+        let mut pairs = self.done.clone();
+        pairs.sort_by_key(|p| p.pair);
+        let text = shard_with(cfg, pairs).to_json() + "\n";
+        if let Err(e) = crate::sharding::write_atomically(out, text.as_bytes()) {
+            tracing::error!(error = %e, file = %out.display(), "match file not written");
+        }
+        self.out_written = Some(std::time::Instant::now());
     }
 
     /// The report of the finished run.
@@ -412,11 +445,20 @@ impl Tally {
     }
 }
 
-/// The shard file of a finished run of `cfg` (its key, shard and pairs).
+/// The shard file of a finished run of `cfg` (its key, shard and pairs):
+/// partial when the run stopped before its last pair (an SPRT decided).
 pub fn shard_of(cfg: &MatchConfig, report: &MatchReport) -> shard::MatchShard {
+    shard_with(cfg, report.pairs.clone())
+}
+
+/// The shard file of `cfg` holding `pairs` (in pair order): partial when
+/// they are fewer than the shard's.
+fn shard_with(cfg: &MatchConfig, pairs: Vec<PairOutcome>) -> shard::MatchShard {
+    let owned = cfg.shard.units(cfg.games.div_ceil(2).max(1)).count();
     shard::MatchShard {
+        partial: pairs.len() < owned,
         key: shard::MatchKey {
-            names: report.names.clone(),
+            names: [cfg.engines[0].name.clone(), cfg.engines[1].name.clone()],
             variant: cfg.rules.variant,
             // A rotation is part of what was played: shards of another
             // rotation do not merge.
@@ -436,7 +478,7 @@ pub fn shard_of(cfg: &MatchConfig, report: &MatchReport) -> shard::MatchShard {
             session: cfg.session,
         },
         shard: cfg.shard,
-        pairs: report.pairs.clone(),
+        pairs,
     }
 }
 

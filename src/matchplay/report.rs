@@ -102,6 +102,9 @@ pub struct MatchReport {
     pub sprt: Option<SprtState>,
     /// Forfeit reasons (first few).
     pub forfeit_log: Vec<String>,
+    /// Of a merge with a partial file (a stopped run's): the pairs there
+    /// and the pairs of the whole match.
+    pub partial: Option<[usize; 2]>,
     /// Record files that could not be written (`--records`): the file and
     /// why, the first few. Empty when every record was written.
     pub record_errors: Vec<String>,
@@ -139,6 +142,7 @@ impl MatchReport {
             luck_ppg: None,
             sprt: None,
             forfeit_log: Vec::new(),
+            partial: None,
             record_errors: Vec::new(),
             pairs: pairs.to_vec(),
         };
@@ -222,6 +226,9 @@ impl MatchReport {
             v["sprt"] = serde_json::json!(format!("{s:?}"));
         }
         v["session"] = serde_json::json!(self.session.to_string());
+        if let Some([got, of]) = self.partial {
+            v["partial"] = serde_json::json!({ "pairs": got, "of": of });
+        }
         if !self.rotation.is_empty() {
             v["rotation"] = serde_json::json!(Variant::list_text(&self.rotation));
         }
@@ -291,6 +298,13 @@ impl MatchReport {
         if self.winner_starts {
             let at = s.find('\n').map_or(s.len(), |i| i + 1);
             s.insert_str(at, "the winner of each game started the next\n");
+        }
+        if let Some([got, of]) = self.partial {
+            let at = s.find('\n').map_or(s.len(), |i| i + 1);
+            s.insert_str(
+                at,
+                &format!("partial: {got} of {of} pairs (a match stopped early)\n"),
+            );
         }
         if self.variant.spec().scores.triple.is_some() {
             s.push_str(&format!(

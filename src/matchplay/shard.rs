@@ -36,6 +36,10 @@ pub struct MatchShard {
     pub shard: Shard,
     /// Its pairs, in pair order.
     pub pairs: Vec<PairOutcome>,
+    /// Whether the pairs are only those finished so far (a match's file
+    /// as it goes, or of a run stopped early): written `"partial":true`;
+    /// a whole shard's file has no such field.
+    pub partial: bool,
 }
 
 /// The format tag of a shard file.
@@ -52,6 +56,9 @@ struct ShardFile {
     games: usize,
     luck_adjust: bool,
     pairs: Vec<PairFile>,
+    /// Only in the file of a match still going or stopped early.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    partial: bool,
     rules: Vec<String>,
     seed: u64,
     /// Files written before sessions have none: cubeless money games.
@@ -191,6 +198,7 @@ impl MatchShard {
             games: self.key.games,
             luck_adjust: self.key.luck_adjust,
             pairs,
+            partial: self.partial,
             rules: self.key.rules.clone(),
             seed: self.key.seed,
             session: Some(SessionText(self.key.session)),
@@ -232,7 +240,12 @@ impl MatchShard {
         for p in f.pairs {
             pairs.push(pair_of(p, &shard, total_pairs, in_matches).map_err(why)?);
         }
-        Ok(MatchShard { key, shard, pairs })
+        Ok(MatchShard {
+            key,
+            shard,
+            pairs,
+            partial: f.partial,
+        })
     }
 }
 
@@ -330,7 +343,8 @@ fn pair_of(
 
 /// Combines the shards of one match (`(file name, shard)`, any order)
 /// into the whole match's pairs, after checking that they are one job's
-/// and that every shard is there once.
+/// and that every shard is there once. Every pair must be there unless a
+/// file is partial (a stopped run's): then the merge is partial too.
 pub fn merge(shards: Vec<(String, MatchShard)>) -> Result<MatchShard, ShardError> {
     let Some((_, first)) = shards.first() else {
         return Err(ShardError::NoFiles);
@@ -338,6 +352,7 @@ pub fn merge(shards: Vec<(String, MatchShard)>) -> Result<MatchShard, ShardError
     let key = first.key.clone();
     let mut tally = ShardTally::new(first.shard.count);
     let mut pairs = Vec::new();
+    let mut partial = false;
     for (file, s) in shards {
         let mismatch = |field: &'static str, theirs: String, ours: String| ShardError::Mismatch {
             file: file.clone(),
@@ -395,6 +410,7 @@ pub fn merge(shards: Vec<(String, MatchShard)>) -> Result<MatchShard, ShardError
             ));
         }
         tally.add(&file, s.shard)?;
+        partial |= s.partial;
         pairs.extend(s.pairs);
     }
     tally.finish()?;
@@ -406,7 +422,7 @@ pub fn merge(shards: Vec<(String, MatchShard)>) -> Result<MatchShard, ShardError
         });
     }
     let total = key.games.div_ceil(2).max(1);
-    if pairs.len() != total {
+    if pairs.len() != total && !partial {
         return Err(ShardError::UnitsMissing {
             job: "match",
             unit: "pair",
@@ -417,6 +433,7 @@ pub fn merge(shards: Vec<(String, MatchShard)>) -> Result<MatchShard, ShardError
     Ok(MatchShard {
         key,
         shard: Shard::WHOLE,
+        partial: pairs.len() < total,
         pairs,
     })
 }
@@ -438,6 +455,9 @@ pub fn report_of(whole: &MatchShard) -> MatchReport {
         .flat_map(|games| games.split(',').filter_map(|g| g.parse().ok()))
         .collect();
     report.winner_starts = whole.key.rules.iter().any(|r| r == "next_starter=winner");
+    if whole.partial {
+        report.partial = Some([whole.pairs.len(), whole.key.games.div_ceil(2).max(1)]);
+    }
     report
 }
 

@@ -22,7 +22,7 @@ use std::io::Read;
 use std::path::Path;
 
 use crate::eval::net::{Inputs, NetOf};
-use crate::rules::{GameState, Variant};
+use crate::rules::{GameState, Scores, Variant};
 use crate::splitmix::SplitMix;
 use crate::training::TrainError;
 
@@ -79,6 +79,12 @@ pub struct FitConfig {
     /// group loss moves the differences. The best epoch's score adds this
     /// times the held-out level loss.
     pub level_weight: f32,
+    /// The points each kind of win scores in the game trained (its table
+    /// row's [`crate::rules::VariantSpec::scores`]): the equity of the
+    /// curve's errors, the group loss and the level loss ([`Valuation`]).
+    /// The default is backgammon's (win 1, gammon 2, backgammon 3), whose
+    /// reading of three outputs is every running game's.
+    pub scores: Scores,
 }
 
 /// The weights a fit moves.
@@ -110,6 +116,7 @@ impl Default for FitConfig {
             group_weight: 0.0,
             train: Trainable::All,
             level_weight: 0.0,
+            scores: crate::rules::Variant::Backgammon.spec().scores,
         }
     }
 }
@@ -124,7 +131,7 @@ pub struct EpochLoss {
     /// Mean cross-entropy per output on the held-out set.
     pub held_out: f64,
     /// Mean absolute error of the cubeless equity on the held-out set
-    /// (backgammon's scoring: win 1, gammon 2, backgammon 3).
+    /// (in the game's own scoring, [`FitConfig::scores`]).
     pub equity_error: f64,
     /// Mean absolute error, over the held-out groups' members, of the
     /// equity less its group's mean (0 without groups).
@@ -146,28 +153,57 @@ fn cross_entropy<const OUT: usize>(out: &[f32; OUT], t: &[f32; OUT]) -> f64 {
     s / OUT as f64
 }
 
-/// The cubeless equity of outputs in the hitting networks' order (win,
-/// win gammon, win backgammon, lose gammon, lose backgammon) or the running
-/// games' (win, win mars, lose mars).
-fn equity<const OUT: usize>(o: &[f32; OUT]) -> f64 {
-    let o: Vec<f64> = o.iter().map(|&x| f64::from(x)).collect();
-    match OUT {
-        5 => 2.0 * o[0] - 1.0 + o[1] + o[2] - o[3] - o[4],
-        _ => 2.0 * o[0] - 1.0 + o[1] - o[2],
-    }
+/// The cubeless equity of a network's outputs in one game: the outputs in
+/// the hitting networks' order (win, win gammon, win backgammon, lose
+/// gammon, lose backgammon) or the running games' (win, win mars, lose
+/// mars), each kind of win worth what the game's table row scores it
+/// ([`crate::rules::VariantSpec::scores`]). In a game without backgammons
+/// (Plakoto, Portes, short nardy) the backgammon outputs count nothing.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Valuation<const OUT: usize> {
+    /// How the equity changes with each output.
+    coef: [f32; OUT],
+    /// A single game's points: the equity is `Σ coef·o − single`.
+    single: f64,
 }
 
-/// How the cubeless equity of [`equity`] changes with each output.
-fn equity_weights<const OUT: usize>() -> [f32; OUT] {
-    let mut c = [0f32; OUT];
-    let w: &[f32] = match OUT {
-        5 => &[2.0, 1.0, 1.0, -1.0, -1.0],
-        _ => &[2.0, 1.0, -1.0],
-    };
-    for (c, w) in c.iter_mut().zip(w) {
-        *c = *w;
+impl<const OUT: usize> Valuation<OUT> {
+    /// The valuation of a game scoring `scores`.
+    pub fn new(scores: Scores) -> Valuation<OUT> {
+        let single = f32::from(scores.single);
+        let double = f32::from(scores.double) - single;
+        let triple = scores
+            .triple
+            .map_or(0.0, |t| f32::from(t) - f32::from(scores.double));
+        let w: &[f32] = match OUT {
+            5 => &[2.0 * single, double, triple, -double, -triple],
+            _ => &[2.0 * single, double, -double],
+        };
+        let mut coef = [0f32; OUT];
+        for (c, w) in coef.iter_mut().zip(w) {
+            *c = *w;
+        }
+        Valuation {
+            coef,
+            single: f64::from(scores.single),
+        }
     }
-    c
+
+    /// How the equity changes with each output.
+    pub fn weights(&self) -> &[f32; OUT] {
+        &self.coef
+    }
+
+    /// The cubeless equity of `o`. (Summed in the order the fits have
+    /// always summed it, so that backgammon's and the running games' fits
+    /// are the same to the bit.)
+    pub fn equity(&self, o: &[f32; OUT]) -> f64 {
+        let mut e = f64::from(self.coef[0]) * f64::from(o[0]) - self.single;
+        for (c, x) in self.coef.iter().zip(o).skip(1) {
+            e += f64::from(*c) * f64::from(*x);
+        }
+        e
+    }
 }
 
 /// The runs of `set` that are one group each (a lone position is a run of
@@ -224,7 +260,11 @@ struct Losses {
 }
 
 /// The [`Losses`] of `net` over `set`.
-fn losses<const OUT: usize>(net: &NetOf<OUT>, set: &[&Example<OUT>]) -> Losses {
+fn losses<const OUT: usize>(
+    net: &NetOf<OUT>,
+    set: &[&Example<OUT>],
+    value: &Valuation<OUT>,
+) -> Losses {
     let (mut ce, mut eq) = (0.0, 0.0);
     let (mut gerr, mut gloss, mut members) = (0.0, 0.0, 0usize);
     let (mut serr, mut singles, mut lloss) = (0.0, 0usize, 0.0);
@@ -235,7 +275,7 @@ fn losses<const OUT: usize>(net: &NetOf<OUT>, set: &[&Example<OUT>]) -> Losses {
             .collect();
         for (e, out) in set[unit.clone()].iter().zip(&outs) {
             ce += cross_entropy(out, &e.target);
-            let err = (equity(out) - equity(&e.target)).abs();
+            let err = (value.equity(out) - value.equity(&e.target)).abs();
             eq += err;
             lloss += err * err / 2.0;
             if e.group.is_none() {
@@ -244,11 +284,11 @@ fn losses<const OUT: usize>(net: &NetOf<OUT>, set: &[&Example<OUT>]) -> Losses {
             }
         }
         if unit.len() >= 2 {
-            let mine = centred(&outs.iter().map(equity).collect::<Vec<_>>());
+            let mine = centred(&outs.iter().map(|o| value.equity(o)).collect::<Vec<_>>());
             let theirs = centred(
                 &set[unit]
                     .iter()
-                    .map(|e| equity(&e.target))
+                    .map(|e| value.equity(&e.target))
                     .collect::<Vec<_>>(),
             );
             for (m, t) in mine.iter().zip(&theirs) {
@@ -564,13 +604,24 @@ fn split_held_out<'a, const OUT: usize>(
 /// examples `unit`, forward passes `fwds`): none without a group weight
 /// `gw` or for a unit of one.
 fn group_pull<const OUT: usize>(
+    value: &Valuation<OUT>,
     gw: f32,
     unit: &[&Example<OUT>],
     fwds: &[crate::eval::net::ForwardOf<OUT>],
 ) -> Vec<f64> {
     if gw > 0.0 && unit.len() >= 2 {
-        let mine = centred(&fwds.iter().map(|f| equity(&f.out)).collect::<Vec<_>>());
-        let theirs = centred(&unit.iter().map(|e| equity(&e.target)).collect::<Vec<_>>());
+        let mine = centred(
+            &fwds
+                .iter()
+                .map(|f| value.equity(&f.out))
+                .collect::<Vec<_>>(),
+        );
+        let theirs = centred(
+            &unit
+                .iter()
+                .map(|e| value.equity(&e.target))
+                .collect::<Vec<_>>(),
+        );
         mine.iter()
             .zip(&theirs)
             .map(|(m, t)| f64::from(gw) * (m - t))
@@ -600,8 +651,9 @@ pub fn fit_keeping<const OUT: usize>(
     // group weight the group loss too.
     let lw = cfg.level_weight.max(0.0);
     let judged = |l: &Losses| l.ce + f64::from(gw) * l.group_loss + f64::from(lw) * l.level_loss;
-    let start = losses(net, &train);
-    let held = losses(net, &hold);
+    let value = Valuation::<OUT>::new(cfg.scores);
+    let start = losses(net, &train, &value);
+    let held = losses(net, &hold, &value);
     let first = EpochLoss {
         epoch: 0,
         train: start.ce,
@@ -623,7 +675,7 @@ pub fn fit_keeping<const OUT: usize>(
     let mut rng = SplitMix::new(cfg.seed);
     let mut t = 0i32;
     let mut delta_hidden = vec![0f32; h];
-    let coef = equity_weights::<OUT>();
+    let coef = *value.weights();
     // The starting weights, kept only when an anchor pulls towards them.
     let start_net = (cfg.anchor > 0.0).then(|| net.clone());
     let batch = cfg.batch.max(1);
@@ -651,10 +703,10 @@ pub fn fit_keeping<const OUT: usize>(
                 let unit = &train[train_units[u].clone()];
                 fwds.clear();
                 fwds.extend(unit.iter().map(|e| net.forward(&e.inputs)));
-                let pull = group_pull(gw, unit, &fwds);
+                let pull = group_pull(&value, gw, unit, &fwds);
                 for ((e, fwd), pull) in unit.iter().zip(&fwds).zip(&pull) {
                     train_ce += cross_entropy(&fwd.out, &e.target);
-                    let level = f64::from(lw) * (equity(&fwd.out) - equity(&e.target));
+                    let level = f64::from(lw) * (value.equity(&fwd.out) - value.equity(&e.target));
                     grads.add(net, e, fwd, pull + level, &coef, scale, &mut delta_hidden);
                 }
             }
@@ -662,7 +714,7 @@ pub fn fit_keeping<const OUT: usize>(
             moments.step(net, &grads, cfg, start_net.as_ref(), t);
         }
         next = 0;
-        let held = losses(net, &hold);
+        let held = losses(net, &hold, &value);
         let e = EpochLoss {
             epoch,
             train: train_ce / train.len().max(1) as f64,

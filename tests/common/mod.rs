@@ -272,6 +272,53 @@ pub fn line_channel(r: impl Read + Send + 'static) -> mpsc::Receiver<String> {
     rx
 }
 
+/// Runs `lines` through one engine on a pipe and returns every reply
+/// line; after a `go cube` or a `go` it waits for the search's last line
+/// (`bestcube`, `bestmove` or an error) before sending more, so searches
+/// never overlap. The engine must end cleanly after `quit`.
+pub fn session_replies<S: AsRef<str>>(lines: &[S]) -> Vec<String> {
+    let mut child = Command::new(bin())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start gulbara");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let mut out = BufReader::new(child.stdout.take().expect("stdout"));
+    let mut got = Vec::new();
+    for line in lines {
+        let line = line.as_ref();
+        writeln!(stdin, "{line}").expect("write");
+        let last = match line {
+            "go cube" => Some("bestcube"),
+            "go" => Some("bestmove"),
+            _ => None,
+        };
+        if let Some(last) = last {
+            loop {
+                let mut reply = String::new();
+                assert!(
+                    out.read_line(&mut reply).expect("read") > 0,
+                    "gulbara ended"
+                );
+                let reply = reply.trim().to_string();
+                let done = reply.starts_with(last) || reply.starts_with("error");
+                got.push(reply);
+                if done {
+                    break;
+                }
+            }
+        }
+    }
+    writeln!(stdin, "quit").expect("write");
+    drop(stdin);
+    let mut rest = String::new();
+    while out.read_line(&mut rest).expect("read") > 0 {}
+    got.extend(rest.lines().map(str::to_string));
+    assert!(child.wait().expect("gulbara ends").success());
+    got
+}
+
 pub fn bin() -> &'static str {
     env!("CARGO_BIN_EXE_gulbara")
 }

@@ -109,18 +109,101 @@ pub enum WeightsError {
         "{0} has one network for every phase: phase networks (engine.race_weights, engine.crashed_weights) are the hitting games' (backgammon, short nardy, Portes, Tabla)"
     )]
     NoPhaseNetworks(crate::rules::Variant),
-    /// A network of another game's input layout.
+    /// A network that is not the one the game's table row names (its
+    /// evaluator family's outputs and input layouts, [`NetShape`]).
     #[error(
-        "bad weights file: a network of input layout {layout} where {variant} needs layout {wanted}: weights of another game"
+        "bad weights file: a network of input layout {layout} with {outputs} outputs where {variant} needs {wanted}: weights of another game"
     )]
     OtherGame {
         /// The file's input layout.
         layout: u32,
+        /// The file's outputs.
+        outputs: usize,
         /// The game.
         variant: crate::rules::Variant,
-        /// The layout it needs.
-        wanted: u32,
+        /// What the game's network is.
+        wanted: NetShape,
     },
+}
+
+/// A game's network as its table row says ([`crate::rules::VariantSpec::eval`],
+/// the evaluator family): how many outputs it has and the input layouts
+/// its family reads. [`crate::eval::GameNet::load`] refuses any other.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NetShape {
+    /// The outputs: 3 (win, win mars, lose mars) or 5 (and the backgammons).
+    pub outputs: usize,
+    /// The input layouts, in the order they came.
+    pub layouts: &'static [u32],
+}
+
+impl NetShape {
+    /// The network of the evaluator family `family`.
+    pub const fn of(family: crate::rules::EvalFamily) -> NetShape {
+        use crate::rules::EvalFamily;
+        match family {
+            EvalFamily::GulBara => NetShape {
+                outputs: OUTPUTS,
+                layouts: &[LAYOUT_VERSION, BLOCK_LAYOUT, MOBILITY_LAYOUT],
+            },
+            EvalFamily::LongNardy => NetShape {
+                outputs: OUTPUTS,
+                layouts: &[LONG_LAYOUT, block_inputs::RUN_BLOCK_LAYOUT],
+            },
+            EvalFamily::Hitting => NetShape {
+                outputs: crate::eval::hitnet::OUTPUTS,
+                layouts: &[HIT_LAYOUT, HIT_CONTACT_LAYOUT, HIT_GNUBG_LAYOUT],
+            },
+            EvalFamily::Pinning => NetShape {
+                outputs: crate::eval::hitnet::OUTPUTS,
+                layouts: &[HIT_LAYOUT, pin_inputs::PIN_LAYOUT],
+            },
+        }
+    }
+
+    /// Whether a network of input `layout` and `outputs` outputs is this
+    /// one; the error names the file's shape, `variant` and this shape.
+    pub fn check(
+        self,
+        variant: crate::rules::Variant,
+        layout: u32,
+        outputs: usize,
+    ) -> Result<(), WeightsError> {
+        if outputs == self.outputs && self.layouts.contains(&layout) {
+            Ok(())
+        } else {
+            Err(WeightsError::OtherGame {
+                layout,
+                outputs,
+                variant,
+                wanted: self,
+            })
+        }
+    }
+}
+
+impl std::fmt::Display for NetShape {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} outputs and input layout ", self.outputs)?;
+        let n = self.layouts.len();
+        for (i, l) in self.layouts.iter().enumerate() {
+            let sep = match i {
+                0 => "",
+                _ if i + 1 == n => " or ",
+                _ => ", ",
+            };
+            write!(f, "{sep}{l}")?;
+        }
+        Ok(())
+    }
+}
+
+/// The input layout and the outputs of the network in the weights-file
+/// bytes `data`, from its header (checked as [`NetOf::from_bytes`] checks
+/// it), without reading the weights.
+pub fn file_shape(data: &[u8]) -> Result<(u32, usize), WeightsError> {
+    let h = Header::read(data)?;
+    Ok((h.layout, h.outputs))
 }
 
 /// Length of the fixed header: magic and six u32s.

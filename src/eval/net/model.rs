@@ -218,32 +218,16 @@ impl Net {
         )
     }
 
-    /// `net` if its input layout is one of `variant`'s (Gul bara's two or
-    /// long nardy's), else an error naming both.
+    /// `net` if it is `variant`'s network ([`Net::check_game`]), else an
+    /// error naming both.
     pub fn for_game(net: Net, variant: crate::rules::Variant) -> Result<Net, WeightsError> {
         net.check_game(variant).map(|()| net)
     }
 
-    /// Whether the input layout is one of `variant`'s (Gul bara's two or
-    /// long nardy's); the error names both.
+    /// Whether this network is `variant`'s (its table row's outputs and
+    /// input layouts, [`NetShape`]); the error names both.
     pub fn check_game(&self, variant: crate::rules::Variant) -> Result<(), WeightsError> {
-        let long = variant.spec().eval == crate::rules::EvalFamily::LongNardy;
-        let (want, also) = if long {
-            (LONG_LAYOUT, LONG_LAYOUT)
-        } else {
-            (LAYOUT_VERSION, BLOCK_LAYOUT)
-        };
-        let gul_bara_too = !long && self.layout == MOBILITY_LAYOUT;
-        let blocking_too = long && self.layout == block_inputs::RUN_BLOCK_LAYOUT;
-        if self.layout == want || self.layout == also || gul_bara_too || blocking_too {
-            Ok(())
-        } else {
-            Err(WeightsError::OtherGame {
-                layout: self.layout,
-                variant,
-                wanted: want,
-            })
-        }
+        NetShape::of(variant.spec().eval).check(variant, self.layout, OUTPUTS)
     }
 }
 
@@ -290,38 +274,7 @@ impl<const OUT: usize> NetOf<OUT> {
     /// `x³/(48s²)`. The other new units have small random weights (from
     /// `seed`) and output weights zero. `hidden2` is at least `OUT`.
     pub fn deepened(&self, hidden2: usize, seed: u64) -> NetOf<OUT> {
-        use rand::rngs::StdRng;
-        use rand::{RngExt, SeedableRng};
-        if self.hidden2 > 0 || hidden2 == 0 {
-            return self.clone();
-        }
-        let hidden2 = hidden2.max(OUT);
-        let mut rng = StdRng::seed_from_u64(seed);
-        let mut r = |scale: f32| (rng.random::<f32>() * 2.0 - 1.0) * scale;
-        let h = self.hidden;
-        let scale = DEEPEN_SCALE;
-        let mut w_mid: Vec<f32> = self.w2.iter().map(|w| w / scale).collect();
-        let mut b_mid: Vec<f32> = self.b2.iter().map(|b| b / scale).collect();
-        w_mid.extend((0..(hidden2 - OUT) * h).map(|_| r(0.1)));
-        b_mid.extend((0..hidden2 - OUT).map(|_| r(0.1)));
-        let mut w2 = vec![0f32; OUT * hidden2];
-        for k in 0..OUT {
-            w2[k * hidden2 + k] = 4.0 * scale;
-        }
-        NetOf {
-            layout: self.layout,
-            inputs: self.inputs,
-            hidden: h,
-            w1: self.w1.clone(),
-            b1: self.b1.clone(),
-            hidden2,
-            w_mid,
-            b_mid,
-            w2,
-            b2: vec![-2.0 * scale; OUT],
-            description: self.description.clone(),
-            rows: RowTable::default(),
-        }
+        self.deepened_with(hidden2, seed, DEEPEN_SCALE, 4.0 * DEEPEN_SCALE)
     }
 
     /// [`NetOf::deepened`]'s first start, kept so the networks fitted from
@@ -332,6 +285,15 @@ impl<const OUT: usize> NetOf<OUT> {
     /// labels the fit starts at a held-out cross-entropy of 0.2192 where
     /// the old network has 0.1923, and is back in six epochs).
     pub fn deepened_roughly(&self, hidden2: usize, seed: u64) -> NetOf<OUT> {
+        self.deepened_with(hidden2, seed, 1.0, 6.0)
+    }
+
+    /// The body of both deepenings: the new layer's first `OUT` units are
+    /// the old outputs' weights and biases divided by `scale`, each output
+    /// reads its own unit with weight `gain` and bias `−gain/2`; the other
+    /// new units are small and random (from `seed`), their output weights
+    /// zero. (Dividing by 1.0 leaves a weight as it is, bit for bit.)
+    fn deepened_with(&self, hidden2: usize, seed: u64, scale: f32, gain: f32) -> NetOf<OUT> {
         use rand::rngs::StdRng;
         use rand::{RngExt, SeedableRng};
         if self.hidden2 > 0 || hidden2 == 0 {
@@ -341,13 +303,13 @@ impl<const OUT: usize> NetOf<OUT> {
         let mut rng = StdRng::seed_from_u64(seed);
         let mut r = |scale: f32| (rng.random::<f32>() * 2.0 - 1.0) * scale;
         let h = self.hidden;
-        let mut w_mid = self.w2.clone();
-        let mut b_mid = self.b2.clone();
+        let mut w_mid: Vec<f32> = self.w2.iter().map(|w| w / scale).collect();
+        let mut b_mid: Vec<f32> = self.b2.iter().map(|b| b / scale).collect();
         w_mid.extend((0..(hidden2 - OUT) * h).map(|_| r(0.1)));
         b_mid.extend((0..hidden2 - OUT).map(|_| r(0.1)));
         let mut w2 = vec![0f32; OUT * hidden2];
         for k in 0..OUT {
-            w2[k * hidden2 + k] = 6.0;
+            w2[k * hidden2 + k] = gain;
         }
         NetOf {
             layout: self.layout,
@@ -359,7 +321,7 @@ impl<const OUT: usize> NetOf<OUT> {
             w_mid,
             b_mid,
             w2,
-            b2: vec![-3.0; OUT],
+            b2: vec![-gain / 2.0; OUT],
             description: self.description.clone(),
             rows: RowTable::default(),
         }

@@ -945,3 +945,147 @@ fn a_deepened_network_starts_near_the_old_one_and_widens_without_change() {
     }
     assert!(worst < 2e-3, "{worst}");
 }
+
+/// FNV-1a over a network's file bytes: a fingerprint to pin a network's
+/// exact bytes in a test.
+fn fnv1a_bytes(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+#[test]
+fn both_deepening_starts_give_the_networks_they_always_gave() {
+    use crate::eval::hitnet::HitNet;
+    // Fingerprints of the files `deepened` and `deepened_roughly` gave
+    // before they shared one body (session 28): the same seed must give
+    // the same networks, byte for byte, so the fits made from them can be
+    // rebuilt.
+    let five = HitNet::random(16, 3);
+    let three = Net::random(12, 4);
+    let got = [
+        fnv1a_bytes(&five.deepened(8, 5).to_bytes()),
+        fnv1a_bytes(&five.deepened_roughly(8, 5).to_bytes()),
+        fnv1a_bytes(&three.deepened(6, 6).to_bytes()),
+        fnv1a_bytes(&three.deepened_roughly(6, 6).to_bytes()),
+        // Fewer units than outputs: raised to the outputs.
+        fnv1a_bytes(&five.deepened(2, 7).to_bytes()),
+        fnv1a_bytes(&five.deepened_roughly(2, 7).to_bytes()),
+    ];
+    assert_eq!(
+        got,
+        [
+            0x770d_c51e_f202_a8a2,
+            0x56b1_af49_fe86_b0c2,
+            0xe68f_622e_9a56_e172,
+            0xa3ca_01f1_effe_7b16,
+            0x85f4_7185_80c4_da23,
+            0x766b_40fb_440c_492b,
+        ],
+        "{got:#x?}"
+    );
+}
+
+#[test]
+fn every_shipped_network_loads_as_its_games_network() {
+    use crate::eval::{GameNet, shipped_bytes};
+    use crate::rules::Variant;
+    for v in Variant::ALL {
+        let bytes = shipped_bytes(v.spec().net);
+        assert!(GameNet::load(v, None).is_ok(), "{v}");
+        assert!(GameNet::load(v, Some(bytes)).is_ok(), "{v}");
+        let (layout, outputs) = file_shape(bytes).expect("a header");
+        let shape = NetShape::of(v.spec().eval);
+        assert_eq!(outputs, shape.outputs, "{v}");
+        assert!(shape.layouts.contains(&layout), "{v}: {layout}");
+    }
+}
+
+/// The file's input layout and outputs an [`WeightsError::OtherGame`]
+/// names (`None` for another error).
+fn file_and_game(e: &WeightsError) -> Option<(u32, usize)> {
+    match e {
+        WeightsError::OtherGame {
+            layout, outputs, ..
+        } => Some((*layout, *outputs)),
+        _ => None,
+    }
+}
+
+#[test]
+fn a_network_not_of_the_games_shape_is_refused_naming_both() {
+    use crate::eval::{GameNet, hitnet};
+    use crate::eval::{phase::Phase, shipped_bytes};
+    use crate::rules::{EvalFamily, ShippedNet, Variant};
+    let refused = |v: Variant, net: ShippedNet| match GameNet::load(v, Some(shipped_bytes(net))) {
+        Err(e) => e,
+        Ok(_) => panic!("{v} loaded {net:?}'s network"),
+    };
+    // Plakoto's network (layout 8, five outputs) is not backgammon's, though
+    // it has backgammon's outputs.
+    let e = refused(Variant::Backgammon, ShippedNet::Plakoto);
+    assert_eq!(
+        e,
+        WeightsError::OtherGame {
+            layout: 8,
+            outputs: 5,
+            variant: Variant::Backgammon,
+            wanted: NetShape::of(EvalFamily::Hitting),
+        }
+    );
+    assert_eq!(
+        e.to_string(),
+        "bad weights file: a network of input layout 8 with 5 outputs where backgammon needs 5 outputs and input layout 2, 6 or 7: weights of another game"
+    );
+    // Backgammon's (layout 7) is not Plakoto's.
+    let e = refused(Variant::Plakoto, ShippedNet::Backgammon);
+    assert_eq!(file_and_game(&e), Some((7, 5)), "{e}");
+    assert!(
+        e.to_string()
+            .contains("plakoto needs 5 outputs and input layout 2 or 8"),
+        "{e}"
+    );
+    // Three outputs where five are needed, and five where three.
+    let e = refused(Variant::Portes, ShippedNet::GulBara);
+    assert_eq!(file_and_game(&e), Some((4, 3)), "{e}");
+    let e = refused(Variant::Fevga, ShippedNet::Plakoto);
+    assert_eq!(file_and_game(&e), Some((8, 5)), "{e}");
+    // The running games' layouts: long nardy's is not Gul bara's, nor the
+    // other way round.
+    let e = refused(Variant::GulBara, ShippedNet::LongNardy);
+    assert_eq!(file_and_game(&e), Some((3, 3)), "{e}");
+    let e = refused(Variant::LongNardy, ShippedNet::GulBara);
+    assert_eq!(file_and_game(&e), Some((4, 3)), "{e}");
+    // A phase network is checked too.
+    let set = GameNet::load(Variant::Backgammon, None).expect("shipped");
+    let e = match set.with_phase(
+        Variant::Backgammon,
+        Phase::Race,
+        Some(hitnet::PINNING_SHIPPED),
+    ) {
+        Err(e) => e,
+        Ok(_) => panic!("Plakoto's network as backgammon's race network"),
+    };
+    assert_eq!(file_and_game(&e), Some((8, 5)), "{e}");
+    // Every family's shape refuses every other family's shipped network
+    // unless the two share an input layout and outputs.
+    for v in Variant::ALL {
+        for net in [
+            ShippedNet::GulBara,
+            ShippedNet::LongNardy,
+            ShippedNet::Fevga,
+            ShippedNet::Backgammon,
+            ShippedNet::Plakoto,
+        ] {
+            let (layout, outputs) = file_shape(shipped_bytes(net)).expect("a header");
+            let fits = NetShape::of(v.spec().eval)
+                .check(v, layout, outputs)
+                .is_ok();
+            assert_eq!(
+                GameNet::load(v, Some(shipped_bytes(net))).is_ok(),
+                fits,
+                "{v} {net:?}"
+            );
+        }
+    }
+}

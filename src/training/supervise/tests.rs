@@ -26,19 +26,28 @@ fn label_shards_are_read_together_in_index_order_and_twice_is_refused() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-#[test]
-fn fitting_learns_targets_and_keeps_the_best_epoch() {
-    // Positions of a short self-play game, each with a made-up target
-    // that depends on the position: the network must learn it.
-    let opts = crate::rules::RuleOptions::for_variant(Variant::Backgammon);
-    let eval = crate::eval::variants::baseline_shared(Variant::Backgammon);
+/// The positions of `games` of `variant`'s baseline self-play, the best
+/// end of every turn (`positions`' finder).
+fn baseline_positions(
+    variant: Variant,
+    games: u64,
+) -> Vec<(crate::training::label::FoundKind, GameState)> {
+    let opts = crate::rules::RuleOptions::for_variant(variant);
+    let eval = crate::eval::variants::baseline_shared(variant);
     let cfg = crate::training::label::FindConfig {
-        games: 4,
+        games,
         discrepancy: 0.0,
         best_share: 1.0,
         ..Default::default()
     };
-    let found = crate::training::label::find_positions(eval.as_ref(), &opts, &cfg, &mut |_| {});
+    crate::training::label::find_positions(eval.as_ref(), &opts, &cfg, &mut |_| {})
+}
+
+#[test]
+fn fitting_learns_targets_and_keeps_the_best_epoch() {
+    // Positions of a short self-play game, each with a made-up target
+    // that depends on the position: the network must learn it.
+    let found = baseline_positions(Variant::Backgammon, 4);
     let examples: Vec<Example<5>> = found
         .iter()
         .map(|(_, s)| {
@@ -96,22 +105,115 @@ fn a_group_is_a_run_of_one_group_and_only_with_groups_asked_for() {
     let c = centred(&[1.0, 2.0, 6.0]);
     assert_eq!(c, vec![-2.0, -1.0, 3.0]);
     // The equity's slopes: win counts twice, the marses once either way.
-    assert_eq!(equity_weights::<3>(), [2.0, 1.0, -1.0]);
+    let three = Valuation::<3>::new(Scores::GAMMON_DOUBLES);
+    assert_eq!(three.weights(), &[2.0, 1.0, -1.0]);
     let o = [0.6f32, 0.2, 0.1];
-    let base = equity(&o);
+    let base = three.equity(&o);
     for k in 0..3 {
         let mut p = o;
         p[k] += 0.01;
-        let slope = (equity(&p) - base) / 0.01;
-        assert!((slope - f64::from(equity_weights::<3>()[k])).abs() < 1e-3);
+        let slope = (three.equity(&p) - base) / 0.01;
+        assert!((slope - f64::from(three.weights()[k])).abs() < 1e-3);
     }
+    let five = Valuation::<5>::new(Variant::Backgammon.spec().scores);
     let o5 = [0.6f32, 0.2, 0.05, 0.1, 0.02];
     for k in 0..5 {
         let mut p = o5;
         p[k] += 0.01;
-        let slope = (equity(&p) - equity(&o5)) / 0.01;
-        assert!((slope - f64::from(equity_weights::<5>()[k])).abs() < 1e-3);
+        let slope = (five.equity(&p) - five.equity(&o5)) / 0.01;
+        assert!((slope - f64::from(five.weights()[k])).abs() < 1e-3);
     }
+}
+
+#[test]
+fn the_equity_is_the_games_own_scoring_of_its_own_outputs() {
+    let near = |a: f64, b: f64| (a - b).abs() < 1e-6;
+    // Three outputs (win, win mars, lose mars), every running game's row:
+    // 0.6 wins of which 0.2 mars, 0.1 mars lost: 1·(0.6 − 0.4) + 1·(0.2 −
+    // 0.1) = 0.3.
+    for v in [Variant::GulBara, Variant::LongNardy, Variant::Fevga] {
+        let e = Valuation::<3>::new(v.spec().scores).equity(&[0.6, 0.2, 0.1]);
+        assert!(near(e, 0.3), "{v}: {e}");
+    }
+    // A row that scores a mars 3: 0.2 + 2·0.1 = 0.4.
+    let triple_mars = Scores {
+        single: 1,
+        double: 3,
+        triple: None,
+    };
+    let e = Valuation::<3>::new(triple_mars).equity(&[0.6, 0.2, 0.1]);
+    assert!(near(e, 0.4), "{e}");
+    // Five outputs (win, win gammon, win backgammon, lose gammon, lose
+    // backgammon). Backgammon scores a backgammon 3: 0.2 + (0.2 − 0.1) +
+    // (0.05 − 0.02) = 0.33.
+    let o5 = [0.6f32, 0.2, 0.05, 0.1, 0.02];
+    let bg = Valuation::<5>::new(Variant::Backgammon.spec().scores).equity(&o5);
+    assert!(near(bg, 0.33), "{bg}");
+    // Plakoto, Portes and short nardy score no backgammon: the same
+    // outputs are worth 0.2 + (0.2 − 0.1) = 0.3, whatever the backgammon
+    // outputs say.
+    for v in [Variant::Plakoto, Variant::Portes, Variant::ShortNardy] {
+        let e = Valuation::<5>::new(v.spec().scores).equity(&o5);
+        assert!(near(e, 0.3), "{v}: {e}");
+        let w = Valuation::<5>::new(v.spec().scores);
+        assert_eq!(w.weights(), &[2.0, 1.0, 0.0, -1.0, 0.0], "{v}");
+    }
+}
+
+#[test]
+fn the_curves_equity_error_is_in_the_games_scoring() {
+    // A five-output network judged on targets with no backgammons: the
+    // epoch-0 equity error, recomputed by hand from the outputs in
+    // Plakoto's scoring (win 1, double 2), is the curve's; backgammon's
+    // scoring, which adds the backgammon outputs, gives another.
+    let net = HitNet::random(8, 11);
+    let found = baseline_positions(Variant::Plakoto, 2);
+    let examples: Vec<Example<5>> = found
+        .iter()
+        .map(|(_, st)| Example {
+            inputs: crate::eval::hitnet::features_of(net.layout, st),
+            target: [0.5, 0.1, 0.0, 0.2, 0.0],
+            group: None,
+        })
+        .collect();
+    let by_hand = |e: &Example<5>| {
+        let o = net.outputs(&e.inputs);
+        let mine = 2.0 * f64::from(o[0]) - 1.0 + f64::from(o[1]) - f64::from(o[3]);
+        (mine - (2.0 * 0.5 - 1.0 + 0.1 - 0.2)).abs()
+    };
+    let cfg = |variant: Variant| FitConfig {
+        epochs: 0,
+        holdout: 0.5,
+        scores: variant.spec().scores,
+        ..FitConfig::default()
+    };
+    let held: Vec<&Example<5>> = examples
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| is_held_out(&cfg(Variant::Plakoto), i))
+        .map(|(_, e)| e)
+        .collect();
+    assert!(held.len() >= 10, "{}", held.len());
+    let want = held.iter().map(|e| by_hand(e)).sum::<f64>() / held.len() as f64;
+    let mut plakoto_net = net.clone();
+    let curve = fit(
+        &mut plakoto_net,
+        &examples,
+        &cfg(Variant::Plakoto),
+        &mut |_| {},
+    );
+    assert!(
+        (curve[0].equity_error - want).abs() < 1e-6,
+        "{curve:?} vs {want}"
+    );
+    let mut bg_net = net.clone();
+    let bg = fit(
+        &mut bg_net,
+        &examples,
+        &cfg(Variant::Backgammon),
+        &mut |_| {},
+    );
+    assert!((bg[0].equity_error - want).abs() > 1e-4, "{bg:?} vs {want}");
 }
 
 #[test]
@@ -264,7 +366,7 @@ fn two_layer_backprop_matches_finite_differences() {
     // The supervised loss: each output's cross-entropy (summed, as one
     // example of a minibatch of one), and a group's pull on the equity.
     let pull = 0.3;
-    let coef = equity_weights::<5>();
+    let coef = *Valuation::<5>::new(Variant::Backgammon.spec().scores).weights();
     let loss = |q: &[f64]| {
         let o = naive_outputs(&net, q, &e.inputs.active);
         (0..5)
@@ -341,15 +443,7 @@ fn the_td_step_of_two_layers_follows_its_gradient() {
 
 #[test]
 fn fitting_two_layers_learns_reproducibly() {
-    let opts = crate::rules::RuleOptions::for_variant(Variant::Backgammon);
-    let eval = crate::eval::variants::baseline_shared(Variant::Backgammon);
-    let cfg = crate::training::label::FindConfig {
-        games: 4,
-        discrepancy: 0.0,
-        best_share: 1.0,
-        ..Default::default()
-    };
-    let found = crate::training::label::find_positions(eval.as_ref(), &opts, &cfg, &mut |_| {});
+    let found = baseline_positions(Variant::Backgammon, 4);
     let examples: Vec<Example<5>> = found
         .iter()
         .map(|(_, s)| {
@@ -385,15 +479,7 @@ fn fitting_two_layers_learns_reproducibly() {
 /// target that depends on its pips; with `group`, runs of three are one
 /// group each.
 fn pip_examples(group: bool) -> Vec<Example<5>> {
-    let opts = crate::rules::RuleOptions::for_variant(Variant::Backgammon);
-    let eval = crate::eval::variants::baseline_shared(Variant::Backgammon);
-    let cfg = crate::training::label::FindConfig {
-        games: 4,
-        discrepancy: 0.0,
-        best_share: 1.0,
-        ..Default::default()
-    };
-    let found = crate::training::label::find_positions(eval.as_ref(), &opts, &cfg, &mut |_| {});
+    let found = baseline_positions(Variant::Backgammon, 4);
     found
         .iter()
         .enumerate()
