@@ -129,36 +129,74 @@ def _conv_matrix(w):
     return m.reshape(cin * POINTS, cout * POINTS)
 
 
+def _point_major(cout):
+    """For an array flattened channel by channel (channel o's point l at
+    o * 24 + l), the indices that take it point by point (point l's
+    channel o at l * cout + o)."""
+    return np.arange(cout * POINTS).reshape(cout, POINTS).T.reshape(-1)
+
+
+# the points whose outputs one banded block of a convolution gives, and
+# the points (two more on either side, within the board) that it reads
+GROUP = 6
+GROUPS = [
+    (g, g + GROUP, max(0, g - KERNEL // 2), min(POINTS, g + GROUP + KERNEL // 2))
+    for g in range(0, POINTS, GROUP)
+]
+
+
+def _band(m, cin, cout, a, b, r0, r1):
+    """The block of a point-by-point convolution matrix m (cin channels in,
+    cout out per point) giving output points a..b-1 from input points
+    r0..r1-1: (first column, end column, the block, first row, end row)."""
+    block = np.ascontiguousarray(m[r0 * cin : r1 * cin, a * cout : b * cout])
+    return a * cout, b * cout, block, r0 * cin, r1 * cin
+
+
 class Net:
     """LongNardi's residual network, ready to judge batches of inputs.
 
-    Each convolution is one matrix product with the banded matrix that it
-    is over the 24 points (_conv_matrix): more multiplications than a
-    convolution needs, but one large product is much faster in numpy."""
+    Everything over the board is laid out point by point. A convolution is
+    a banded matrix over the 24 points (_conv_matrix): it is multiplied a
+    block of six output points at a time, each block reading its ten input
+    points only. A few large matrix products are much faster in numpy than
+    the convolutions' many small ones."""
 
     def __init__(self, sd):
         # the first convolution and the 1x1 projection read the same inputs:
-        # the projection is a 1-wide convolution
+        # the projection is a 1-wide convolution; rows and columns point by
+        # point (the point's 6 planes; its 8 convolution outputs, then its 8
+        # projection outputs)
+        c1 = _conv_matrix(sd["res_block.conv1.weight"])
+        pr = _conv_matrix(sd["res_block.proj.weight"])
+        rows = _point_major(ROWS)
+        cols = _point_major(CONV_OUT)
         m1 = np.concatenate(
             [
-                _conv_matrix(sd["res_block.conv1.weight"]),
-                _conv_matrix(sd["res_block.proj.weight"]),
+                c1[rows][:, cols].reshape(-1, POINTS, CONV_OUT),
+                pr[rows][:, cols].reshape(-1, POINTS, CONV_OUT),
+            ],
+            axis=2,
+        ).reshape(ROWS * POINTS, 2 * CONV_OUT * POINTS)
+        b1 = np.concatenate(
+            [
+                np.tile(sd["res_block.conv1.bias"], (POINTS, 1)),
+                np.tile(sd["res_block.proj.bias"], (POINTS, 1)),
             ],
             axis=1,
-        )
-        # its rows taken point by point (point l's channel c at l * 6 + c),
-        # as encode_board lays the inputs out; the outputs stay channel by
-        # channel, as the second convolution and the LayerNorm read them
-        self.m1 = np.ascontiguousarray(
-            m1.reshape(ROWS, POINTS, -1).transpose(1, 0, 2).reshape(ROWS * POINTS, -1)
-        )
-        self.b1 = np.concatenate(
-            [np.repeat(sd["res_block.conv1.bias"], POINTS), np.repeat(sd["res_block.proj.bias"], POINTS)]
-        )
-        self.m2 = _conv_matrix(sd["res_block.conv2.weight"])
-        self.b2 = np.repeat(sd["res_block.conv2.bias"], POINTS)
-        self.trunk = [
-            (np.ascontiguousarray(sd[f"trunk.{k}.weight"].T), sd[f"trunk.{k}.bias"]) for k in (0, 3, 6)
+        ).reshape(-1)
+        m2 = _conv_matrix(sd["res_block.conv2.weight"])[cols][:, cols]
+        # per block: its columns of the outputs, its matrix, its rows of the inputs
+        self.blocks1 = [_band(m1, ROWS, 2 * CONV_OUT, *g) for g in GROUPS]
+        self.blocks2 = [_band(m2, CONV_OUT, CONV_OUT, *g) for g in GROUPS]
+        self.b1 = b1
+        self.b2 = np.tile(sd["res_block.conv2.bias"], POINTS)
+        self.norm_w = sd["norm.weight"][cols]
+        self.norm_b = sd["norm.bias"][cols]
+        w0 = sd["trunk.0.weight"].T
+        w0 = np.concatenate([w0[: CONV_OUT * POINTS][cols], w0[CONV_OUT * POINTS :]])
+        self.trunk = [(np.ascontiguousarray(w0), sd["trunk.0.bias"])] + [
+            (np.ascontiguousarray(sd[f"trunk.{k}.weight"].T), sd[f"trunk.{k}.bias"]) for k in (3, 6)
         ]
         self.sd = sd
 
@@ -184,21 +222,25 @@ class Net:
     CHUNK = 512
 
     def _block(self, board, scalars):
-        sd = self.sd
-        n = CONV_OUT * POINTS
-        h = board @ self.m1  # (B, 2 * 8 * 24): conv1, then the projection
-        h += self.b1
-        conv1 = np.maximum(h[:, :n], 0.0)
-        h2 = conv1 @ self.m2
-        h2 += self.b2
-        h2 += h[:, n:]
-        h = np.maximum(h2, 0.0, out=h2)
+        b = len(board)
+        h1 = np.empty((b, 2 * CONV_OUT * POINTS), dtype=np.float32)
+        for c0, c1, m, r0, r1 in self.blocks1:
+            h1[:, c0:c1] = board[:, r0:r1] @ m
+        h1 += self.b1
+        h1 = h1.reshape(b, POINTS, 2 * CONV_OUT)
+        conv1 = np.maximum(h1[:, :, :CONV_OUT], 0.0).reshape(b, CONV_OUT * POINTS)
+        h = np.empty((b, CONV_OUT * POINTS), dtype=np.float32)
+        for c0, c1, m, r0, r1 in self.blocks2:
+            h[:, c0:c1] = conv1[:, r0:r1] @ m
+        h += self.b2
+        h += h1[:, :, CONV_OUT:].reshape(b, CONV_OUT * POINTS)  # the projection
+        np.maximum(h, 0.0, out=h)
         mean = h.mean(axis=1, keepdims=True)
         h -= mean
         var = np.mean(h * h, axis=1, keepdims=True)
         h /= np.sqrt(var + 1e-5)
-        h *= sd["norm.weight"]
-        h += sd["norm.bias"]
+        h *= self.norm_w
+        h += self.norm_b
         h = np.concatenate([np.maximum(h, 0.0, out=h), scalars], axis=1)
         for w, bias in self.trunk[:2]:
             h = h @ w
@@ -210,7 +252,7 @@ class Net:
         logits -= logits.max(axis=1, keepdims=True)
         p = np.exp(logits)
         p /= p.sum(axis=1, keepdims=True)
-        return p @ sd["scores"]
+        return p @ self.sd["scores"]
 
 
 # ---------------------------------------------------------------- positions
@@ -288,11 +330,15 @@ def apply_play(counts, side, play, check=True):
     return c
 
 
-_PLAY_ID = {}  # (side, play) -> its row in the table below
-_DELTAS = []  # per play: its change to the counts (24, White's numbering)
-_OFFS = []  # per play: whether it bears off
-_TABLE = {}  # "delta", "off": _DELTAS and _OFFS as arrays
+_PLAY_ID = {}  # (side, play) -> its row in _TABLE
 _LINE_IDS = {}  # side -> {`play ...` line of `legal`: its play's row}
+# per play (row): its change to the counts (24, White's numbering), and
+# whether it bears off; rows beyond "n" are room to grow
+_TABLE = {
+    "n": 0,
+    "delta": np.zeros((1024, POINTS), dtype=np.int8),
+    "off": np.zeros(1024, dtype=bool),
+}
 
 
 def _play_id(side, play):
@@ -301,28 +347,21 @@ def _play_id(side, play):
     key = (side, play)
     k = _PLAY_ID.get(key)
     if k is None:
-        k = _PLAY_ID[key] = len(_DELTAS)
-        _DELTAS.append(apply_play([0] * POINTS, side, play, check=False))
-        _OFFS.append(play != "pass" and "off" in play)
+        k = _PLAY_ID[key] = _TABLE["n"]
+        if k == len(_TABLE["off"]):
+            for name in ("delta", "off"):
+                _TABLE[name] = np.concatenate([_TABLE[name], np.zeros_like(_TABLE[name])])
+        _TABLE["delta"][k] = apply_play([0] * POINTS, side, play, check=False)
+        _TABLE["off"][k] = play != "pass" and "off" in play
+        _TABLE["n"] = k + 1
     return k
-
-
-def _delta_table():
-    """The changes of all plays met so far, one row per play id, and
-    whether each bears off."""
-    if len(_TABLE.get("off", ())) != len(_OFFS):
-        _TABLE["delta"] = np.array(_DELTAS, dtype=np.int8).reshape(-1, POINTS)
-        _TABLE["off"] = np.array(_OFFS, dtype=bool)
-    return _TABLE["delta"], _TABLE["off"]
 
 
 def _forget_plays():
     """Empties the table of plays (kept below a few hundred thousand)."""
     _PLAY_ID.clear()
-    _DELTAS.clear()
-    _OFFS.clear()
-    _TABLE.clear()
     _LINE_IDS.clear()
+    _TABLE["n"] = 0
 
 
 def encode(counts, perspective):
@@ -361,7 +400,10 @@ def encode(counts, perspective):
 # the six planes of a point holding count c (c + 15 indexes; positive: the
 # checkers of the side the inputs are for), divided by 15 as encode divides
 _PLANES = np.array(
-    [[c >= 1, c >= 2, max(c - 2, 0), -c >= 1, -c >= 2, max(-c - 2, 0)] for c in range(-PIECES, PIECES + 1)],
+    [
+        [c >= 1, c >= 2, max(c - 2, 0), -c >= 1, -c >= 2, max(-c - 2, 0)]
+        for c in range(-PIECES, PIECES + 1)
+    ],
     dtype=np.float32,
 ) / np.float32(SCALE)
 
@@ -408,30 +450,36 @@ class Child(adapter.Child):
         while this one reads the answers (so neither pipe can fill up with
         nobody reading it); any `error` line raises once all is read.
         Each play is its words after `play`, or what `convert` makes of its
-        whole line (newline included)."""
+        whole line (without the newline).
+
+        The answers are read in large blocks straight from the pipe, not
+        line by line: this needs nothing left unread in the pipe's reader
+        (true after any `sync`, which reads up to the last `readyok`)."""
         lines = [line for setup in setups for line in list(setup) + ["legal"]]
         writer = threading.Thread(target=self.send, args=(lines + ["isready"],))
         writer.start()
-        result, plays, error = [], [], None
-        readline = self.p.stdout.readline
+        fd = self.p.stdout.fileno()
+        chunks, tail = [], b""
         try:
-            while True:
-                line = readline()
-                if not line:
+            while not tail.endswith(b"readyok\n"):
+                data = os.read(fd, 1 << 16)
+                if not data:
                     raise RuntimeError("our engine closed its output")
-                if line.startswith("play "):
-                    plays.append(line[5:-1] if convert is None else convert(line))
-                elif line.startswith("legal count"):
-                    result.append(plays)
-                    plays = []
-                elif line == "readyok\n":
-                    break
-                elif line.startswith("error ") and error is None:
-                    error = line.rstrip("\n")
+                chunks.append(data)
+                tail = tail[-16:] + data[-16:]
         finally:
             writer.join()
-        if error is not None:
-            raise RuntimeError(error)
+        text = b"".join(chunks).decode()
+        if text.startswith("error ") or "\nerror " in text:
+            raise RuntimeError(next(l for l in text.split("\n") if l.startswith("error ")))
+        if convert is None:
+            convert = lambda line: line[5:]  # noqa: E731
+        # each answer: its play lines, then `legal count ...`, whose rest
+        # begins the next part
+        result = [
+            [convert(l) for l in part.split("\n") if l.startswith("play ")]
+            for part in text.split("legal count")[:-1]
+        ]
         if len(result) != len(setups):
             raise RuntimeError(f"{len(result)} legal lists for {len(setups)} positions")
         return result
@@ -496,14 +544,14 @@ class Bot:
             text = ",".join(str(c) for c in end) + " " + opp + " " + " ".join(rest)
             for a, b in ROLLS:
                 setups.append([f"position board {text}", f"dice {a} {b}"])
-        if len(_DELTAS) > 300_000:
+        if _TABLE["n"] > 300_000:
             _forget_plays()
         line_ids = _LINE_IDS.setdefault(opp, {})
 
         def play_id(line):
             k = line_ids.get(line)
             if k is None:
-                k = line_ids[line] = _play_id(opp, line[5:].strip())
+                k = line_ids[line] = _play_id(opp, line[5:])
             return k
 
         replies = self.child.legal_many(setups, play_id)
@@ -516,9 +564,10 @@ class Bot:
         lengths = np.array([len(plays) for plays in replies])
         starts = np.concatenate([[0], np.cumsum(lengths)[:-1]])
         slot = np.repeat(np.arange(len(replies)), lengths)
-        ids = np.fromiter(itertools.chain.from_iterable(replies), dtype=np.int64, count=int(lengths.sum()))
-        table, offs = _delta_table()
-        delta = table[ids]
+        ids = np.fromiter(
+            itertools.chain.from_iterable(replies), dtype=np.int64, count=int(lengths.sum())
+        )
+        delta = _TABLE["delta"][ids]
         before = np.asarray(ends, dtype=np.int8)[slot // len(ROLLS)]
         after = before + delta
         # the plays came from our engine's `legal`; checked here as a whole:
@@ -531,7 +580,7 @@ class Bot:
         # that loss (2 when the mover has borne off none)
         opp_left = np.maximum(after * sign, 0).sum(axis=1)
         mover_left = np.maximum(-after * sign, 0).sum(axis=1)
-        won = (opp_left == 0) & offs[ids]
+        won = (opp_left == 0) & _TABLE["off"][ids]
         lost = np.zeros(len(replies))
         lost[slot[won]] = np.where(mover_left[won] == PIECES, -2.0, -1.0)
         # each distinct position after a reply judged once
