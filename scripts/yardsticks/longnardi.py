@@ -178,10 +178,12 @@ class Net:
             ],
             axis=2,
         ).reshape(ROWS * POINTS, 2 * CONV_OUT * POINTS)
+        # the projection's bias carries the second convolution's too (both
+        # are added to the second convolution's outputs)
         b1 = np.concatenate(
             [
                 np.tile(sd["res_block.conv1.bias"], (POINTS, 1)),
-                np.tile(sd["res_block.proj.bias"], (POINTS, 1)),
+                np.tile(sd["res_block.proj.bias"] + sd["res_block.conv2.bias"], (POINTS, 1)),
             ],
             axis=1,
         ).reshape(-1)
@@ -190,7 +192,6 @@ class Net:
         self.blocks1 = [_band(m1, ROWS, 2 * CONV_OUT, *g) for g in GROUPS]
         self.blocks2 = [_band(m2, CONV_OUT, CONV_OUT, *g) for g in GROUPS]
         self.b1 = b1
-        self.b2 = np.tile(sd["res_block.conv2.bias"], POINTS)
         self.norm_w = sd["norm.weight"][cols]
         self.norm_b = sd["norm.bias"][cols]
         w0 = sd["trunk.0.weight"].T
@@ -232,7 +233,6 @@ class Net:
         h = np.empty((b, CONV_OUT * POINTS), dtype=np.float32)
         for c0, c1, m, r0, r1 in self.blocks2:
             h[:, c0:c1] = conv1[:, r0:r1] @ m
-        h += self.b2
         h += h1[:, :, CONV_OUT:].reshape(b, CONV_OUT * POINTS)  # the projection
         np.maximum(h, 0.0, out=h)
         mean = h.mean(axis=1, keepdims=True)
@@ -333,9 +333,10 @@ def apply_play(counts, side, play, check=True):
 _PLAY_ID = {}  # (side, play) -> its row in _TABLE
 _LINE_IDS = {}  # side -> {`play ...` line of `legal`: its play's row}
 # per play (row): its change to the counts (24, White's numbering), and
-# whether it bears off; rows beyond "n" are room to grow
+# whether it bears off; row 0 is unused (a play's row is never false), rows
+# from "n" on are room to grow
 _TABLE = {
-    "n": 0,
+    "n": 1,
     "delta": np.zeros((1024, POINTS), dtype=np.int8),
     "off": np.zeros(1024, dtype=bool),
 }
@@ -361,7 +362,7 @@ def _forget_plays():
     """Empties the table of plays (kept below a few hundred thousand)."""
     _PLAY_ID.clear()
     _LINE_IDS.clear()
-    _TABLE["n"] = 0
+    _TABLE["n"] = 1
 
 
 def encode(counts, perspective):
@@ -412,19 +413,26 @@ def encode_board(counts, perspective):
     """encode's inputs of a batch of positions all from the same side
     (perspective 0 White, 1 Black), laid out for Net.judge: the board
     (B, 24 * 6) point by point and the column of scalars (B, 6)."""
-    counts = np.asarray(counts)
-    v = counts[:, VIEW[perspective]].astype(np.int64) * SIGN[perspective]
-    board = _PLANES[v + PIECES].reshape(len(v), POINTS * ROWS)
-    mine = np.maximum(v, 0)
-    theirs = np.maximum(-v, 0)
-    scal = np.empty((len(v), ROWS), dtype=np.int64)
+    v = np.asarray(counts, dtype=np.int8)[:, VIEW[perspective]]
+    if SIGN[perspective] < 0:
+        v = -v
+    board = _PLANES[v.astype(np.intp) + PIECES].reshape(len(v), POINTS * ROWS)
+    # small whole numbers: exact in float32, as are their sums
+    mine = np.maximum(v, 0).astype(np.float32)
+    theirs = np.maximum(-v, 0).astype(np.float32)
+    scal = np.empty((len(v), ROWS), dtype=np.float32)
     scal[:, 0] = PIECES - mine.sum(axis=1)
     scal[:, 1] = PIECES - theirs.sum(axis=1)
-    scal[:, 2] = mine @ OWN_POINT
-    scal[:, 3] = theirs @ OPP_POINT
+    scal[:, 2] = mine @ _OWN_POINT
+    scal[:, 3] = theirs @ _OPP_POINT
     scal[:, 4] = PIECES - scal[:, 0] - mine[:, 18:24].sum(axis=1)
     scal[:, 5] = PIECES - scal[:, 1] - theirs[:, 6:12].sum(axis=1)
-    return board, scal.astype(np.float32) / np.float32(SCALE)
+    scal /= np.float32(SCALE)
+    return board, scal
+
+
+_OWN_POINT = OWN_POINT.astype(np.float32)
+_OPP_POINT = OPP_POINT.astype(np.float32)
 
 
 def win_points(counts, side):
@@ -443,14 +451,15 @@ def win_points(counts, side):
 class Child(adapter.Child):
     """Our engine, asked for the rules: legal plays."""
 
-    def legal_many(self, setups, convert=None):
+    def legal_many(self, setups, convert=None, known=None):
         """The legal plays of several positions: setups is a list of command
         lists (e.g. `position board ...`, `dice a b`), each followed here by
         `legal`. All are sent at once by a second thread, then `isready`,
         while this one reads the answers (so neither pipe can fill up with
         nobody reading it); any `error` line raises once all is read.
         Each play is its words after `play`, or what `convert` makes of its
-        whole line (without the newline).
+        whole line (without the newline); with `known`, a dict of such
+        lines, its value for a line in it that is true, else `convert`'s.
 
         The answers are read in large blocks straight from the pipe, not
         line by line: this needs nothing left unread in the pipe's reader
@@ -474,10 +483,11 @@ class Child(adapter.Child):
             raise RuntimeError(next(l for l in text.split("\n") if l.startswith("error ")))
         if convert is None:
             convert = lambda line: line[5:]  # noqa: E731
+        get = (known if known is not None else {}).get
         # each answer: its play lines, then `legal count ...`, whose rest
         # begins the next part
         result = [
-            [convert(l) for l in part.split("\n") if l.startswith("play ")]
+            [get(l) or convert(l) for l in part.split("\n") if l.startswith("play ")]
             for part in text.split("legal count")[:-1]
         ]
         if len(result) != len(setups):
@@ -549,12 +559,10 @@ class Bot:
         line_ids = _LINE_IDS.setdefault(opp, {})
 
         def play_id(line):
-            k = line_ids.get(line)
-            if k is None:
-                k = line_ids[line] = _play_id(opp, line[5:])
+            k = line_ids[line] = _play_id(opp, line[5:])
             return k
 
-        replies = self.child.legal_many(setups, play_id)
+        replies = self.child.legal_many(setups, play_id, line_ids)
         # every reply as a row: the end it is played from, and its play's
         # change to the counts (a play moves the same checkers from
         # whatever position it is played)
