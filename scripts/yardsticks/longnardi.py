@@ -40,6 +40,7 @@ Usage: see scripts/yardsticks/README.md.
 """
 
 import argparse
+import itertools
 import os
 
 # one thread for the matrix products: the adapter shares the machine with the
@@ -49,6 +50,7 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import pickle
 import sys
+import threading
 import zipfile
 
 import numpy as np
@@ -111,68 +113,146 @@ def load_weights(path):
     return {name: sd[name] for name in SHAPES}
 
 
-def _windows(h, k):
-    """The k-wide windows of h (B, 24, C), zero-padded at both ends, as rows
-    of a matrix (B * 24, k * C): point l's row holds points l - k//2 ..
-    l + k//2, each point's C channels in turn."""
-    b, n, c = h.shape
-    pad = k // 2
-    hp = np.zeros((b, n + 2 * pad, c), dtype=h.dtype)
-    hp[:, pad : pad + n] = h
-    win = np.lib.stride_tricks.as_strided(
-        hp, shape=(b, n, k * c), strides=(hp.strides[0], hp.strides[1], hp.strides[2])
-    )
-    return win.reshape(b * n, k * c)
+def _conv_matrix(w):
+    """A 5-wide convolution over the 24 points (zero-padded at both ends),
+    weights w (Cout, Cin, K), as the matrix (Cin * 24, Cout * 24) that
+    multiplies inputs flattened channel by channel (channel c's point l at
+    c * 24 + l) into outputs flattened the same way: output o at point l
+    takes w[o, c, j] times input c at point l + j - K // 2."""
+    cout, cin, k = w.shape
+    m = np.zeros((cin, POINTS, cout, POINTS), dtype=np.float32)
+    for j in range(k):
+        for l in range(POINTS):
+            p = l + j - k // 2
+            if 0 <= p < POINTS:
+                m[:, p, :, l] = w[:, :, j].T
+    return m.reshape(cin * POINTS, cout * POINTS)
 
 
-def _window_weights(w):
-    """A convolution's weights w (Cout, Cin, K) as the matrix (K * Cin, Cout)
-    that multiplies the rows of _windows."""
-    return np.ascontiguousarray(w.transpose(2, 1, 0).reshape(-1, w.shape[0]))
+def _point_major(cout):
+    """For an array flattened channel by channel (channel o's point l at
+    o * 24 + l), the indices that take it point by point (point l's
+    channel o at l * cout + o)."""
+    return np.arange(cout * POINTS).reshape(cout, POINTS).T.reshape(-1)
+
+
+# the points whose outputs one banded block of a convolution gives, and
+# the points (two more on either side, within the board) that it reads
+GROUP = 6
+GROUPS = [
+    (g, g + GROUP, max(0, g - KERNEL // 2), min(POINTS, g + GROUP + KERNEL // 2))
+    for g in range(0, POINTS, GROUP)
+]
+
+
+def _band(m, cin, cout, a, b, r0, r1):
+    """The block of a point-by-point convolution matrix m (cin channels in,
+    cout out per point) giving output points a..b-1 from input points
+    r0..r1-1: (first column, end column, the block, first row, end row)."""
+    block = np.ascontiguousarray(m[r0 * cin : r1 * cin, a * cout : b * cout])
+    return a * cout, b * cout, block, r0 * cin, r1 * cin
 
 
 class Net:
-    """LongNardi's residual network, ready to judge batches of inputs."""
+    """LongNardi's residual network, ready to judge batches of inputs.
+
+    Everything over the board is laid out point by point. A convolution is
+    a banded matrix over the 24 points (_conv_matrix): it is multiplied a
+    block of six output points at a time, each block reading its ten input
+    points only. A few large matrix products are much faster in numpy than
+    the convolutions' many small ones."""
 
     def __init__(self, sd):
-        # the first convolution and the 1x1 projection read the same windows:
-        # the projection's weights sit at the window's middle point
-        proj = np.zeros((CONV_OUT, ROWS, KERNEL), dtype=np.float32)
-        proj[:, :, KERNEL // 2] = sd["res_block.proj.weight"][:, :, 0]
-        self.m1 = np.concatenate(
-            [_window_weights(sd["res_block.conv1.weight"]), _window_weights(proj)], axis=1
-        )
-        self.b1 = np.concatenate([sd["res_block.conv1.bias"], sd["res_block.proj.bias"]])
-        self.m2 = _window_weights(sd["res_block.conv2.weight"])
-        self.b2 = sd["res_block.conv2.bias"]
+        # the first convolution and the 1x1 projection read the same inputs:
+        # the projection is a 1-wide convolution; rows and columns point by
+        # point (the point's 6 planes; its 8 convolution outputs, then its 8
+        # projection outputs)
+        c1 = _conv_matrix(sd["res_block.conv1.weight"])
+        pr = _conv_matrix(sd["res_block.proj.weight"])
+        rows = _point_major(ROWS)
+        cols = _point_major(CONV_OUT)
+        m1 = np.concatenate(
+            [
+                c1[rows][:, cols].reshape(-1, POINTS, CONV_OUT),
+                pr[rows][:, cols].reshape(-1, POINTS, CONV_OUT),
+            ],
+            axis=2,
+        ).reshape(ROWS * POINTS, 2 * CONV_OUT * POINTS)
+        # the projection's bias carries the second convolution's too (both
+        # are added to the second convolution's outputs)
+        b1 = np.concatenate(
+            [
+                np.tile(sd["res_block.conv1.bias"], (POINTS, 1)),
+                np.tile(sd["res_block.proj.bias"] + sd["res_block.conv2.bias"], (POINTS, 1)),
+            ],
+            axis=1,
+        ).reshape(-1)
+        m2 = _conv_matrix(sd["res_block.conv2.weight"])[cols][:, cols]
+        # per block: its columns of the outputs, its matrix, its rows of the inputs
+        self.blocks1 = [_band(m1, ROWS, 2 * CONV_OUT, *g) for g in GROUPS]
+        self.blocks2 = [_band(m2, CONV_OUT, CONV_OUT, *g) for g in GROUPS]
+        self.b1 = b1
+        self.norm_w = sd["norm.weight"][cols]
+        self.norm_b = sd["norm.bias"][cols]
+        w0 = sd["trunk.0.weight"].T
+        w0 = np.concatenate([w0[: CONV_OUT * POINTS][cols], w0[CONV_OUT * POINTS :]])
+        self.trunk = [(np.ascontiguousarray(w0), sd["trunk.0.bias"])] + [
+            (np.ascontiguousarray(sd[f"trunk.{k}.weight"].T), sd[f"trunk.{k}.bias"]) for k in (3, 6)
+        ]
         self.sd = sd
 
     def __call__(self, x):
         """The value (expected points: single and double wins and losses,
         weighted 1, 2, -1, -2 by the network's softmax) for the side the
         inputs x (B, 6, 25) are encoded for."""
-        sd = self.sd
-        b = len(x)
-        board = x[:, :, :POINTS].transpose(0, 2, 1)  # (B, 24, 6): point by point
-        scalars = x[:, :, POINTS]
-        h = _windows(board, KERNEL) @ self.m1 + self.b1  # (B * 24, 16)
-        conv1 = np.maximum(h[:, :CONV_OUT], 0.0).reshape(b, POINTS, CONV_OUT)
-        skip = h[:, CONV_OUT:]
-        h = np.maximum(_windows(conv1, KERNEL) @ self.m2 + self.b2 + skip, 0.0)
-        # flattened channel by channel, as the LayerNorm's weights are
-        h = h.reshape(b, POINTS, CONV_OUT).transpose(0, 2, 1).reshape(b, CONV_OUT * POINTS)
+        x = np.asarray(x, dtype=np.float32)
+        board = x[:, :, :POINTS].transpose(0, 2, 1).reshape(len(x), POINTS * ROWS)
+        return self.judge(board, x[:, :, POINTS])
+
+    def judge(self, board, scalars):
+        """The values of inputs given as the board (B, 24 * 6: point by
+        point, each point's six planes in turn) and the column of scalars
+        (B, 6), as encode_board gives them. Large batches go through in
+        blocks of CHUNK rows, small enough for the processor's cache."""
+        blocks = [
+            self._block(board[k : k + self.CHUNK], scalars[k : k + self.CHUNK])
+            for k in range(0, len(board), self.CHUNK)
+        ]
+        return np.concatenate(blocks) if blocks else np.zeros(0, dtype=np.float32)
+
+    CHUNK = 512
+
+    def _block(self, board, scalars):
+        b = len(board)
+        h1 = np.empty((b, 2 * CONV_OUT * POINTS), dtype=np.float32)
+        for c0, c1, m, r0, r1 in self.blocks1:
+            h1[:, c0:c1] = board[:, r0:r1] @ m
+        h1 += self.b1
+        h1 = h1.reshape(b, POINTS, 2 * CONV_OUT)
+        conv1 = np.maximum(h1[:, :, :CONV_OUT], 0.0).reshape(b, CONV_OUT * POINTS)
+        h = np.empty((b, CONV_OUT * POINTS), dtype=np.float32)
+        for c0, c1, m, r0, r1 in self.blocks2:
+            h[:, c0:c1] = conv1[:, r0:r1] @ m
+        h += h1[:, :, CONV_OUT:].reshape(b, CONV_OUT * POINTS)  # the projection
+        np.maximum(h, 0.0, out=h)
         mean = h.mean(axis=1, keepdims=True)
-        var = h.var(axis=1, keepdims=True)
-        h = (h - mean) / np.sqrt(var + 1e-5) * sd["norm.weight"] + sd["norm.bias"]
-        h = np.concatenate([np.maximum(h, 0.0), scalars], axis=1)
-        for k in (0, 3):
-            h = h @ sd[f"trunk.{k}.weight"].T + sd[f"trunk.{k}.bias"]
-            h = h / (1.0 + np.exp(-np.maximum(h, -60.0)))  # SiLU (no overflow)
-        logits = h @ sd["trunk.6.weight"].T + sd["trunk.6.bias"]
+        h -= mean
+        var = np.mean(h * h, axis=1, keepdims=True)
+        h /= np.sqrt(var + 1e-5)
+        h *= self.norm_w
+        h += self.norm_b
+        h = np.concatenate([np.maximum(h, 0.0, out=h), scalars], axis=1)
+        for w, bias in self.trunk[:2]:
+            h = h @ w
+            h += bias
+            h /= 1.0 + np.exp(-np.maximum(h, -60.0))  # SiLU (no overflow)
+        w, bias = self.trunk[2]
+        logits = h @ w
+        logits += bias
         logits -= logits.max(axis=1, keepdims=True)
         p = np.exp(logits)
         p /= p.sum(axis=1, keepdims=True)
-        return p @ sd["scores"]
+        return p @ self.sd["scores"]
 
 
 # ---------------------------------------------------------------- positions
@@ -229,23 +309,60 @@ def _steps(side, play):
     return steps
 
 
-def apply_play(counts, side, play):
+def apply_play(counts, side, play, check=True):
     """The counts after `side` plays `play` (steps `from/to` or `from/off` in
     its own numbering). The play comes from our engine's `legal`, so it is
-    legal; this only moves the checkers."""
+    legal; this only moves the checkers (and checks, unless `check` is
+    false, that each step leaves a point of the mover's for one not the
+    opponent's)."""
     c = list(counts)
     if play == "pass":
         return c
     sign = 1 if side == "w" else -1
     for q, t in _steps(side, play):
-        if c[q] * sign <= 0:
+        if check and c[q] * sign <= 0:
             raise ValueError(f"{play}: no checker of the mover on White's {q + 1}")
         c[q] -= sign
         if t is not None:
-            if c[t] * sign < 0:
+            if check and c[t] * sign < 0:
                 raise ValueError(f"{play}: lands on the opponent on White's {t + 1}")
             c[t] += sign
     return c
+
+
+_PLAY_ID = {}  # (side, play) -> its row in _TABLE
+_LINE_IDS = {}  # side -> {`play ...` line of `legal`: its play's row}
+# per play (row): its change to the counts (24, White's numbering), and
+# whether it bears off; row 0 is unused (a play's row is never false), rows
+# from "n" on are room to grow
+_TABLE = {
+    "n": 1,
+    "delta": np.zeros((1024, POINTS), dtype=np.int8),
+    "off": np.zeros(1024, dtype=bool),
+}
+
+
+def _play_id(side, play):
+    """The row of `side`'s play (steps in its own numbering, or `pass`) in
+    the table of the plays' changes to the counts."""
+    key = (side, play)
+    k = _PLAY_ID.get(key)
+    if k is None:
+        k = _PLAY_ID[key] = _TABLE["n"]
+        if k == len(_TABLE["off"]):
+            for name in ("delta", "off"):
+                _TABLE[name] = np.concatenate([_TABLE[name], np.zeros_like(_TABLE[name])])
+        _TABLE["delta"][k] = apply_play([0] * POINTS, side, play, check=False)
+        _TABLE["off"][k] = play != "pass" and "off" in play
+        _TABLE["n"] = k + 1
+    return k
+
+
+def _forget_plays():
+    """Empties the table of plays (kept below a few hundred thousand)."""
+    _PLAY_ID.clear()
+    _LINE_IDS.clear()
+    _TABLE["n"] = 1
 
 
 def encode(counts, perspective):
@@ -281,6 +398,43 @@ def encode(counts, perspective):
     return x / np.float32(SCALE)
 
 
+# the six planes of a point holding count c (c + 15 indexes; positive: the
+# checkers of the side the inputs are for), divided by 15 as encode divides
+_PLANES = np.array(
+    [
+        [c >= 1, c >= 2, max(c - 2, 0), -c >= 1, -c >= 2, max(-c - 2, 0)]
+        for c in range(-PIECES, PIECES + 1)
+    ],
+    dtype=np.float32,
+) / np.float32(SCALE)
+
+
+def encode_board(counts, perspective):
+    """encode's inputs of a batch of positions all from the same side
+    (perspective 0 White, 1 Black), laid out for Net.judge: the board
+    (B, 24 * 6) point by point and the column of scalars (B, 6)."""
+    v = np.asarray(counts, dtype=np.int8)[:, VIEW[perspective]]
+    if SIGN[perspective] < 0:
+        v = -v
+    board = _PLANES[v.astype(np.intp) + PIECES].reshape(len(v), POINTS * ROWS)
+    # small whole numbers: exact in float32, as are their sums
+    mine = np.maximum(v, 0).astype(np.float32)
+    theirs = np.maximum(-v, 0).astype(np.float32)
+    scal = np.empty((len(v), ROWS), dtype=np.float32)
+    scal[:, 0] = PIECES - mine.sum(axis=1)
+    scal[:, 1] = PIECES - theirs.sum(axis=1)
+    scal[:, 2] = mine @ _OWN_POINT
+    scal[:, 3] = theirs @ _OPP_POINT
+    scal[:, 4] = PIECES - scal[:, 0] - mine[:, 18:24].sum(axis=1)
+    scal[:, 5] = PIECES - scal[:, 1] - theirs[:, 6:12].sum(axis=1)
+    scal /= np.float32(SCALE)
+    return board, scal
+
+
+_OWN_POINT = OWN_POINT.astype(np.float32)
+_OPP_POINT = OPP_POINT.astype(np.float32)
+
+
 def win_points(counts, side):
     """If `side` has borne off every checker: 2 when the other side has
     borne off none (mars), else 1; None while it still has checkers."""
@@ -297,24 +451,47 @@ def win_points(counts, side):
 class Child(adapter.Child):
     """Our engine, asked for the rules: legal plays."""
 
-    def legal_many(self, setups):
+    def legal_many(self, setups, convert=None, known=None):
         """The legal plays of several positions: setups is a list of command
         lists (e.g. `position board ...`, `dice a b`), each followed here by
-        `legal`. Sent in chunks small enough that neither pipe fills."""
-        result = []
-        for k in range(0, len(setups), 16):
-            chunk = setups[k : k + 16]
-            self.send(line for setup in chunk for line in list(setup) + ["legal"])
-            for _ in chunk:
-                plays = []
-                for line in self.until(
-                    lambda l: l.startswith("legal count") or l.startswith("error ")
-                ):
-                    if line.startswith("error "):
-                        raise RuntimeError(line)
-                    if line.startswith("play "):
-                        plays.append(line[5:])
-                result.append(plays)
+        `legal`. All are sent at once by a second thread, then `isready`,
+        while this one reads the answers (so neither pipe can fill up with
+        nobody reading it); any `error` line raises once all is read.
+        Each play is its words after `play`, or what `convert` makes of its
+        whole line (without the newline); with `known`, a dict of such
+        lines, its value for a line in it that is true, else `convert`'s.
+
+        The answers are read in large blocks straight from the pipe, not
+        line by line: this needs nothing left unread in the pipe's reader
+        (true after any `sync`, which reads up to the last `readyok`)."""
+        lines = [line for setup in setups for line in list(setup) + ["legal"]]
+        writer = threading.Thread(target=self.send, args=(lines + ["isready"],))
+        writer.start()
+        fd = self.p.stdout.fileno()
+        chunks, tail = [], b""
+        try:
+            while not tail.endswith(b"readyok\n"):
+                data = os.read(fd, 1 << 16)
+                if not data:
+                    raise RuntimeError("our engine closed its output")
+                chunks.append(data)
+                tail = tail[-16:] + data[-16:]
+        finally:
+            writer.join()
+        text = b"".join(chunks).decode()
+        if text.startswith("error ") or "\nerror " in text:
+            raise RuntimeError(next(l for l in text.split("\n") if l.startswith("error ")))
+        if convert is None:
+            convert = lambda line: line[5:]  # noqa: E731
+        get = (known if known is not None else {}).get
+        # each answer: its play lines, then `legal count ...`, whose rest
+        # begins the next part
+        result = [
+            [get(l) or convert(l) for l in part.split("\n") if l.startswith("play ")]
+            for part in text.split("legal count")[:-1]
+        ]
+        if len(result) != len(setups):
+            raise RuntimeError(f"{len(result)} legal lists for {len(setups)} positions")
         return result
 
 
@@ -329,10 +506,9 @@ class Bot:
 
     def values(self, counts_list, perspective):
         """The network's values for one side of many positions."""
-        if not counts_list:
+        if len(counts_list) == 0:
             return np.zeros(0)
-        x = encode(counts_list, [perspective] * len(counts_list))
-        return self.net(x)
+        return self.net.judge(*encode_board(counts_list, perspective))
 
     def choose(self):
         here = self.child.show()
@@ -378,33 +554,50 @@ class Bot:
             text = ",".join(str(c) for c in end) + " " + opp + " " + " ".join(rest)
             for a, b in ROLLS:
                 setups.append([f"position board {text}", f"dice {a} {b}"])
-        replies = self.child.legal_many(setups)
-        seen = {}  # position after a reply -> its row among the leaves
-        leaves = []  # positions after a reply, judged for the mover (each once)
-        slots = []  # per (end, roll): a fixed value, or the rows of its leaves
+        if _TABLE["n"] > 300_000:
+            _forget_plays()
+        line_ids = _LINE_IDS.setdefault(opp, {})
+
+        def play_id(line):
+            k = line_ids[line] = _play_id(opp, line[5:])
+            return k
+
+        replies = self.child.legal_many(setups, play_id, line_ids)
+        # every reply as a row: the end it is played from, and its play's
+        # change to the counts (a play moves the same checkers from
+        # whatever position it is played)
         for k, plays in enumerate(replies):
-            end = ends[k // len(ROLLS)]
-            if not plays or plays == ["pass"]:
-                plays = ["pass"]  # the end itself, the opponent passing
-            lost = None
-            rows = []
-            for play in plays:
-                after = apply_play(end, opp, play)
-                if "off" in play and (w := win_points(after, opp)) is not None:
-                    lost = -w
-                    break
-                key = tuple(after)
-                row = seen.get(key)
-                if row is None:
-                    row = seen[key] = len(leaves)
-                    leaves.append(after)
-                rows.append(row)
-            slots.append(lost if lost is not None else rows)
-        v = self.values(leaves, mover)
-        per_roll = np.array(
-            [s if not isinstance(s, list) else v[s].min() for s in slots]
-        ).reshape(len(ends), len(ROLLS))
-        return per_roll @ ROLL_P
+            if not plays:
+                replies[k] = [_play_id(opp, "pass")]  # the end itself, the opponent passing
+        lengths = np.array([len(plays) for plays in replies])
+        starts = np.concatenate([[0], np.cumsum(lengths)[:-1]])
+        slot = np.repeat(np.arange(len(replies)), lengths)
+        ids = np.fromiter(
+            itertools.chain.from_iterable(replies), dtype=np.int64, count=int(lengths.sum())
+        )
+        delta = _TABLE["delta"][ids]
+        before = np.asarray(ends, dtype=np.int8)[slot // len(ROLLS)]
+        after = before + delta
+        # the plays came from our engine's `legal`; checked here as a whole:
+        # a point a reply changes holds none of the mover's checkers, before
+        # or after it
+        sign = -1 if opp == "b" else 1
+        if np.any((delta != 0) & ((before * sign < 0) | (after * sign < 0))):
+            raise ValueError("a reply moves onto or from a point of the other side")
+        # a reply bearing off the opponent's last checker: the slot counts
+        # that loss (2 when the mover has borne off none)
+        opp_left = np.maximum(after * sign, 0).sum(axis=1)
+        mover_left = np.maximum(-after * sign, 0).sum(axis=1)
+        won = (opp_left == 0) & _TABLE["off"][ids]
+        lost = np.zeros(len(replies))
+        lost[slot[won]] = np.where(mover_left[won] == PIECES, -2.0, -1.0)
+        # each distinct position after a reply judged once
+        keys = np.ascontiguousarray(after).view(np.dtype((np.void, POINTS)))[:, 0]
+        uniq, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+        v = self.values(after[first], mover)
+        per_slot = np.minimum.reduceat(v[inverse.reshape(-1)], starts)
+        per_slot = np.where(lost != 0, lost, per_slot)
+        return per_slot.reshape(len(ends), len(ROLLS)) @ ROLL_P
 
 
 def serve(args):
