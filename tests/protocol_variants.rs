@@ -35,6 +35,16 @@ fn show(io: &mut dyn LineIo) -> Vec<String> {
 
 /// Plays one whole game of `variant` and returns the points and the turns.
 fn play_game(io: &mut dyn LineIo, variant: &str, seed: u64) -> (u8, usize) {
+    play_game_checking(io, variant, seed, &mut |_| {})
+}
+
+/// [`play_game`], calling `check` before each roll.
+fn play_game_checking(
+    io: &mut dyn LineIo,
+    variant: &str,
+    seed: u64,
+    check: &mut dyn FnMut(&mut dyn LineIo),
+) -> (u8, usize) {
     io.send(&format!("set game.variant {variant}"));
     io.send("set engine.ply 1");
     io.sync();
@@ -56,6 +66,7 @@ fn play_game(io: &mut dyn LineIo, variant: &str, seed: u64) -> (u8, usize) {
         }
         // A Gul bara remainder is played before the roll, without dice.
         let remainder = lines.iter().any(|l| l.starts_with("pending remainder"));
+        check(io);
         if !remainder {
             let (a, b) = (dice.die(), dice.die());
             io.send(&format!("dice {a} {b}"));
@@ -104,4 +115,64 @@ fn a_backgammon_game_over_tcp() {
     let mut c = server.connect();
     let (points, _) = play_game(&mut c, "backgammon", 7);
     assert!((1..=3).contains(&points));
+}
+
+/// The values of `eval`'s line by word: `win`, `winmars`, ... .
+fn evaluation(io: &mut dyn LineIo) -> Vec<(String, f64)> {
+    io.send("eval");
+    let line = loop {
+        let l = io.recv();
+        if l.starts_with("evaluation ") {
+            break l;
+        }
+        assert!(l.starts_with("info "), "{l}");
+    };
+    let words: Vec<&str> = line.split(' ').skip(1).collect();
+    words
+        .chunks(2)
+        .map(|kv| (kv[0].to_string(), kv[1].parse().expect("a number")))
+        .collect()
+}
+
+/// `eval` in the games without backgammons (Portes and Tabla play
+/// backgammon's network, whose backgammon outputs are not 0) shows no
+/// backgammon chances and an equity of `2·win − 1 + winmars − losemars`;
+/// in backgammon it shows them and counts them. Before every roll of a
+/// whole game each (the printed chances are rounded to 4 decimals).
+#[test]
+fn eval_counts_backgammons_only_where_the_game_scores_them() {
+    let mut e = StdioEngine::start();
+    for (variant, seed) in [
+        ("portes", 5151),
+        ("tabla", 5152),
+        ("plakoto", 5153),
+        ("backgammon", 5154),
+    ] {
+        let mut seen = 0;
+        play_game_checking(&mut e, variant, seed, &mut |io| {
+            let ev = evaluation(io);
+            let keys: Vec<&str> = ev.iter().map(|(k, _)| k.as_str()).collect();
+            let v = |k: &str| ev.iter().find(|(w, _)| w == k).map(|(_, x)| *x);
+            let bg = variant == "backgammon";
+            let mut want = vec!["win", "winmars", "losemars"];
+            if bg {
+                want.extend(["winbg", "losebg"]);
+            }
+            want.push("equity");
+            if bg {
+                // Backgammon is played with the cube: the cubeful equity last.
+                want.push("cubeful");
+            }
+            assert_eq!(keys, want, "{variant}");
+            let p = |k| v(k).expect("present");
+            let mut equity = 2.0 * p("win") - 1.0 + p("winmars") - p("losemars");
+            if bg {
+                equity += p("winbg") - p("losebg");
+            }
+            assert!((p("equity") - equity).abs() < 3e-4, "{variant}: {ev:?}");
+            seen += 1;
+        });
+        assert!(seen > 10, "{variant}: {seen} evaluations");
+    }
+    e.send("quit");
 }

@@ -733,4 +733,96 @@ pub(crate) mod tests {
         assert!(super::super::net::Net::from_bytes(SHIPPED).is_err());
         assert!(HitNet::from_bytes(super::super::net::SHIPPED).is_err());
     }
+
+    /// The games without a 3-point win (short nardy, Portes, Tabla,
+    /// Plakoto, Tapa) play five-output networks whose backgammon outputs
+    /// are not 0 (Portes, Tabla and short nardy play backgammon's own
+    /// network): the engine's evaluators report them as 0 ([`scored`]),
+    /// so [`Probs::equity`] is each game's own scoring there; backgammon's
+    /// chances are the network's, untouched. Over positions of seeded
+    /// random games, against the raw outputs.
+    #[test]
+    fn games_without_backgammons_judge_none_and_backgammon_keeps_its_own() {
+        use crate::eval::{Evaluator, GameNet, phase::phase};
+        use crate::rules::{EvalFamily, Variant, dice::random_game_positions};
+        for v in Variant::ALL {
+            if !matches!(v.spec().eval, EvalFamily::Hitting | EvalFamily::Pinning) {
+                continue;
+            }
+            let opts = RuleOptions::for_variant(v);
+            let game = GameNet::load(v, None).expect("shipped");
+            let (engine, bare) = (game.evaluator(), game.net_evaluator());
+            let triple = v.spec().scores.triple.is_some();
+            let (mut judged, mut with_bg) = (0, 0);
+            for pos in random_game_positions(v, 40, 5151, 300) {
+                let state = GameState {
+                    pos,
+                    ..GameState::start_of(v, Side::White)
+                };
+                let net = match v.spec().eval {
+                    EvalFamily::Pinning => match &game {
+                        GameNet::Pinning(n) => n.clone(),
+                        _ => panic!("{v}: not a pinning network"),
+                    },
+                    _ => game
+                        .phase_net(phase(&state))
+                        .expect("a phase network")
+                        .clone(),
+                };
+                let raw = net.play_outputs(
+                    BASES,
+                    HitFeatures {
+                        state: &state,
+                        layout: net.layout,
+                    },
+                );
+                // The network's chances before any scoring.
+                let own = HitNet::probs(&raw).settled(&state);
+                let p = bare.eval(&state, &opts);
+                let q = engine.eval(&state, &opts);
+                judged += 1;
+                if own.win_bg + own.lose_bg > 0.0 {
+                    with_bg += 1;
+                }
+                if triple {
+                    assert_eq!(p, own, "{v} {pos:?}");
+                    continue;
+                }
+                let want = Probs {
+                    win_bg: 0.0,
+                    lose_bg: 0.0,
+                    ..own
+                };
+                assert_eq!(p, want, "{v} {pos:?}");
+                assert_eq!((q.win_bg, q.lose_bg), (0.0, 0.0), "{v} {pos:?}");
+                // The equity is single·(2w − 1) + (double − single)·(wm − lm)
+                // with the game's own points (1 and 2).
+                let s = v.spec().scores;
+                let (one, two) = (f32::from(s.single), f32::from(s.double));
+                let by_scores =
+                    one * (2.0 * p.win - 1.0) + (two - one) * (p.win_mars - p.lose_mars);
+                assert!((p.equity() - by_scores).abs() < 1e-6, "{v} {pos:?}");
+            }
+            // The raw backgammon outputs are not 0 in most positions (in
+            // these games: backgammon's network, mean 0.027, up to 0.99;
+            // Plakoto's, mean 0.0007, up to 0.0016): what the zeroing keeps
+            // out of the equity.
+            assert!(judged > 1000, "{v}: {judged} positions");
+            assert!(
+                with_bg * 2 > judged,
+                "{v}: {with_bg} of {judged} with backgammon outputs"
+            );
+        }
+    }
+
+    /// Every game scores 1 for a single win, 2 for a mars (gammon) and, if
+    /// at all, 3 for a backgammon: the points [`Probs::equity`] counts.
+    #[test]
+    fn every_game_scores_what_the_equity_counts() {
+        for v in crate::rules::Variant::ALL {
+            let s = v.spec().scores;
+            assert_eq!((s.single, s.double), (1, 2), "{v}");
+            assert!(matches!(s.triple, None | Some(3)), "{v}");
+        }
+    }
 }

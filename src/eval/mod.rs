@@ -230,7 +230,13 @@ where
 }
 
 impl Probs {
-    /// Cubeless equity in points per game.
+    /// Cubeless equity in points per game: a single win 1 point, a mars
+    /// (gammon) 2, a backgammon 3, as every game scores them
+    /// ([`crate::rules::Scores`]). In the games that score no backgammon
+    /// the evaluators report `win_bg` and `lose_bg` as 0 (the five-output
+    /// networks' through `hitnet::scored`), so their backgammon outputs
+    /// count nothing here nor anywhere these chances go (search, cube,
+    /// analysis, rollouts).
     #[inline]
     pub fn equity(&self) -> f32 {
         2.0 * self.win - 1.0 + self.win_mars - self.lose_mars + self.win_bg - self.lose_bg
