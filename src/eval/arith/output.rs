@@ -343,7 +343,7 @@ fn sixteens(w: &[f32], b: &[f32], h: usize, units: usize) -> usize {
 /// Play's second hidden layer: `out[m] = sigmoid_table(b[m] + w[m] ·
 /// hidden)`, each dot product in sixteen lanes summed as
 /// [`output_layer_play`]'s. The AVX-512 copy takes sixteen units at a time
-/// ([`dots_zmm`]: their sums stay in registers) and squashes them side by
+/// (`dots_zmm`: their sums stay in registers) and squashes them side by
 /// side, the units left over plain Rust; the same bits on every machine.
 #[inline]
 pub fn middle_layer_play(w: &[f32], b: &[f32], hidden: &[f32], out: &mut [f32]) {
