@@ -512,18 +512,10 @@ fn analyse_judges_the_cube_at_the_efficiency_it_is_given() {
 
 /// `gulbara merge FILES --json`, its report (panics when it fails).
 fn merged(files: &[&std::path::Path]) -> Value {
-    let out = Command::new(BIN)
-        .arg("merge")
-        .args(files)
-        .arg("--json")
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
+    let mut args: Vec<&std::ffi::OsStr> = vec!["merge".as_ref()];
+    args.extend(files.iter().map(|f| f.as_os_str()));
+    args.push("--json".as_ref());
+    serde_json::from_str(&common::gulbara_stdout(std::path::Path::new("."), &args)).unwrap()
 }
 
 /// `gulbara match` of the baseline (`h`) against random moves (`rnd`),
@@ -581,8 +573,10 @@ fn a_stopped_matchs_out_file_holds_the_pairs_it_finished() {
     assert_eq!(m["games"].as_u64(), Some(2 * got as u64), "{m}");
     assert_eq!(m["partial"]["pairs"].as_u64(), Some(got as u64), "{m}");
     assert_eq!(m["partial"]["of"].as_u64(), Some(100_000), "{m}");
-    let text = Command::new(BIN).arg("merge").arg(&file).output().unwrap();
-    let text = String::from_utf8_lossy(&text.stdout);
+    let text = common::gulbara_stdout(
+        std::path::Path::new("."),
+        &[std::ffi::OsStr::new("merge"), file.as_os_str()],
+    );
     assert!(
         text.contains(&format!("partial: {got} of 100000 pairs")),
         "{text}"
