@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Agreement of gulbara's cube decisions with GNU Backgammon's (docs/STRENGTH.md,
-# "Cube decisions against gnubg").
+# "Backgammon with the cube").
 #
 #   scripts/cube_agreement.sh [GAMES] [POSITIONS] [PLY] [SEED]
 #
