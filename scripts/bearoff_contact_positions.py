@@ -5,8 +5,10 @@ One side (the *bearer*) has borne off some checkers and has one or two on the ba
 sometimes one more still out in the opponent's half, the rest in its home board. The
 other side holds a home board of three to six points and has its remaining checkers
 spread over the board, a few of them in the bearer's home (the checkers that hit). Either
-side may be on roll. docs/TRAINING.md ("Bearing off against contact") says why: the
-network read such positions as easy wins and doubled into a redouble war against gnubg.
+side may be on roll. docs/TRAINING.md ("Bearing off against contact") says why, and
+docs/journal/training.md (the same name, under "Moved from TRAINING.md on 2026-12-07") has
+the commands: the network read such positions as easy wins and doubled into a redouble war
+against gnubg.
 
 Writes a positions file for `gulbara label`: the header line, then one position text a
 line (no kind word: none of `gulbara positions`' kinds fits), in White's numbering as
