@@ -1,5 +1,5 @@
 //! `gulbara supervise`: a network trained on a generation's rolled-out
-//! positions (docs/TRAINING.md, "Supervised training").
+//! positions (docs/TRAINING.md, "Supervised generations").
 
 use std::io::Write;
 use std::path::PathBuf;
