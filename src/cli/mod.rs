@@ -205,6 +205,25 @@ fn write_json(out: &Option<PathBuf>, text: impl FnOnce() -> String) -> anyhow::R
     Ok(())
 }
 
+/// The largest shard file `merge` and `match --resume` read.
+const MAX_SHARD_FILE: u64 = 1 << 30;
+
+/// The text of the shard file `path` (`None`: there is no such file).
+fn read_shard_text(path: &std::path::Path) -> anyhow::Result<Option<String>> {
+    let name = path.display();
+    let len = match std::fs::metadata(path) {
+        Ok(m) => m.len(),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e).with_context(|| format!("cannot read {name}")),
+    };
+    if len > MAX_SHARD_FILE {
+        anyhow::bail!("{name}: {len} bytes, more than any shard file ({MAX_SHARD_FILE})");
+    }
+    std::fs::read_to_string(path)
+        .map(Some)
+        .with_context(|| format!("cannot read {name}"))
+}
+
 /// The luck reference on the command line.
 #[derive(Clone, Copy, Debug, ValueEnum)]
 pub enum LuckEvalArg {
