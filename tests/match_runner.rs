@@ -693,7 +693,10 @@ fn a_killed_match_resumed_ends_as_an_uninterrupted_run() {
             &["--resume", "--luck-adjust"][..],
             "its luck_adjust is false, this run's is true",
         ),
-        (&["--resume", "--rule", "exempt_rolls=1"][..], "its rules is"),
+        (
+            &["--resume", "--rule", "exempt_rolls=1"][..],
+            "its rules is",
+        ),
         (
             &["--resume", "--variant", "fevga"][..],
             "its variant is gulbara, this run's is fevga",

@@ -476,7 +476,14 @@ impl Tally {
         if let Err(e) = crate::sharding::write_atomically(out, text.as_bytes()) {
             tracing::error!(error = %e, file = %out.display(), "match file not written");
         }
-        self.out_written = Some((std::time::Instant::now(), start.elapsed()));
+        let took = start.elapsed();
+        tracing::debug!(
+            pairs = self.texts.len(),
+            bytes = text.len(),
+            micros = took.as_micros() as u64,
+            "match file written"
+        );
+        self.out_written = Some((std::time::Instant::now(), took));
     }
 
     /// The report of the finished run.
