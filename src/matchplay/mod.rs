@@ -101,9 +101,11 @@ pub struct MatchConfig {
     pub records: Option<PathBuf>,
     /// Keep this shard file ([`shard::MatchShard`]) as the match goes:
     /// rewritten (atomically) after the first complete pair, then at most
-    /// every [`OUT_EVERY`], marked partial, so that a run stopped early
-    /// leaves the pairs it finished for `gulbara merge`. The whole file is
-    /// the caller's to write at the end ([`shard_of`]).
+    /// every [`OUT_EVERY`] (more seldom for a large file:
+    /// [`OUT_COST_FACTOR`], [`OUT_BYTES_PER_SECOND`]), marked partial, so that a run stopped early leaves the pairs
+    /// it finished for `gulbara merge` and `match --resume`
+    /// ([`run_match_from`]). The whole file is the caller's to write at the
+    /// end ([`shard_of`]).
     pub out: Option<PathBuf>,
     /// Show a progress bar on stderr.
     pub progress: bool,
@@ -246,6 +248,12 @@ pub const OUT_EVERY: Duration = Duration::from_secs(1);
 /// the time of the thread that tallies the pairs.
 pub const OUT_COST_FACTOR: u32 = 20;
 
+/// ... and at least as long as the file's bytes take at this rate: the
+/// writes of a large shard add up to at most about a MiB a second (a
+/// 40,000-game shard's 6.5 MB file is written every 6 s or so near its
+/// end, not every second).
+pub const OUT_BYTES_PER_SECOND: u64 = 1 << 20;
+
 /// Plays a match.
 pub fn run_match(cfg: &MatchConfig) -> MatchReport {
     run_match_from(cfg, Vec::new())
@@ -387,7 +395,7 @@ struct Tally {
     /// The texts of the finished pairs, by pair, for the `--out` file.
     texts: std::collections::BTreeMap<usize, shard::PairJson>,
     /// When the `--out` file was last written as the match went, and how
-    /// long that write took.
+    /// long the next write waits.
     out_written: Option<(std::time::Instant, Duration)>,
 }
 
@@ -457,15 +465,15 @@ impl Tally {
 
     /// Rewrites the `--out` file with the pairs finished so far, unless
     /// the last write was less than [`OUT_EVERY`] ago, or than
-    /// [`OUT_COST_FACTOR`] times as long as that write took. A file that
-    /// cannot be written is logged; the run goes on (the file at the end
-    /// says it).
+    /// [`OUT_COST_FACTOR`] times as long as that write took, or than its
+    /// bytes take at [`OUT_BYTES_PER_SECOND`]. A file that cannot be
+    /// written is logged; the run goes on (the file at the end says it).
     fn write_out(&mut self, cfg: &MatchConfig) {
         let Some(out) = &cfg.out else {
             return;
         };
-        if let Some((at, took)) = self.out_written
-            && at.elapsed() < OUT_EVERY.max(took * OUT_COST_FACTOR)
+        if let Some((at, gap)) = self.out_written
+            && at.elapsed() < gap
         {
             return;
         }
@@ -483,7 +491,9 @@ impl Tally {
             micros = took.as_micros() as u64,
             "match file written"
         );
-        self.out_written = Some((std::time::Instant::now(), took));
+        let by_size = Duration::from_secs_f64(text.len() as f64 / OUT_BYTES_PER_SECOND as f64);
+        let gap = OUT_EVERY.max(took * OUT_COST_FACTOR).max(by_size);
+        self.out_written = Some((std::time::Instant::now(), gap));
     }
 
     /// The report of the finished run.
