@@ -102,10 +102,10 @@ pub struct MatchConfig {
     /// Keep this shard file ([`shard::MatchShard`]) as the match goes:
     /// rewritten (atomically) after the first complete pair, then at most
     /// every [`OUT_EVERY`] (more seldom for a large file:
-    /// [`OUT_COST_FACTOR`], [`OUT_BYTES_PER_SECOND`]), marked partial, so that a run stopped early leaves the pairs
-    /// it finished for `gulbara merge` and `match --resume`
-    /// ([`run_match_from`]). The whole file is the caller's to write at the
-    /// end ([`shard_of`]).
+    /// [`OUT_COST_FACTOR`], [`OUT_BYTES_PER_SECOND`]), marked partial, so
+    /// that a run stopped early leaves the pairs it finished for `gulbara
+    /// merge` and `match --resume` ([`run_match_from`]). The whole file is
+    /// the caller's to write at the end ([`shard_of`]).
     pub out: Option<PathBuf>,
     /// Show a progress bar on stderr.
     pub progress: bool,
@@ -262,8 +262,9 @@ pub fn run_match(cfg: &MatchConfig) -> MatchReport {
 /// Plays the rest of a match whose pairs `done` were played before (read
 /// from a stopped run's `--out` file, [`resume_of`]): the pairs of
 /// `cfg.shard` not among them, each on the dice it always has, and reports
-/// them all, as if the match had been played in one go. Without `--sprt`:
-/// the test's stop depends on the order the pairs finish in.
+/// them all, as if the match had been played in one go. Meant without an
+/// SPRT (`cfg.sprt`): its stop depends on the order the pairs finish in,
+/// and the pairs of `done` would come to it first, in pair order.
 pub fn run_match_from(cfg: &MatchConfig, done: Vec<PairOutcome>) -> MatchReport {
     let pairs = cfg.games.div_ceil(2).max(1);
     let played: std::collections::BTreeSet<usize> = done.iter().map(|p| p.pair).collect();

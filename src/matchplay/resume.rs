@@ -93,3 +93,64 @@ pub fn resume_of(cfg: &MatchConfig, file: &str, text: Option<&str>) -> Result<Re
         Resume::Finished(theirs)
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::matchplay::engine::EngineSpec;
+    use crate::matchplay::{run_match, run_match_from, shard_of};
+    use crate::rules::{RuleOptions, Variant};
+
+    fn random(name: &str, seed: u32) -> EngineSpec {
+        EngineSpec::parse(&[
+            "cmd=builtin:random".to_string(),
+            format!("name={name}"),
+            format!("option.engine.seed={seed}"),
+        ])
+        .unwrap()
+    }
+
+    #[test]
+    fn a_partial_file_resumes_to_the_whole_match_and_a_bad_one_is_refused() {
+        let rules = RuleOptions::for_variant(Variant::GulBara);
+        let cfg = MatchConfig::quiet([random("a", 1), random("b", 2)], rules, 12, 5224, 1);
+        let whole = shard_of(&cfg, &run_match(&cfg));
+        let text = whole.to_json();
+        assert!(matches!(resume_of(&cfg, "f", None), Ok(Resume::Fresh)));
+        let Ok(Resume::Finished(read)) = resume_of(&cfg, "f", Some(&text)) else {
+            panic!("a whole file is not finished");
+        };
+        assert_eq!(read.to_json(), text);
+        // Pairs 1 and 4 of 6, out of order: the others are played.
+        let mut part = whole.clone();
+        part.partial = true;
+        part.pairs = vec![whole.pairs[4].clone(), whole.pairs[1].clone()];
+        let Ok(Resume::Partial(done)) = resume_of(&cfg, "f", Some(&part.to_json())) else {
+            panic!("a partial file is not resumed");
+        };
+        assert_eq!(done.iter().map(|p| p.pair).collect::<Vec<_>>(), [1, 4]);
+        let resumed = shard_of(&cfg, &run_match_from(&cfg, done));
+        assert_eq!(resumed.to_json(), text);
+        // A pair twice; another seed; another match's shard.
+        part.pairs = vec![whole.pairs[1].clone(), whole.pairs[1].clone()];
+        let e = resume_of(&cfg, "f", Some(&part.to_json())).unwrap_err();
+        assert_eq!(e.to_string(), "--resume: f: pair 1 is there twice");
+        let other = MatchConfig {
+            seed: 5225,
+            ..cfg.clone()
+        };
+        let e = resume_of(&other, "f", Some(&text)).unwrap_err().to_string();
+        assert!(e.contains("its seed is 5224, this run's is 5225"), "{e}");
+        let other = MatchConfig {
+            shard: "1/2".parse().unwrap(),
+            ..cfg.clone()
+        };
+        let e = resume_of(&other, "f", Some(&text)).unwrap_err().to_string();
+        assert!(e.contains("its shard is 0/1, this run's is 1/2"), "{e}");
+        let e = resume_of(&cfg, "f", Some("[]")).unwrap_err().to_string();
+        assert!(
+            e.starts_with("--resume: f: not a gulbara match shard"),
+            "{e}"
+        );
+    }
+}
