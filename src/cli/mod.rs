@@ -189,8 +189,7 @@ pub struct SplitArgs {
     pub shard: Option<crate::sharding::Shard>,
     /// Write every unit's results as JSON (a shard file for `gulbara merge`).
     /// A match keeps the file as it goes (after its first complete pair,
-    /// then at most once a second, or more seldom when writing it takes
-    /// long), marked `"partial":true` until the end, so a stopped match's
+    /// then at most once a second, more seldom for a large file), marked `"partial":true` until the end, so a stopped match's
     /// file holds the pairs it finished (`match --resume` goes on with it).
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
