@@ -598,3 +598,159 @@ fn a_stopped_matchs_out_file_holds_the_pairs_it_finished() {
     assert!(m.get("partial").is_none(), "{m}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `gulbara match` of random moves (`rnd`) against this build's binary
+/// (`net`, at engine.ply 1) behind tests/fixtures/gated_engine.sh: `net`
+/// stops answering at its 100th move until the file `gate` exists. 40
+/// games from seed 5222 (unless `more` gives `--games` or `--seed`), one
+/// process, the shard written to `out`; the `more` arguments after those.
+fn gated_match(gate: &std::path::Path, out: &std::path::Path, more: &[&str]) -> Command {
+    let gated = format!(
+        "cmd=bash {}/tests/fixtures/gated_engine.sh {} 100 {BIN}",
+        env!("CARGO_MANIFEST_DIR"),
+        gate.display()
+    );
+    let mut c = Command::new(BIN);
+    c.args(["match", "--engine", "cmd=builtin:random", "name=rnd"])
+        .args(["--engine", &gated, "name=net", "option.engine.ply=1"]);
+    for (flag, default) in [("--games", "40"), ("--seed", "5222")] {
+        if !more.contains(&flag) {
+            c.args([flag, default]);
+        }
+    }
+    c.args(["-j", "1", "--no-progress"])
+        // The gated engine waits for the kill; it must not forfeit first.
+        .args(["--timeout-ms", "600000", "--json", "--out"])
+        .arg(out)
+        .args(more)
+        .stdin(Stdio::null());
+    c
+}
+
+/// Runs a command to its end: its standard output (the test fails, with
+/// its standard error, if it fails).
+fn succeeds(mut c: Command) -> (String, String) {
+    let out = c.output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(out.status.success(), "{c:?}: {}\n{err}", out.status);
+    (String::from_utf8_lossy(&out.stdout).into_owned(), err)
+}
+
+#[test]
+fn a_killed_match_resumed_ends_as_an_uninterrupted_run() {
+    let dir = scratch_dir("resume");
+    let gate = dir.join("gate");
+    let file = dir.join("m.json");
+    let pairs_in = |f: &std::path::Path| -> Option<(usize, Value)> {
+        let v: Value = serde_json::from_str(&std::fs::read_to_string(f).ok()?).ok()?;
+        Some((v["pairs"].as_array()?.len(), v))
+    };
+    // The run to stop: once its file holds a pair, it is killed (it cannot
+    // have ended: the gated engine waits, short of the match's moves).
+    let mut child = common::Proc(
+        gated_match(&gate, &file, &[])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    common::wait_until("a pair in the --out file", || {
+        pairs_in(&file).is_some_and(|(n, _)| n >= 1)
+    });
+    assert!(
+        child.0.try_wait().unwrap().is_none(),
+        "the match ended by itself"
+    );
+    child.0.kill().unwrap();
+    child.0.wait().unwrap();
+    let (got, v) = pairs_in(&file).unwrap();
+    assert!((1..20).contains(&got), "{v}");
+    assert_eq!(v["partial"], Value::Bool(true), "{v}");
+    let stopped = std::fs::read_to_string(&file).unwrap();
+    // Foreign files and other matches' files are refused, and left as
+    // they are.
+    let refused = |out: &std::path::Path, more: &[&str], want: &str| {
+        let o = gated_match(&gate, out, more).output().unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(!o.status.success(), "{more:?} accepted: {err}");
+        assert!(err.contains(want), "{more:?}: {err}");
+        assert!(!err.contains("panicked"), "{err}");
+    };
+    for (more, want) in [
+        (
+            &["--resume", "--seed", "5223"][..],
+            "its seed is 5222, this run's is 5223",
+        ),
+        (
+            &["--resume", "--games", "42"][..],
+            "its games is 40, this run's is 42",
+        ),
+        (
+            &["--resume", "--shard", "1/2"][..],
+            "its shard is 0/1, this run's is 1/2",
+        ),
+        (
+            &["--resume", "--luck-adjust"][..],
+            "its luck_adjust is false, this run's is true",
+        ),
+        (
+            &["--resume", "--rule", "exempt_rolls=1"][..],
+            "its rules is",
+        ),
+        (
+            &["--resume", "--variant", "fevga"][..],
+            "its variant is gulbara, this run's is fevga",
+        ),
+        (&["--resume", "--sprt", "0,0.1"][..], "--sprt"),
+    ] {
+        refused(&file, more, want);
+    }
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), stopped);
+    let renamed = dir.join("renamed.json");
+    std::fs::write(
+        &renamed,
+        stopped.replace(r#"["rnd","net"]"#, r#"["rnd","other"]"#),
+    )
+    .unwrap();
+    refused(
+        &renamed,
+        &["--resume"],
+        "its engines is rnd vs other, this run's is rnd vs net",
+    );
+    let foreign = dir.join("foreign.json");
+    for text in ["", "{", r#"{"format":"gulbara-rollout-shard-1"}"#, "[1,2]"] {
+        std::fs::write(&foreign, text).unwrap();
+        refused(&foreign, &["--resume"], "not a gulbara match shard");
+    }
+    // Resumed (the gate open now), it plays the pairs the file lacks.
+    std::fs::write(&gate, "").unwrap();
+    let (resumed, err) = succeeds(gated_match(&gate, &file, &["--resume"]));
+    assert!(
+        err.contains(&format!("{got} of its 20 pairs are there")),
+        "{err}"
+    );
+    // The same match in one go: the same file, byte for byte, and report.
+    let whole = dir.join("whole.json");
+    let (uninterrupted, _) = succeeds(gated_match(&gate, &whole, &[]));
+    let (text, want) = (
+        std::fs::read_to_string(&file).unwrap(),
+        std::fs::read_to_string(&whole).unwrap(),
+    );
+    assert!(text == want, "resumed:\n{text}\nuninterrupted:\n{want}");
+    assert_eq!(pairs_in(&file).unwrap().0, 20);
+    assert!(pairs_in(&file).unwrap().1.get("partial").is_none());
+    assert_eq!(resumed, uninterrupted);
+    let report: Value = serde_json::from_str(&resumed).unwrap();
+    assert_eq!(report["games"].as_u64(), Some(40), "{report}");
+    // A finished file is not played again: its report, the file as it was.
+    let (again, err) = succeeds(gated_match(&gate, &file, &["--resume"]));
+    assert!(err.contains("has every pair: nothing to play"), "{err}");
+    assert_eq!(again, uninterrupted);
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), want);
+    // With no file, --resume starts the match afresh.
+    let fresh = dir.join("fresh.json");
+    let (first, _) = succeeds(gated_match(&gate, &fresh, &["--resume"]));
+    assert_eq!(first, uninterrupted);
+    assert_eq!(std::fs::read_to_string(&fresh).unwrap(), want);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -10,7 +10,9 @@ use super::{LuckEvalArg, SplitArgs, print_report, write_json};
 use crate::cube::{MatchState, SessionRules, SessionSpec};
 use crate::matchplay::engine::EngineSpec;
 use crate::matchplay::stats::Sprt;
-use crate::matchplay::{MatchConfig, check_builtins, parse_rules, run_match};
+use crate::matchplay::{
+    MatchConfig, Resume, check_builtins, parse_rules, resume_of, run_match_from,
+};
 use crate::rules::Variant;
 
 /// Options of `match`.
@@ -92,6 +94,15 @@ pub struct MatchArgs {
     /// No progress bar.
     #[arg(long)]
     pub no_progress: bool,
+    /// Go on with the match of the --out FILE a stopped run left: its
+    /// pairs are kept and only the others are played, each on the dice it
+    /// always has, so the finished file is the one an uninterrupted run
+    /// writes. The file must be of this same match (engine names, game,
+    /// rules, seed, games, luck adjustment, session, shard), else the run
+    /// is refused. A file with every pair is not played again (its report
+    /// is printed); no file starts the match afresh. Not with --sprt.
+    #[arg(long, requires = "out")]
+    pub resume: bool,
     #[command(flatten)]
     pub split: SplitArgs,
 }
@@ -211,8 +222,37 @@ pub fn run(mut a: MatchArgs) -> anyhow::Result<()> {
         rotation,
         winner_starts,
     };
+    if a.resume && cfg.sprt.is_some() {
+        bail!(
+            "--resume plays the pairs a stopped run lacks: --sprt, whose stop depends on the order pairs finish in, cannot go on"
+        );
+    }
+    let done = match (&cfg.out, a.resume) {
+        (Some(out), true) => {
+            let name = out.display().to_string();
+            let text = super::read_shard_text(out)?;
+            match resume_of(&cfg, &name, text.as_deref())? {
+                Resume::Fresh => Vec::new(),
+                Resume::Partial(pairs) => {
+                    eprintln!(
+                        "resuming {name}: {} of its {} pairs are there",
+                        pairs.len(),
+                        cfg.shard.units(cfg.games.div_ceil(2).max(1)).count()
+                    );
+                    pairs
+                }
+                Resume::Finished(whole) => {
+                    eprintln!("{name} has every pair: nothing to play (its report follows)");
+                    let report = crate::matchplay::shard::report_of(&whole);
+                    print_report(&report, a.json);
+                    return Ok(());
+                }
+            }
+        }
+        _ => Vec::new(),
+    };
     check_builtins(&cfg)?;
-    let report = run_match(&cfg);
+    let report = run_match_from(&cfg, done);
     write_json(&a.split.out, || {
         crate::matchplay::shard_of(&cfg, &report).to_json()
     })?;

@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use anyhow::{Context, bail};
+use anyhow::Context;
 use clap::Args;
 
 use super::{print_report, write_json};
@@ -22,9 +22,6 @@ pub struct MergeArgs {
     pub out: Option<PathBuf>,
 }
 
-/// The largest shard file `merge` reads.
-const MAX_SHARD_FILE: u64 = 1 << 30;
-
 /// Runs `merge`: checks that the files are the shards of one match (or of
 /// one rollout), each once, and prints the whole job's report (the
 /// unsharded run's, bit for bit).
@@ -32,13 +29,8 @@ pub fn run(a: MergeArgs) -> anyhow::Result<()> {
     let mut values = Vec::new();
     for f in &a.files {
         let name = f.display().to_string();
-        let len = std::fs::metadata(f)
-            .with_context(|| format!("cannot read {name}"))?
-            .len();
-        if len > MAX_SHARD_FILE {
-            bail!("{name}: {len} bytes, more than any shard file ({MAX_SHARD_FILE})");
-        }
-        let text = std::fs::read_to_string(f).with_context(|| format!("cannot read {name}"))?;
+        let text = super::read_shard_text(f)?
+            .with_context(|| format!("cannot read {name}: no such file"))?;
         let value: serde_json::Value =
             serde_json::from_str(&text).map_err(|e| crate::sharding::ShardError::Format {
                 file: name.clone(),

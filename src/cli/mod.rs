@@ -189,8 +189,8 @@ pub struct SplitArgs {
     pub shard: Option<crate::sharding::Shard>,
     /// Write every unit's results as JSON (a shard file for `gulbara merge`).
     /// A match keeps the file as it goes (after its first complete pair,
-    /// then at most once a second), marked `"partial":true` until the end,
-    /// so a stopped match's file holds the pairs it finished.
+    /// then at most once a second, more seldom for a large file), marked `"partial":true` until the end, so a stopped match's
+    /// file holds the pairs it finished (`match --resume` goes on with it).
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
 }
@@ -203,6 +203,25 @@ fn write_json(out: &Option<PathBuf>, text: impl FnOnce() -> String) -> anyhow::R
             .with_context(|| format!("cannot write {}", out.display()))?;
     }
     Ok(())
+}
+
+/// The largest shard file `merge` and `match --resume` read.
+const MAX_SHARD_FILE: u64 = 1 << 30;
+
+/// The text of the shard file `path` (`None`: there is no such file).
+fn read_shard_text(path: &std::path::Path) -> anyhow::Result<Option<String>> {
+    let name = path.display();
+    let len = match std::fs::metadata(path) {
+        Ok(m) => m.len(),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e).with_context(|| format!("cannot read {name}")),
+    };
+    if len > MAX_SHARD_FILE {
+        anyhow::bail!("{name}: {len} bytes, more than any shard file ({MAX_SHARD_FILE})");
+    }
+    std::fs::read_to_string(path)
+        .map(Some)
+        .with_context(|| format!("cannot read {name}"))
 }
 
 /// The luck reference on the command line.

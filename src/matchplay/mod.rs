@@ -8,6 +8,7 @@ pub mod engine;
 pub mod met_rates;
 mod records;
 pub mod report;
+pub mod resume;
 pub mod rule_args;
 mod seating;
 pub mod sessions;
@@ -32,6 +33,7 @@ use stats::{Sprt, SprtState, mean_se};
 
 use records::{MAX_RECORD_ERRORS, RecordWriteError, write_records};
 pub use report::{GameOutcome, GameSummary, MatchReport, PairOutcome};
+pub use resume::{Resume, ResumeError, resume_of};
 pub use rule_args::{RuleArgError, parse_rules, rule_settings};
 
 /// The evaluator that judges luck (at 0-ply, chains planned with a beam of 4).
@@ -99,8 +101,10 @@ pub struct MatchConfig {
     pub records: Option<PathBuf>,
     /// Keep this shard file ([`shard::MatchShard`]) as the match goes:
     /// rewritten (atomically) after the first complete pair, then at most
-    /// every [`OUT_EVERY`], marked partial, so that a run stopped early
-    /// leaves the pairs it finished for `gulbara merge`. The whole file is
+    /// every [`OUT_EVERY`] (more seldom for a large file:
+    /// [`OUT_COST_FACTOR`], [`OUT_BYTES_PER_SECOND`]), marked partial, so
+    /// that a run stopped early leaves the pairs it finished for `gulbara
+    /// merge` and `match --resume` ([`run_match_from`]). The whole file is
     /// the caller's to write at the end ([`shard_of`]).
     pub out: Option<PathBuf>,
     /// Show a progress bar on stderr.
@@ -238,15 +242,58 @@ pub fn check_builtins(cfg: &MatchConfig) -> Result<(), BuiltinSetupError> {
 /// ([`MatchConfig::out`]).
 pub const OUT_EVERY: Duration = Duration::from_secs(1);
 
+/// After writing its `--out` file as it goes, a match waits at least this
+/// many times as long as the write took before the next (and at least
+/// [`OUT_EVERY`]): the writes of a large shard take at most about 1/20 of
+/// the time of the thread that tallies the pairs.
+pub const OUT_COST_FACTOR: u32 = 20;
+
+/// ... and at least as long as the file's bytes take at this rate: the
+/// writes of a large shard add up to at most about a MiB a second (a
+/// 40,000-game shard's 6.5 MB file is written every 6 s or so near its
+/// end, not every second).
+pub const OUT_BYTES_PER_SECOND: u64 = 1 << 20;
+
 /// Plays a match.
 pub fn run_match(cfg: &MatchConfig) -> MatchReport {
+    run_match_from(cfg, Vec::new())
+}
+
+/// Plays the rest of a match whose pairs `done` were played before (read
+/// from a stopped run's `--out` file, [`resume_of`]): the pairs of
+/// `cfg.shard` not among them, each on the dice it always has, and reports
+/// them all, as if the match had been played in one go. Meant without an
+/// SPRT (`cfg.sprt`): its stop depends on the order the pairs finish in,
+/// and the pairs of `done` would come to it first, in pair order.
+pub fn run_match_from(cfg: &MatchConfig, done: Vec<PairOutcome>) -> MatchReport {
     let pairs = cfg.games.div_ceil(2).max(1);
-    let owned: Vec<usize> = cfg.shard.units(pairs).collect();
+    let played: std::collections::BTreeSet<usize> = done.iter().map(|p| p.pair).collect();
+    let owned: Vec<usize> = cfg
+        .shard
+        .units(pairs)
+        .filter(|i| !played.contains(i))
+        .collect();
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     let (tx, rx) = channel::<Seating>();
-    let bar = progress_bar(cfg, owned.len());
+    let bar = progress_bar(cfg, owned.len() + done.len());
+    bar.inc(2 * done.len() as u64);
     let mut tally = Tally::default();
+    for p in done {
+        // The progress bar's wins: each seating's game or match.
+        let winners: Vec<usize> = if p.matches.is_empty() {
+            p.games
+                .iter()
+                .filter_map(|g| g.winner.map(|(w, _)| w))
+                .collect()
+        } else {
+            p.matches.iter().filter_map(|m| m.winner).collect()
+        };
+        for w in winners {
+            tally.wins[w] += 1;
+        }
+        tally.add_pair(cfg, p);
+    }
     if let Some(dir) = &cfg.records
         && let Err(source) = std::fs::create_dir_all(dir)
     {
@@ -346,8 +393,11 @@ struct Tally {
     wins: [u32; 2],
     sprt_state: Option<SprtState>,
     record_errors: Vec<String>,
-    /// When the `--out` file was last written as the match went.
-    out_written: Option<std::time::Instant>,
+    /// The texts of the finished pairs, by pair, for the `--out` file.
+    texts: std::collections::BTreeMap<usize, shard::PairJson>,
+    /// When the `--out` file was last written as the match went, and how
+    /// long the next write waits.
+    out_written: Option<(std::time::Instant, Duration)>,
 }
 
 impl Tally {
@@ -384,16 +434,14 @@ impl Tally {
             .iter()
             .flat_map(|s| s.games.iter().map(GameOutcome::result))
             .collect();
-        let n = games.len().max(1) as f64;
-        self.pair_points
-            .push(games.iter().map(|g| f64::from(g.points)).sum::<f64>() / n);
-        self.done.push(PairOutcome {
+        let done = PairOutcome {
             pair,
             dice_seed: entry[0].dice_seed,
             games,
             matches: entry.iter().filter_map(|s| s.result).collect(),
-        });
+        };
         self.by_pair.remove(&pair);
+        self.add_pair(cfg, done);
         self.write_out(cfg);
         if let Some(s) = &cfg.sprt {
             let st = s.state(&self.pair_points);
@@ -404,23 +452,49 @@ impl Tally {
         }
     }
 
-    /// Rewrites the `--out` file with the pairs finished so far, when it
-    /// was not written in the last [`OUT_EVERY`]. A file that cannot be
+    /// Adds a finished pair (its points for the progress bar and the
+    /// SPRT, its text for the `--out` file).
+    fn add_pair(&mut self, cfg: &MatchConfig, pair: PairOutcome) {
+        let n = pair.games.len().max(1) as f64;
+        self.pair_points
+            .push(pair.games.iter().map(|g| f64::from(g.points)).sum::<f64>() / n);
+        if cfg.out.is_some() {
+            self.texts.insert(pair.pair, shard::PairJson::of(&pair));
+        }
+        self.done.push(pair);
+    }
+
+    /// Rewrites the `--out` file with the pairs finished so far, unless
+    /// the last write was less than [`OUT_EVERY`] ago, or than
+    /// [`OUT_COST_FACTOR`] times as long as that write took, or than its
+    /// bytes take at [`OUT_BYTES_PER_SECOND`]. A file that cannot be
     /// written is logged; the run goes on (the file at the end says it).
     fn write_out(&mut self, cfg: &MatchConfig) {
         let Some(out) = &cfg.out else {
             return;
         };
-        if self.out_written.is_some_and(|t| t.elapsed() < OUT_EVERY) {
+        if let Some((at, gap)) = self.out_written
+            && at.elapsed() < gap
+        {
             return;
         }
-        let mut pairs = self.done.clone();
-        pairs.sort_by_key(|p| p.pair);
-        let text = shard_with(cfg, pairs).to_json() + "\n";
+        let start = std::time::Instant::now();
+        let file = shard_with(cfg, Vec::new());
+        let partial = self.texts.len() < cfg.shard.units(cfg.games.div_ceil(2).max(1)).count();
+        let text = shard::shard_json(&file.key, file.shard, partial, self.texts.values()) + "\n";
         if let Err(e) = crate::sharding::write_atomically(out, text.as_bytes()) {
             tracing::error!(error = %e, file = %out.display(), "match file not written");
         }
-        self.out_written = Some(std::time::Instant::now());
+        let took = start.elapsed();
+        tracing::debug!(
+            pairs = self.texts.len(),
+            bytes = text.len(),
+            micros = took.as_micros() as u64,
+            "match file written"
+        );
+        let by_size = Duration::from_secs_f64(text.len() as f64 / OUT_BYTES_PER_SECOND as f64);
+        let gap = OUT_EVERY.max(took * OUT_COST_FACTOR).max(by_size);
+        self.out_written = Some((std::time::Instant::now(), gap));
     }
 
     /// The report of the finished run.
@@ -453,7 +527,7 @@ pub fn shard_of(cfg: &MatchConfig, report: &MatchReport) -> shard::MatchShard {
 
 /// The shard file of `cfg` holding `pairs` (in pair order): partial when
 /// they are fewer than the shard's.
-fn shard_with(cfg: &MatchConfig, pairs: Vec<PairOutcome>) -> shard::MatchShard {
+pub(crate) fn shard_with(cfg: &MatchConfig, pairs: Vec<PairOutcome>) -> shard::MatchShard {
     let owned = cfg.shard.units(cfg.games.div_ceil(2).max(1)).count();
     shard::MatchShard {
         partial: pairs.len() < owned,

@@ -48,14 +48,15 @@ const FORMAT: &str = "gulbara-match-shard-1";
 // The shard file as it is written: each object's fields in the order of
 // their names (the order the file has always had).
 
-/// A shard file.
+/// A shard file: read with its pairs as [`PairFile`]s, written with them
+/// as the JSON texts of [`PairJson`] (each pair serialised once).
 #[derive(serde::Serialize, serde::Deserialize)]
-struct ShardFile {
+struct ShardFile<P> {
     engines: [String; 2],
     format: String,
     games: usize,
     luck_adjust: bool,
-    pairs: Vec<PairFile>,
+    pairs: Vec<P>,
     /// Only in the file of a match still going or stopped early.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     partial: bool,
@@ -157,56 +158,129 @@ struct MatchFile {
     winner: Option<EngineNumber>,
 }
 
+/// A pair as its text in a shard file, serialised once: a match that keeps
+/// its `--out` file as it goes serialises each pair when it finishes, not
+/// every pair at every write.
+pub struct PairJson(Box<serde_json::value::RawValue>);
+
+impl PairJson {
+    /// The text of pair `p` (floats written so they read back to the same
+    /// bits).
+    pub fn of(p: &PairOutcome) -> PairJson {
+        let engine = EngineNumber::of;
+        let pair = PairFile {
+            dice_seed: p.dice_seed,
+            games: p
+                .games
+                .iter()
+                .map(|g| GameFile {
+                    cube: Some([g.cube[0].as_array(), g.cube[1].as_array()]),
+                    forfeit: g.forfeit.as_ref().map(|(w, why)| (engine(*w), why.clone())),
+                    luck: g.luck,
+                    points: g.points,
+                    result_points: Some(g.result_points),
+                    white_engine: engine(g.white_engine),
+                    winner: g.winner.map(|(w, m)| (engine(w), m)),
+                })
+                .collect(),
+            matches: p
+                .matches
+                .iter()
+                .map(|m| MatchFile {
+                    score: m.score,
+                    white_engine: engine(m.white_engine),
+                    winner: m.winner.map(engine),
+                })
+                .collect(),
+            pair: p.pair,
+        };
+        // Plain data (non-finite luck is written as null, as serde_json
+        // always has): serialising it cannot fail.
+        PairJson(
+            serde_json::value::to_raw_value(&pair)
+                .unwrap_or_else(|_| serde_json::value::RawValue::NULL.to_owned()),
+        )
+    }
+}
+
+/// The text of the shard file of `key` and `shard` whose pairs have the
+/// texts `pairs` (in pair order), `"partial":true` when `partial`: the
+/// same text as [`MatchShard::to_json`] of the same pairs.
+pub fn shard_json<'a>(
+    key: &MatchKey,
+    shard: Shard,
+    partial: bool,
+    pairs: impl IntoIterator<Item = &'a PairJson>,
+) -> String {
+    let file = ShardFile {
+        engines: key.names.clone(),
+        format: FORMAT.to_string(),
+        games: key.games,
+        luck_adjust: key.luck_adjust,
+        pairs: pairs.into_iter().map(|p| &*p.0).collect::<Vec<_>>(),
+        partial,
+        rules: key.rules.clone(),
+        seed: key.seed,
+        session: Some(SessionText(key.session)),
+        shard: [shard.index as u64, shard.count as u64],
+        variant: key.variant,
+    };
+    // Plain data: serialising it cannot fail.
+    serde_json::to_string(&file).unwrap_or_default()
+}
+
+impl MatchKey {
+    /// The first field in which `self` (a file's) differs from `ours`:
+    /// its name, its value here and there.
+    pub fn difference(&self, ours: &MatchKey) -> Option<(&'static str, String, String)> {
+        let (theirs, ours) = (self, ours);
+        if theirs.names != ours.names {
+            return Some((
+                "engines",
+                theirs.names.join(" vs "),
+                ours.names.join(" vs "),
+            ));
+        }
+        if theirs.variant != ours.variant {
+            return Some((
+                "variant",
+                theirs.variant.to_string(),
+                ours.variant.to_string(),
+            ));
+        }
+        if theirs.rules != ours.rules {
+            return Some(("rules", theirs.rules.join(" "), ours.rules.join(" ")));
+        }
+        if theirs.seed != ours.seed {
+            return Some(("seed", theirs.seed.to_string(), ours.seed.to_string()));
+        }
+        if theirs.games != ours.games {
+            return Some(("games", theirs.games.to_string(), ours.games.to_string()));
+        }
+        if theirs.luck_adjust != ours.luck_adjust {
+            return Some((
+                "luck_adjust",
+                theirs.luck_adjust.to_string(),
+                ours.luck_adjust.to_string(),
+            ));
+        }
+        if theirs.session != ours.session {
+            return Some((
+                "session",
+                theirs.session.to_string(),
+                ours.session.to_string(),
+            ));
+        }
+        None
+    }
+}
+
 impl MatchShard {
     /// The shard as one JSON object (pairs in order; floats written so
     /// they read back to the same bits).
     pub fn to_json(&self) -> String {
-        let engine = EngineNumber::of;
-        let pairs = self
-            .pairs
-            .iter()
-            .map(|p| PairFile {
-                dice_seed: p.dice_seed,
-                games: p
-                    .games
-                    .iter()
-                    .map(|g| GameFile {
-                        cube: Some([g.cube[0].as_array(), g.cube[1].as_array()]),
-                        forfeit: g.forfeit.as_ref().map(|(w, why)| (engine(*w), why.clone())),
-                        luck: g.luck,
-                        points: g.points,
-                        result_points: Some(g.result_points),
-                        white_engine: engine(g.white_engine),
-                        winner: g.winner.map(|(w, m)| (engine(w), m)),
-                    })
-                    .collect(),
-                matches: p
-                    .matches
-                    .iter()
-                    .map(|m| MatchFile {
-                        score: m.score,
-                        white_engine: engine(m.white_engine),
-                        winner: m.winner.map(engine),
-                    })
-                    .collect(),
-                pair: p.pair,
-            })
-            .collect();
-        let file = ShardFile {
-            engines: self.key.names.clone(),
-            format: FORMAT.to_string(),
-            games: self.key.games,
-            luck_adjust: self.key.luck_adjust,
-            pairs,
-            partial: self.partial,
-            rules: self.key.rules.clone(),
-            seed: self.key.seed,
-            session: Some(SessionText(self.key.session)),
-            shard: [self.shard.index as u64, self.shard.count as u64],
-            variant: self.key.variant,
-        };
-        // Plain data: serialising it cannot fail.
-        serde_json::to_string(&file).unwrap_or_default()
+        let pairs: Vec<PairJson> = self.pairs.iter().map(PairJson::of).collect();
+        shard_json(&self.key, self.shard, self.partial, &pairs)
     }
 
     /// Reads a shard file's text (`file` names it in errors).
@@ -222,7 +296,7 @@ impl MatchShard {
         if v["format"] != FORMAT {
             return Err(why(FormatError::NoFormat(FORMAT)));
         }
-        let f = <ShardFile as serde::Deserialize>::deserialize(v)
+        let f = <ShardFile<PairFile> as serde::Deserialize>::deserialize(v)
             .map_err(|e| why(FormatError::Fields(e)))?;
         let shard = shard_of(f.shard[0], f.shard[1]).map_err(why)?;
         let key = MatchKey {
@@ -354,60 +428,13 @@ pub fn merge(shards: Vec<(String, MatchShard)>) -> Result<MatchShard, ShardError
     let mut pairs = Vec::new();
     let mut partial = false;
     for (file, s) in shards {
-        let mismatch = |field: &'static str, theirs: String, ours: String| ShardError::Mismatch {
-            file: file.clone(),
-            field,
-            theirs,
-            ours,
-        };
-        if s.key.names != key.names {
-            return Err(mismatch(
-                "engines",
-                s.key.names.join(" vs "),
-                key.names.join(" vs "),
-            ));
-        }
-        if s.key.variant != key.variant {
-            return Err(mismatch(
-                "variant",
-                s.key.variant.to_string(),
-                key.variant.to_string(),
-            ));
-        }
-        if s.key.rules != key.rules {
-            return Err(mismatch(
-                "rules",
-                s.key.rules.join(" "),
-                key.rules.join(" "),
-            ));
-        }
-        if s.key.seed != key.seed {
-            return Err(mismatch(
-                "seed",
-                s.key.seed.to_string(),
-                key.seed.to_string(),
-            ));
-        }
-        if s.key.games != key.games {
-            return Err(mismatch(
-                "games",
-                s.key.games.to_string(),
-                key.games.to_string(),
-            ));
-        }
-        if s.key.luck_adjust != key.luck_adjust {
-            return Err(mismatch(
-                "luck_adjust",
-                s.key.luck_adjust.to_string(),
-                key.luck_adjust.to_string(),
-            ));
-        }
-        if s.key.session != key.session {
-            return Err(mismatch(
-                "session",
-                s.key.session.to_string(),
-                key.session.to_string(),
-            ));
+        if let Some((field, theirs, ours)) = s.key.difference(&key) {
+            return Err(ShardError::Mismatch {
+                file,
+                field,
+                theirs,
+                ours,
+            });
         }
         tally.add(&file, s.shard)?;
         partial |= s.partial;
