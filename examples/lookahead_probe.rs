@@ -250,6 +250,34 @@ fn main() {
         "shift before the roll with the roller on the bar: {}",
         shift_bar.text()
     );
+    if referee {
+        // The opening: each roll from the start, 0-ply's and 1-ply's
+        // choices, and what 2-ply makes of the difference.
+        let start = GameState::start_of(variant, Side::White);
+        let mut line =
+            String::from("opening rolls where 1-ply changes the 0-ply choice (2-ply gain):");
+        let mut total = 0.0f64;
+        for &(a, b, w) in gulbara::search::ROLLS.iter() {
+            let Ok(r) = start.roll(&opts, a, b) else {
+                continue;
+            };
+            let z = search.best_turn(&r, &zero, &mut |_| {});
+            let d = search.best_turn(&r, &one, &mut |_| {});
+            if z.is_empty() || d[0].end == z[0].end {
+                continue;
+            }
+            let two = |e: &GameState| {
+                search
+                    .plied(e, r.to_move, 1, 2, None)
+                    .map(|p| p.equity())
+                    .unwrap_or(0.0)
+            };
+            let g = f64::from(two(&d[0].end) - two(&z[0].end));
+            total += g * f64::from(w) / 36.0;
+            line += &format!(" {a}{b} {g:+.4}");
+        }
+        println!("{line}; over the 36 rolls {total:+.4}");
+    }
     if let Some(other) = same_as {
         println!(
             "under {other}'s rules: {same_checked} positions, 1-ply choice differs in {same_differs}, largest difference of its 1-ply equity {same_max:.6}"
