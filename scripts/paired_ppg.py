@@ -2,13 +2,15 @@
 """The first engine's points per game in `gulbara match --out` files.
 
     scripts/paired_ppg.py A.json [B.json]
+    scripts/paired_ppg.py --pool A.json B.json ...
 
 One file: its ppg ± standard error over the mirrored pairs (a pair's two
 games share their dice, so the pair is the unit), counted from the pairs the
 file holds (a stopped match's partial file too). Two files played on the
 same seed: each one's figure over the pairs both hold, and their difference
 paired by pair (B − A), whose standard error is that of the per-pair
-differences.
+differences. With --pool: the pairs of every file (matches on different
+seeds) as one sample.
 """
 
 import json
@@ -38,6 +40,14 @@ def mean_se(xs):
 
 
 def main():
+    if len(sys.argv) >= 3 and sys.argv[1] == "--pool":
+        xs = []
+        for path in sys.argv[2:]:
+            d, _ = pair_points(path)
+            xs.extend(d.values())
+        m, se = mean_se(xs)
+        print(f"{len(sys.argv) - 2} files, {2 * len(xs)} games: {m:+.4f} ± {se:.4f} ppg")
+        return
     if len(sys.argv) not in (2, 3):
         sys.exit(__doc__)
     a, da = pair_points(sys.argv[1])
