@@ -10,17 +10,19 @@ file holds (a stopped match's partial file too). Two files played on the
 same seed: each one's figure over the pairs both hold, and their difference
 paired by pair (B − A), whose standard error is that of the per-pair
 differences. With --pool: the pairs of every file (matches on different
-seeds) as one sample.
+seeds) as one sample. Files ending in .xz are read through xz.
 """
 
 import json
+import lzma
 import math
 import sys
 
 
 def pair_points(path):
     """{pair number: the first engine's mean points over the pair's games}."""
-    with open(path) as f:
+    opener = lzma.open if path.endswith(".xz") else open
+    with opener(path, "rt") as f:
         data = json.load(f)
     out = {}
     for p in data["pairs"]:
