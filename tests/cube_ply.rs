@@ -211,5 +211,8 @@ fn cube_min_ply_is_checked_and_listed() {
         .iter()
         .find(|l| l.starts_with("key engine.cube_min_ply "))
         .expect("listed");
-    assert!(key.starts_with("key engine.cube_min_ply int 1..3 3 "), "{key}");
+    assert!(
+        key.starts_with("key engine.cube_min_ply int 1..3 3 "),
+        "{key}"
+    );
 }
