@@ -72,6 +72,9 @@ for ((i = 0; i < jobs; i++)); do
     n=$per
     if (( (i + 1) * per > games )); then n=$(( games - i * per )); fi
     (( n > 0 )) || continue
+    # The log exists before the bridge starts: the loop below reads it at
+    # once, and a sed on a file not yet created would end the script.
+    : > "$work/bridge-$i.log"
     "$bin" gnubg-external --listen 127.0.0.1:0 --variant "$variant" "${extra[@]}" \
         2> "$work/bridge-$i.log" &
     pids+=($!)

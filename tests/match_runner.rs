@@ -465,6 +465,8 @@ fn analyse_judges_the_cube_at_the_efficiency_it_is_given() {
             "cmd=builtin:net",
             "name=net",
             "option.engine.ply=1",
+            // Its cube at 0-ply too, as `analyse --ply 1` judges it.
+            "option.engine.cube_min_ply=1",
             "option.engine.cube_efficiency=30",
             "--engine",
             "cmd=builtin:heuristic",

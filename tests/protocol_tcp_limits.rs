@@ -548,7 +548,7 @@ fn every_response_stays_one_line() {
     }
     // engine.weights is still one token in key and value lines.
     c.send("keys");
-    let line = c.recv_until("key engine.cube_ply");
+    let line = c.recv_until("key engine.cube_min_ply");
     let w = line
         .iter()
         .find(|l| l.starts_with("key engine.weights "))

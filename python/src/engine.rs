@@ -542,7 +542,9 @@ impl PyEngine {
 
     /// The cube decision of the side to roll in `state` in `session`
     /// (before its roll; with its double waiting, the decision it was),
-    /// from its chances before the roll at the engine's ply. `None` when
+    /// from its chances before the roll at the engine's cube depth
+    /// (`engine.cube_ply`, or the engine's ply but not below
+    /// `engine.cube_min_ply`, by default 2: gnubg's 1-ply). `None` when
     /// it has no cube to turn (the opponent owns it, the Crawford game).
     #[pyo3(signature = (state, session=None))]
     fn cube(
@@ -555,7 +557,7 @@ impl PyEngine {
         let st = state.state;
         let m = Self::session_of(state, session);
         let question = CubeQuestion::before_roll(&st, &m).map_err(err)?;
-        let ply = self.settings.ply;
+        let ply = self.settings.cube_depth();
         let contact = self.settings.contact_efficiency();
         let beam = crate::paths::Limits::default().inner_beam;
         let val = self.valuation_of(&st, &m);

@@ -118,6 +118,30 @@ def test_the_cube_efficiency_is_the_engines(bg):
         Engine("backgammon", options={"engine.cube_efficiency": 101})
 
 
+def test_the_cube_is_judged_at_the_cube_depth(bg):
+    # A back game of Black's (White two off, 58 pips ahead, its last checker
+    # on Black's ace point): 0-ply doubles, 1-ply does not (gnubg 2-ply
+    # neither, docs/journal/2026-12-07-cube-floor.md). A 0-ply engine
+    # judges its cube at 1-ply (engine.cube_min_ply 2) as the protocol does,
+    # engine.cube_min_ply 1 at 0-ply, engine.cube_ply at its own depth.
+    back = State.from_text(
+        "-2,3,-1,0,-2,3,0,4,0,0,-1,0,2,0,0,0,0,-2,-2,0,-1,-2,-2,1 w 0 0", "backgammon"
+    )
+    zero = Engine("backgammon", ply=1, options={"engine.cube_min_ply": 1})
+    one = Engine("backgammon", ply=1, options={"engine.cube_ply": 2})
+    d, d0, d1 = (e.cube(back, Session.money()) for e in (bg, zero, one))
+    assert d0.action == "Double, take" and not d.doubles
+    assert (d.action, d.no_double, d.double_take) == (d1.action, d1.no_double, d1.double_take)
+    answer = protocol(
+        ["set game.variant backgammon", "newsession type money cube on", "set engine.ply 1",
+         "position board -2,3,-1,0,-2,3,0,4,0,0,-1,0,2,0,0,0,0,-2,-2,0,-1,-2,-2,1 w 0 0",
+         "go cube"]
+    )
+    assert f"bestcube {'double' if d.doubles else 'nodouble'}" in answer
+    with pytest.raises(GulbaraError, match="cube_min_ply"):
+        Engine("backgammon", options={"engine.cube_min_ply": 0})
+
+
 def test_match_equity_tables():
     t = gulbara.met("backgammon")
     assert t.shape == (25, 25) and t[0, 0] == 0.5

@@ -241,7 +241,12 @@ impl Settings {
             KeyDef {
                 name: "engine.cube_ply",
                 kind: KeyKind::Int { min: 0, max: 3 },
-                description: "the depth of cube decisions, counted as engine.ply is (0 = engine.ply's)",
+                description: "the depth of cube decisions, counted as engine.ply is (0 = engine.ply's, but not below engine.cube_min_ply)",
+            },
+            KeyDef {
+                name: "engine.cube_min_ply",
+                kind: KeyKind::Int { min: 1, max: 3 },
+                description: "the least depth of cube decisions when engine.cube_ply is 0, counted as engine.ply is (1 = follow engine.ply down to 0-ply)",
             },
         ];
         std::iter::once(variant)
@@ -317,6 +322,7 @@ impl Settings {
             },
             "engine.cube_efficiency" => self.cube_efficiency.to_string(),
             "engine.cube_ply" => self.cube_ply.to_string(),
+            "engine.cube_min_ply" => self.cube_min_ply.to_string(),
             _ => {
                 let rule = name.strip_prefix("rules.")?;
                 self.rules.get(rule)?
@@ -370,6 +376,9 @@ impl Settings {
                         Setting::CubeEfficiency(u8::try_from(v).unwrap_or(100))
                     }
                     "engine.cube_ply" => Setting::CubePly(u8::try_from(v).unwrap_or(0)),
+                    "engine.cube_min_ply" => Setting::CubeMinPly(
+                        u8::try_from(v).ok().and_then(Ply::new).unwrap_or(Ply::MAX),
+                    ),
                     rule => rules(rule.trim_start_matches("rules."))?,
                 })
             }

@@ -383,7 +383,8 @@ impl Engine {
     }
 
     /// The depth and chain beam a cube decision is judged with
-    /// (`engine.cube_ply`, or the depth of [`Engine::before_roll_depth`]).
+    /// (`engine.cube_ply`, or `engine.ply` but never below
+    /// `engine.cube_min_ply`: [`Settings::cube_depth`]).
     pub fn cube_depth(&self) -> (u8, usize) {
         (
             self.settings.cube_depth().gnubg(),
@@ -414,7 +415,7 @@ impl Engine {
     }
 
     /// The side to move's chances before its roll at the cube decisions'
-    /// depth (`engine.cube_ply`), computed on this thread.
+    /// depth ([`Engine::cube_depth`]), computed on this thread.
     pub fn cube_probs_now(&self) -> Result<Probs, SearchError> {
         self.before_roll_at(self.cube_depth())
     }

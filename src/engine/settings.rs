@@ -142,8 +142,13 @@ pub struct Settings {
     /// values).
     pub cube_efficiency: u8,
     /// `engine.cube_ply`: the depth cube decisions are judged at, counted
-    /// as `engine.ply` is; 0 follows `engine.ply`.
+    /// as `engine.ply` is; 0 follows `engine.ply`, raised to
+    /// `engine.cube_min_ply`.
     pub cube_ply: u8,
+    /// `engine.cube_min_ply`: the least depth cube decisions are judged at
+    /// when `engine.cube_ply` is 0 (1 lets them follow `engine.ply` down to
+    /// 0-ply).
+    pub cube_min_ply: Ply,
 }
 
 /// How the search values a game's results (`engine.eval_mode`, UBGI's
@@ -176,6 +181,7 @@ impl Default for Settings {
             eval_mode: EvalMode::Cubeful,
             cube_efficiency: 68,
             cube_ply: 0,
+            cube_min_ply: Ply(2),
         }
     }
 }
@@ -215,6 +221,9 @@ pub enum Setting {
     CubeEfficiency(u8),
     /// `engine.cube_ply`: 0 (follow `engine.ply`) or a depth of its own.
     CubePly(u8),
+    /// `engine.cube_min_ply`: the least depth of cube decisions that follow
+    /// `engine.ply`.
+    CubeMinPly(Ply),
 }
 
 impl Settings {
@@ -238,13 +247,15 @@ impl Settings {
             Setting::EvalMode(m) => self.eval_mode = m,
             Setting::CubeEfficiency(x) => self.cube_efficiency = x,
             Setting::CubePly(p) => self.cube_ply = p,
+            Setting::CubeMinPly(p) => self.cube_min_ply = p,
         }
     }
 
-    /// The depth cube decisions are judged at (`engine.cube_ply`, or
-    /// `engine.ply` where it is 0).
+    /// The depth cube decisions are judged at: `engine.cube_ply`, or
+    /// where it is 0 `engine.ply`, but never less than
+    /// `engine.cube_min_ply`.
     pub fn cube_depth(&self) -> Ply {
-        Ply::new(self.cube_ply).unwrap_or(self.ply)
+        Ply::new(self.cube_ply).unwrap_or(self.ply.max(self.cube_min_ply))
     }
 
     /// The cube's efficiency in contact positions (`engine.cube_efficiency`).

@@ -645,12 +645,15 @@ pub fn gulbara_line(dir: &std::path::Path, line: &str) -> String {
 }
 
 /// `gulbara match` engine arguments: the network (named net) against the
-/// heuristic baseline (named base), both at engine.ply 1.
-pub const NET_VS_BASE: [&str; 8] = [
+/// heuristic baseline (named base), both at engine.ply 1; the network's
+/// cube decisions at 0-ply too (`engine.cube_min_ply 1`), as the tests that
+/// analyse them at `--ply 1` need.
+pub const NET_VS_BASE: [&str; 9] = [
     "--engine",
     "cmd=builtin:net",
     "name=net",
     "option.engine.ply=1",
+    "option.engine.cube_min_ply=1",
     "--engine",
     "cmd=builtin:heuristic",
     "name=base",
