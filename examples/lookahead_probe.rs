@@ -32,7 +32,6 @@ use gulbara::eval::phase::{Phase, phase};
 use gulbara::eval::{GameNet, probs_for};
 use gulbara::rules::{GameState, RuleOptions, Side, Variant};
 use gulbara::search::{Limits, Search};
-use gulbara::splitmix::SplitMix;
 
 /// A running mean with its standard error.
 #[derive(Default, Clone)]
@@ -57,6 +56,9 @@ impl Mean {
         format!("{:+.4} ± {:.4} (n={:.0})", m, (v / self.n).sqrt(), self.n)
     }
 }
+
+#[path = "common/decisions.rs"]
+mod decisions;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -89,31 +91,7 @@ fn main() {
     };
     let stop = AtomicBool::new(false);
     let search = Search::new(eval, opts, &stop);
-    let mut rng = SplitMix::new(seed);
-    // (the state before the roll, the rolled state)
-    let mut positions: Vec<(GameState, GameState)> = Vec::new();
-    'games: while positions.len() < n {
-        let mut s = GameState::start_of(variant, Side::White);
-        for _ in 0..400 {
-            if s.result().is_some() {
-                continue 'games;
-            }
-            let Ok(r) = s.roll(&opts, rng.die(), rng.die()) else {
-                continue 'games;
-            };
-            let ranked = search.best_turn(&r, &zero, &mut |_| {});
-            if ranked.is_empty() {
-                continue 'games;
-            }
-            if ranked.len() > 1 && rng.below(3) == 0 {
-                positions.push((s, r));
-                if positions.len() >= n {
-                    break 'games;
-                }
-            }
-            s = ranked[0].end;
-        }
-    }
+    let positions = decisions::sample(&search, variant, opts, seed, n);
     let phases = Phase::ALL.len();
     let pi = |p: Phase| Phase::ALL.iter().position(|&q| q == p).unwrap_or(0);
     let mut count = vec![0usize; phases];

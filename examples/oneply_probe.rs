@@ -12,9 +12,8 @@ use std::sync::atomic::AtomicBool;
 
 use gulbara::analysis::rollout::{Rollout, RolloutParams, Root};
 use gulbara::eval::{Evaluator, GameNet, probs_for};
-use gulbara::rules::{GameState, RuleOptions, Side, Variant};
+use gulbara::rules::{GameState, RuleOptions, Variant};
 use gulbara::search::{Limits, Search};
-use gulbara::splitmix::SplitMix;
 
 struct Setting {
     name: &'static str,
@@ -22,6 +21,9 @@ struct Setting {
     /// Rank the re-judged turns by the mean of their 0-ply and 1-ply equities.
     mix: bool,
 }
+
+#[path = "common/decisions.rs"]
+mod decisions;
 
 fn choose(eval: &dyn Evaluator, opts: RuleOptions, s: &GameState, set: &Setting) -> GameState {
     let stop = AtomicBool::new(false);
@@ -106,30 +108,10 @@ fn main() {
     // self-play on seeded dice.
     let stop = AtomicBool::new(false);
     let search = Search::new(eval, opts, &stop);
-    let mut rng = SplitMix::new(seed);
-    let mut positions = Vec::new();
-    'games: while positions.len() < n {
-        let mut s = GameState::start_of(variant, Side::White);
-        for _ in 0..400 {
-            if s.result().is_some() {
-                continue 'games;
-            }
-            let Ok(r) = s.roll(&opts, rng.die(), rng.die()) else {
-                continue 'games;
-            };
-            let ranked = search.best_turn(&r, &zero, &mut |_| {});
-            if ranked.is_empty() {
-                continue 'games;
-            }
-            if ranked.len() > 1 && rng.below(3) == 0 {
-                positions.push(r);
-                if positions.len() >= n {
-                    break 'games;
-                }
-            }
-            s = ranked[0].end;
-        }
-    }
+    let positions: Vec<GameState> = decisions::sample(&search, variant, opts, seed, n)
+        .into_iter()
+        .map(|(_, r)| r)
+        .collect();
     let params = RolloutParams {
         games: trials,
         truncate,

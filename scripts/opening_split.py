@@ -13,16 +13,10 @@ engine's ppg ± standard error over the pairs of each part.
 
 import json
 import lzma
-import math
 import subprocess
 import sys
 
-
-def mean_se(xs):
-    n = len(xs)
-    m = sum(xs) / n
-    v = sum((x - m) ** 2 for x in xs) / (n - 1) if n > 1 else 0.0
-    return m, math.sqrt(v / n)
+from paired_ppg import mean_se  # scripts/ is on the path when run as scripts/opening_split.py
 
 
 def main():
