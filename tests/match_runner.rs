@@ -592,7 +592,8 @@ fn a_stopped_matchs_out_file_holds_the_pairs_it_finished() {
     let v: Value = serde_json::from_str(&text).unwrap();
     assert!(v.get("partial").is_none(), "{text}");
     assert_eq!(pairs_in(&v), 2);
-    assert!(text.starts_with(r#"{"engines":["h","rnd"],"format":"gulbara-match-shard-1","games":4,"luck_adjust":false,"pairs":[{"#), "{text}");
+    // (Since 2026-12-07 the engines' options are recorded too, here none.)
+    assert!(text.starts_with(r#"{"engines":["h","rnd"],"format":"gulbara-match-shard-1","games":4,"luck_adjust":false,"options":[[],[]],"pairs":[{"#), "{text}");
     assert!(text.ends_with("\"variant\":\"gulbara\"}\n"), "{text}");
     assert!(!dir.join("whole.json.tmp").exists());
     let m = merged(&[&whole]);

@@ -550,6 +550,11 @@ pub(crate) fn shard_with(cfg: &MatchConfig, pairs: Vec<PairOutcome>) -> shard::M
             games: cfg.games,
             luck_adjust: cfg.luck_adjust,
             session: cfg.session,
+            options: Some(
+                cfg.engines
+                    .each_ref()
+                    .map(|e| e.options.iter().map(|(k, v)| format!("{k}={v}")).collect()),
+            ),
         },
         shard: cfg.shard,
         pairs,

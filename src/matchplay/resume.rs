@@ -147,6 +147,24 @@ mod tests {
         };
         let e = resume_of(&other, "f", Some(&text)).unwrap_err().to_string();
         assert!(e.contains("its shard is 0/1, this run's is 1/2"), "{e}");
+        // Another engine option (a candidate's weights, say) under the
+        // same names is another match; a file from before the options
+        // were recorded is not compared on them.
+        let mut other = cfg.clone();
+        other.engines[1] = random("b", 3);
+        let e = resume_of(&other, "f", Some(&text)).unwrap_err().to_string();
+        assert!(
+            e.contains("its options is [engine.seed=1] vs [engine.seed=2], this run's is [engine.seed=1] vs [engine.seed=3]"),
+            "{e}"
+        );
+        let mut old = whole.clone();
+        old.key.options = None;
+        let old_text = old.to_json();
+        assert!(!old_text.contains("\"options\""), "{old_text}");
+        assert!(matches!(
+            resume_of(&other, "f", Some(&old_text)),
+            Ok(Resume::Finished(_))
+        ));
         let e = resume_of(&cfg, "f", Some("[]")).unwrap_err().to_string();
         assert!(
             e.starts_with("--resume: f: not a gulbara match shard"),

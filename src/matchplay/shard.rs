@@ -25,6 +25,10 @@ pub struct MatchKey {
     pub luck_adjust: bool,
     /// What the pairs are played as (money games or matches, the cube).
     pub session: SessionSpec,
+    /// Each engine's `option.KEY=VALUE` settings, as `KEY=VALUE` in the
+    /// order given; `None` in files written before they were recorded
+    /// (then they are not compared).
+    pub options: Option<[Vec<String>; 2]>,
 }
 
 /// One shard's results: the key, which shard, and its pairs.
@@ -56,6 +60,9 @@ struct ShardFile<P> {
     format: String,
     games: usize,
     luck_adjust: bool,
+    /// Files written before 2026-12-07 have none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    options: Option<[Vec<String>; 2]>,
     pairs: Vec<P>,
     /// Only in the file of a match still going or stopped early.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -217,6 +224,7 @@ pub fn shard_json<'a>(
         format: FORMAT.to_string(),
         games: key.games,
         luck_adjust: key.luck_adjust,
+        options: key.options.clone(),
         pairs: pairs.into_iter().map(|p| &*p.0).collect::<Vec<_>>(),
         partial,
         rules: key.rules.clone(),
@@ -271,6 +279,13 @@ impl MatchKey {
                 ours.session.to_string(),
             ));
         }
+        if let (Some(t), Some(o)) = (&theirs.options, &ours.options)
+            && t != o
+        {
+            let text =
+                |o: &[Vec<String>; 2]| format!("[{}] vs [{}]", o[0].join(" "), o[1].join(" "));
+            return Some(("options", text(t), text(o)));
+        }
         None
     }
 }
@@ -307,6 +322,7 @@ impl MatchShard {
             games: f.games,
             luck_adjust: f.luck_adjust,
             session: f.session.map_or_else(SessionSpec::cubeless, |s| s.0),
+            options: f.options,
         };
         let in_matches = key.session.match_length().is_some();
         let total_pairs = key.games.div_ceil(2).max(1);
