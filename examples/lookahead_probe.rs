@@ -61,15 +61,7 @@ impl Mean {
 mod decisions;
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    let variant: Variant = args
-        .get(1)
-        .map(String::as_str)
-        .unwrap_or("tabla")
-        .parse()
-        .expect("a game");
-    let n: usize = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(500);
-    let seed: u64 = args.get(3).and_then(|a| a.parse().ok()).unwrap_or(5231);
+    let (args, variant, n, seed) = decisions::game_count_seed("tabla", 500, 5231);
     let same_as: Option<Variant> = args
         .get(4)
         .filter(|a| a.as_str() != "-")

@@ -12,7 +12,7 @@ use std::sync::atomic::AtomicBool;
 
 use gulbara::analysis::rollout::{Rollout, RolloutParams, Root};
 use gulbara::eval::{Evaluator, GameNet, probs_for};
-use gulbara::rules::{GameState, RuleOptions, Variant};
+use gulbara::rules::{GameState, RuleOptions};
 use gulbara::search::{Limits, Search};
 
 struct Setting {
@@ -47,15 +47,7 @@ fn choose(eval: &dyn Evaluator, opts: RuleOptions, s: &GameState, set: &Setting)
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    let variant: Variant = args
-        .get(1)
-        .map(String::as_str)
-        .unwrap_or("backgammon")
-        .parse()
-        .expect("a game");
-    let n: usize = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(200);
-    let seed: u64 = args.get(3).and_then(|a| a.parse().ok()).unwrap_or(7);
+    let (args, variant, n, seed) = decisions::game_count_seed("backgammon", 200, 7);
     let trials: u32 = args.get(4).and_then(|a| a.parse().ok()).unwrap_or(216);
     let truncate: u32 = args.get(5).and_then(|a| a.parse().ok()).unwrap_or(0);
     let only: Option<String> = args.get(6).cloned();

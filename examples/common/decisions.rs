@@ -43,3 +43,18 @@ pub fn sample(
     }
     positions
 }
+
+/// The probes' first three arguments: the game, how many positions, the
+/// seed (each with its default), and every argument for the rest.
+pub fn game_count_seed(variant: &str, n: usize, seed: u64) -> (Vec<String>, Variant, usize, u64) {
+    let args: Vec<String> = std::env::args().collect();
+    let variant: Variant = args
+        .get(1)
+        .map(String::as_str)
+        .unwrap_or(variant)
+        .parse()
+        .expect("a game");
+    let n: usize = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(n);
+    let seed: u64 = args.get(3).and_then(|a| a.parse().ok()).unwrap_or(seed);
+    (args, variant, n, seed)
+}
