@@ -237,7 +237,7 @@ pub fn run(mut a: MatchArgs) -> anyhow::Result<()> {
                     eprintln!(
                         "resuming {name}: {} of its {} pairs are there",
                         pairs.len(),
-                        cfg.shard.units(cfg.games.div_ceil(2).max(1)).count()
+                        cfg.owned_pairs()
                     );
                     pairs
                 }

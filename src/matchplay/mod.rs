@@ -138,6 +138,12 @@ impl MatchConfig {
     pub fn rotation_variants(&self) -> Vec<Variant> {
         self.rotation.iter().map(|r| r.variant).collect()
     }
+
+    /// How many mirrored pairs this run's shard owns (of the match's
+    /// `games`, two to a pair, at least one pair).
+    pub fn owned_pairs(&self) -> usize {
+        self.shard.units(self.games.div_ceil(2).max(1)).count()
+    }
 }
 
 impl MatchConfig {
@@ -480,7 +486,7 @@ impl Tally {
         }
         let start = std::time::Instant::now();
         let file = shard_with(cfg, Vec::new());
-        let partial = self.texts.len() < cfg.shard.units(cfg.games.div_ceil(2).max(1)).count();
+        let partial = self.texts.len() < cfg.owned_pairs();
         let text = shard::shard_json(&file.key, file.shard, partial, self.texts.values()) + "\n";
         if let Err(e) = crate::sharding::write_atomically(out, text.as_bytes()) {
             tracing::error!(error = %e, file = %out.display(), "match file not written");
@@ -528,7 +534,7 @@ pub fn shard_of(cfg: &MatchConfig, report: &MatchReport) -> shard::MatchShard {
 /// The shard file of `cfg` holding `pairs` (in pair order): partial when
 /// they are fewer than the shard's.
 pub(crate) fn shard_with(cfg: &MatchConfig, pairs: Vec<PairOutcome>) -> shard::MatchShard {
-    let owned = cfg.shard.units(cfg.games.div_ceil(2).max(1)).count();
+    let owned = cfg.owned_pairs();
     shard::MatchShard {
         partial: pairs.len() < owned,
         key: shard::MatchKey {

@@ -85,7 +85,7 @@ pub fn resume_of(cfg: &MatchConfig, file: &str, text: Option<&str>) -> Result<Re
     // Whether the file says `partial` or not, it is finished when it has
     // every pair (a run killed after its last pair's write, before its
     // final one, left the whole match in a file still marked partial).
-    let owned = cfg.shard.units(cfg.games.div_ceil(2).max(1)).count();
+    let owned = cfg.owned_pairs();
     Ok(if theirs.pairs.len() < owned {
         Resume::Partial(theirs.pairs)
     } else {
