@@ -140,6 +140,34 @@ fn label_refuses_a_bad_positions_file_with_its_line() {
     assert!(err.contains("p.txt:2: not a position"), "{err}");
 }
 
+#[test]
+fn a_missing_weights_file_is_named_once_with_its_cause_once() {
+    let dir = scratch("noweights");
+    let p = positions(&dir, "p.txt");
+    let missing = dir.join("missing.gbnn");
+    let out = Command::new(BIN)
+        .args(["label", "--variant", "short_nardy", "--positions"])
+        .arg(&p)
+        .arg("--out")
+        .arg(dir.join("l.txt"))
+        .arg("--weights")
+        .arg(&missing)
+        .output()
+        .expect("gulbara runs");
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 1, "one line of error: {err}");
+    assert!(
+        lines[0].starts_with("gulbara: cannot load the weights: "),
+        "{err}"
+    );
+    let name = missing.to_str().expect("utf-8 path");
+    assert_eq!(lines[0].matches(name).count(), 1, "{err}");
+    assert_eq!(lines[0].matches("os error 2").count(), 1, "{err}");
+    assert!(!dir.join("l.txt").exists(), "nothing written: {err}");
+}
+
 /// Short nardy positions that are all groups of a turn's plays found
 /// together, `siblings` plays a group, written to `out`.
 fn sibling_positions(out: &Path, siblings: &str) {

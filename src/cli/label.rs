@@ -111,7 +111,7 @@ pub fn run(a: LabelArgs) -> anyhow::Result<()> {
     let opts = RuleOptions::for_variant(a.variant);
     let weights = crate::engine::Weights::named(&a.weights);
     let net = crate::engine::load_net(a.variant, &weights, &Default::default())
-        .with_context(|| format!("cannot load the weights {}", a.weights))?;
+        .context("cannot load the weights")?;
     let eval = net.evaluator();
     let found = read_found(&a.positions, a.variant)?;
     let seeds = seed_indices(&found.iter().map(|(k, _)| *k).collect::<Vec<_>>());

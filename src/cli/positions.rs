@@ -53,7 +53,7 @@ pub fn run(a: PositionsArgs) -> anyhow::Result<()> {
     let opts = RuleOptions::for_variant(a.variant);
     let weights = crate::engine::Weights::named(&a.weights);
     let net = crate::engine::load_net(a.variant, &weights, &Default::default())
-        .with_context(|| format!("cannot load the weights {}", a.weights))?;
+        .context("cannot load the weights")?;
     let eval = net.evaluator();
     for (name, share) in [
         ("--best-share", a.best_share),

@@ -566,7 +566,8 @@ const TIE: f64 = 1e-4;
 
 /// Whether "You" (player 1 of a FIBS board) should accept a resignation
 /// worth `points`: its worth against playing on, the cube dead at its
-/// value. Money play: points against the cubeless equity times the cube;
+/// value, the chances judged at the cube decisions' depth (an answer to a
+/// resignation is a pass or a take). Money play: points against the cubeless equity times the cube;
 /// a match: match-winning chances after each, by the Kazaross-XG2 table.
 pub fn accept_resignation(
     engine: &mut Engine,
@@ -577,7 +578,7 @@ pub fn accept_resignation(
     engine.set_state(state)?;
     let session = session_of(req, false)?;
     engine.set_session(session);
-    let mover = engine.before_roll_now()?;
+    let mover = engine.cube_probs_now()?;
     let ours = if req.on_turn == 1 {
         mover
     } else {
