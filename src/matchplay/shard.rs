@@ -241,53 +241,41 @@ impl MatchKey {
     /// The first field in which `self` (a file's) differs from `ours`:
     /// its name, its value here and there.
     pub fn difference(&self, ours: &MatchKey) -> Option<(&'static str, String, String)> {
-        let (theirs, ours) = (self, ours);
-        if theirs.names != ours.names {
-            return Some((
-                "engines",
-                theirs.names.join(" vs "),
-                ours.names.join(" vs "),
-            ));
-        }
-        if theirs.variant != ours.variant {
-            return Some((
-                "variant",
-                theirs.variant.to_string(),
-                ours.variant.to_string(),
-            ));
-        }
-        if theirs.rules != ours.rules {
-            return Some(("rules", theirs.rules.join(" "), ours.rules.join(" ")));
-        }
-        if theirs.seed != ours.seed {
-            return Some(("seed", theirs.seed.to_string(), ours.seed.to_string()));
-        }
-        if theirs.games != ours.games {
-            return Some(("games", theirs.games.to_string(), ours.games.to_string()));
-        }
-        if theirs.luck_adjust != ours.luck_adjust {
-            return Some((
-                "luck_adjust",
-                theirs.luck_adjust.to_string(),
-                ours.luck_adjust.to_string(),
-            ));
-        }
-        if theirs.session != ours.session {
-            return Some((
-                "session",
-                theirs.session.to_string(),
-                ours.session.to_string(),
-            ));
-        }
-        if let (Some(t), Some(o)) = (&theirs.options, &ours.options)
-            && t != o
-        {
-            let text =
-                |o: &[Vec<String>; 2]| format!("[{}] vs [{}]", o[0].join(" "), o[1].join(" "));
-            return Some(("options", text(t), text(o)));
-        }
-        None
+        let (t, o) = (self, ours);
+        let options = |x: &Option<[Vec<String>; 2]>| match x {
+            Some(o) => format!("[{}] vs [{}]", o[0].join(" "), o[1].join(" ")),
+            None => String::new(),
+        };
+        differs("engines", &t.names, &o.names, |n| n.join(" vs "))
+            .or_else(|| differs("variant", &t.variant, &o.variant, ToString::to_string))
+            .or_else(|| differs("rules", &t.rules, &o.rules, |r| r.join(" ")))
+            .or_else(|| differs("seed", &t.seed, &o.seed, ToString::to_string))
+            .or_else(|| differs("games", &t.games, &o.games, ToString::to_string))
+            .or_else(|| {
+                differs(
+                    "luck_adjust",
+                    &t.luck_adjust,
+                    &o.luck_adjust,
+                    ToString::to_string,
+                )
+            })
+            .or_else(|| differs("session", &t.session, &o.session, ToString::to_string))
+            // A file written before the options were recorded matches any.
+            .or_else(|| match (&t.options, &o.options) {
+                (Some(_), Some(_)) => differs("options", &t.options, &o.options, options),
+                _ => None,
+            })
     }
+}
+
+/// `Some((name, theirs, ours))`, shown by `show`, when the two differ.
+fn differs<T: PartialEq>(
+    name: &'static str,
+    theirs: &T,
+    ours: &T,
+    show: impl Fn(&T) -> String,
+) -> Option<(&'static str, String, String)> {
+    (theirs != ours).then(|| (name, show(theirs), show(ours)))
 }
 
 impl MatchShard {
