@@ -5,7 +5,7 @@
 
 BASE and OTHER are what `scripts/cube_verdicts.py --costs F` wrote for the
 same saved verdicts (`--load`) at two settings: every decision asked, with
-gulbara's answer and its cost by gnubg's equities. Prints, for the double
+gulbara's answer, its cost by gnubg's equities and gnubg's answer. Prints, for the double
 decisions, the take decisions and both together: how many, how many were
 answered differently, each setting's cost in mEMG per decision, and OTHER's
 cost minus BASE's, paired, with its standard error (negative: OTHER loses
@@ -39,10 +39,10 @@ def main():
               f"per decision; difference {1000 * mean:+.2f} +- {1000 * se:.2f} "
               f"({mean / se if se else 0:+.1f} se)")
     for name, recs in (("base", base), ("other", other)):
-        wd = sum(r[1] == "double" and r[2] == "double" and r[3] > 0 for r in recs)
-        md = sum(r[1] == "double" and r[2] != "double" and r[3] > 0 for r in recs)
-        wt = sum(r[1] == "take" and r[2] in ("take", "beaver") and r[3] > 0 for r in recs)
-        wp = sum(r[1] == "take" and r[2] not in ("take", "beaver") and r[3] > 0 for r in recs)
+        wd = sum(r[1:3] == ["double", "double"] and r[4] != "double" for r in recs)
+        md = sum(r[1:3] == ["double", "no double"] and r[4] == "double" for r in recs)
+        wt = sum(r[1:3] == ["take", "take"] and r[4] != "take" for r in recs)
+        wp = sum(r[1:3] == ["take", "pass"] and r[4] == "take" for r in recs)
         print(f"{name}: wrong doubles {wd}, missed doubles {md}, wrong takes {wt}, wrong passes {wp}")
 
 

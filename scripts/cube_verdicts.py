@@ -117,7 +117,7 @@ def main():
     ap.add_argument("--load", action="append", default=[],
                     help="verdicts saved by --save (repeat to join several files)")
     ap.add_argument("--costs", help="write each decision's record to this JSON file: "
-                    "[id, 'double' or 'take', gulbara's answer, its cost in EMG]")
+                    "[id, 'double' or 'take', gulbara's answer, its cost in EMG, gnubg's answer]")
     ap.add_argument("--texts", action="store_true",
                     help="the files are gnubg's text exports of matches it has analysed")
     ap.add_argument("files", nargs="*")
@@ -164,7 +164,6 @@ def main():
         line = answer()
         if line.startswith("error"):
             continue
-        ours_word = line.split()[-1]
         if nd is None:
             # A take decision, the taker's equities: take while the take is
             # worth at least the pass.
@@ -175,7 +174,8 @@ def main():
             wrong_takes += ours and not theirs
             wrong_passes += theirs and not ours
             take_cost += max(dt, dp) - (dt if ours else dp)
-            records.append([ident, "take", ours_word, max(dt, dp) - (dt if ours else dp)])
+            records.append([ident, "take", "take" if ours else "pass",
+                            max(dt, dp) - (dt if ours else dp), "take" if theirs else "pass"])
             if a.list and ours != theirs:
                 print(f"{'wrong take' if ours else 'wrong pass'} {ident}: gnubg dt {dt:+.3f} dp {dp:+.3f}")
             continue
@@ -187,7 +187,9 @@ def main():
         wrong += ours and not theirs
         missed += theirs and not ours
         cost += max(nd, doubled) - (doubled if ours else nd)
-        records.append([ident, "double", ours_word, max(nd, doubled) - (doubled if ours else nd)])
+        records.append([ident, "double", "double" if ours else "no double",
+                        max(nd, doubled) - (doubled if ours else nd),
+                        "double" if theirs else "no double"])
         if a.list and ours != theirs:
             print(f"{'wrong double' if ours else 'missed double'} {ident}: gnubg nd {nd:+.3f} dt {dt:+.3f} dp {dp:+.3f}")
     send("quit")
