@@ -2,7 +2,7 @@
 """gulbara's cube decisions against gnubg 2-ply's verdicts on real games.
 
     scripts/cube_verdicts.py [--ply P] [--list] [--set 'KEY VALUE' ...] [--save F] FILE.mat ...
-    scripts/cube_verdicts.py [--ply P] [--list] [--set 'KEY VALUE' ...] --load F
+    scripts/cube_verdicts.py [--ply P] [--list] [--set 'KEY VALUE' ...] --load F [--load F ...]
     scripts/cube_verdicts.py [--ply P] [--list] [--set 'KEY VALUE' ...] --texts FILE.txt ...
 
 gnubg analyses the cube decisions of each .mat file (gnubg 2-ply, cubeful,
@@ -16,15 +16,25 @@ double, with the taker's equities of taking and passing. gulbara is asked the sa
 the two agree on doubling, gulbara's wrong and missed doubles by gnubg's
 verdict, and what gulbara's choices cost by gnubg's equities (mEMG per
 decision); the same for the take decisions. --list prints every disagreement. --save keeps gnubg's verdicts in a
-JSON file, --load reads them back instead of asking gnubg again; --texts reads
+JSON file, --load reads them back (gzipped too, F.json.gz) instead of asking gnubg again; --texts reads
 gnubg's own text exports of matches it has analysed with those settings
 (`export match text F` after `analyse match`) instead of the .mat files.
+--costs F writes every decision asked, with gulbara's answer and what it cost,
+for pairing two settings decision by decision (scripts/cube_paired.py).
+
+A saved verdict is [ID, no double, double/take, double/pass, chances, doubler]:
+the equities the side deciding's (no double is null for an answer to a
+double), chances gnubg 2-ply's cubeless win, gammon, backgammon of that side
+then of the other (null where gnubg printed none; files saved before
+2026-12-07 have only the first four fields), doubler the name of the player
+who doubled in the game (gnubg or gulbara).
 
 Needs gnubg (GNUBG=path overrides /usr/games/gnubg) and a release build
 (GULBARA=path overrides target/release/gulbara).
 """
 import argparse
 import glob
+import gzip
 import json
 import os
 import re
@@ -72,7 +82,8 @@ def decisions_of(text):
             dp = re.search(r"\d\. (?:Re)?[Dd]ouble, pass\s+([+-]?\d+\.\d+)", block)
             if pid and mid and dt and dp:
                 out.append((pid.group(1) + ":" + mid.group(1), None,
-                            float(dt.group(1)), float(dp.group(1))))
+                            float(dt.group(1)), float(dp.group(1)),
+                            chances_of(block), answer.group(1)))
             continue
         if not who:
             continue
@@ -84,8 +95,17 @@ def decisions_of(text):
             eq[k.replace("No redouble", "No double").replace("Redouble", "Double")] = float(v)
         if pid and mid and len(eq) == 3:
             out.append((pid.group(1) + ":" + mid.group(1), eq["No double"],
-                        eq["Double, take"], eq["Double, pass"]))
+                        eq["Double, take"], eq["Double, pass"], chances_of(block),
+                        who.group(1)))
     return out
+
+
+def chances_of(block):
+    """gnubg's cubeless chances in a cube analysis, the side on roll's: win,
+    gammon, backgammon, then the opponent's win, gammon, backgammon."""
+    m = re.search(r"cubeless equity[^\n]*\n\s*(\d\.\d+) (\d\.\d+) (\d\.\d+) - "
+                  r"(\d\.\d+) (\d\.\d+) (\d\.\d+)", block)
+    return [float(x) for x in m.groups()] if m else None
 
 
 def main():
@@ -94,13 +114,17 @@ def main():
     ap.add_argument("--list", action="store_true")
     ap.add_argument("--set", action="append", default=[])
     ap.add_argument("--save")
-    ap.add_argument("--load")
+    ap.add_argument("--load", action="append", default=[],
+                    help="verdicts saved by --save (repeat to join several files)")
+    ap.add_argument("--costs", help="write each decision's record to this JSON file: "
+                    "[id, 'double' or 'take', gulbara's answer, its cost in EMG, gnubg's answer]")
     ap.add_argument("--texts", action="store_true",
                     help="the files are gnubg's text exports of matches it has analysed")
     ap.add_argument("files", nargs="*")
     a = ap.parse_args()
     if a.load:
-        decisions = [tuple(d) for d in json.load(open(a.load))]
+        decisions = [tuple(d) for f in a.load
+                     for d in json.load(gzip.open(f, "rt") if f.endswith(".gz") else open(f))]
     elif a.texts:
         decisions = [d for f in a.files for d in decisions_of(open(f, errors="replace").read())]
     else:
@@ -133,7 +157,8 @@ def main():
     cost = 0.0
     takes = take_agree = wrong_takes = wrong_passes = 0
     take_cost = 0.0
-    for ident, nd, dt, dp in decisions:
+    records = []
+    for ident, nd, dt, dp in (d[:4] for d in decisions):
         send(f"position gnubgid {ident}")
         send("go cube")
         line = answer()
@@ -149,6 +174,8 @@ def main():
             wrong_takes += ours and not theirs
             wrong_passes += theirs and not ours
             take_cost += max(dt, dp) - (dt if ours else dp)
+            records.append([ident, "take", "take" if ours else "pass",
+                            max(dt, dp) - (dt if ours else dp), "take" if theirs else "pass"])
             if a.list and ours != theirs:
                 print(f"{'wrong take' if ours else 'wrong pass'} {ident}: gnubg dt {dt:+.3f} dp {dp:+.3f}")
             continue
@@ -160,9 +187,14 @@ def main():
         wrong += ours and not theirs
         missed += theirs and not ours
         cost += max(nd, doubled) - (doubled if ours else nd)
+        records.append([ident, "double", "double" if ours else "no double",
+                        max(nd, doubled) - (doubled if ours else nd),
+                        "double" if theirs else "no double"])
         if a.list and ours != theirs:
             print(f"{'wrong double' if ours else 'missed double'} {ident}: gnubg nd {nd:+.3f} dt {dt:+.3f} dp {dp:+.3f}")
     send("quit")
+    if a.costs:
+        json.dump(records, open(a.costs, "w"))
     print(f"double decisions {n} agreement {100 * agree / max(n, 1):.1f}% wrong doubles {wrong} "
           f"missed doubles {missed} cost {1000 * cost / max(n, 1):.1f} mEMG per decision")
     print(f"take decisions {takes} agreement {100 * take_agree / max(takes, 1):.1f}% wrong takes "

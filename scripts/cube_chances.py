@@ -1,0 +1,128 @@
+#!/usr/bin/env python3
+"""Where gulbara's cube goes wrong: its cubeless chances against gnubg's.
+
+    scripts/cube_chances.py [--ply P] [--depth D] [--set 'KEY VALUE' ...] --load F [--load F ...]
+
+F is a file of gnubg 2-ply's cube verdicts saved by `scripts/cube_verdicts.py
+--save` (plain or gzipped JSON, with gnubg's cubeless chances: saved since
+2026-12-07). For every double decision in it (not the answers), gulbara is asked
+the decision (`go cube` at engine.ply P, default 1, with the --set keys) and its
+cubeless chances at the depth its cube is judged at (`eval` at engine.ply D,
+default 2: 1-ply, where a 0-ply player's cube is judged by default), and the
+decision is classed by gnubg's verdict: right double, wrong double, missed
+double, right no double. Prints, per class and per phase (race; contact with
+the side on roll at most 120 pips or more), how many, the mean of gulbara's
+minus gnubg's chance of winning, of winning a gammon and of losing a gammon
+(points of probability, ± standard error), and what the class cost in EMG.
+
+Needs a release build (GULBARA=path overrides target/release/gulbara).
+"""
+import argparse
+import base64
+import collections
+import gzip
+import json
+import os
+import subprocess
+import sys
+
+
+def checkers(pid):
+    """gnubg's Position ID: the side not on roll's 25 counts, then the side on
+    roll's (index 24 the bar), each point's checkers as ones ended by a zero."""
+    bits = [(byte >> i) & 1 for byte in base64.b64decode(pid + "==") for i in range(8)]
+    sides = [[0] * 25, [0] * 25]
+    side = point = 0
+    for bit in bits:
+        if side > 1:
+            break
+        if bit:
+            sides[side][point] += 1
+        else:
+            point += 1
+            if point == 25:
+                side, point = side + 1, 0
+    return sides[1], sides[0]
+
+
+def phase(pid):
+    me, them = checkers(pid)
+    mine = max((i for i in range(25) if me[i]), default=-1)
+    theirs = max((i for i in range(25) if them[i]), default=-1)
+    if mine < 0 or theirs < 0 or mine + theirs <= 23:
+        return "race"
+    pips = sum((i + 1) * n for i, n in enumerate(me))
+    return "contact, on roll <= 120 pips" if pips <= 120 else "contact, on roll > 120 pips"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--ply", default="1")
+    ap.add_argument("--depth", default="2",
+                    help="the engine.ply the chances are asked at: the cube's depth (default 2, "
+                    "1-ply, the default cube depth of a 0-ply player)")
+    ap.add_argument("--set", action="append", default=[])
+    ap.add_argument("--load", action="append", required=True)
+    a = ap.parse_args()
+    verdicts = [d for f in a.load
+                for d in json.load(gzip.open(f, "rt") if f.endswith(".gz") else open(f))]
+    gulbara = os.environ.get("GULBARA", "target/release/gulbara")
+    p = subprocess.Popen([gulbara], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                         bufsize=1)
+
+    def ask(*lines):
+        p.stdin.write("".join(line + "\n" for line in lines))
+        p.stdin.flush()
+        while True:
+            line = p.stdout.readline()
+            if not line:
+                sys.exit("cube_chances: gulbara ended")
+            w = line.split()
+            if w and w[0] in ("bestcube", "evaluation", "error", "readyok"):
+                return w
+
+    w = ask("set game.variant backgammon", f"set engine.ply {a.ply}",
+            *[f"set {kv}" for kv in a.set], "isready")
+    if w[0] != "readyok":
+        sys.exit("cube_chances: gulbara refused a setting: " + " ".join(w))
+    rows = collections.defaultdict(list)
+    for d in verdicts:
+        if len(d) < 5 or d[1] is None or d[4] is None:
+            continue
+        ident, nd, dt, dp, theirs_chances = d[:5]
+        w = ask(f"position gnubgid {ident}", "go cube")
+        if w[0] == "error":
+            continue
+        ours = w[1] == "double"
+        w = ask(f"set engine.ply {a.depth}", "eval")
+        p.stdin.write(f"set engine.ply {a.ply}\n")
+        if w[0] == "error":
+            continue
+        e = dict(zip(w[1::2], w[2::2]))
+        doubled = min(dt, dp)
+        theirs = doubled > nd
+        cls = ("right double" if theirs else "wrong double") if ours else \
+            ("missed double" if theirs else "right no double")
+        cost = max(nd, doubled) - (doubled if ours else nd)
+        row = (float(e["win"]) - theirs_chances[0], float(e["winmars"]) - theirs_chances[1],
+               float(e["losemars"]) - theirs_chances[4], cost)
+        for key in ((cls, phase(ident.split(":")[0])), (cls, "all")):
+            rows[key].append(row)
+    p.stdin.write("quit\n")
+    p.stdin.flush()
+    print(f"gulbara's chances at engine.ply {a.depth}, gnubg's 2-ply cubeless; differences in "
+          "points of probability")
+    for key in sorted(rows):
+        r = rows[key]
+        n = len(r)
+
+        def mean_se(i):
+            m = sum(x[i] for x in r) / n
+            v = sum((x[i] - m) ** 2 for x in r) / (n - 1) if n > 1 else 0.0
+            return f"{100 * m:+.2f} ± {100 * (v / n) ** 0.5:.2f}"
+        print(f"{key[0]:15s} {key[1]:29s} {n:5d}: win {mean_se(0)}, win gammon {mean_se(1)}, "
+              f"lose gammon {mean_se(2)}; cost {sum(x[3] for x in r):.2f} EMG")
+
+
+if __name__ == "__main__":
+    main()
