@@ -66,10 +66,14 @@ fn cube_lines(pairs: &[(&str, u8)]) -> Vec<String> {
     verdicts(&sets(pairs), &positions)
 }
 
-/// [`verdicts`] of [`DISAGREE`].
+/// [`verdicts`] of [`DISAGREE`], at the contact efficiency they were
+/// found at, 0.68 (`engine.cube_efficiency 68`; the default since is 72,
+/// at which the back game's 0-ply verdict is no longer a double).
 fn disagree_lines(pairs: &[(&str, u8)]) -> Vec<String> {
     let positions: Vec<String> = DISAGREE.iter().map(|p| format!("board {p}")).collect();
-    verdicts(&sets(pairs), &positions)
+    let mut settings = sets(&[("cube_efficiency", 68)]);
+    settings.extend(sets(pairs));
+    verdicts(&settings, &positions)
 }
 
 /// The action words of an `info cube` line (`... action Double, take`).

@@ -103,37 +103,43 @@ def test_the_cube_at_the_start_and_in_a_blitz(bg):
 
 def test_the_cube_efficiency_is_the_engines(bg):
     # engine.cube_efficiency (hundredths) weighs Janowski's live cube in
-    # contact: the same chances give other cubeful equities at 76 than at
-    # the default 68, and 68 set by hand is the default.
+    # contact: the same chances give other cubeful equities at 68 than at
+    # the default 72, and 72 set by hand is the default.
     blitz = State.from_text(
         "-2,2,2,2,2,2,0,0,0,0,0,-3,0,0,0,0,-3,0,-5,0,0,0,0,5 w 0 0 bar=0,2", "backgammon"
     )
-    e76 = Engine("backgammon", ply=1, options={"engine.cube_efficiency": 76})
+    assert bg.settings["engine.cube_efficiency"] == "72"
+    e72 = Engine("backgammon", ply=1, options={"engine.cube_efficiency": 72})
     e68 = Engine("backgammon", ply=1, options={"engine.cube_efficiency": 68})
-    assert e76.settings["engine.cube_efficiency"] == "76"
-    d, d68, d76 = (e.cube(blitz, Session.money()) for e in (bg, e68, e76))
-    assert (d68.no_double, d68.double_take) == (d.no_double, d.double_take)
-    assert d76.no_double != d.no_double and d76.double_take != d.double_take
+    assert e68.settings["engine.cube_efficiency"] == "68"
+    d, d72, d68 = (e.cube(blitz, Session.money()) for e in (bg, e72, e68))
+    assert (d72.no_double, d72.double_take) == (d.no_double, d.double_take)
+    assert d68.no_double != d.no_double and d68.double_take != d.double_take
     with pytest.raises(GulbaraError, match="cube_efficiency"):
         Engine("backgammon", options={"engine.cube_efficiency": 101})
 
 
-def test_the_cube_is_judged_at_the_cube_depth(bg):
+def test_the_cube_is_judged_at_the_cube_depth():
     # A back game of Black's (White two off, 58 pips ahead, its last checker
     # on Black's ace point): 0-ply doubles, 1-ply does not (gnubg 2-ply
     # neither, docs/journal/2026-12-07-cube-floor.md). A 0-ply engine
     # judges its cube at 1-ply (engine.cube_min_ply 2) as the protocol does,
-    # engine.cube_min_ply 1 at 0-ply, engine.cube_ply at its own depth.
+    # engine.cube_min_ply 1 at 0-ply, engine.cube_ply at its own depth. At
+    # the efficiency it was found at, 68 (at the default since, 72, 0-ply
+    # no longer doubles it).
     back = State.from_text(
         "-2,3,-1,0,-2,3,0,4,0,0,-1,0,2,0,0,0,0,-2,-2,0,-1,-2,-2,1 w 0 0", "backgammon"
     )
-    zero = Engine("backgammon", ply=1, options={"engine.cube_min_ply": 1})
-    one = Engine("backgammon", ply=1, options={"engine.cube_ply": 2})
-    d, d0, d1 = (e.cube(back, Session.money()) for e in (bg, zero, one))
+    eff = {"engine.cube_efficiency": 68}
+    base = Engine("backgammon", ply=1, options=eff)
+    zero = Engine("backgammon", ply=1, options={**eff, "engine.cube_min_ply": 1})
+    one = Engine("backgammon", ply=1, options={**eff, "engine.cube_ply": 2})
+    d, d0, d1 = (e.cube(back, Session.money()) for e in (base, zero, one))
     assert d0.action == "Double, take" and not d.doubles
     assert (d.action, d.no_double, d.double_take) == (d1.action, d1.no_double, d1.double_take)
     answer = protocol(
         ["set game.variant backgammon", "newsession type money cube on", "set engine.ply 1",
+         "set engine.cube_efficiency 68",
          "position board -2,3,-1,0,-2,3,0,4,0,0,-1,0,2,0,0,0,0,-2,-2,0,-1,-2,-2,1 w 0 0",
          "go cube"]
     )

@@ -282,7 +282,7 @@ pub fn analyse_replayed(
         eval,
         plies,
         rollout,
-        crate::cube::CONTACT_EFFICIENCY,
+        f64::from(crate::cube::DEFAULT_CONTACT_EFFICIENCY) / 100.0,
     )
 }
 

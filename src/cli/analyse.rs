@@ -43,7 +43,7 @@ pub struct AnalyseArgs {
     pub threads: u16,
     /// The cube's efficiency in contact positions, in hundredths, for the
     /// cube decisions (as `engine.cube_efficiency`; races keep their own).
-    #[arg(long, default_value_t = 68, value_parser = clap::value_parser!(u8).range(0..=100))]
+    #[arg(long, default_value_t = crate::cube::DEFAULT_CONTACT_EFFICIENCY, value_parser = clap::value_parser!(u8).range(0..=100))]
     pub cube_efficiency: u8,
 }
 

@@ -28,6 +28,12 @@ pub enum CubeView {
 /// hundredths; gnubg 1.08 raised its own to 0.76).
 pub const CONTACT_EFFICIENCY: f64 = 0.68;
 
+/// The engine's default contact efficiency, in hundredths
+/// (`engine.cube_efficiency`), and the analysis's: 72, measured against
+/// 68 on the same money cube decisions under gnubg 2-ply
+/// (docs/journal/2026-12-07-cube-efficiency.md).
+pub const DEFAULT_CONTACT_EFFICIENCY: u8 = 72;
+
 /// The efficiency of the cube in `state`, from 0 (dead) to 1 (perfectly
 /// live), with [`CONTACT_EFFICIENCY`] in contact.
 pub fn efficiency(state: &GameState) -> f64 {

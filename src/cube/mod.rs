@@ -15,8 +15,8 @@ pub mod spec;
 pub mod state;
 
 pub use janowski::{
-    CONTACT_EFFICIENCY, CubeAction, CubeDecision, CubeView, efficiency, efficiency_at,
-    money_decision, money_equity,
+    CONTACT_EFFICIENCY, CubeAction, CubeDecision, CubeView, DEFAULT_CONTACT_EFFICIENCY, efficiency,
+    efficiency_at, money_decision, money_equity,
 };
 pub use met::{Met, kazaross_xg2, met_for};
 pub use mwc::{MatchCube, MatchScore, match_decision, match_mwc};

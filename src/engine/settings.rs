@@ -179,7 +179,7 @@ impl Default for Settings {
             crashed_weights: Weights::Shipped,
             race: RaceKind::Tables,
             eval_mode: EvalMode::Cubeful,
-            cube_efficiency: 68,
+            cube_efficiency: crate::cube::DEFAULT_CONTACT_EFFICIENCY,
             cube_ply: 0,
             cube_min_ply: Ply(2),
         }
