@@ -242,10 +242,6 @@ impl MatchKey {
     /// its name, its value here and there.
     pub fn difference(&self, ours: &MatchKey) -> Option<(&'static str, String, String)> {
         let (t, o) = (self, ours);
-        let options = |x: &Option<[Vec<String>; 2]>| match x {
-            Some(o) => format!("[{}] vs [{}]", o[0].join(" "), o[1].join(" ")),
-            None => String::new(),
-        };
         differs("engines", &t.names, &o.names, |n| n.join(" vs "))
             .or_else(|| differs("variant", &t.variant, &o.variant, ToString::to_string))
             .or_else(|| differs("rules", &t.rules, &o.rules, |r| r.join(" ")))
@@ -262,7 +258,9 @@ impl MatchKey {
             .or_else(|| differs("session", &t.session, &o.session, ToString::to_string))
             // A file written before the options were recorded matches any.
             .or_else(|| match (&t.options, &o.options) {
-                (Some(_), Some(_)) => differs("options", &t.options, &o.options, options),
+                (Some(a), Some(b)) => differs("options", a, b, |o| {
+                    format!("[{}] vs [{}]", o[0].join(" "), o[1].join(" "))
+                }),
                 _ => None,
             })
     }
