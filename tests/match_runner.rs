@@ -445,7 +445,7 @@ fn net_cube_decisions_without_error(text: &str) -> u32 {
 /// `analyse --cube-efficiency` judges the cube as an engine with that
 /// `engine.cube_efficiency` decides: a network that played at 30 makes no
 /// cube error in the eyes of the same network at 30, and the cube
-/// decisions' equities are not those of the default 68.
+/// decisions' equities are not those of the default (72).
 #[test]
 fn analyse_judges_the_cube_at_the_efficiency_it_is_given() {
     let dir = scratch_dir("cube-efficiency-analyse");
@@ -497,7 +497,7 @@ fn analyse_judges_the_cube_at_the_efficiency_it_is_given() {
         differ |= cube_lines(&at30) != cube_lines(&analyse(&file, &[]));
     }
     assert!(decisions > 0);
-    assert!(differ, "the cube equities at 30 are those at 68");
+    assert!(differ, "the cube equities at 30 are those at the default");
     for bad in ["101", "x", "0.7"] {
         let out = Command::new(BIN)
             .args(["analyse", "--cube-efficiency", bad])
