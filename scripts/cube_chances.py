@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Where gulbara's cube goes wrong: its cubeless chances against gnubg's.
 
-    scripts/cube_chances.py [--ply P] [--depth D] [--set 'KEY VALUE' ...] --load F [--load F ...]
+    scripts/cube_chances.py [--ply P] [--depth D] [--set 'KEY VALUE' ...] [--rollout N [--seed S]]
+        [--phase NAME] [--limit K] --load F [--load F ...]
 
 F is a file of gnubg 2-ply's cube verdicts saved by `scripts/cube_verdicts.py
 --save` (plain or gzipped JSON, with gnubg's cubeless chances: saved since
@@ -14,6 +15,13 @@ double, right no double. Prints, per class and per phase (race; contact with
 the side on roll at most 120 pips or more), how many, the mean of gulbara's
 minus gnubg's chance of winning, of winning a gammon and of losing a gammon
 (points of probability, ± standard error), and what the class cost in EMG.
+
+With --rollout N each double decision is also rolled out by gulbara itself (N
+games of 0-ply players played to the end, `rollout games N seed S`), and two
+more lines per class and phase say where the network's chances stand against
+its own rollouts: the rollout's minus gnubg's, and the network's (at engine.ply
+D) minus the rollout's. --phase keeps only the decisions of the phases whose
+name starts with it (e.g. `contact, on roll >`).
 
 Needs a release build (GULBARA=path overrides target/release/gulbara).
 """
@@ -63,6 +71,11 @@ def main():
                     "1-ply, the default cube depth of a 0-ply player)")
     ap.add_argument("--set", action="append", default=[])
     ap.add_argument("--load", action="append", required=True)
+    ap.add_argument("--rollout", type=int, default=0,
+                    help="also roll each double decision out, N games (default 0: no rollouts)")
+    ap.add_argument("--seed", type=int, default=1, help="the rollouts' dice seed")
+    ap.add_argument("--phase", default="", help="only the phases whose name starts with this")
+    ap.add_argument("--limit", type=int, default=0, help="only the first K double decisions kept")
     a = ap.parse_args()
     verdicts = [d for f in a.load
                 for d in json.load(gzip.open(f, "rt") if f.endswith(".gz") else open(f))]
@@ -78,7 +91,7 @@ def main():
             if not line:
                 sys.exit("cube_chances: gulbara ended")
             w = line.split()
-            if w and w[0] in ("bestcube", "evaluation", "error", "readyok"):
+            if w and w[0] in ("bestcube", "evaluation", "error", "readyok", "rolloutok"):
                 return w
 
     w = ask("set game.variant backgammon", f"set engine.ply {a.ply}",
@@ -86,10 +99,17 @@ def main():
     if w[0] != "readyok":
         sys.exit("cube_chances: gulbara refused a setting: " + " ".join(w))
     rows = collections.defaultdict(list)
+    asked = 0
     for d in verdicts:
+        if a.limit and asked >= a.limit:
+            break
         if len(d) < 5 or d[1] is None or d[4] is None:
             continue
         ident, nd, dt, dp, theirs_chances = d[:5]
+        ph = phase(ident.split(":")[0])
+        if not ph.startswith(a.phase):
+            continue
+        asked += 1
         w = ask(f"position gnubgid {ident}", "go cube")
         if w[0] == "error":
             continue
@@ -104,13 +124,26 @@ def main():
         cls = ("right double" if theirs else "wrong double") if ours else \
             ("missed double" if theirs else "right no double")
         cost = max(nd, doubled) - (doubled if ours else nd)
-        row = (float(e["win"]) - theirs_chances[0], float(e["winmars"]) - theirs_chances[1],
-               float(e["losemars"]) - theirs_chances[4], cost)
-        for key in ((cls, phase(ident.split(":")[0])), (cls, "all")):
+        net = (float(e["win"]), float(e["winmars"]), float(e["losemars"]))
+        gnubg = (theirs_chances[0], theirs_chances[1], theirs_chances[4])
+        row = tuple(x - y for x, y in zip(net, gnubg)) + (cost,)
+        for key in ((cls, ph, ""), (cls, "all", "")):
             rows[key].append(row)
+        if a.rollout:
+            w = ask(f"rollout games {a.rollout} seed {a.seed}")
+            if w[0] != "rolloutok":
+                sys.exit("cube_chances: the rollout failed: " + " ".join(w))
+            r = dict(zip(w[1::2], w[2::2]))
+            rolled = (float(r["win"]), float(r["winmars"]), float(r["losemars"]))
+            for what, x, y in (("rollout - gnubg", rolled, gnubg),
+                               ("network - rollout", net, rolled)):
+                row = tuple(u - v for u, v in zip(x, y)) + (cost,)
+                for key in ((cls, ph, what), (cls, "all", what)):
+                    rows[key].append(row)
     p.stdin.write("quit\n")
     p.stdin.flush()
-    print(f"gulbara's chances at engine.ply {a.depth}, gnubg's 2-ply cubeless; differences in "
+    print(f"gulbara's chances at engine.ply {a.depth} minus gnubg's 2-ply cubeless (and, with "
+          "--rollout, gulbara's rollout minus gnubg's, the network's minus the rollout's), in "
           "points of probability")
     for key in sorted(rows):
         r = rows[key]
@@ -120,8 +153,10 @@ def main():
             m = sum(x[i] for x in r) / n
             v = sum((x[i] - m) ** 2 for x in r) / (n - 1) if n > 1 else 0.0
             return f"{100 * m:+.2f} ± {100 * (v / n) ** 0.5:.2f}"
-        print(f"{key[0]:15s} {key[1]:29s} {n:5d}: win {mean_se(0)}, win gammon {mean_se(1)}, "
-              f"lose gammon {mean_se(2)}; cost {sum(x[3] for x in r):.2f} EMG")
+        label = f"{key[0]:15s} {key[1]:29s}" + f" {key[2]:17s}"
+        cost = "" if key[2] else f"; cost {sum(x[3] for x in r):.2f} EMG"
+        print(f"{label} {n:5d}: win {mean_se(0)}, win gammon {mean_se(1)}, "
+              f"lose gammon {mean_se(2)}{cost}")
 
 
 if __name__ == "__main__":
