@@ -21,7 +21,8 @@ games of 0-ply players played to the end, `rollout games N seed S`), and two
 more lines per class and phase say where the network's chances stand against
 its own rollouts: the rollout's minus gnubg's, and the network's (at engine.ply
 D) minus the rollout's. --phase keeps only the decisions of the phases whose
-name starts with it (e.g. `contact, on roll >`).
+name starts with it (e.g. `contact, on roll >`). Ctrl-C stops it and prints
+what the decisions asked so far say.
 
 Needs a release build (GULBARA=path overrides target/release/gulbara).
 """
@@ -80,7 +81,9 @@ def main():
     verdicts = [d for f in a.load
                 for d in json.load(gzip.open(f, "rt") if f.endswith(".gz") else open(f))]
     gulbara = os.environ.get("GULBARA", "target/release/gulbara")
+    # Its own session: a Ctrl-C stops this script, which then ends gulbara with `quit`.
     p = subprocess.Popen([gulbara], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                         start_new_session=True,
                          bufsize=1)
 
     def ask(*lines):
@@ -100,48 +103,55 @@ def main():
         sys.exit("cube_chances: gulbara refused a setting: " + " ".join(w))
     rows = collections.defaultdict(list)
     asked = 0
-    for d in verdicts:
-        if a.limit and asked >= a.limit:
-            break
-        if len(d) < 5 or d[1] is None or d[4] is None:
-            continue
-        ident, nd, dt, dp, theirs_chances = d[:5]
-        ph = phase(ident.split(":")[0])
-        if not ph.startswith(a.phase):
-            continue
-        asked += 1
-        w = ask(f"position gnubgid {ident}", "go cube")
-        if w[0] == "error":
-            continue
-        ours = w[1] == "double"
-        w = ask(f"set engine.ply {a.depth}", "eval")
-        p.stdin.write(f"set engine.ply {a.ply}\n")
-        if w[0] == "error":
-            continue
-        e = dict(zip(w[1::2], w[2::2]))
-        doubled = min(dt, dp)
-        theirs = doubled > nd
-        cls = ("right double" if theirs else "wrong double") if ours else \
-            ("missed double" if theirs else "right no double")
-        cost = max(nd, doubled) - (doubled if ours else nd)
-        net = (float(e["win"]), float(e["winmars"]), float(e["losemars"]))
-        gnubg = (theirs_chances[0], theirs_chances[1], theirs_chances[4])
-        row = tuple(x - y for x, y in zip(net, gnubg)) + (cost,)
-        for key in ((cls, ph, ""), (cls, "all", "")):
-            rows[key].append(row)
-        if a.rollout:
-            w = ask(f"rollout games {a.rollout} seed {a.seed}")
-            if w[0] != "rolloutok":
-                sys.exit("cube_chances: the rollout failed: " + " ".join(w))
-            r = dict(zip(w[1::2], w[2::2]))
-            rolled = (float(r["win"]), float(r["winmars"]), float(r["losemars"]))
-            for what, x, y in (("rollout - gnubg", rolled, gnubg),
-                               ("network - rollout", net, rolled)):
-                row = tuple(u - v for u, v in zip(x, y)) + (cost,)
-                for key in ((cls, ph, what), (cls, "all", what)):
-                    rows[key].append(row)
-    p.stdin.write("quit\n")
-    p.stdin.flush()
+    try:
+        for d in verdicts:
+            if a.limit and asked >= a.limit:
+                break
+            if len(d) < 5 or d[1] is None or d[4] is None:
+                continue
+            ident, nd, dt, dp, theirs_chances = d[:5]
+            ph = phase(ident.split(":")[0])
+            if not ph.startswith(a.phase):
+                continue
+            asked += 1
+            w = ask(f"position gnubgid {ident}", "go cube")
+            if w[0] == "error":
+                continue
+            ours = w[1] == "double"
+            w = ask(f"set engine.ply {a.depth}", "eval")
+            p.stdin.write(f"set engine.ply {a.ply}\n")
+            if w[0] == "error":
+                continue
+            e = dict(zip(w[1::2], w[2::2]))
+            doubled = min(dt, dp)
+            theirs = doubled > nd
+            cls = ("right double" if theirs else "wrong double") if ours else \
+                ("missed double" if theirs else "right no double")
+            cost = max(nd, doubled) - (doubled if ours else nd)
+            net = (float(e["win"]), float(e["winmars"]), float(e["losemars"]))
+            gnubg = (theirs_chances[0], theirs_chances[1], theirs_chances[4])
+            row = tuple(x - y for x, y in zip(net, gnubg)) + (cost,)
+            for key in ((cls, ph, ""), (cls, "all", "")):
+                rows[key].append(row)
+            if a.rollout:
+                w = ask(f"rollout games {a.rollout} seed {a.seed}")
+                if w[0] != "rolloutok":
+                    sys.exit("cube_chances: the rollout failed: " + " ".join(w))
+                r = dict(zip(w[1::2], w[2::2]))
+                rolled = (float(r["win"]), float(r["winmars"]), float(r["losemars"]))
+                for what, x, y in (("rollout - gnubg", rolled, gnubg),
+                                   ("network - rollout", net, rolled)):
+                    row = tuple(u - v for u, v in zip(x, y)) + (cost,)
+                    for key in ((cls, ph, what), (cls, "all", what)):
+                        rows[key].append(row)
+    except KeyboardInterrupt:
+        # Stopped by hand (Ctrl-C): print what the decisions asked so far say.
+        print(f"cube_chances: stopped after {asked} decisions", file=sys.stderr)
+    try:
+        p.stdin.write("quit\n")
+        p.stdin.flush()
+    except (BrokenPipeError, OSError):
+        pass  # gulbara ended with the interrupt
     print(f"gulbara's chances at engine.ply {a.depth} minus gnubg's 2-ply cubeless (and, with "
           "--rollout, gulbara's rollout minus gnubg's, the network's minus the rollout's), in "
           "points of probability")
