@@ -29,11 +29,11 @@ Needs a release build (GULBARA=path overrides target/release/gulbara).
 import argparse
 import base64
 import collections
-import gzip
-import json
 import os
 import subprocess
 import sys
+
+from cube_verdicts import load_verdicts  # the saved verdicts' reader (this folder)
 
 
 def checkers(pid):
@@ -78,8 +78,7 @@ def main():
     ap.add_argument("--phase", default="", help="only the phases whose name starts with this")
     ap.add_argument("--limit", type=int, default=0, help="only the first K double decisions kept")
     a = ap.parse_args()
-    verdicts = [d for f in a.load
-                for d in json.load(gzip.open(f, "rt") if f.endswith(".gz") else open(f))]
+    verdicts = load_verdicts(a.load)
     gulbara = os.environ.get("GULBARA", "target/release/gulbara")
     # Its own session: a Ctrl-C stops this script, which then ends gulbara with `quit`.
     p = subprocess.Popen([gulbara], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,

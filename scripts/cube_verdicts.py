@@ -108,6 +108,16 @@ def chances_of(block):
     return [float(x) for x in m.groups()] if m else None
 
 
+def load_verdicts(paths):
+    """The saved verdicts of every file in `paths` (written by --save; plain
+    JSON, or gzipped when the name ends in .gz), in order."""
+    out = []
+    for f in paths:
+        with gzip.open(f, "rt") if f.endswith(".gz") else open(f) as fh:
+            out.extend(json.load(fh))
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--ply", default="1")
@@ -123,8 +133,7 @@ def main():
     ap.add_argument("files", nargs="*")
     a = ap.parse_args()
     if a.load:
-        decisions = [tuple(d) for f in a.load
-                     for d in json.load(gzip.open(f, "rt") if f.endswith(".gz") else open(f))]
+        decisions = [tuple(d) for d in load_verdicts(a.load)]
     elif a.texts:
         decisions = [d for f in a.files for d in decisions_of(open(f, errors="replace").read())]
     else:
@@ -173,9 +182,10 @@ def main():
             take_agree += ours == theirs
             wrong_takes += ours and not theirs
             wrong_passes += theirs and not ours
-            take_cost += max(dt, dp) - (dt if ours else dp)
-            records.append([ident, "take", "take" if ours else "pass",
-                            max(dt, dp) - (dt if ours else dp), "take" if theirs else "pass"])
+            lost = max(dt, dp) - (dt if ours else dp)
+            take_cost += lost
+            records.append([ident, "take", "take" if ours else "pass", lost,
+                            "take" if theirs else "pass"])
             if a.list and ours != theirs:
                 print(f"{'wrong take' if ours else 'wrong pass'} {ident}: gnubg dt {dt:+.3f} dp {dp:+.3f}")
             continue
@@ -186,9 +196,9 @@ def main():
         agree += ours == theirs
         wrong += ours and not theirs
         missed += theirs and not ours
-        cost += max(nd, doubled) - (doubled if ours else nd)
-        records.append([ident, "double", "double" if ours else "no double",
-                        max(nd, doubled) - (doubled if ours else nd),
+        lost = max(nd, doubled) - (doubled if ours else nd)
+        cost += lost
+        records.append([ident, "double", "double" if ours else "no double", lost,
                         "double" if theirs else "no double"])
         if a.list and ours != theirs:
             print(f"{'wrong double' if ours else 'missed double'} {ident}: gnubg nd {nd:+.3f} dt {dt:+.3f} dp {dp:+.3f}")
