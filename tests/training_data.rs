@@ -9,6 +9,7 @@ use std::process::Command;
 mod common;
 
 use common::scratch_dir as scratch;
+use common::{LineIo, StdioEngine};
 
 const BIN: &str = env!("CARGO_BIN_EXE_gulbara");
 
@@ -508,13 +509,89 @@ fn short_pipeline(variant: &str, extra: &[&str]) -> Vec<u8> {
 }
 
 /// The short pipeline of a backgammon race network (docs/TRAINING.md,
-/// "Backgammon's networks per phase"): `supervise --phase race` trains on
-/// the races outside the tables only and says how many there are, the
-/// trained network fits them better than the shipped one, and it plays
-/// as the race network of the shipped one (`engine.race_weights`).
+/// "Backgammon's networks per phase"): see [`phase_pipeline`]. A game with
+/// one network for every phase refuses `--phase`.
 #[test]
 fn the_short_pipeline_trains_a_race_network() {
-    let dir = scratch("pipeline-race");
+    let dir = phase_pipeline("race", "race_weights");
+    let path = |name: &str| dir.join(name).to_str().expect("utf-8 path").to_string();
+    let refused = Command::new(BIN)
+        .args([
+            "supervise",
+            "--variant",
+            "long_nardy",
+            "--data",
+            &path(""),
+            "--phase",
+            "race",
+            "--out",
+            &path("long-nardy.gbnn"),
+        ])
+        .output()
+        .expect("start gulbara");
+    assert!(!refused.status.success());
+    assert!(
+        String::from_utf8_lossy(&refused.stderr).contains("one network for every phase"),
+        "{refused:?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The short pipeline of a backgammon crashed network (gnubg's crashed
+/// boards, `src/eval/phase.rs`): see [`phase_pipeline`].
+#[test]
+fn the_short_pipeline_trains_a_crashed_network() {
+    let dir = phase_pipeline("crashed", "crashed_weights");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Positions of backgammon, one a phase, as `position` takes them (White's
+/// numbering, White to move): a crashed board (White's eight on the ace
+/// point and four on the deuce, three outside, against Black's anchor on
+/// White's 3-point), a race outside the tables (White's runners on its
+/// 9-point, Black all home) and the start (contact).
+const PHASE_BOARDS: [(&str, &str); 3] = [
+    (
+        "crashed",
+        "board 8,4,-2,0,1,0,0,0,0,0,0,-5,2,0,0,0,-3,0,-5,0,0,0,0,0 w 10 10",
+    ),
+    (
+        "race",
+        "board 0,0,0,6,0,6,0,0,3,0,0,0,0,0,0,0,0,0,-5,0,0,0,-5,-5 w 10 10",
+    ),
+    ("contact", "startpos"),
+];
+
+/// The engine's `eval` line at 0-ply of each of [`PHASE_BOARDS`], with
+/// `engine.{key}` set to `weights` first when given.
+fn phase_evals(set: Option<(&str, &str)>) -> Vec<String> {
+    let mut e = StdioEngine::start();
+    e.ask("set game.variant backgammon", 0);
+    e.ask("set engine.ply 1", 0);
+    if let Some((key, weights)) = set {
+        e.ask(&format!("set engine.{key} {weights}"), 0);
+    }
+    PHASE_BOARDS
+        .iter()
+        .map(|(_, board)| {
+            e.ask(&format!("position {board}"), 0);
+            let line = e.ask("eval", 1).remove(0);
+            assert!(line.starts_with("evaluation win "), "{line}");
+            line
+        })
+        .collect()
+}
+
+/// The short pipeline of a backgammon network for `phase` (docs/TRAINING.md,
+/// "Backgammon's networks per phase"): `supervise --phase` trains on that
+/// phase's labels only (a race network leaves out the races the tables
+/// answer) and says how many there are, the trained network fits them
+/// better than the shipped one, and given to the shipped one as its
+/// `phase` network (`engine.{key}`) it plays, and judges that phase's
+/// position differently while the other phases' stay as the shipped
+/// network judges them. Returns the scratch folder (labels, `phase.gbnn`).
+fn phase_pipeline(phase: &str, key: &str) -> PathBuf {
+    let dir = scratch(&format!("pipeline-{phase}"));
     let path = |name: &str| dir.join(name).to_str().expect("utf-8 path").to_string();
     gulbara(&[
         "positions",
@@ -542,27 +619,41 @@ fn the_short_pipeline_trains_a_race_network() {
         "--seed",
         "1",
     ]);
-    let (data, trained, curve) = (path(""), path("race.gbnn"), path("curve.tsv"));
-    let supervise = |phase: &str, out: &str| {
-        let mut args = short_fit("backgammon", &data, out, &curve);
-        args.extend_from_slice(&["--phase", phase]);
-        common::gulbara_ok(Path::new("."), &args)
-    };
-    let out = supervise("race", &trained);
+    let (data, trained, curve) = (path(""), path(&format!("{phase}.gbnn")), path("curve.tsv"));
+    let mut args = short_fit("backgammon", &data, &trained, &curve);
+    args.extend_from_slice(&["--phase", phase]);
+    let out = common::gulbara_ok(Path::new("."), &args);
     let said = String::from_utf8_lossy(&out.stderr);
+    // "supervise: 86 positions: contact 61, crashed 7, race 18 (of which
+    // all home, the tables' 0)", then "supervise: training on the 7
+    // crashed positions".
     let counts = said
         .lines()
-        .find(|l| l.contains("positions: contact"))
+        .find_map(|l| l.strip_prefix("supervise: "))
+        .filter(|l| l.contains(" positions: contact "))
         .expect("the phase counts");
+    let count_of = |name: &str| -> usize {
+        counts
+            .split([',', ':', '('])
+            .find_map(|part| part.trim().strip_prefix(&format!("{name} ")))
+            .and_then(|n| n.trim().parse().ok())
+            .unwrap_or_else(|| panic!("no {name} count in {counts}"))
+    };
+    let total: usize = counts
+        .split_whitespace()
+        .next()
+        .and_then(|n| n.parse().ok())
+        .expect("how many positions");
     let kept = said
         .lines()
         .find_map(|l| l.strip_prefix("supervise: training on the "))
-        .and_then(|l| l.strip_suffix(" race positions"))
+        .and_then(|l| l.strip_suffix(&format!(" {phase} positions")))
         .and_then(|n| n.parse::<usize>().ok())
-        .expect("how many race positions");
-    assert!(kept > 0, "{counts}");
+        .unwrap_or_else(|| panic!("how many {phase} positions: {said}"));
+    assert!(kept > 0 && kept <= count_of(phase), "{counts}");
+    assert!(kept < total, "only {phase} positions are kept: {counts}");
     // The curve's first and last rows: the shipped network and the trained
-    // one on the race positions.
+    // one on the phase's positions.
     let text = std::fs::read_to_string(&curve).expect("the curve");
     let ce = |row: &str| -> f64 {
         row.split('\t')
@@ -573,28 +664,18 @@ fn the_short_pipeline_trains_a_race_network() {
     };
     let rows: Vec<&str> = text.lines().skip(1).collect();
     assert!(ce(rows[rows.len() - 1]) < ce(rows[0]), "{text}");
-    play_against_shipped("backgammon", "race", "race_weights", &trained);
-    // A game with one network for every phase refuses --phase.
-    let refused = Command::new(BIN)
-        .args([
-            "supervise",
-            "--variant",
-            "long_nardy",
-            "--data",
-            &data,
-            "--phase",
-            "race",
-            "--out",
-            &trained,
-        ])
-        .output()
-        .expect("start gulbara");
-    assert!(!refused.status.success());
-    assert!(
-        String::from_utf8_lossy(&refused.stderr).contains("one network for every phase"),
-        "{refused:?}"
-    );
-    let _ = std::fs::remove_dir_all(&dir);
+    play_against_shipped("backgammon", phase, key, &trained);
+    // Only the phase's own position is judged by the trained network.
+    let shipped = phase_evals(None);
+    let with = phase_evals(Some((key, &trained)));
+    for (i, (name, _)) in PHASE_BOARDS.iter().enumerate() {
+        if *name == phase {
+            assert_ne!(with[i], shipped[i], "{name}: the {phase} network unused");
+        } else {
+            assert_eq!(with[i], shipped[i], "{name} judged by the {phase} network");
+        }
+    }
+    dir
 }
 
 /// Two games of `variant` at 0-ply: the built-in network with
