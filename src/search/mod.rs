@@ -73,6 +73,10 @@ pub struct Limits {
     /// Move filter: only turns within this much equity of the 0-ply best
     /// are re-judged (gnubg's filter does the same).
     pub filter: f32,
+    /// The share of a turn's 0-ply chances mixed into its 1-ply chances
+    /// when the 1-ply pass re-judges it: `(1 − blend) × 1-ply + blend ×
+    /// 0-ply` (0: plain 1-ply; `engine.blend`, in hundredths).
+    pub blend: f32,
     /// How many of the best 1-ply turns the 2-ply search re-judges, at most.
     pub candidates2: usize,
     /// The 2-ply move filter: only turns within this much equity of the
@@ -95,6 +99,7 @@ impl Default for Limits {
             inner_beam: 1,
             candidates: 8,
             filter: 0.16,
+            blend: 0.0,
             candidates2: 3,
             filter2: 0.04,
             nodes: None,
@@ -397,8 +402,16 @@ impl<'a> Search<'a> {
             .take_while(|c| self.worth(&c.probs, mover) >= cutoff)
             .count()
             .max(1);
+        let blend = limits.blend.clamp(0.0, 1.0);
         let ranked = self.rejudge(ranked, k, 1, mover, limits, &|c: &Candidate| {
-            Some(self.one_ply(&c.end, mover, limits.inner_beam))
+            let one = self.one_ply(&c.end, mover, limits.inner_beam);
+            if blend == 0.0 {
+                return Some(one);
+            }
+            let mut mixed = Probs::default();
+            mixed.add_scaled(&one, 1.0 - blend);
+            mixed.add_scaled(&c.probs, blend);
+            Some(mixed)
         });
         if let Some(best) = ranked.first() {
             on_progress(&Progress {
