@@ -499,6 +499,17 @@ mod tests {
     }
 
     #[test]
+    fn blend_sets_the_share_of_the_zero_ply_value_in_the_search() {
+        let mut s = Settings::default();
+        assert_eq!(s.limits(s.ply).blend, 0.0);
+        s.set("engine.blend", "50").unwrap();
+        assert_eq!(s.get("engine.blend").unwrap(), "50");
+        assert_eq!(s.limits(s.ply).blend, 0.5);
+        s.set("engine.blend", "100").unwrap();
+        assert_eq!(s.limits(s.ply).blend, 1.0);
+    }
+
+    #[test]
     fn bad_values_change_nothing() {
         let mut s = Settings::default();
         for (k, v) in [
@@ -506,6 +517,8 @@ mod tests {
             ("engine.ply", "4"),
             ("engine.threads", "0"),
             ("engine.movetime", "-5"),
+            ("engine.blend", "101"),
+            ("engine.blend", "-1"),
             ("rules.opening", "double"),
             ("game.variant", "chess"),
             ("rules.six_block", "per_step"),

@@ -672,6 +672,56 @@ mod tests {
         assert_eq!(best[0].plies, 0);
     }
 
+    #[test]
+    fn blend_mixes_each_rejudged_turns_zero_ply_value_into_its_one_ply_value() {
+        let o = RuleOptions::default();
+        let before =
+            parse_state_text("2,1,2,2,0,1,-1,-2,-3,0,0,-5,3,0,0,-1,-3,4,0,0,0,0,0,0 w 10 10")
+                .unwrap();
+        let stop = AtomicBool::new(false);
+        let search = Search::new(&Heuristic, o, &stop);
+        let plain = Limits {
+            plies: 1,
+            ..Limits::default()
+        };
+        let at = |list: &[Candidate], c: &Candidate| {
+            list.iter()
+                .find(|x| x.end == c.end)
+                .expect("the same turn")
+                .probs
+                .equity()
+        };
+        // The rolls where plain 1-ply chooses another turn than 0-ply.
+        let mut differing = 0;
+        for &(a, b, _) in ROLLS.iter() {
+            let s = before.roll(&o, a, b).unwrap();
+            let zero = search.best_turn(&s, &Limits::default(), &mut |_| {});
+            let one = search.best_turn(&s, &plain, &mut |_| {});
+            if one.len() < 2 || one[0].end == zero[0].end {
+                continue;
+            }
+            differing += 1;
+            for blend in [0.5f32, 1.0] {
+                let mixed = search.best_turn(&s, &Limits { blend, ..plain }, &mut |_| {});
+                let judged: Vec<&Candidate> = mixed.iter().filter(|c| c.plies == 1).collect();
+                assert!(judged.len() >= 2);
+                for c in &judged {
+                    let want = (1.0 - blend) * at(&one, c) + blend * at(&zero, c);
+                    assert!(
+                        (c.probs.equity() - want).abs() < 1e-5,
+                        "{a}-{b}, blend {blend}: {} against {want}",
+                        c.probs.equity()
+                    );
+                }
+                // Wholly 0-ply values keep the 0-ply order: its choice.
+                if blend == 1.0 {
+                    assert_eq!(mixed[0].end, zero[0].end, "{a}-{b}");
+                }
+            }
+        }
+        assert!(differing > 0, "the test needs a roll where 1-ply differs");
+    }
+
     /// The best end of the rolled `state`'s single stage, by `eval` at
     /// 0-ply, enumerated plainly (the hitting games: one stage a turn).
     fn naive_best(eval: &dyn Evaluator, o: &RuleOptions, state: &GameState) -> GameState {
