@@ -180,7 +180,11 @@ fn blend_probe(
                         .unwrap_or(c.probs.equity());
                     ((1.0 - a) * c.probs.equity() + a * v0, c.end)
                 })
-                .max_by(|x, y| x.0.total_cmp(&y.0))
+                // The first of equal values, as the search's own ranking.
+                .fold(None::<(f32, GameState)>, |best, x| match best {
+                    Some(b) if b.0 >= x.0 => Some(b),
+                    _ => Some(x),
+                })
                 .map(|x| x.1)
                 .unwrap_or(d[0].end);
             let g = if pick == z[0].end {
