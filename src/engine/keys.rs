@@ -224,6 +224,11 @@ impl Settings {
                 description: "ends of each doublet stage at the root judged by the evaluator, the best by a cheap race and blocking score (0 = all)",
             },
             KeyDef {
+                name: "engine.blend",
+                kind: KeyKind::Int { min: 0, max: 100 },
+                description: "hundredths of a turn's 0-ply value mixed into its 1-ply value when the 1-ply search re-judges it (0 = plain 1-ply)",
+            },
+            KeyDef {
                 name: "engine.race",
                 kind: KeyKind::Enum(&["tables", "eval"]),
                 description: "races with every checker home: tables = exact bear-off tables, eval = the evaluator as elsewhere",
@@ -312,6 +317,7 @@ impl Settings {
             "engine.crashed_weights" => self.crashed_weights.to_string(),
             "engine.beam" => self.beam.to_string(),
             "engine.prefilter" => self.prefilter.to_string(),
+            "engine.blend" => self.blend.to_string(),
             "engine.race" => match self.race {
                 RaceKind::Tables => "tables".into(),
                 RaceKind::Eval => "eval".into(),
@@ -372,6 +378,7 @@ impl Settings {
                     "engine.movetime" => Setting::Movetime(v),
                     "engine.beam" => Setting::Beam(size(v)),
                     "engine.prefilter" => Setting::Prefilter(size(v)),
+                    "engine.blend" => Setting::Blend(u8::try_from(v).unwrap_or(0)),
                     "engine.cube_efficiency" => {
                         Setting::CubeEfficiency(u8::try_from(v).unwrap_or(100))
                     }
@@ -492,6 +499,17 @@ mod tests {
     }
 
     #[test]
+    fn blend_sets_the_share_of_the_zero_ply_value_in_the_search() {
+        let mut s = Settings::default();
+        assert_eq!(s.limits(s.ply).blend, 0.0);
+        s.set("engine.blend", "50").unwrap();
+        assert_eq!(s.get("engine.blend").unwrap(), "50");
+        assert_eq!(s.limits(s.ply).blend, 0.5);
+        s.set("engine.blend", "100").unwrap();
+        assert_eq!(s.limits(s.ply).blend, 1.0);
+    }
+
+    #[test]
     fn bad_values_change_nothing() {
         let mut s = Settings::default();
         for (k, v) in [
@@ -499,6 +517,8 @@ mod tests {
             ("engine.ply", "4"),
             ("engine.threads", "0"),
             ("engine.movetime", "-5"),
+            ("engine.blend", "101"),
+            ("engine.blend", "-1"),
             ("rules.opening", "double"),
             ("game.variant", "chess"),
             ("rules.six_block", "per_step"),

@@ -122,6 +122,9 @@ pub struct Settings {
     /// `engine.prefilter`: ends of each doublet stage at the root judged by
     /// the evaluator (the best by a cheap score), 0 = all.
     pub prefilter: usize,
+    /// `engine.blend`: hundredths of a turn's 0-ply chances mixed into its
+    /// 1-ply chances in the 1-ply pass (0: plain 1-ply).
+    pub blend: u8,
     /// `engine.weights`: the network for `engine.eval net`.
     pub weights: Weights,
     /// `engine.race_weights`: the hitting games' network for races outside
@@ -174,6 +177,7 @@ impl Default for Settings {
             eval: EvalKind::Net,
             beam: Limits::default().root_beam,
             prefilter: Limits::default().root_prefilter,
+            blend: 0,
             weights: Weights::Shipped,
             race_weights: Weights::Shipped,
             crashed_weights: Weights::Shipped,
@@ -213,6 +217,8 @@ pub enum Setting {
     Beam(usize),
     /// `engine.prefilter`.
     Prefilter(usize),
+    /// `engine.blend`, in hundredths.
+    Blend(u8),
     /// `engine.race`.
     Race(RaceKind),
     /// `engine.eval_mode`.
@@ -243,6 +249,7 @@ impl Settings {
             Setting::CrashedWeights(w) => self.crashed_weights = w,
             Setting::Beam(n) => self.beam = n,
             Setting::Prefilter(n) => self.prefilter = n,
+            Setting::Blend(x) => self.blend = x,
             Setting::Race(r) => self.race = r,
             Setting::EvalMode(m) => self.eval_mode = m,
             Setting::CubeEfficiency(x) => self.cube_efficiency = x,
@@ -270,6 +277,7 @@ impl Settings {
             plies: ply.gnubg(),
             root_beam: self.beam,
             root_prefilter: self.prefilter,
+            blend: f32::from(self.blend) / 100.0,
             threads: self.threads,
             ..Limits::default()
         }

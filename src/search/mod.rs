@@ -73,6 +73,10 @@ pub struct Limits {
     /// Move filter: only turns within this much equity of the 0-ply best
     /// are re-judged (gnubg's filter does the same).
     pub filter: f32,
+    /// The share of a turn's 0-ply chances mixed into its 1-ply chances
+    /// when the 1-ply pass re-judges it: `(1 − blend) × 1-ply + blend ×
+    /// 0-ply` (0: plain 1-ply; `engine.blend`, in hundredths).
+    pub blend: f32,
     /// How many of the best 1-ply turns the 2-ply search re-judges, at most.
     pub candidates2: usize,
     /// The 2-ply move filter: only turns within this much equity of the
@@ -95,6 +99,7 @@ impl Default for Limits {
             inner_beam: 1,
             candidates: 8,
             filter: 0.16,
+            blend: 0.0,
             candidates2: 3,
             filter2: 0.04,
             nodes: None,
@@ -397,8 +402,16 @@ impl<'a> Search<'a> {
             .take_while(|c| self.worth(&c.probs, mover) >= cutoff)
             .count()
             .max(1);
+        let blend = limits.blend.clamp(0.0, 1.0);
         let ranked = self.rejudge(ranked, k, 1, mover, limits, &|c: &Candidate| {
-            Some(self.one_ply(&c.end, mover, limits.inner_beam))
+            let one = self.one_ply(&c.end, mover, limits.inner_beam);
+            if blend == 0.0 {
+                return Some(one);
+            }
+            let mut mixed = Probs::default();
+            mixed.add_scaled(&one, 1.0 - blend);
+            mixed.add_scaled(&c.probs, blend);
+            Some(mixed)
         });
         if let Some(best) = ranked.first() {
             on_progress(&Progress {
@@ -657,6 +670,56 @@ mod tests {
         let best = search.best_turn(&s, &limits, &mut |_| {});
         assert!(!best.is_empty());
         assert_eq!(best[0].plies, 0);
+    }
+
+    #[test]
+    fn blend_mixes_each_rejudged_turns_zero_ply_value_into_its_one_ply_value() {
+        let o = RuleOptions::default();
+        let before =
+            parse_state_text("2,1,2,2,0,1,-1,-2,-3,0,0,-5,3,0,0,-1,-3,4,0,0,0,0,0,0 w 10 10")
+                .unwrap();
+        let stop = AtomicBool::new(false);
+        let search = Search::new(&Heuristic, o, &stop);
+        let plain = Limits {
+            plies: 1,
+            ..Limits::default()
+        };
+        let at = |list: &[Candidate], c: &Candidate| {
+            list.iter()
+                .find(|x| x.end == c.end)
+                .expect("the same turn")
+                .probs
+                .equity()
+        };
+        // The rolls where plain 1-ply chooses another turn than 0-ply.
+        let mut differing = 0;
+        for &(a, b, _) in ROLLS.iter() {
+            let s = before.roll(&o, a, b).unwrap();
+            let zero = search.best_turn(&s, &Limits::default(), &mut |_| {});
+            let one = search.best_turn(&s, &plain, &mut |_| {});
+            if one.len() < 2 || one[0].end == zero[0].end {
+                continue;
+            }
+            differing += 1;
+            for blend in [0.5f32, 1.0] {
+                let mixed = search.best_turn(&s, &Limits { blend, ..plain }, &mut |_| {});
+                let judged: Vec<&Candidate> = mixed.iter().filter(|c| c.plies == 1).collect();
+                assert!(judged.len() >= 2);
+                for c in &judged {
+                    let want = (1.0 - blend) * at(&one, c) + blend * at(&zero, c);
+                    assert!(
+                        (c.probs.equity() - want).abs() < 1e-5,
+                        "{a}-{b}, blend {blend}: {} against {want}",
+                        c.probs.equity()
+                    );
+                }
+                // Wholly 0-ply values keep the 0-ply order: its choice.
+                if blend == 1.0 {
+                    assert_eq!(mixed[0].end, zero[0].end, "{a}-{b}");
+                }
+            }
+        }
+        assert!(differing > 0, "the test needs a roll where 1-ply differs");
     }
 
     /// The best end of the rolled `state`'s single stage, by `eval` at
