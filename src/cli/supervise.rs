@@ -26,6 +26,12 @@ pub struct SuperviseArgs {
     /// repeated, the positions of every folder named, in order.
     #[arg(long, required = true)]
     pub data: Vec<PathBuf>,
+    /// Read of the folder's `labels/` only the closed shards up to and
+    /// including this one (its file name without `.txt.gz`, e.g.
+    /// `20261207T144240Z`), leaving out later shards: fits a network again
+    /// on the labels it was fitted on. With one `--data` folder only.
+    #[arg(long)]
+    pub labels_through: Option<String>,
     /// The network to start from: `shipped`, a weights file, or `random`.
     #[arg(long, default_value = "shipped")]
     pub from: String,
@@ -198,11 +204,15 @@ fn read_data(a: &SuperviseArgs) -> anyhow::Result<(Vec<Labelled>, String)> {
         "--phase: {} has one network for every phase (phases are the hitting games')",
         a.variant
     );
+    anyhow::ensure!(
+        a.labels_through.is_none() || a.data.len() == 1,
+        "--labels-through: name one --data folder"
+    );
     let mut data = Vec::new();
     for (folder, dir) in a.data.iter().enumerate() {
         // A group is named by its folder and its `turn` line.
         data.extend(
-            labelled_positions(dir, a.variant)?
+            labelled_positions(dir, a.variant, a.labels_through.as_deref())?
                 .into_iter()
                 .map(|l| Labelled {
                     group: l.group.map(|g| ((folder as u64) << 40) | g),

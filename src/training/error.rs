@@ -44,6 +44,14 @@ pub enum TrainError {
         /// The folder.
         dir: PathBuf,
     },
+    /// A `--labels-through` shard the folder does not hold.
+    #[error("{} has no closed shard labels/{name}.txt.gz", .dir.display())]
+    NoShard {
+        /// The generation's folder.
+        dir: PathBuf,
+        /// The shard's name, without `.txt.gz`.
+        name: String,
+    },
     /// A label line that does not start with a position index.
     #[error("{} line {line}: {text:?}", .file.display())]
     LabelIndex {

@@ -785,6 +785,15 @@ pub struct Labelled {
 /// shards, then every closed shard in `labels/` (`*.txt.gz`, one a
 /// sitting, never rewritten). A position labelled twice is an error.
 pub fn label_lines(dir: &Path) -> Result<Vec<String>, TrainError> {
+    label_lines_through(dir, None)
+}
+
+/// [`label_lines`], reading of `labels/` only the closed shards up to and
+/// including the one named `through` (its file name without `.txt.gz`;
+/// `None`: every shard), so a network can be fitted again on the labels
+/// it was fitted on after later shards were added. A `through` the folder
+/// does not hold is an error.
+pub fn label_lines_through(dir: &Path, through: Option<&str>) -> Result<Vec<String>, TrainError> {
     let mut files = Vec::new();
     for name in ["labels.txt.gz", "labels.txt"] {
         if dir.join(name).exists() {
@@ -805,7 +814,22 @@ pub fn label_lines(dir: &Path) -> Result<Vec<String>, TrainError> {
             .map_err(unreadable)?;
         more.retain(|p| p.to_string_lossy().ends_with(".txt.gz"));
         more.sort();
+        if let Some(name) = through {
+            let last = shards.join(format!("{name}.txt.gz"));
+            let Some(at) = more.iter().position(|p| *p == last) else {
+                return Err(TrainError::NoShard {
+                    dir: dir.to_path_buf(),
+                    name: name.to_string(),
+                });
+            };
+            more.truncate(at + 1);
+        }
         files.extend(more);
+    } else if let Some(name) = through {
+        return Err(TrainError::NoShard {
+            dir: dir.to_path_buf(),
+            name: name.to_string(),
+        });
     }
     if files.is_empty() {
         return Err(TrainError::NoLabels {
@@ -841,8 +865,13 @@ pub fn label_lines(dir: &Path) -> Result<Vec<String>, TrainError> {
 /// and its labels, read by [`label_lines`]): each position with its
 /// five rolled-out chances (win, win mars, lose mars, win backgammon, lose
 /// backgammon), and for a `turn` or `sibling` its group: the index of the
-/// `turn` line it belongs to.
-pub fn labelled_positions(dir: &Path, variant: Variant) -> Result<Vec<Labelled>, TrainError> {
+/// `turn` line it belongs to. `through` limits the closed shards read
+/// ([`label_lines_through`]).
+pub fn labelled_positions(
+    dir: &Path,
+    variant: Variant,
+    through: Option<&str>,
+) -> Result<Vec<Labelled>, TrainError> {
     use crate::training::label::{FoundKind, parse_found, seed_indices};
     // The committed files are gzipped; a sitting's working files are not.
     let pick = |name: &str| {
@@ -857,7 +886,7 @@ pub fn labelled_positions(dir: &Path, variant: Variant) -> Result<Vec<Labelled>,
     )?;
     let kinds: Vec<Option<FoundKind>> = found.iter().map(|(k, _)| *k).collect();
     let heads = seed_indices(&kinds);
-    let labels = label_lines(dir)?;
+    let labels = label_lines_through(dir, through)?;
     let mut out = Vec::new();
     for (n, line) in labels.iter().enumerate() {
         let f: Vec<&str> = line.split('\t').collect();

@@ -20,9 +20,24 @@ fn label_shards_are_read_together_in_index_order_and_twice_is_refused() {
     std::fs::write(dir.join("labels/x.txt.gz.new"), "junk").unwrap();
     let lines = label_lines(&dir).unwrap();
     assert_eq!(lines, ["0\ta", "1\td", "2\tc", "4\tb", "5\te"]);
+    // Up to a shard: the later ones are left out.
+    let lines = label_lines_through(&dir, Some("20261206T000000Z")).unwrap();
+    assert_eq!(lines, ["0\ta", "2\tc", "4\tb"]);
+    let lines = label_lines_through(&dir, Some("20261207T000000Z")).unwrap();
+    assert_eq!(lines, ["0\ta", "1\td", "2\tc", "4\tb", "5\te"]);
+    let err = label_lines_through(&dir, Some("20261206"))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("no closed shard labels/20261206.txt.gz"),
+        "{err}"
+    );
     gz(&dir.join("labels/20261208T000000Z.txt.gz"), "4\tagain\n");
     let err = label_lines(&dir).unwrap_err().to_string();
     assert!(err.contains("position 4 is labelled twice"), "{err}");
+    // The shard after the one named is not read.
+    let lines = label_lines_through(&dir, Some("20261207T000000Z")).unwrap();
+    assert_eq!(lines, ["0\ta", "1\td", "2\tc", "4\tb", "5\te"]);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
