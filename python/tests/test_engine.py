@@ -2,6 +2,7 @@
 match equity tables, rollouts, games between engines, Ctrl-C."""
 
 import _thread
+import signal
 import threading
 
 import numpy as np
@@ -176,6 +177,10 @@ def test_a_rollout_is_capped_reports_progress_and_repeats_by_seed(bg):
 
 
 def test_ctrl_c_stops_a_long_rollout(bg):
+    # Python's own Ctrl-C handler, whatever this process inherited: a job started
+    # in the background by a non-interactive shell has SIGINT ignored, and then
+    # interrupt_main() does nothing and the rollout would run to its end.
+    inherited = signal.signal(signal.SIGINT, signal.default_int_handler)
     timer = threading.Timer(0.5, _thread.interrupt_main)
     timer.start()
     try:
@@ -183,6 +188,7 @@ def test_ctrl_c_stops_a_long_rollout(bg):
             bg.rollout(State.start("backgammon"), games=1_000_000)
     finally:
         timer.cancel()
+        signal.signal(signal.SIGINT, inherited)
 
 
 def test_an_exception_in_the_progress_callback_stops_the_rollout(bg):
