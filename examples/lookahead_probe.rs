@@ -532,6 +532,14 @@ fn main() {
             "ends whose roll-by-roll sum differs from the search's 1-ply value: {sum_mismatch}"
         );
     }
+    // The referee's rating of a set of changed choices, when there is one.
+    let gain = |m: &Mean| {
+        if referee {
+            format!(", 2-ply gain of the change {}", m.text())
+        } else {
+            String::new()
+        }
+    };
     for (i, kind) in KINDS.iter().enumerate() {
         if k_count[i] == 0 {
             continue;
@@ -541,11 +549,7 @@ fn main() {
             k_count[i],
             k_differs[i],
             100.0 * k_differs[i] as f64 / k_count[i] as f64,
-            if referee {
-                format!(", 2-ply gain of the change {}", k_referee[i].text())
-            } else {
-                String::new()
-            },
+            gain(&k_referee[i]),
             k_shift_end[i].text(),
         );
     }
@@ -558,11 +562,7 @@ fn main() {
                 "{p:<8} inner beam {b}: changes the 1-ply choice {:>4} ({:.1}%){}",
                 inner_differs[i],
                 100.0 * inner_differs[i] as f64 / count[i] as f64,
-                if referee {
-                    format!(", 2-ply gain of the change {}", inner_referee[i].text())
-                } else {
-                    String::new()
-                }
+                gain(&inner_referee[i])
             );
         }
     }
